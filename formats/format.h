@@ -1,0 +1,73 @@
+/* format.h: a profile format is a table row: detect, read and write (either may be NULL).
+ * Adding a format is one file in formats/ plus one line in formats/registry.c. */
+#ifndef PT_FORMAT_H
+#define PT_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "input.h"
+#include "profile.h"
+
+/* Options every reader may look at; a reader ignores what does not apply to it. */
+struct pt_read_opts {
+	int lenient;	   /* skip lines that fit no form, count them in the diag */
+	int keep_timeline; /* fill the profile's timeline when the input has one */
+	uint32_t flags;	   /* PT_READ_* */
+	const char *event; /* perf: keep only this event */
+};
+
+enum pt_read_flag {
+	PT_READ_NO_TIDY = 1 << 0, /* perf: keep names exactly as printed */
+	PT_READ_PID = 1 << 1,	  /* perf: process root frame "comm-PID" */
+	PT_READ_TID = 1 << 2,	  /* perf: process root frame "comm-PID/TID" */
+	PT_READ_ADDRS = 1 << 3,	  /* perf: keep addresses of unknown symbols */
+};
+
+/* Options every writer may look at. */
+struct pt_write_opts {
+	int type;	/* sample type index to write; PT_TYPE_ALL for every type */
+	uint32_t flags; /* PT_WRITE_* */
+};
+
+#define PT_TYPE_ALL (-2)
+
+enum pt_write_flag {
+	PT_WRITE_NO_GZIP = 1 << 0,    /* pprof: raw protobuf */
+	PT_WRITE_TAG_KERNEL = 1 << 1, /* collapsed/svg: append _[k] to kernel frames */
+	PT_WRITE_TAG_JIT = 1 << 2,    /* collapsed/svg: append _[j] to JIT frames */
+	PT_WRITE_TAG_INLINE = 1 << 3, /* collapsed/svg: append _[i] to inlined frames */
+};
+
+struct pt_format {
+	const char *name;
+	const char *description;
+	/* output file suffixes for `convert -o`; an entry ending in '*' matches the start of
+	 * the file's base name instead ("callgrind.out.*"); NULL-terminated */
+	const char *const *suffixes;
+	/* 0 = not mine, 1..100 = confidence, from the first bytes (decompressed) */
+	int (*detect)(const unsigned char *head, size_t len);
+	int (*read)(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+		    struct pt_diag *d);
+	int (*write)(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
+		     struct pt_diag *d);
+};
+
+/* how many leading (decompressed) bytes detect() is shown, at most */
+#define PT_DETECT_BYTES 4096
+
+/* the registry: NULL-terminated, in `proftool formats` order */
+extern const struct pt_format *const pt_formats[];
+
+const struct pt_format *pt_format_find(const char *name);
+/* best-scoring reader for these bytes, or NULL */
+const struct pt_format *pt_format_detect(const unsigned char *head, size_t len);
+/* writer whose suffix matches the output path, or NULL */
+const struct pt_format *pt_format_for_path(const char *path);
+
+/* one row per format, defined in formats/<name>.c */
+extern const struct pt_format pt_format_collapsed;
+
+#endif

@@ -1,0 +1,3 @@
+module proftool-sample
+
+go 1.19

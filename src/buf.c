@@ -1,0 +1,112 @@
+/* buf.c: growable byte buffer. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+char pt_buf_slopbuf[1];
+
+void pt_buf_init(struct pt_buf *b)
+{
+	b->alloc = b->len = 0;
+	b->buf = pt_buf_slopbuf;
+}
+
+void pt_buf_release(struct pt_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	pt_buf_init(b);
+}
+
+void pt_buf_grow(struct pt_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need < b->len) {
+		fprintf(stderr, "proftool: buffer size overflow\n");
+		exit(1);
+	}
+	if (need <= b->alloc)
+		return;
+	if (!b->alloc)
+		b->buf = NULL;
+	{
+		size_t n = b->alloc < 64 ? 64 : b->alloc;
+		while (n < need)
+			n = n * 2 > n ? n * 2 : need;
+		b->buf = pt_xrealloc(b->buf, n);
+		b->alloc = n;
+	}
+	b->buf[b->len] = '\0';
+}
+
+void pt_buf_add(struct pt_buf *b, const void *data, size_t n)
+{
+	if (!n)
+		return;
+	pt_buf_grow(b, n);
+	memcpy(b->buf + b->len, data, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+void pt_buf_addstr(struct pt_buf *b, const char *s)
+{
+	pt_buf_add(b, s, strlen(s));
+}
+
+void pt_buf_addch(struct pt_buf *b, int c)
+{
+	pt_buf_grow(b, 1);
+	b->buf[b->len++] = (char)c;
+	b->buf[b->len] = '\0';
+}
+
+void pt_buf_vaddf(struct pt_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(b->buf + b->len, b->alloc ? b->alloc - b->len : 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= (b->alloc ? b->alloc - b->len : 0)) {
+		pt_buf_grow(b, (size_t)n);
+		vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+void pt_buf_addf(struct pt_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pt_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+void pt_buf_setlen(struct pt_buf *b, size_t len)
+{
+	if (!b->alloc)
+		return; /* only 0 is valid here */
+	b->len = len;
+	b->buf[len] = '\0';
+}
+
+char *pt_buf_detach(struct pt_buf *b, size_t *len)
+{
+	char *s;
+	if (!b->alloc)
+		pt_buf_grow(b, 0);
+	s = b->buf;
+	if (len)
+		*len = b->len;
+	pt_buf_init(b);
+	return s;
+}

@@ -1,0 +1,39 @@
+/* buf.h: growable byte buffer (git's strbuf).
+ * Invariants: `buf` is never NULL and always NUL-terminated at buf[len]; while
+ * alloc == 0 it points at a shared empty string that must not be written. */
+#ifndef PT_BUF_H
+#define PT_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct pt_buf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char pt_buf_slopbuf[];
+#define PT_BUF_INIT                                                                                \
+	{                                                                                          \
+		0, 0, pt_buf_slopbuf                                                               \
+	}
+
+void pt_buf_init(struct pt_buf *b);
+void pt_buf_release(struct pt_buf *b);
+/* make room for `extra` more bytes (plus the NUL) */
+void pt_buf_grow(struct pt_buf *b, size_t extra);
+void pt_buf_add(struct pt_buf *b, const void *data, size_t n);
+void pt_buf_addstr(struct pt_buf *b, const char *s);
+void pt_buf_addch(struct pt_buf *b, int c);
+void pt_buf_addf(struct pt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pt_buf_vaddf(struct pt_buf *b, const char *fmt, va_list ap);
+void pt_buf_setlen(struct pt_buf *b, size_t len);
+static inline void pt_buf_reset(struct pt_buf *b)
+{
+	pt_buf_setlen(b, 0);
+}
+/* the caller owns the returned malloc'd string; b is left empty */
+char *pt_buf_detach(struct pt_buf *b, size_t *len);
+
+#endif

@@ -1,0 +1,218 @@
+/* cli.c: option tables -> getopt_long, --help text, and the shared input options. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "xalloc.h"
+
+const struct pt_opt pt_help_option[] = {
+	{"help", 'h', no_argument, PT_OPT_HELP, NULL, "show this help and exit"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_input_options[] = {
+	{"from", 0, required_argument, PT_OPT_FROM, "FORMAT",
+	 "read the input as FORMAT instead of detecting it"},
+	{"sample-index", 0, required_argument, PT_OPT_SAMPLE_INDEX, "NAME|N",
+	 "the sample type to use (default: the profile's default type)"},
+	{"lenient", 0, no_argument, PT_OPT_LENIENT, NULL,
+	 "skip input lines that fit no form and count them in a warning"},
+	{"max-input-size", 0, required_argument, PT_OPT_MAX_INPUT_SIZE, "SIZE",
+	 "refuse inputs larger than SIZE after decompression (default 8G)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
+{
+	struct pt_buf shortopts = PT_BUF_INIT;
+	size_t n = 0, i, j;
+
+	for (i = 0; tables[i]; i++)
+		for (j = 0; tables[i][j].name; j++)
+			n++;
+	g->longopts = pt_xcalloc(n + 1, sizeof(*g->longopts));
+	pt_buf_addch(&shortopts, ':'); /* report missing arguments as ':' */
+	n = 0;
+	for (i = 0; tables[i]; i++)
+		for (j = 0; tables[i][j].name; j++) {
+			const struct pt_opt *o = &tables[i][j];
+			g->longopts[n].name = o->name;
+			g->longopts[n].has_arg = o->has_arg;
+			g->longopts[n].flag = NULL;
+			g->longopts[n].val = o->id;
+			n++;
+			if (o->shortopt) {
+				pt_buf_addch(&shortopts, o->shortopt);
+				if (o->has_arg == required_argument)
+					pt_buf_addch(&shortopts, ':');
+			}
+		}
+	g->shortopts = pt_buf_detach(&shortopts, NULL);
+}
+
+void pt_getopt_release(struct pt_getopt *g)
+{
+	free(g->longopts);
+	free(g->shortopts);
+}
+
+int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "proftool: %s: ", spec->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'proftool %s --help')\n", spec->name);
+	return PT_EXIT_USAGE;
+}
+
+int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
+	if (c == '?') {
+		if (optopt && optopt < 256)
+			pt_usage_error(spec, "unknown option '-%c'", optopt);
+		else
+			pt_usage_error(spec, "unknown option '%s'", argv[optind - 1]);
+		return '?';
+	}
+	if (c == ':') {
+		if (optopt && optopt < 256)
+			pt_usage_error(spec, "option '-%c' needs a value", optopt);
+		else
+			pt_usage_error(spec, "option '%s' needs a value", argv[optind - 1]);
+		return '?';
+	}
+	return c;
+}
+
+void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)
+{
+	size_t i, j;
+
+	fprintf(fp, "usage: proftool %s\n\n%s\n\n", spec->usage, spec->summary);
+	for (i = 0; spec->tables[i]; i++)
+		for (j = 0; spec->tables[i][j].name; j++) {
+			const struct pt_opt *o = &spec->tables[i][j];
+			struct pt_buf left = PT_BUF_INIT;
+			if (o->shortopt)
+				pt_buf_addf(&left, "  -%c, --%s", o->shortopt, o->name);
+			else
+				pt_buf_addf(&left, "      --%s", o->name);
+			if (o->argname)
+				pt_buf_addf(&left, " %s", o->argname);
+			if (left.len < 30)
+				fprintf(fp, "%-30s %s\n", left.buf, o->help);
+			else
+				fprintf(fp, "%s\n%-30s %s\n", left.buf, "", o->help);
+			pt_buf_release(&left);
+		}
+}
+
+void pt_common_init(struct pt_common *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+int pt_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	}
+	if (*end || (v && mul > UINT64_MAX / v))
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int pt_parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id, const char *arg)
+{
+	switch (id) {
+	case PT_OPT_FROM:
+		c->load.from = arg;
+		return 1;
+	case PT_OPT_SAMPLE_INDEX:
+		c->sample_index = arg;
+		return 1;
+	case PT_OPT_LENIENT:
+		c->load.read.lenient = 1;
+		return 1;
+	case PT_OPT_MAX_INPUT_SIZE:
+		if (pt_parse_size(arg, &c->load.max_size) < 0 || !c->load.max_size) {
+			pt_usage_error(spec, "bad size '%s' for --max-input-size", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int pt_cli_fail(const struct pt_diag *d)
+{
+	pt_diag_print(d, stderr);
+	return PT_EXIT_INPUT;
+}
+
+int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
+{
+	struct pt_diag d;
+
+	pt_diag_init(&d, path);
+	if (pt_load(path, &c->load, p, &d) < 0)
+		return pt_cli_fail(&d);
+	pt_diag_print_warnings(&d, stderr);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* cli.h: option tables shared by the commands. Each command describes its options once
+ * in a struct pt_opt table; the getopt_long arrays and the --help text are both made
+ * from it, so help cannot drift from the parser (git's parse-options, in small). */
+#ifndef PT_CLI_H
+#define PT_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "load.h"
+
+/* exit statuses (documented in the man page) */
+enum {
+	PT_EXIT_OK = 0,
+	PT_EXIT_INPUT = 1, /* bad input, I/O error */
+	PT_EXIT_USAGE = 2,
+	PT_EXIT_REGRESSION = 3,
+};
+
+struct pt_opt {
+	const char *name;    /* long name, NULL ends a table */
+	int shortopt;	     /* 0 if none */
+	int has_arg;	     /* no_argument or required_argument */
+	int id;		     /* what pt_getopt_next returns: shortopt, or a value >= 256 */
+	const char *argname; /* "N", "FILE", ... for the help text */
+	const char *help;
+};
+
+/* ids of the options every profile-reading command shares */
+enum {
+	PT_OPT_HELP = 'h',
+	PT_OPT_FROM = 256,
+	PT_OPT_SAMPLE_INDEX,
+	PT_OPT_LENIENT,
+	PT_OPT_MAX_INPUT_SIZE,
+	PT_OPT_CMD_BASE = 512, /* commands number their own options from here */
+};
+
+extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, ... */
+extern const struct pt_opt pt_help_option[];   /* just --help */
+
+struct pt_cmd_spec {
+	const char *name;
+	const char *usage;		    /* "top [OPTIONS] [FILE]" */
+	const char *summary;		    /* one line */
+	const struct pt_opt *const *tables; /* NULL-terminated list of tables */
+};
+
+struct pt_getopt {
+	struct option *longopts;
+	char *shortopts;
+};
+
+void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables);
+void pt_getopt_release(struct pt_getopt *g);
+/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
+ * argument, prints one line naming the command and returns '?'. */
+int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv);
+
+void pt_usage(const struct pt_cmd_spec *spec, FILE *fp);
+/* print "proftool: CMD: MSG (see 'proftool CMD --help')" and return PT_EXIT_USAGE */
+int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Options every profile-reading command shares, parsed into one struct. */
+struct pt_common {
+	struct pt_load_opts load;
+	const char *sample_index; /* NULL = the profile's default */
+};
+void pt_common_init(struct pt_common *c);
+/* 1 if id was a common option (handled), 0 if not, -1 on a bad value (printed) */
+int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id, const char *arg);
+
+/* Load FILE with the common options; on failure print the diagnostic and return
+ * PT_EXIT_INPUT, else 0 (warnings for skipped lines are printed here too). */
+int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p);
+/* print a diag and return PT_EXIT_INPUT */
+int pt_cli_fail(const struct pt_diag *d);
+
+/* parse "123", "64K", "8G" (powers of 1024) */
+int pt_parse_size(const char *s, uint64_t *out);
+/* parse a non-negative decimal integer that fits in long */
+int pt_parse_count(const char *s, long *out);
+
+#endif

@@ -1,0 +1,111 @@
+/* cmd-convert.c: `proftool convert`: any readable format to any writable one. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "format.h"
+#include "output.h"
+
+enum { OPT_TO = PT_OPT_CMD_BASE };
+
+static const struct pt_opt convert_options[] = {
+	{"to", 0, required_argument, OPT_TO, "FORMAT",
+	 "output format (default: from the suffix of -o; see 'proftool formats')"},
+	{"output", 'o', required_argument, 'o', "FILE",
+	 "write to FILE (atomically: a temporary file renamed on success)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {convert_options, pt_input_options, pt_help_option,
+					      NULL};
+static const struct pt_cmd_spec spec = {
+	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
+	"Convert a profile to another format. Without --to the format follows the suffix of\n"
+	"-o: .collapsed/.folded (collapsed), and the other writers' suffixes.",
+	tables};
+
+int cmd_convert(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_write_opts wo;
+	struct pt_getopt g;
+	struct pt_profile p;
+	struct pt_output out;
+	struct pt_diag d;
+	const struct pt_format *f = NULL;
+	const char *path = "-", *outpath = NULL, *to = NULL;
+	int c, t, ret;
+
+	memset(&wo, 0, sizeof(wo));
+	pt_common_init(&common);
+	pt_getopt_init(&g, tables);
+	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
+		int r = pt_common_option(&common, &spec, c, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			pt_usage(&spec, stdout);
+			pt_getopt_release(&g);
+			return PT_EXIT_OK;
+		case OPT_TO:
+			to = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	pt_getopt_release(&g);
+	if (argc - optind > 1)
+		return pt_usage_error(&spec, "one FILE at a time");
+	if (optind < argc)
+		path = argv[optind];
+	if (to) {
+		f = pt_format_find(to);
+		if (!f || !f->write)
+			return pt_usage_error(&spec, "cannot write format '%s'", to);
+	} else if (outpath && strcmp(outpath, "-")) {
+		f = pt_format_for_path(outpath);
+		if (!f)
+			return pt_usage_error(&spec, "no format for the suffix of '%s': use --to",
+					      outpath);
+	} else {
+		return pt_usage_error(&spec, "no output format: use --to FORMAT");
+	}
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	t = pt_select_type(&p, common.sample_index, 1, &d);
+	if (t == -1) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	wo.type = t;
+	if (pt_output_open(&out, outpath, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	d.path = path;
+	if (f->write(&p, &wo, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		ret = pt_cli_fail(&d);
+out:
+	pt_profile_release(&p);
+	return ret;
+usage:
+	pt_getopt_release(&g);
+	return PT_EXIT_USAGE;
+}

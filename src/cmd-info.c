@@ -1,0 +1,208 @@
+/* cmd-info.c: `proftool info`: what a profile holds. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "buf.h"
+#include "cli.h"
+#include "cmd.h"
+#include "report.h"
+#include "units.h"
+
+enum { OPT_FORMAT = PT_OPT_CMD_BASE };
+
+static const struct pt_opt info_options[] = {
+	{"format", 0, required_argument, OPT_FORMAT, "text|json", "output format"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {info_options, pt_input_options, pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"info", "info [OPTIONS] [FILE]",
+	"Describe a profile: its format, sample types with unit and total, sample count,\n"
+	"unique stacks and functions, duration and producer metadata.",
+	tables};
+
+struct facts {
+	uint64_t stacks;    /* nodes with a nonzero self value: unique stacks */
+	uint64_t functions; /* distinct functions that appear in a stack */
+};
+
+static void count_facts(const struct pt_profile *p, const struct pt_agg *a, struct facts *f)
+{
+	uint32_t n, t;
+
+	memset(f, 0, sizeof(*f));
+	if (pt_profile_has_stacks(p)) {
+		for (n = 1; n < p->nnodes; n++)
+			for (t = 0; t < p->ntypes; t++)
+				if (p->node_self[(size_t)n * p->ntypes + t]) {
+					f->stacks++;
+					break;
+				}
+	}
+	f->functions = a->nentries;
+}
+
+static void info_text(const struct pt_profile *p, const struct pt_agg *a, const char *path)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	struct facts f;
+	uint32_t t;
+	size_t i;
+
+	count_facts(p, a, &f);
+	printf("File: %s\n", path);
+	printf("Format: %s\n", p->format);
+	printf("Sample types:\n");
+	for (t = 0; t < p->ntypes; t++) {
+		pt_buf_reset(&b);
+		pt_buf_add_raw(&b, a->total[t], p->types[t].decimals);
+		pt_buf_addstr(&b, " (");
+		pt_buf_add_scaled(&b, p, t, a->total[t]);
+		pt_buf_addch(&b, ')');
+		printf("  %u: %s [%s] total %s%s\n", t, pt_s(p, p->types[t].name),
+		       pt_s(p, p->types[t].unit), b.buf, t == p->default_type ? " (default)" : "");
+	}
+	if (p->period_type.name || p->period)
+		printf("Period: %" PRId64 " %s [%s]\n", p->period, pt_s(p, p->period_type.name),
+		       pt_s(p, p->period_type.unit));
+	printf("Samples: %" PRIu64 "\n", p->nrecords);
+	if (pt_profile_has_stacks(p))
+		printf("Unique stacks: %" PRIu64 "\n", f.stacks);
+	else
+		printf("Unique stacks: none (%s)\n",
+		       p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	printf("Unique functions: %" PRIu64 "\n", f.functions);
+	if (p->keep_timeline || p->nevents)
+		printf("Timeline events: %zu\n", p->nevents);
+	if (p->duration_nanos) {
+		pt_buf_reset(&b);
+		printf("Duration: %.3fs\n", (double)p->duration_nanos / 1e9);
+	}
+	if (p->time_nanos)
+		printf("Start: %" PRId64 " ns since the epoch\n", p->time_nanos);
+	for (i = 0; i < p->nmeta; i++)
+		printf("Meta %s: %s\n", pt_s(p, p->meta[i].key), pt_s(p, p->meta[i].value));
+	for (i = 0; i < p->ncomments; i++)
+		printf("Comment: %s\n", pt_s(p, p->comments[i]));
+	pt_buf_release(&b);
+}
+
+static void info_json(const struct pt_profile *p, const struct pt_agg *a, const char *path)
+{
+	yajl_gen g = pt_json_gen(stdout);
+	struct facts f;
+	uint32_t t;
+	size_t i;
+
+	count_facts(p, a, &f);
+	yajl_gen_map_open(g);
+	pt_json_cstr(g, "file");
+	pt_json_cstr(g, path);
+	pt_json_cstr(g, "format");
+	pt_json_cstr(g, p->format);
+	pt_json_cstr(g, "sample_types");
+	yajl_gen_array_open(g);
+	for (t = 0; t < p->ntypes; t++) {
+		yajl_gen_map_open(g);
+		pt_json_cstr(g, "name");
+		pt_json_str(g, p, p->types[t].name);
+		pt_json_cstr(g, "unit");
+		pt_json_str(g, p, p->types[t].unit);
+		pt_json_cstr(g, "total");
+		pt_json_int(g, a->total[t]);
+		pt_json_cstr(g, "decimals");
+		pt_json_int(g, p->types[t].decimals);
+		pt_json_cstr(g, "default");
+		yajl_gen_bool(g, t == p->default_type);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	pt_json_cstr(g, "samples");
+	pt_json_int(g, (int64_t)p->nrecords);
+	pt_json_cstr(g, "has_stacks");
+	yajl_gen_bool(g, pt_profile_has_stacks(p));
+	pt_json_cstr(g, "unique_stacks");
+	pt_json_int(g, (int64_t)f.stacks);
+	pt_json_cstr(g, "unique_functions");
+	pt_json_int(g, (int64_t)f.functions);
+	pt_json_cstr(g, "duration_nanos");
+	pt_json_int(g, p->duration_nanos);
+	pt_json_cstr(g, "time_nanos");
+	pt_json_int(g, p->time_nanos);
+	pt_json_cstr(g, "metadata");
+	yajl_gen_map_open(g);
+	for (i = 0; i < p->nmeta; i++) {
+		pt_json_str(g, p, p->meta[i].key);
+		pt_json_str(g, p, p->meta[i].value);
+	}
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+	yajl_gen_free(g);
+	putchar('\n');
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_getopt g;
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	const char *path = "-";
+	int c, ret, json = 0;
+
+	pt_common_init(&common);
+	pt_getopt_init(&g, tables);
+	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
+		int r = pt_common_option(&common, &spec, c, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			pt_usage(&spec, stdout);
+			pt_getopt_release(&g);
+			return PT_EXIT_OK;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "json")) {
+				json = 1;
+			} else if (strcmp(optarg, "text")) {
+				pt_usage_error(&spec, "unknown format '%s' (text or json)", optarg);
+				goto usage;
+			}
+			break;
+		default:
+			goto usage;
+		}
+	}
+	pt_getopt_release(&g);
+	if (argc - optind > 1)
+		return pt_usage_error(&spec, "one FILE at a time");
+	if (optind < argc)
+		path = argv[optind];
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	if (pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (json)
+		info_json(&p, &a, !strcmp(path, "-") ? "<stdin>" : path);
+	else
+		info_text(&p, &a, !strcmp(path, "-") ? "<stdin>" : path);
+	pt_agg_release(&a);
+out:
+	pt_profile_release(&p);
+	return ret;
+usage:
+	pt_getopt_release(&g);
+	return PT_EXIT_USAGE;
+}

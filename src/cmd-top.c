@@ -1,0 +1,118 @@
+/* cmd-top.c: `proftool top`: heaviest functions, flat and cumulative. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "cli.h"
+#include "cmd.h"
+#include "output.h"
+#include "report.h"
+
+enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT };
+
+static const struct pt_opt top_options[] = {
+	{"nodes", 'n', required_argument, 'n', "N",
+	 "show the N heaviest rows; 0 shows all (default 30 for text, all for csv/json)"},
+	{"cum", 0, no_argument, OPT_CUM, NULL, "sort by cumulative value instead of flat"},
+	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
+	 "output format; csv and json give raw values in the base unit"},
+	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"top", "top [OPTIONS] [FILE]",
+	"Print the heaviest functions: flat (self) and cumulative values, where a function\n"
+	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin.",
+	tables};
+
+int cmd_top(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_top_opts o;
+	struct pt_getopt g;
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_output out;
+	struct pt_diag d;
+	const char *path = "-", *outpath = NULL;
+	long n = -1;
+	int c, t, ret = PT_EXIT_OK, have_agg = 0;
+
+	memset(&o, 0, sizeof(o));
+	pt_common_init(&common);
+	pt_getopt_init(&g, tables);
+	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
+		int r = pt_common_option(&common, &spec, c, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			pt_usage(&spec, stdout);
+			pt_getopt_release(&g);
+			return PT_EXIT_OK;
+		case 'n':
+			if (pt_parse_count(optarg, &n) < 0) {
+				pt_usage_error(&spec, "bad count '%s' for -n", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_CUM:
+			o.by_cum = 1;
+			break;
+		case OPT_FORMAT:
+			if (pt_parse_report_format(optarg, &o.format) < 0) {
+				pt_usage_error(&spec, "unknown format '%s' (text, csv or json)",
+					       optarg);
+				goto usage;
+			}
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	pt_getopt_release(&g);
+	if (argc - optind > 1)
+		return pt_usage_error(&spec, "one FILE at a time");
+	if (optind < argc)
+		path = argv[optind];
+	o.limit = n < 0 ? (o.format == PT_FMT_TEXT ? 30 : -1) : n == 0 ? -1 : n;
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	t = pt_select_type(&p, common.sample_index, 0, &d);
+	if (t < 0 || pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	have_agg = 1;
+	o.type = (uint32_t)t;
+	if (pt_output_open(&out, outpath, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_report_top(&p, &a, &o, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		ret = pt_cli_fail(&d);
+out:
+	if (have_agg)
+		pt_agg_release(&a);
+	pt_profile_release(&p);
+	return ret;
+usage:
+	pt_getopt_release(&g);
+	return PT_EXIT_USAGE;
+}

@@ -1,0 +1,11 @@
+/* cmd.h: one function per subcommand, each in src/cmd-<name>.c. They parse their
+ * options, run the pipeline and print; they return the exit status. */
+#ifndef PT_CMD_H
+#define PT_CMD_H
+
+int cmd_formats(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+#endif

@@ -1,0 +1,39 @@
+/* diag.h: errors as data. Core code, readers and writers never print: they fill a
+ * struct pt_diag and return a negative code; only commands print it, once, as
+ *     proftool: PATH:LINE: message        (text formats)
+ *     proftool: PATH: byte OFFSET: message (binary formats)
+ *     proftool: PATH: message             (no position)
+ * Warnings (e.g. lines skipped under --lenient) are counted, not printed. */
+#ifndef PT_DIAG_H
+#define PT_DIAG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum pt_diag_where { PT_DIAG_NOWHERE, PT_DIAG_LINE, PT_DIAG_OFFSET };
+
+struct pt_diag {
+	const char *path; /* display name of the input or output; not owned */
+	enum pt_diag_where where;
+	uint64_t pos; /* line (1-based) or byte offset */
+	char msg[512];
+	/* lenient-mode bookkeeping */
+	uint64_t skipped; /* lines or records skipped */
+	uint64_t first_skipped_line;
+};
+
+void pt_diag_init(struct pt_diag *d, const char *path);
+/* all return -1, so `return pt_diag_error(d, ...)` reads naturally */
+int pt_diag_error(struct pt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pt_diag_error_line(struct pt_diag *d, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pt_diag_error_at(struct pt_diag *d, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* record one skipped line (lenient mode) */
+void pt_diag_skip(struct pt_diag *d, uint64_t line);
+/* print the error line "proftool: ..." to fp */
+void pt_diag_print(const struct pt_diag *d, FILE *fp);
+/* print the lenient-mode warning, if anything was skipped */
+void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp);
+
+#endif

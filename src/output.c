@@ -1,0 +1,95 @@
+/* output.c: stdout or an atomically replaced file. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "output.h"
+#include "xalloc.h"
+
+int pt_output_open(struct pt_output *o, const char *path, struct pt_diag *d)
+{
+	struct pt_buf tmp = PT_BUF_INIT;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->fp = stdout;
+		return 0;
+	}
+	d->path = path;
+	pt_buf_addf(&tmp, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		pt_buf_release(&tmp);
+		return pt_diag_error(d, "cannot create: %s", strerror(errno));
+	}
+	/* mkstemp makes 0600; give the file the usual permissions */
+	{
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		close(fd);
+		unlink(tmp.buf);
+		pt_buf_release(&tmp);
+		return pt_diag_error(d, "cannot open: %s", strerror(errno));
+	}
+	o->path = pt_xstrdup(path);
+	o->tmp = pt_buf_detach(&tmp, NULL);
+	return 0;
+}
+
+void pt_output_abort(struct pt_output *o)
+{
+	if (o->tmp) {
+		fclose(o->fp);
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+int pt_output_commit(struct pt_output *o, struct pt_diag *d)
+{
+	int err;
+
+	if (!o->tmp) {
+		/* stdout: main() checks and closes it */
+		if (fflush(stdout) || ferror(stdout))
+			return pt_diag_error(d, "write error on standard output: %s",
+					     strerror(errno ? errno : EIO));
+		return 0;
+	}
+	d->path = o->path;
+	err = fflush(o->fp) || ferror(o->fp);
+	if (err || fclose(o->fp)) {
+		int e = errno ? errno : EIO;
+		if (err)
+			fclose(o->fp);
+		unlink(o->tmp);
+		free(o->tmp);
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return pt_diag_error(d, "write error: %s", strerror(e));
+	}
+	if (rename(o->tmp, o->path)) {
+		int e = errno;
+		unlink(o->tmp);
+		free(o->tmp);
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return pt_diag_error(d, "cannot rename into place: %s", strerror(e));
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* output.h: where a command writes. "-" or NULL is stdout; a path is written through a
+ * temporary file beside it and renamed into place only on success, so a failed run
+ * never leaves a half-written file. */
+#ifndef PT_OUTPUT_H
+#define PT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "diag.h"
+
+struct pt_output {
+	FILE *fp;
+	char *path; /* final path, NULL for stdout */
+	char *tmp;  /* temporary path while open */
+};
+
+int pt_output_open(struct pt_output *o, const char *path, struct pt_diag *d);
+/* flush, check for write errors, close and rename; -1 with d filled on failure (the
+ * temporary file is removed) */
+int pt_output_commit(struct pt_output *o, struct pt_diag *d);
+/* discard: remove the temporary file */
+void pt_output_abort(struct pt_output *o);
+
+#endif

@@ -1,0 +1,28 @@
+/* xalloc.h: allocation that never returns NULL (tmux's xmalloc).
+ * On out-of-memory these print one line and exit 1; callers never check. */
+#ifndef PT_XALLOC_H
+#define PT_XALLOC_H
+
+#include <stddef.h>
+
+void *pt_xmalloc(size_t n);
+void *pt_xcalloc(size_t nmemb, size_t size);
+void *pt_xrealloc(void *p, size_t n);
+/* realloc for nmemb * size, failing cleanly on multiplication overflow */
+void *pt_xreallocarray(void *p, size_t nmemb, size_t size);
+char *pt_xstrdup(const char *s);
+char *pt_xmemdup(const void *p, size_t n); /* adds a NUL */
+
+/* Grow an array so that it holds at least `need` elements; doubles. */
+#define PT_ALLOC_GROW(arr, need, alloc)                                                            \
+	do {                                                                                       \
+		if ((size_t)(need) > (size_t)(alloc)) {                                            \
+			size_t pt_n_ = (size_t)(alloc) < 16 ? 16 : (size_t)(alloc)*2;              \
+			if (pt_n_ < (size_t)(need))                                                \
+				pt_n_ = (size_t)(need);                                            \
+			(arr) = pt_xreallocarray((arr), pt_n_, sizeof(*(arr)));                    \
+			(alloc) = pt_n_;                                                           \
+		}                                                                                  \
+	} while (0)
+
+#endif

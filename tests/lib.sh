@@ -1,0 +1,76 @@
+# lib.sh: git-style shell test helpers producing TAP.
+# A test script sets test_description, sources this file, then calls
+# test_expect_success 'what' 'commands' for each behaviour and test_done at the end.
+# Each test runs in a subshell inside a fresh trash directory; $PROFTOOL, $SAMPLES,
+# $GOLDEN, $MALFORMED and $REF point into the source tree.
+
+: "${SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${PROFTOOL:=$SRCDIR/src/proftool}"
+SAMPLES=$SRCDIR/samples
+GOLDEN=$SRCDIR/tests/golden
+MALFORMED=$SRCDIR/tests/malformed
+REF=$SRCDIR/tests/ref
+export SRCDIR SAMPLES GOLDEN MALFORMED REF LC_ALL=C TZ=UTC
+
+# Under --enable-valgrind, run the binary through a wrapper script so that tests can
+# keep saying "$PROFTOOL".
+if test -n "$PROFTOOL_WRAPPER"; then
+	real_proftool=$PROFTOOL
+	PROFTOOL=$(mktemp "${TMPDIR:-/tmp}/proftool-wrap.XXXXXX")
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$PROFTOOL_WRAPPER" "$real_proftool" >"$PROFTOOL"
+	chmod +x "$PROFTOOL"
+	trap 'rm -f "$PROFTOOL"' EXIT
+fi
+export PROFTOOL
+
+test_count=0
+test_failed=0
+test_name=$(basename "$0" .sh)
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/proftool-$test_name.XXXXXX")
+trap 'rm -rf "$TRASH"; test -n "$real_proftool" && rm -f "$PROFTOOL"' EXIT
+
+test_expect_success () {
+	test_count=$((test_count + 1))
+	rm -rf "$TRASH/t" && mkdir "$TRASH/t"
+	if (cd "$TRASH/t" && eval "$2") >"$TRASH/out" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TRASH/out" | head -40
+	fi
+}
+
+test_skip () {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+test_done () {
+	echo "1..$test_count"
+	test "$test_failed" = 0
+}
+
+# diff with a readable failure
+test_cmp () {
+	diff -u "$1" "$2"
+}
+
+# run a command that must fail with exit status $1; its stderr goes to ./err
+test_expect_code () {
+	want=$1
+	shift
+	"$@" >out 2>err
+	got=$?
+	if test "$got" != "$want"; then
+		echo "exit status $got, wanted $want"
+		cat err
+		return 1
+	fi
+}
+
+# stderr holds exactly one line, and it equals $1
+test_one_line_err () {
+	test "$(wc -l <err)" = 1 || { echo "stderr has $(wc -l <err) lines:"; cat err; return 1; }
+	test "$(cat err)" = "$1" || { echo "stderr: $(cat err)"; echo "wanted: $1"; return 1; }
+}

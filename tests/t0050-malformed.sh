@@ -1,0 +1,22 @@
+#!/bin/sh
+test_description='malformed inputs: exit 1 and exactly the expected one-line error'
+. "$(dirname "$0")/lib.sh"
+
+# Every tests/malformed/NAME has NAME.err beside it holding the exact stderr line that
+# `proftool top NAME` must print (run from that directory, so paths are relative).
+for err in "$MALFORMED"/*.err; do
+	input=$(basename "$err" .err)
+	test_expect_success "malformed: $input" '
+		(cd "$MALFORMED" && "$PROFTOOL" top "'"$input"'" >"$OLDPWD/out" 2>"$OLDPWD/err");
+		test $? = 1 && test ! -s out && test_cmp "$MALFORMED/'"$input"'.err" err'
+done
+
+test_expect_success 'a gzip bomb stops at --max-input-size' '
+	{ printf "a;b 1\n"; head -c 20000000 /dev/zero; } | gzip -c >bomb.gz &&
+	test_expect_code 1 "$PROFTOOL" top --max-input-size 1M bomb.gz &&
+	test_one_line_err "proftool: bomb.gz: input is larger than --max-input-size (1048576 bytes)"'
+
+test_expect_success 'a bad --max-input-size is a usage error' '
+	test_expect_code 2 "$PROFTOOL" top --max-input-size lots x'
+
+test_done

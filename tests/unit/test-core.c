@@ -1,0 +1,209 @@
+/* test-core.c: arena, intern, buf, map, input (lines, gzip, limits), units. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "input.h"
+#include "intern.h"
+#include "map.h"
+#include "profile.h"
+#include "tap.h"
+#include "units.h"
+
+static void test_intern(void)
+{
+	struct pt_arena a = PT_ARENA_INIT;
+	struct pt_intern t;
+	uint32_t x, y, i;
+	char name[32];
+
+	pt_intern_init(&t, &a);
+	is_int(pt_intern(&t, "", 0), 0, "id 0 is the empty string");
+	x = pt_intern_cstr(&t, "main");
+	y = pt_intern_cstr(&t, "main");
+	ok(x == y && x != 0, "the same string gets the same id");
+	ok(!strcmp(pt_intern_str(&t, x), "main"), "the string comes back");
+	is_int(pt_intern(&t, "a\0b", 3), pt_intern(&t, "a\0b", 3), "embedded NUL is a key byte");
+	ok(pt_intern(&t, "a\0b", 3) != pt_intern(&t, "a\0c", 3), "bytes after NUL count");
+	for (i = 0; i < 100000; i++) {
+		snprintf(name, sizeof(name), "s%u", i);
+		pt_intern_cstr(&t, name);
+	}
+	is_int(pt_intern_find(&t, "s99999", 6) != UINT32_MAX, 1, "found after many rehashes");
+	is_int(pt_intern_find(&t, "nope", 4), UINT32_MAX, "absent string not found");
+	pt_intern_release(&t);
+	pt_arena_release(&a);
+}
+
+static void test_buf(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	is_int(b.len, 0, "empty buf");
+	ok(b.buf[0] == '\0', "empty buf is a string");
+	pt_buf_addf(&b, "%d-%s", 42, "x");
+	pt_buf_addstr(&b, "yz");
+	ok(!strcmp(b.buf, "42-xyz"), "addf and addstr");
+	pt_buf_setlen(&b, 2);
+	ok(!strcmp(b.buf, "42"), "setlen truncates");
+	pt_buf_reset(&b);
+	pt_buf_add_raw(&b, 1234, 2);
+	ok(!strcmp(b.buf, "12.34"), "fixed-point value with 2 decimals");
+	pt_buf_reset(&b);
+	pt_buf_add_raw(&b, -5, 3);
+	ok(!strcmp(b.buf, "-0.005"), "negative fixed-point value");
+	pt_buf_release(&b);
+}
+
+static void test_map(void)
+{
+	struct pt_map m;
+	uint32_t i, *slot, bad = 0;
+
+	pt_map_init(&m);
+	for (i = 0; i < 50000; i++) {
+		slot = pt_map_put(&m, (uint64_t)i * 0x100000001ULL);
+		if (*slot != PT_MAP_NEW)
+			bad++;
+		*slot = i;
+	}
+	is_int(bad, 0, "every new key reports PT_MAP_NEW");
+	for (i = 0; i < 50000; i++)
+		if (pt_map_get(&m, (uint64_t)i * 0x100000001ULL) != i)
+			bad++;
+	is_int(bad, 0, "every key maps to its value");
+	is_int(pt_map_get(&m, 7), UINT32_MAX, "absent key");
+	pt_map_release(&m);
+}
+
+static void test_units(void)
+{
+	struct pt_profile p;
+	struct pt_buf b = PT_BUF_INIT;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "cpu", "nanoseconds");
+	pt_profile_add_type(&p, "space", "bytes");
+	pt_profile_add_type(&p, "samples", "count");
+	pt_buf_add_scaled(&b, &p, 0, 1500000000);
+	ok(!strcmp(b.buf, "1.50s"), "1.5e9 ns is 1.50s (got %s)", b.buf);
+	pt_buf_reset(&b);
+	pt_buf_add_scaled(&b, &p, 0, 20000000);
+	ok(!strcmp(b.buf, "20ms"), "2e7 ns is 20ms (got %s)", b.buf);
+	pt_buf_reset(&b);
+	pt_buf_add_scaled(&b, &p, 1, 1536);
+	ok(!strcmp(b.buf, "1.50kB"), "1536 bytes is 1.50kB (got %s)", b.buf);
+	pt_buf_reset(&b);
+	pt_buf_add_scaled(&b, &p, 2, 1234);
+	ok(!strcmp(b.buf, "1234"), "counts are plain (got %s)", b.buf);
+	pt_buf_release(&b);
+	pt_profile_release(&p);
+}
+
+static char *write_tmp(const void *data, size_t n, int gz)
+{
+	char *path = strdup("/tmp/pt-unit-XXXXXX");
+	int fd = mkstemp(path);
+	if (gz) {
+		gzFile g = gzdopen(fd, "wb");
+		gzwrite(g, data, (unsigned)n);
+		gzclose(g);
+	} else {
+		if (write(fd, data, n) != (ssize_t)n)
+			abort();
+		close(fd);
+	}
+	return path;
+}
+
+static int count_lines(const char *path, uint64_t max, char *last, size_t lastsz, int *err)
+{
+	struct pt_input in;
+	struct pt_diag d;
+	char *line;
+	size_t n;
+	int rc, count = 0;
+
+	pt_diag_init(&d, path);
+	*err = 0;
+	if (pt_input_open(&in, path, max, &d) < 0) {
+		*err = 1;
+		return -1;
+	}
+	while ((rc = pt_input_getline(&in, &line, &n)) > 0) {
+		count++;
+		snprintf(last, lastsz, "%s", line);
+	}
+	if (rc < 0)
+		*err = 1;
+	pt_input_close(&in);
+	return count;
+}
+
+static void test_input(void)
+{
+	const char text[] = "one\r\ntwo\nthree";
+	char last[64] = "", *path, *big;
+	int err, i;
+	size_t n = 3 * 1024 * 1024;
+
+	path = write_tmp(text, strlen(text), 0);
+	is_int(count_lines(path, 0, last, sizeof(last), &err), 3,
+	       "three lines, last without newline");
+	ok(!strcmp(last, "three"), "the last line is kept");
+	unlink(path);
+	free(path);
+
+	path = write_tmp(text, strlen(text), 1);
+	is_int(count_lines(path, 0, last, sizeof(last), &err), 3, "the same through gzip");
+	ok(!strcmp(last, "three") && !err, "gzip last line kept, no error");
+	unlink(path);
+	free(path);
+
+	/* lines longer than the initial buffer */
+	big = malloc(n + 2);
+	for (i = 0; i < (int)n; i++)
+		big[i] = 'x';
+	big[n] = '\n';
+	big[n + 1] = 'y';
+	path = write_tmp(big, n + 2, 0);
+	is_int(count_lines(path, 0, last, sizeof(last), &err), 2, "a 3 MB line and another");
+	unlink(path);
+	free(path);
+
+	/* decompressed size is bounded */
+	path = write_tmp(big, n, 1);
+	count_lines(path, 1024 * 1024, last, sizeof(last), &err);
+	ok(err, "a gzip bigger than max_size stops with an error");
+	unlink(path);
+	free(path);
+	free(big);
+
+	/* truncated gzip */
+	{
+		char gzpath[] = "/tmp/pt-unit-gzXXXXXX";
+		int fd = mkstemp(gzpath);
+		static const unsigned char trunc[] = {0x1f, 0x8b, 0x08, 0x00, 0,   0,
+						      0,    0,	  0,	3,    0x4b};
+		if (write(fd, trunc, sizeof(trunc)) != (ssize_t)sizeof(trunc))
+			abort();
+		close(fd);
+		count_lines(gzpath, 0, last, sizeof(last), &err);
+		ok(err, "a truncated gzip is an error");
+		unlink(gzpath);
+	}
+}
+
+int main(void)
+{
+	test_intern();
+	test_buf();
+	test_map();
+	test_units();
+	test_input();
+	return tap_done();
+}

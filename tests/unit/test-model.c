@@ -1,0 +1,308 @@
+/* test-model.c: the call tree and its derived views (aggregate.c). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "profile.h"
+#include "tap.h"
+
+static uint32_t fr(struct pt_profile *p, const char *name)
+{
+	return pt_profile_simple_frame(p, name, strlen(name), 0, 0, 0);
+}
+
+/* add a ';'-separated stack, root first, with values */
+static void add(struct pt_profile *p, const char *stack, const int64_t *v)
+{
+	uint32_t frames[64];
+	size_t n = 0;
+	const char *s = stack;
+	while (*s) {
+		const char *e = strchr(s, ';');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		frames[n++] = pt_profile_simple_frame(p, s, len, 0, 0, 0);
+		s += len + (e ? 1 : 0);
+	}
+	pt_profile_add_sample(p, pt_profile_stack(p, frames, n, 0), 0, v, 0);
+}
+
+static uint32_t entry(const struct pt_profile *p, const struct pt_agg *a, const char *name)
+{
+	uint32_t i;
+	for (i = 0; i < a->nentries; i++)
+		if (!strcmp(pt_s(p, a->entries[i].name), name))
+			return i;
+	return UINT32_MAX;
+}
+
+static int64_t edge(const struct pt_profile *p, const struct pt_agg *a, const char *from,
+		    const char *to, uint32_t t)
+{
+	uint32_t i, f = entry(p, a, from), g = entry(p, a, to);
+	for (i = 0; i < a->nedges; i++)
+		if (a->edges[i].caller == f && a->edges[i].callee == g)
+			return a->edge_value[(size_t)i * a->ntypes + t];
+	return -1;
+}
+
+#define FLAT(a, e, t) ((a).flat[(size_t)(e) * (a).ntypes + (t)])
+#define CUM(a, e, t)  ((a).cum[(size_t)(e) * (a).ntypes + (t)])
+
+static void test_recursion(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	int64_t one = 1, three = 3;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	add(&p, "A;B;A;B", &one);
+	add(&p, "A;B;A", &three);
+	pt_diag_init(&d, "test");
+	ok(pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) == 0, "aggregate a recursive profile");
+	is_int(a.total[0], 4, "total counts every sample once");
+	is_int(CUM(a, entry(&p, &a, "A"), 0), 4, "A;B;A;B: cum of A counted once per stack");
+	is_int(CUM(a, entry(&p, &a, "B"), 0), 4, "cum of B counted once per stack");
+	is_int(FLAT(a, entry(&p, &a, "A"), 0), 3, "flat of A is the leaf count");
+	is_int(FLAT(a, entry(&p, &a, "B"), 0), 1, "flat of B is the leaf count");
+	is_int(edge(&p, &a, "A", "B", 0), 4, "edge A->B once per stack");
+	is_int(edge(&p, &a, "B", "A", 0), 4, "edge B->A once per stack");
+	ok(CUM(a, entry(&p, &a, "A"), 0) <= a.total[0], "no cum exceeds the total");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_direct_recursion_lines(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	uint32_t f10, f20, frames[4], i, e;
+	int64_t v = 5;
+	int64_t self10 = -1, cum10 = -1, self20 = -1, cum20 = -1;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	f10 = pt_profile_simple_frame(&p, "fib", 3, pt_str(&p, "fib.rb"), 10, 0);
+	f20 = pt_profile_simple_frame(&p, "fib", 3, pt_str(&p, "fib.rb"), 20, 0);
+	frames[0] = f10;
+	frames[1] = f10;
+	frames[2] = f10;
+	frames[3] = f20;
+	pt_profile_add_sample(&p, pt_profile_stack(&p, frames, 4, 0), 0, &v, 0);
+	pt_diag_init(&d, "test");
+	pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d);
+	e = entry(&p, &a, "fib");
+	is_int(a.nentries, 1, "two lines of one function are one entry");
+	is_int(CUM(a, e, 0), 5, "fib;fib;fib;fib: cum once");
+	is_int(FLAT(a, e, 0), 5, "flat is the leaf's");
+	is_int(edge(&p, &a, "fib", "fib", 0), 5, "self edge once per stack");
+	for (i = 0; i < a.nlines; i++) {
+		if (a.lines[i].line == 10) {
+			self10 = a.line_self[i];
+			cum10 = a.line_cum[i];
+		} else if (a.lines[i].line == 20) {
+			self20 = a.line_self[i];
+			cum20 = a.line_cum[i];
+		}
+	}
+	is_int(cum10, 5, "line 10 total once per stack although it recurs thrice");
+	is_int(self10, 0, "line 10 has no self");
+	is_int(self20, 5, "line 20 self");
+	is_int(cum20, 5, "line 20 total");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_empty(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_diag_init(&d, "test");
+	ok(pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) == 0, "aggregate an empty profile");
+	is_int(a.nentries, 0, "no entries");
+	is_int(a.total[0], 0, "zero total");
+	is_int(pt_profile_total(&p, 0), 0, "profile total zero");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_one_frame_and_types(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	int64_t v1[2] = {1, 10}, v2[2] = {2, 25};
+	uint32_t e;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_profile_add_type(&p, "cpu", "nanoseconds");
+	add(&p, "main", v1);
+	add(&p, "main", v2);
+	add(&p, "other", v1);
+	pt_diag_init(&d, "test");
+	pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d);
+	e = entry(&p, &a, "main");
+	is_int(FLAT(a, e, 0), 3, "one-frame stacks: flat samples");
+	is_int(CUM(a, e, 0), 3, "one-frame stacks: cum = flat");
+	is_int(FLAT(a, e, 1), 35, "second sample type kept apart");
+	is_int(a.total[1], 45, "total of the second type");
+	is_int(p.nsamples, 2, "identical stacks share a sample row");
+	is_int(p.nrecords, 3, "every input sample counted");
+	is_int(pt_profile_find_type(&p, "cpu"), 1, "find a type by name");
+	is_int(pt_profile_find_type(&p, "0"), 0, "find a type by number");
+	is_int(pt_profile_find_type(&p, "wall"), -1, "an unknown type is -1");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_type_added_late(void)
+{
+	struct pt_profile p;
+	int64_t v1[1] = {7}, v2[2] = {1, 100};
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	add(&p, "a;b", v1);
+	pt_profile_add_type(&p, "cycles", "events");
+	add(&p, "a;b", v2);
+	add(&p, "a;c", v2);
+	is_int(pt_profile_total(&p, 0), 9, "old rows keep their values when a type is added");
+	is_int(pt_profile_total(&p, 1), 200, "old rows get 0 for the new type");
+	pt_profile_release(&p);
+}
+
+static void test_many_stacks(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	uint32_t i, frames[3], root;
+	int64_t one = 1;
+	char name[32];
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	root = fr(&p, "main");
+	for (i = 0; i < 150000; i++) {
+		int n = snprintf(name, sizeof(name), "f%u", i % 1000);
+		frames[0] = root;
+		frames[1] = pt_profile_simple_frame(&p, name, (size_t)n, 0, 0, 0);
+		n = snprintf(name, sizeof(name), "g%u", i);
+		frames[2] = pt_profile_simple_frame(&p, name, (size_t)n, 0, 0, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, frames, 3, 0), 0, &one, 0);
+	}
+	/* the same stacks again, leaf first */
+	for (i = 0; i < 150000; i++) {
+		int n = snprintf(name, sizeof(name), "g%u", i);
+		frames[0] = pt_profile_simple_frame(&p, name, (size_t)n, 0, 0, 0);
+		n = snprintf(name, sizeof(name), "f%u", i % 1000);
+		frames[1] = pt_profile_simple_frame(&p, name, (size_t)n, 0, 0, 0);
+		frames[2] = root;
+		pt_profile_add_sample(&p, pt_profile_stack(&p, frames, 3, 1), 0, &one, 0);
+	}
+	is_int(p.nsamples, 150000, "150k unique stacks, each seen twice");
+	is_int(p.nnodes, 1 + 1 + 1000 + 150000, "the tree shares prefixes");
+	pt_diag_init(&d, "test");
+	pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d);
+	is_int(CUM(a, entry(&p, &a, "main"), 0), 300000, "main is in every stack");
+	is_int(CUM(a, entry(&p, &a, "f7"), 0), 300, "f7 in 150 stacks x 2");
+	is_int(a.nentries, 1 + 1000 + 150000, "one entry per function");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_deep(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	uint32_t *frames = malloc(100000 * sizeof(uint32_t)), i;
+	int64_t one = 1;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	for (i = 0; i < 100000; i++)
+		frames[i] = fr(&p, i % 2 ? "odd" : "even");
+	pt_profile_add_sample(&p, pt_profile_stack(&p, frames, 100000, 0), 0, &one, 0);
+	pt_diag_init(&d, "test");
+	ok(pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) == 0, "a 100000-frame stack aggregates");
+	is_int(CUM(a, entry(&p, &a, "even"), 0), 1, "deep mutual recursion counted once");
+	is_int(edge(&p, &a, "even", "odd", 0), 1, "deep edge counted once");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+	free(frames);
+}
+
+static void test_granularity(void)
+{
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_diag d;
+	uint32_t frames[2];
+	int64_t v = 2;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	frames[0] = pt_profile_simple_frame(&p, "main", 4, pt_str(&p, "a.c"), 3, 0);
+	frames[1] = pt_profile_simple_frame(&p, "work", 4, pt_str(&p, "a.c"), 9, 0);
+	pt_profile_add_sample(&p, pt_profile_stack(&p, frames, 2, 0), 0, &v, 0);
+	pt_diag_init(&d, "test");
+	pt_aggregate(&p, PT_GRAN_FILES, &a, &d);
+	is_int(a.nentries, 1, "files granularity: one file");
+	is_int(a.cum[0], 2, "the file counted once per stack");
+	pt_agg_release(&a);
+	pt_aggregate(&p, PT_GRAN_LINES, &a, &d);
+	is_int(a.nentries, 2, "lines granularity: two lines");
+	pt_agg_release(&a);
+	pt_profile_release(&p);
+}
+
+static void test_labels(void)
+{
+	struct pt_profile p;
+	struct pt_label l[2];
+	uint32_t ls1, ls2, ls3, node;
+	int64_t v = 1;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	memset(l, 0, sizeof(l));
+	l[0].key = pt_str(&p, "pid");
+	l[0].num = 42;
+	l[1].key = pt_str(&p, "comm");
+	l[1].str = pt_str(&p, "worker");
+	ls1 = pt_profile_labelset(&p, l, 2);
+	ls2 = pt_profile_labelset(&p, (struct pt_label[]){l[1], l[0]}, 2);
+	ls3 = pt_profile_labelset(&p, l, 1);
+	ok(ls1 == ls2, "label sets are the same in any order");
+	ok(ls1 != ls3, "different label sets differ");
+	node = pt_profile_stack(&p, (uint32_t[]){fr(&p, "x")}, 1, 0);
+	pt_profile_add_sample(&p, node, ls1, &v, 0);
+	pt_profile_add_sample(&p, node, ls3, &v, 0);
+	is_int(p.nsamples, 2, "one row per (stack, labels)");
+	is_int(p.node_self[node], 2, "the node holds the sum of its rows");
+	pt_profile_release(&p);
+}
+
+int main(void)
+{
+	test_recursion();
+	test_direct_recursion_lines();
+	test_empty();
+	test_one_frame_and_types();
+	test_type_added_late();
+	test_many_stacks();
+	test_deep();
+	test_granularity();
+	test_labels();
+	return tap_done();
+}
