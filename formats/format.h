@@ -53,6 +53,8 @@ struct pt_format {
 		    struct pt_diag *d);
 	int (*write)(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 		     struct pt_diag *d);
+	/* the writer uses the timeline (time-ordered output): readers are asked to keep it */
+	int wants_timeline;
 };
 
 /* how many leading (decompressed) bytes detect() is shown, at most */

@@ -100,6 +100,15 @@ struct pt_label {
 	uint32_t num_unit; /* string id */
 };
 
+/* Label keys with a shared meaning across readers, so writers can split a profile per
+ * process or thread: "pid" and "tid" (numeric), "comm" (the process/thread name,
+ * string), "thread" (a thread's display name, string). Readers add others freely
+ * (pprof labels keep their own keys). */
+#define PT_LABEL_PID "pid"
+#define PT_LABEL_TID "tid"
+#define PT_LABEL_COMM "comm"
+#define PT_LABEL_THREAD "thread"
+
 struct pt_labelset {
 	const struct pt_label *v; /* in the arena, sorted by key */
 	uint32_t n;
