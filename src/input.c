@@ -15,6 +15,13 @@
 static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 {
 	ssize_t r;
+	if (in->mem) {
+		if (n > in->mem_len - in->mem_pos)
+			n = in->mem_len - in->mem_pos;
+		memcpy(dst, in->mem + in->mem_pos, n);
+		in->mem_pos += n;
+		return (ssize_t)n;
+	}
 	do
 		r = read(in->fd, dst, n);
 	while (r < 0 && errno == EINTR);
@@ -22,6 +29,8 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 		pt_diag_error(in->diag, "read error: %s", strerror(errno));
 	return r;
 }
+
+static int start(struct pt_input *in, struct pt_diag *d);
 
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d)
 {
@@ -38,12 +47,32 @@ int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, stru
 	d->path = in->name;
 	if (in->fd < 0)
 		return pt_diag_error(d, "cannot open: %s", strerror(errno));
-	in->alloc = CHUNK;
-	in->buf = pt_xmalloc(in->alloc);
-	in->raw_alloc = CHUNK;
-	in->raw = pt_xmalloc(in->raw_alloc);
+	return start(in, d);
+}
 
-	/* look at the first raw bytes for the gzip magic */
+int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, size_t len,
+		      uint64_t max_size, struct pt_diag *d)
+{
+	static const unsigned char empty[1];
+	memset(in, 0, sizeof(*in));
+	in->diag = d;
+	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
+	in->name = name;
+	in->fd = -1;
+	in->mem = len ? data : empty;
+	in->mem_len = len;
+	d->path = name;
+	return start(in, d);
+}
+
+/* allocate the buffers and look at the first raw bytes for the gzip magic */
+static int start(struct pt_input *in, struct pt_diag *d)
+{
+	/* small in-memory inputs get small buffers; both grow as data arrives */
+	in->alloc = in->mem && in->mem_len < CHUNK ? in->mem_len + 64 : CHUNK;
+	in->buf = pt_xmalloc(in->alloc);
+	in->raw_alloc = in->alloc;
+	in->raw = pt_xmalloc(in->raw_alloc);
 	{
 		ssize_t r = read_fd(in, in->raw, in->raw_alloc);
 		if (r < 0)

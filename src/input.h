@@ -33,11 +33,16 @@ struct pt_input {
 	uint64_t lineno; /* number of the line last returned by getline */
 	int eof;	 /* the decoded stream has ended */
 	struct pt_diag *diag;
+	const unsigned char *mem; /* in-memory source (fd < 0), not owned */
+	size_t mem_len, mem_pos;
 };
 
 /* Open path ("-" = stdin). Errors (cannot open) go to d, whose path is set to the
  * display name. max_size 0 means PT_INPUT_DEFAULT_MAX. */
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d);
+/* The same over bytes in memory (fuzzing, tests); data must outlive the input. */
+int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, size_t len,
+		      uint64_t max_size, struct pt_diag *d);
 void pt_input_close(struct pt_input *in);
 
 /* Up to `want` bytes from the current position without consuming them; *len is how many

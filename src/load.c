@@ -6,47 +6,47 @@
 #include "buf.h"
 #include "load.h"
 
-int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
+int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
+		  struct pt_diag *d)
 {
-	struct pt_input in;
 	const struct pt_format *f;
 	const unsigned char *head;
 	size_t len;
-	int ret = -1;
+	int ret;
 
-	if (pt_input_open(&in, path, o->max_size, d) < 0)
-		goto out;
-	head = pt_input_peek(&in, PT_DETECT_BYTES, &len);
+	head = pt_input_peek(in, PT_DETECT_BYTES, &len);
 	if (!head)
-		goto out;
-	if (!len) {
-		pt_diag_error(d, "empty input");
-		goto out;
-	}
+		return -1;
+	if (!len)
+		return pt_diag_error(d, "empty input");
 	if (o->from) {
 		f = pt_format_find(o->from);
-		if (!f || !f->read) {
-			pt_diag_error(d, "cannot read format '%s' (see 'proftool formats')",
-				      o->from);
-			goto out;
-		}
+		if (!f || !f->read)
+			return pt_diag_error(d, "cannot read format '%s' (see 'proftool formats')",
+					     o->from);
 	} else {
 		f = pt_format_detect(head, len);
-		if (!f) {
-			pt_diag_error(d, "unrecognized profile format (see 'proftool formats'; "
-					 "--from FORMAT forces one)");
-			goto out;
-		}
+		if (!f)
+			return pt_diag_error(d, "unrecognized profile format (see 'proftool "
+						"formats'; --from FORMAT forces one)");
 	}
 	p->keep_timeline = o->read.keep_timeline;
-	ret = f->read(&in, p, &o->read, d);
+	ret = f->read(in, p, &o->read, d);
 	if (!ret && !p->format)
 		p->format = f->name;
-	if (!ret && !p->ntypes) {
-		pt_diag_error(d, "no sample types in the profile");
-		ret = -1;
-	}
-out:
+	if (!ret && !p->ntypes)
+		ret = pt_diag_error(d, "no sample types in the profile");
+	return ret;
+}
+
+int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+	    struct pt_diag *d)
+{
+	struct pt_input in;
+	int ret = -1;
+
+	if (pt_input_open(&in, path, o->max_size, d) == 0)
+		ret = pt_load_input(&in, o, p, d);
 	pt_input_close(&in);
 	return ret;
 }

@@ -21,6 +21,10 @@ struct pt_load_opts {
 int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
 	    struct pt_diag *d);
 
+/* The same from an open input (detection peeks at its first bytes). */
+int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
+		  struct pt_diag *d);
+
 /* Index of the sample type that spec names (NULL = the profile's default), or -1 with d
  * filled. "all" is accepted only when allow_all, giving PT_TYPE_ALL. */
 int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d);

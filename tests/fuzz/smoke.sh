@@ -1,0 +1,49 @@
+#!/bin/sh
+# smoke.sh: run each libFuzzer harness for FUZZ_SECONDS (default 60) from a seed corpus
+# made of the matching real samples; a crash, leak, timeout or over-limit allocation
+# fails. Prints one TAP line per harness. Usage: smoke.sh SRCDIR FUZZER...
+set -u
+srcdir=$1
+shift
+secs=${FUZZ_SECONDS:-60}
+n=0
+failed=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/proftool-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+seeds () {
+	case $1 in
+	fuzz-detect) find "$srcdir/samples" "$srcdir/tests/data" -type f -size -1024k ;;
+	fuzz-collapsed) ls "$srcdir"/samples/collapsed/*.collapsed "$srcdir"/tests/data/*.collapsed ;;
+	fuzz-stackprof) ls "$srcdir"/samples/stackprof/*.dump ;;
+	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
+	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
+	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
+	fuzz-cpuprofile) find "$srcdir/samples/node" -name '*.cpuprofile' -size -1024k ;;
+	fuzz-chrometrace) ls "$srcdir"/samples/node/*.trace.json ;;
+	esac 2>/dev/null
+}
+
+for f in "$@"; do
+	name=$(basename "$f")
+	n=$((n + 1))
+	mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
+	seeds "$name" | while read -r s; do cp "$s" "$work/$name/corpus/"; done
+	if "$f" -max_total_time="$secs" -timeout=5 -rss_limit_mb=1024 -malloc_limit_mb=512 \
+		-max_len=65536 -print_final_stats=1 \
+		-artifact_prefix="$work/$name/artifacts/" "$work/$name/corpus" \
+		>"$work/$name.log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
+		echo "ok $n - $name: ${runs:-?} runs in ${secs}s, no finding"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $name"
+		tail -30 "$work/$name.log" | sed 's/^/#   /'
+		for a in "$work/$name/artifacts"/*; do
+			test -f "$a" && echo "#   input (base64): $(base64 -w0 "$a" | head -c 2000)"
+		done
+		mkdir -p fuzz-findings && cp "$work/$name/artifacts"/* fuzz-findings/ 2>/dev/null
+	fi
+done
+echo "1..$n"
+test "$failed" = 0
