@@ -1,0 +1,65 @@
+#!/bin/sh
+# run.sh: `make bench`. Builds large inputs from the real samples into a temp dir, then
+# times each reader/writer and a baseline on the same file in the same run (wc -l,
+# cat; go tool pprof / stackprof / node when present), and prints a table: input size,
+# wall time, MB/s, peak RSS, and the ratio to the baseline. Ratios, not absolute
+# times, are what we compare across machines (bench/RESULTS.md).
+#   BENCH_PERF_MB=500 BENCH_STACKS=300000 make bench
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+PROFTOOL=${PROFTOOL:-$top/src/proftool}
+MEASURE=${MEASURE:-$top/bench/measure}
+perf_mb=${BENCH_PERF_MB:-200}
+stacks=${BENCH_STACKS:-300000}
+work=$(mktemp -d "${TMPDIR:-/tmp}/proftool-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+have_format () {
+	"$PROFTOOL" formats | awk -v f="$1" -v col="$2" '$1 == f && $col == "yes" { ok = 1 } END { exit !ok }'
+}
+
+# run OUTFILE CMD...: sets secs and rss (KiB); stops on a non-zero exit
+run () {
+	out=$1
+	shift
+	cmd="$*"
+	set -- $("$MEASURE" -o "$out" -- "$@" | tail -1)
+	secs=$1 rss=$2
+	test "$3" = 0 || { echo "bench: '$cmd' exited with $3" >&2; exit 1; }
+}
+
+row () { # name size_bytes out_bytes secs rss base_name base_secs base_rss
+	awk -v n="$1" -v sz="$2" -v ob="$3" -v s="$4" -v r="$5" -v bn="$6" -v bs="$7" -v br="$8" 'BEGIN {
+		mb = sz / 1048576; s = s > 0 ? s : 0.001; bs = bs > 0 ? bs : 0.001
+		printf "| %s | %.1f MB | %.2f s | %.0f MB/s | %.0f MB/s out | %.1f MiB | %s %.2f s, %.1f MiB | %.1fx |\n",
+			n, mb, s, mb / s, ob / 1048576 / s, r / 1024, bn, bs, br / 1024, s / bs }'
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -m); $(date -u +%Y-%m-%d)"
+echo
+echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | time / baseline |"
+echo "|---|---|---|---|---|---|---|---|"
+
+if have_format perf 2; then
+	sh "$top/bench/gen-perf.sh" "$work/perf.txt" "$perf_mb"
+	size=$(stat -c %s "$work/perf.txt")
+	run "$work/wc" wc -l "$work/perf.txt"; bs=$secs br=$rss
+	run "$work/out" "$PROFTOOL" convert --to collapsed "$work/perf.txt"
+	row "perf script -> collapsed" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "wc -l" "$bs" "$br"
+	rm -f "$work/perf.txt"
+fi
+
+sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
+size=$(stat -c %s "$work/big.collapsed")
+run "$work/wc" wc -l "$work/big.collapsed"; bs=$secs br=$rss
+run "$work/out" "$PROFTOOL" top --cum -n 30 "$work/big.collapsed"
+row "collapsed ($stacks stacks) -> top --cum" "$size" 0 "$secs" "$rss" "wc -l" "$bs" "$br"
+run "$work/cat" cat "$work/big.collapsed"; bs=$secs br=$rss
+run "$work/out" "$PROFTOOL" convert --to collapsed "$work/big.collapsed"
+row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "cat" "$bs" "$br"
+
+for f in pprof cpuprofile speedscope callgrind dot svg; do
+	have_format "$f" 3 || continue
+	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
+	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "cat" "$bs" "$br"
+done
