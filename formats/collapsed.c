@@ -101,14 +101,6 @@ static int collapsed_detect(const unsigned char *head, size_t len)
 	return 0;
 }
 
-struct reader {
-	struct pt_profile *p;
-	struct pt_diag *d;
-	int ncounts; /* 1 or 2, fixed by the first data line */
-	uint32_t *frames;
-	size_t frames_alloc;
-};
-
 static uint32_t frame_flags(const char *name, size_t n)
 {
 	if (n >= 4 && name[n - 4] == '_' && name[n - 3] == '[' && name[n - 1] == ']') {
@@ -122,6 +114,31 @@ static uint32_t frame_flags(const char *name, size_t n)
 		}
 	}
 	return 0;
+}
+
+struct reader {
+	struct pt_profile *p;
+	struct pt_diag *d;
+	int ncounts; /* 1 or 2, fixed by the first data line */
+	uint32_t *frames;
+	size_t frames_alloc;
+	/* name -> frame id, so a repeated name costs one lookup */
+	struct pt_arena arena;
+	struct pt_intern names;
+	uint32_t *frame_of_name;
+	size_t fon_alloc;
+};
+
+static uint32_t frame_for(struct reader *r, const char *s, size_t n)
+{
+	uint32_t id = pt_intern(&r->names, s, n);
+	if (id >= r->fon_alloc || !r->frame_of_name[id]) {
+		size_t old = r->fon_alloc;
+		PT_ALLOC_GROW(r->frame_of_name, (size_t)id + 1, r->fon_alloc);
+		memset(r->frame_of_name + old, 0, (r->fon_alloc - old) * sizeof(uint32_t));
+		r->frame_of_name[id] = pt_profile_simple_frame(r->p, s, n, 0, 0, frame_flags(s, n));
+	}
+	return r->frame_of_name[id];
 }
 
 /* store v (with `dec` decimals) into type t, rescaling the type if needed */
@@ -191,9 +208,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	for (k = 0; k <= n; k++) {
 		if (k == n || s[k] == ';') {
 			PT_ALLOC_GROW(r->frames, nframes + 1, r->frames_alloc);
-			r->frames[nframes++] =
-				pt_profile_simple_frame(r->p, s + start, k - start, 0, 0,
-							frame_flags(s + start, k - start));
+			r->frames[nframes++] = frame_for(r, s + start, k - start);
 			start = k + 1;
 		}
 	}
@@ -224,6 +239,8 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.d = d;
+	pt_arena_init(&r.arena);
+	pt_intern_init(&r.names, &r.arena);
 	p->format = "collapsed";
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
 		size_t m = n;
@@ -249,6 +266,9 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	}
 out:
 	free(r.frames);
+	free(r.frame_of_name);
+	pt_intern_release(&r.names);
+	pt_arena_release(&r.arena);
 	return ret;
 }
 

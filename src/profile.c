@@ -53,6 +53,8 @@ void pt_profile_release(struct pt_profile *p)
 	free(p->types);
 	free(p->nodes);
 	free(p->node_self);
+	free(p->last_frames);
+	free(p->last_nodes);
 	free(p->samples);
 	free(p->sample_values);
 	free(p->events);
@@ -289,10 +291,27 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
 {
 	uint32_t node = 0;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
-		node = pt_profile_child(p, node, frames[leaf_first ? n - 1 - i : i]);
+	if (n > p->last_alloc) {
+		size_t a = p->last_alloc;
+		PT_ALLOC_GROW(p->last_frames, n, a);
+		a = p->last_alloc;
+		PT_ALLOC_GROW(p->last_nodes, n, p->last_alloc);
+	}
+	for (; i < n && i < p->last_n; i++) {
+		uint32_t f = frames[leaf_first ? n - 1 - i : i];
+		if (p->last_frames[i] != f)
+			break;
+		node = p->last_nodes[i];
+	}
+	for (; i < n; i++) {
+		uint32_t f = frames[leaf_first ? n - 1 - i : i];
+		node = pt_profile_child(p, node, f);
+		p->last_frames[i] = f;
+		p->last_nodes[i] = node;
+	}
+	p->last_n = n;
 	return node;
 }
 

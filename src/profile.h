@@ -104,9 +104,9 @@ struct pt_label {
  * process or thread: "pid" and "tid" (numeric), "comm" (the process/thread name,
  * string), "thread" (a thread's display name, string). Readers add others freely
  * (pprof labels keep their own keys). */
-#define PT_LABEL_PID "pid"
-#define PT_LABEL_TID "tid"
-#define PT_LABEL_COMM "comm"
+#define PT_LABEL_PID	"pid"
+#define PT_LABEL_TID	"tid"
+#define PT_LABEL_COMM	"comm"
 #define PT_LABEL_THREAD "thread"
 
 struct pt_labelset {
@@ -163,6 +163,10 @@ struct pt_profile {
 	size_t nodes_alloc;
 	int64_t *node_self;
 	struct pt_map children; /* (parent << 32 | frame) -> node */
+	/* the last stack added (root first) and its nodes: consecutive samples share long
+	 * prefixes, which then cost no hash lookups */
+	uint32_t *last_frames, *last_nodes;
+	size_t last_n, last_alloc;
 
 	/* sample rows; sample_values holds ntypes values per row */
 	struct pt_sample *samples;
