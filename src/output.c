@@ -22,6 +22,21 @@ int pt_output_open(struct pt_output *o, const char *path, struct pt_diag *d)
 		return 0;
 	}
 	d->path = path;
+	o->name = path;
+	{
+		/* a device or a pipe (/dev/null, a FIFO) is written in place: renaming a
+		 * temporary file over it would replace the device with a regular file */
+		struct stat st;
+		if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+			if (S_ISDIR(st.st_mode))
+				return pt_diag_error(d, "cannot write: Is a directory");
+			o->fp = fopen(path, "w");
+			if (!o->fp)
+				return pt_diag_error(d, "cannot open: %s", strerror(errno));
+			o->path = pt_xstrdup(path);
+			return 0;
+		}
+	}
 	pt_buf_addf(&tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp.buf);
 	if (fd < 0) {
@@ -51,6 +66,8 @@ void pt_output_abort(struct pt_output *o)
 	if (o->tmp) {
 		fclose(o->fp);
 		unlink(o->tmp);
+	} else if (o->path) {
+		fclose(o->fp); /* a device written in place */
 	}
 	free(o->tmp);
 	free(o->path);
@@ -61,6 +78,20 @@ int pt_output_commit(struct pt_output *o, struct pt_diag *d)
 {
 	int err;
 
+	if (!o->tmp && o->path) {
+		/* a device written in place */
+		d->path = o->name;
+		err = fflush(o->fp) || ferror(o->fp);
+		if (fclose(o->fp) || err) {
+			int e = errno ? errno : EIO;
+			free(o->path);
+			memset(o, 0, sizeof(*o));
+			return pt_diag_error(d, "write error: %s", strerror(e));
+		}
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return 0;
+	}
 	if (!o->tmp) {
 		/* stdout: main() checks and closes it */
 		if (fflush(stdout) || ferror(stdout))
@@ -68,7 +99,7 @@ int pt_output_commit(struct pt_output *o, struct pt_diag *d)
 					     strerror(errno ? errno : EIO));
 		return 0;
 	}
-	d->path = o->path;
+	d->path = o->name;
 	err = fflush(o->fp) || ferror(o->fp);
 	if (err || fclose(o->fp)) {
 		int e = errno ? errno : EIO;

@@ -42,4 +42,17 @@ test_expect_success '-o - writes to stdout' '
 	"$PROFTOOL" convert --to collapsed -o - "$C/perfdemo-g.collapsed" >actual &&
 	test_cmp "$C/perfdemo-g.collapsed" actual'
 
+test_expect_success '-o on a device writes in place and leaves it a device' '
+	mkfifo fifo &&
+	{ cat fifo >from-fifo & } &&
+	"$PROFTOOL" convert --to collapsed -o fifo "$C/perfdemo-g.collapsed" && wait &&
+	test -p fifo && test_cmp "$C/perfdemo-g.collapsed" from-fifo &&
+	"$PROFTOOL" convert --to collapsed -o /dev/null "$C/perfdemo-g.collapsed" &&
+	test -c /dev/null'
+
+test_expect_success '-o /dev/full: a write error, exit 1, one line' '
+	test_expect_code 1 "$PROFTOOL" convert --to collapsed -o /dev/full "$C/perfdemo-g.collapsed" &&
+	test_one_line_err "proftool: /dev/full: write error: No space left on device" &&
+	test -c /dev/full'
+
 test_done
