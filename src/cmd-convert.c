@@ -38,7 +38,7 @@ int cmd_convert(int argc, char **argv)
 	const char *path = "-", *outpath = NULL, *to = NULL;
 	int c, t, ret;
 
-	memset(&wo, 0, sizeof(wo));
+	pt_write_opts_init(&wo);
 	pt_common_init(&common);
 	pt_getopt_init(&g, tables);
 	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
