@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "format.h"
 #include "output.h"
+#include "write-opts.h"
 
 enum { OPT_TO = PT_OPT_CMD_BASE };
 
@@ -18,8 +19,8 @@ static const struct pt_opt convert_options[] = {
 	 "write to FILE (atomically: a temporary file renamed on success)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {convert_options, pt_input_options, pt_help_option,
-					      NULL};
+static const struct pt_opt *const tables[] = {convert_options,	pt_dot_options, pt_svg_options,
+					      pt_input_options, pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
@@ -43,6 +44,8 @@ int cmd_convert(int argc, char **argv)
 	pt_getopt_init(&g, tables);
 	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
 		int r = pt_common_option(&common, &spec, c, optarg);
+		if (!r)
+			r = pt_write_option(&wo, &spec, c, optarg);
 		if (r < 0)
 			goto usage;
 		if (r)
