@@ -96,5 +96,6 @@ const struct pt_format *pt_format_for_path(const char *path);
 extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_callgrind;
 extern const struct pt_format pt_format_dot;
+extern const struct pt_format pt_format_speedscope;
 
 #endif
