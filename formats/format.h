@@ -97,5 +97,6 @@ extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_callgrind;
 extern const struct pt_format pt_format_dot;
 extern const struct pt_format pt_format_speedscope;
+extern const struct pt_format pt_format_svg;
 
 #endif

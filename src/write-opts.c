@@ -38,8 +38,7 @@ const struct pt_opt pt_svg_options[] = {
 	{"minwidth", 0, required_argument, OPT_MINWIDTH, "PIXELS",
 	 "svg: leave out frames narrower than this (default 0.1)"},
 	{"colors", 0, required_argument, OPT_COLORS, "PALETTE",
-	 "svg: hot (default), mem, io, wakeup, chain, red, green, blue, aqua, yellow, purple, "
-	 "orange, java, js, perl"},
+	 "svg: hot (default), mem, io, java, js, perl, red, green, blue, ... (man page)"},
 	{"inverted", 0, no_argument, OPT_INVERTED, NULL, "svg: icicle graph, roots at the top"},
 	{"flamechart", 0, no_argument, OPT_FLAMECHART, NULL,
 	 "svg: stacks in time order where the input has a timeline (flame chart)"},

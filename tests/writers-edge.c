@@ -3,7 +3,8 @@
  * timeline), and writes one with a writer, for the viewer tests (t5xxx) to check.
  *
  *   writers-edge CASE FORMAT [TYPE|all]
- * FORMAT "top" prints `top --format csv`, "topjson" `top --format json`.
+ * FORMAT "top" prints `top --format csv`, "topjson" `top --format json`, "svg-chart" the
+ * svg writer with --flamechart.
  *
  * Cases: empty, single, names, deep, deeprec, threads, diff. */
 #include "config.h"
@@ -214,6 +215,10 @@ int main(int argc, char **argv)
 		pt_agg_release(&a);
 	} else {
 		const struct pt_format *f = pt_format_find(argv[2]);
+		if (!strcmp(argv[2], "svg-chart")) {
+			f = &pt_format_svg;
+			o.flags |= PT_WRITE_FLAMECHART;
+		}
 		if (!f || !f->write) {
 			fprintf(stderr, "writers-edge: no writer '%s'\n", argv[2]);
 			ret = 2;

@@ -43,6 +43,11 @@ function serve(appDir, filesDir) {
                  '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.txt': 'text/plain'};
   const server = http.createServer((rq, rs) => {
     const u = decodeURIComponent(new URL(rq.url, 'http://127.0.0.1').pathname);
+    if (u === '/favicon.ico') { // asked for by the browser itself
+      rs.writeHead(204);
+      rs.end();
+      return;
+    }
     let root = null, rel = null;
     if (appDir && u.startsWith('/app/')) { root = appDir; rel = u.slice(5) || 'index.html'; }
     if (u.startsWith('/files/')) { root = filesDir; rel = u.slice(7); }
