@@ -682,5 +682,5 @@ const struct pt_format pt_format_svg = {
 	.description = "interactive flame graph SVG, as flamegraph.pl draws (write only)",
 	.suffixes = svg_suffixes,
 	.write = svg_write,
-	.wants_timeline = 1,
+	/* not wants_timeline: only --flamechart needs it, and the commands ask for it then */
 };

@@ -83,7 +83,7 @@ int cmd_convert(int argc, char **argv)
 		return pt_usage_error(&spec, "no output format: use --to FORMAT");
 	}
 
-	common.load.read.keep_timeline = f->wants_timeline;
+	common.load.read.keep_timeline = f->wants_timeline || (wo.flags & PT_WRITE_FLAMECHART);
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;

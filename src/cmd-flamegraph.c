@@ -67,7 +67,8 @@ int cmd_flamegraph(int argc, char **argv)
 	if (optind < argc)
 		path = argv[optind];
 
-	common.load.read.keep_timeline = pt_format_svg.wants_timeline;
+	/* only a flame chart needs the timeline, which grows with the input */
+	common.load.read.keep_timeline = !!(wo.flags & PT_WRITE_FLAMECHART);
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;
