@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "diag.h"
 #include "input.h"
@@ -26,11 +27,31 @@ enum pt_read_flag {
 	PT_READ_ADDRS = 1 << 3,	  /* perf: keep addresses of unknown symbols */
 };
 
-/* Options every writer may look at. */
+/* Options every writer may look at; pt_write_opts_init() sets the defaults. */
 struct pt_write_opts {
 	int type;	/* sample type index to write; PT_TYPE_ALL for every type */
 	uint32_t flags; /* PT_WRITE_* */
+	/* dot (pprof's defaults): at most nodecount nodes (0 = all); nodes below
+	 * node_fraction and edges below edge_fraction of the total are dropped */
+	long nodecount;
+	double node_fraction, edge_fraction;
+	/* svg flame graph */
+	const char *title;  /* NULL = "Flame Graph" (or "Icicle Graph", "Flame Chart") */
+	const char *colors; /* palette name: hot, mem, io, java, js, perl, ... */
+	long width;	    /* image width in pixels */
+	double minwidth;    /* frames narrower than this many pixels are left out */
 };
+
+static inline void pt_write_opts_init(struct pt_write_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->nodecount = 80;
+	o->node_fraction = 0.005;
+	o->edge_fraction = 0.001;
+	o->colors = "hot";
+	o->width = 1200;
+	o->minwidth = 0.1;
+}
 
 #define PT_TYPE_ALL (-2)
 
@@ -39,6 +60,8 @@ enum pt_write_flag {
 	PT_WRITE_TAG_KERNEL = 1 << 1, /* collapsed/svg: append _[k] to kernel frames */
 	PT_WRITE_TAG_JIT = 1 << 2,    /* collapsed/svg: append _[j] to JIT frames */
 	PT_WRITE_TAG_INLINE = 1 << 3, /* collapsed/svg: append _[i] to inlined frames */
+	PT_WRITE_INVERTED = 1 << 4,   /* svg: icicle graph, roots at the top */
+	PT_WRITE_FLAMECHART = 1 << 5, /* svg: time order instead of sorted by name */
 };
 
 struct pt_format {
@@ -71,5 +94,9 @@ const struct pt_format *pt_format_for_path(const char *path);
 
 /* one row per format, defined in formats/<name>.c */
 extern const struct pt_format pt_format_collapsed;
+extern const struct pt_format pt_format_callgrind;
+extern const struct pt_format pt_format_dot;
+extern const struct pt_format pt_format_speedscope;
+extern const struct pt_format pt_format_svg;
 
 #endif

@@ -7,6 +7,10 @@
 
 const struct pt_format *const pt_formats[] = {
 	&pt_format_collapsed,
+	&pt_format_callgrind,
+	&pt_format_dot,
+	&pt_format_speedscope,
+	&pt_format_svg,
 	NULL,
 };
 

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "format.h"
 #include "output.h"
+#include "write-opts.h"
 
 enum { OPT_TO = PT_OPT_CMD_BASE };
 
@@ -18,8 +19,8 @@ static const struct pt_opt convert_options[] = {
 	 "write to FILE (atomically: a temporary file renamed on success)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {convert_options, pt_input_options, pt_help_option,
-					      NULL};
+static const struct pt_opt *const tables[] = {convert_options,	pt_dot_options, pt_svg_options,
+					      pt_input_options, pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
@@ -38,11 +39,13 @@ int cmd_convert(int argc, char **argv)
 	const char *path = "-", *outpath = NULL, *to = NULL;
 	int c, t, ret;
 
-	memset(&wo, 0, sizeof(wo));
+	pt_write_opts_init(&wo);
 	pt_common_init(&common);
 	pt_getopt_init(&g, tables);
 	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
 		int r = pt_common_option(&common, &spec, c, optarg);
+		if (!r)
+			r = pt_write_option(&wo, &spec, c, optarg);
 		if (r < 0)
 			goto usage;
 		if (r)
@@ -80,7 +83,7 @@ int cmd_convert(int argc, char **argv)
 		return pt_usage_error(&spec, "no output format: use --to FORMAT");
 	}
 
-	common.load.read.keep_timeline = f->wants_timeline;
+	common.load.read.keep_timeline = f->wants_timeline || (wo.flags & PT_WRITE_FLAMECHART);
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;

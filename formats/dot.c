@@ -1,0 +1,368 @@
+/* dot.c: a pprof-like call graph in graphviz's dot language, write only.
+ * Nodes are functions (label: name, flat and cum with %; font size by flat, colour by
+ * cum), edges caller -> callee counted once per stack (width and colour by value). Nodes
+ * whose cum is below --node-fraction of the total are dropped, then all but the
+ * --nodecount heaviest; an edge then joins a node to its nearest kept caller (dotted when
+ * it skips dropped frames, as pprof's residual edges), and edges below --edge-fraction
+ * go too. A legend node says what was shown and dropped. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "buf.h"
+#include "format.h"
+#include "map.h"
+#include "text.h"
+#include "units.h"
+#include "xalloc.h"
+
+struct dedge {
+	uint32_t from, to; /* entry indices */
+	int64_t value;
+	int residual; /* skips dropped frames */
+};
+
+struct dot {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	uint32_t t, w;
+	int64_t total;
+	char *kept; /* per entry */
+	struct dedge *edges;
+	size_t nedges, edges_alloc;
+	struct pt_map edge_index;
+};
+
+static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
+{
+	uint32_t *slot = pt_map_put(&g->edge_index, (uint64_t)from << 32 | to);
+	if (*slot == PT_MAP_NEW) {
+		PT_ALLOC_GROW(g->edges, g->nedges + 1, g->edges_alloc);
+		g->edges[g->nedges] = (struct dedge){from, to, 0, 1};
+		*slot = (uint32_t)g->nedges++;
+	}
+	return *slot;
+}
+
+/* Edges between kept entries from the call tree: each node of a kept entry is joined to
+ * its nearest ancestor of a kept entry; an edge counts once per stack. */
+static void edges_from_tree(struct dot *g)
+{
+	const struct pt_profile *p = g->p;
+	uint32_t n, *entry, *anc, *active = NULL, *frame_entry, *func_entry;
+	size_t active_alloc = 0;
+	int64_t *ncum;
+
+	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
+	for (n = 0; n < p->nframes; n++)
+		frame_entry[n] = UINT32_MAX;
+	func_entry = pt_xmalloc((size_t)(p->nfuncs + 1) * sizeof(uint32_t));
+	for (n = 0; n < g->a->nentries; n++)
+		func_entry[g->a->entries[n].func] = n;
+	entry = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
+	anc = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
+	ncum = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(int64_t));
+	for (n = 0; n < p->nnodes; n++)
+		ncum[n] = p->node_self[(size_t)n * p->ntypes + g->t];
+	for (n = p->nnodes; n-- > 1;)
+		ncum[p->nodes[n].parent] = pt_add(ncum[p->nodes[n].parent], ncum[n]);
+	entry[0] = UINT32_MAX;
+	anc[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent;
+		if (frame_entry[fid] == UINT32_MAX)
+			frame_entry[fid] = func_entry[p->frames[fid].func];
+		entry[n] = frame_entry[fid];
+		/* nearest ancestor whose entry is kept (0: none) */
+		anc[n] = par && g->kept[entry[par]] ? par : anc[par];
+	}
+
+	/* depth-first, counting an edge only at its rootmost occurrence on the path */
+	n = p->nodes[0].first_child;
+	while (n) {
+		if (g->kept[entry[n]] && anc[n]) {
+			size_t before = g->nedges, e = dot_edge(g, entry[anc[n]], entry[n]);
+			PT_ALLOC_GROW(active, g->nedges, active_alloc);
+			if (g->nedges > before)
+				active[e] = 0;
+			if (!active[e]++)
+				g->edges[e].value = pt_add(g->edges[e].value, ncum[n]);
+			if (anc[n] == p->nodes[n].parent)
+				g->edges[e].residual = 0;
+		}
+		if (p->nodes[n].first_child) {
+			n = p->nodes[n].first_child;
+			continue;
+		}
+		while (n) {
+			if (g->kept[entry[n]] && anc[n])
+				active[pt_map_get(&g->edge_index,
+						  (uint64_t)entry[anc[n]] << 32 | entry[n])]--;
+			if (p->nodes[n].next_sibling) {
+				n = p->nodes[n].next_sibling;
+				break;
+			}
+			n = p->nodes[n].parent;
+		}
+	}
+	free(active);
+	free(frame_entry);
+	free(func_entry);
+	free(entry);
+	free(anc);
+	free(ncum);
+}
+
+/* an aggregate-only profile has only its reader's edges */
+static void edges_from_agg(struct dot *g)
+{
+	uint32_t i;
+	for (i = 0; i < g->a->nedges; i++) {
+		const struct pt_agg_edge *e = &g->a->edges[i];
+		if (g->kept[e->caller] && g->kept[e->callee]) {
+			size_t k = dot_edge(g, e->caller, e->callee);
+			g->edges[k].value = g->a->edge_value[(size_t)i * g->w + g->t];
+			g->edges[k].residual = 0;
+		}
+	}
+}
+
+/* pprof's palette idea: grey for little, towards red for much (blue for negative) */
+static void dot_color(struct pt_buf *b, double score, int background)
+{
+	double sat = background ? 0.1 : 1.0, val = background ? 0.93 : 0.7, r, gr, bl;
+	if (score > 1)
+		score = 1;
+	if (score < -1)
+		score = -1;
+	if (fabs(score) < 0.2)
+		sat *= fabs(score) / 0.2;
+	score = score < 0 ? -pow(-score, 0.3) : pow(score, 0.3);
+	if (score < 0) {
+		gr = val;
+		r = val * (1 + sat * score);
+	} else {
+		r = val;
+		gr = val * (1 - sat * score);
+	}
+	bl = val * (1 - sat);
+	pt_buf_addf(b, "#%02x%02x%02x", (unsigned)(r * 255), (unsigned)(gr * 255),
+		    (unsigned)(bl * 255));
+}
+
+/* text inside a dot "..." string: valid UTF-8, no control bytes, '"' and '\' escaped, and
+ * '&' as "&amp;" since graphviz reads HTML entities in labels */
+static void dot_text(struct pt_buf *b, const char *s, size_t n)
+{
+	struct pt_buf u = PT_BUF_INIT;
+	size_t i;
+	pt_buf_add_utf8(&u, s, n);
+	for (i = 0; i < u.len; i++) {
+		unsigned char c = (unsigned char)u.buf[i];
+		if (c < 0x20 || c == 0x7f)
+			pt_buf_addch(b, '?');
+		else if (c == '"' || c == '\\')
+			pt_buf_addf(b, "\\%c", c);
+		else if (c == '&')
+			pt_buf_addstr(b, "&amp;");
+		else
+			pt_buf_addch(b, c);
+	}
+	pt_buf_release(&u);
+}
+
+static void dot_value(struct pt_buf *b, const struct dot *g, int64_t v)
+{
+	pt_buf_add_scaled(b, g->p, g->t, v);
+	pt_buf_addstr(b, " (");
+	pt_buf_add_pct(b, v, g->total);
+	pt_buf_addch(b, ')');
+}
+
+static int64_t i64abs(int64_t v)
+{
+	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+}
+
+/* heaviest first: cum, then flat, then name */
+static int entry_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct dot *g = ctx;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int64_t ca = g->a->cum[(size_t)a * g->w + g->t], cb = g->a->cum[(size_t)b * g->w + g->t];
+	int64_t fa = g->a->flat[(size_t)a * g->w + g->t], fb = g->a->flat[(size_t)b * g->w + g->t];
+	int r;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	r = strcmp(pt_s(g->p, g->a->entries[a].name), pt_s(g->p, g->a->entries[b].name));
+	return r ? r : (a < b ? -1 : a > b);
+}
+
+static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
+		     struct pt_diag *d)
+{
+	struct pt_agg a;
+	struct dot g;
+	struct pt_buf b = PT_BUF_INIT;
+	uint32_t *order, nkept = 0, nentries = 0, i, dropped_nodes = 0, dropped_edges = 0;
+	int64_t node_cut, edge_cut, maxflat = 0, shown = 0;
+	size_t k;
+
+	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
+		return pt_diag_error(d, "a dot graph shows one sample type: "
+					"choose one with --sample-index");
+	if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0)
+		return -1;
+	memset(&g, 0, sizeof(g));
+	g.p = p;
+	g.a = &a;
+	g.t = (uint32_t)o->type;
+	g.w = a.ntypes;
+	g.total = a.total[g.t];
+	pt_map_init(&g.edge_index);
+
+	/* keep: cum at or above the node cutoff, then the nodecount heaviest */
+	node_cut = (int64_t)fabs((double)g.total * o->node_fraction);
+	edge_cut = (int64_t)fabs((double)g.total * o->edge_fraction);
+	g.kept = pt_xcalloc(a.nentries + 1, 1);
+	order = pt_xmalloc((a.nentries + 1) * sizeof(uint32_t));
+	for (i = 0; i < a.nentries; i++) {
+		int64_t cum = a.cum[(size_t)i * g.w + g.t], flat = a.flat[(size_t)i * g.w + g.t];
+		if (!cum && !flat)
+			continue;
+		nentries++;
+		if (i64abs(cum) < node_cut) {
+			dropped_nodes++;
+			continue;
+		}
+		order[nkept++] = i;
+	}
+	qsort_r(order, nkept, sizeof(*order), entry_cmp, &g);
+	if (o->nodecount > 0 && nkept > (uint64_t)o->nodecount)
+		nkept = (uint32_t)o->nodecount;
+	for (i = 0; i < nkept; i++) {
+		int64_t flat = a.flat[(size_t)order[i] * g.w + g.t];
+		g.kept[order[i]] = 1;
+		shown = pt_add(shown, flat);
+		if (i64abs(flat) > maxflat)
+			maxflat = i64abs(flat);
+	}
+	if (pt_profile_has_stacks(p))
+		edges_from_tree(&g);
+	else
+		edges_from_agg(&g);
+
+	fprintf(out, "digraph \"proftool\" {\n"
+		     "node [style=filled fillcolor=\"#f8f8f8\"]\n");
+
+	/* the legend */
+	pt_buf_addstr(&b, "Type: ");
+	dot_text(&b, pt_s(p, p->types[g.t].name), pt_intern_len(&p->strings, p->types[g.t].name));
+	pt_buf_addstr(&b, " (");
+	dot_text(&b, pt_s(p, p->types[g.t].unit), pt_intern_len(&p->strings, p->types[g.t].unit));
+	pt_buf_addstr(&b, ")\\lTotal: ");
+	pt_buf_add_scaled(&b, p, g.t, g.total);
+	pt_buf_addstr(&b, "\\lShowing nodes accounting for ");
+	pt_buf_add_scaled(&b, p, g.t, shown);
+	pt_buf_addstr(&b, ", ");
+	pt_buf_add_pct(&b, shown, g.total);
+	pt_buf_addstr(&b, " of ");
+	pt_buf_add_scaled(&b, p, g.t, g.total);
+	pt_buf_addstr(&b, " total\\l");
+	if (dropped_nodes) {
+		pt_buf_addf(&b, "Dropped %" PRIu32 " nodes (cum < ", dropped_nodes);
+		pt_buf_add_scaled(&b, p, g.t, node_cut);
+		pt_buf_addstr(&b, ")\\l");
+	}
+	for (k = 0; k < g.nedges; k++)
+		if (i64abs(g.edges[k].value) < edge_cut || !g.edges[k].value)
+			dropped_edges++;
+	if (dropped_edges) {
+		pt_buf_addf(&b, "Dropped %" PRIu32 " edges (value < ", dropped_edges);
+		pt_buf_add_scaled(&b, p, g.t, edge_cut);
+		pt_buf_addstr(&b, ")\\l");
+	}
+	if (nkept + dropped_nodes < nentries)
+		pt_buf_addf(&b, "Showing top %" PRIu32 " nodes out of %" PRIu32 "\\l", nkept,
+			    nentries);
+	fprintf(out,
+		"subgraph cluster_L { \"legend\" [shape=box fontsize=16 label=\"%s\" "
+		"tooltip=\"proftool\"] }\n",
+		b.buf);
+
+	for (i = 0; i < nkept; i++) {
+		uint32_t e = order[i];
+		const struct pt_agg_entry *en = &a.entries[e];
+		int64_t flat = a.flat[(size_t)e * g.w + g.t], cum = a.cum[(size_t)e * g.w + g.t];
+		double fs = 8 + 16 * (maxflat ? sqrt((double)i64abs(flat) / (double)maxflat) : 0);
+		struct pt_buf name = PT_BUF_INIT;
+
+		dot_text(&name, pt_s(p, en->name), pt_intern_len(&p->strings, en->name));
+		if (!name.len)
+			pt_buf_addstr(&name, "(unknown)");
+		pt_buf_reset(&b);
+		pt_buf_addf(&b, "N%" PRIu32 " [label=\"%s\\n", e + 1, name.buf);
+		dot_value(&b, &g, flat);
+		if (cum != flat) {
+			pt_buf_addstr(&b, "\\nof ");
+			dot_value(&b, &g, cum);
+		}
+		pt_buf_addf(&b, "\" fontsize=%.0f shape=box tooltip=\"%s", ceil(fs), name.buf);
+		if (en->file) {
+			pt_buf_addstr(&b, " (");
+			dot_text(&b, pt_s(p, en->file), pt_intern_len(&p->strings, en->file));
+			if (en->line > 0)
+				pt_buf_addf(&b, ":%" PRId64, en->line);
+			pt_buf_addch(&b, ')');
+		}
+		pt_buf_addstr(&b, "\" color=\"");
+		dot_color(&b, g.total ? (double)cum / (double)i64abs(g.total) : 0, 0);
+		pt_buf_addstr(&b, "\" fillcolor=\"");
+		dot_color(&b, g.total ? (double)cum / (double)i64abs(g.total) : 0, 1);
+		pt_buf_addstr(&b, "\"]\n");
+		fwrite(b.buf, 1, b.len, out);
+		pt_buf_release(&name);
+	}
+
+	for (k = 0; k < g.nedges; k++) {
+		const struct dedge *e = &g.edges[k];
+		double frac = g.total ? (double)i64abs(e->value) / (double)i64abs(g.total) : 0;
+		if (i64abs(e->value) < edge_cut || !e->value)
+			continue;
+		pt_buf_reset(&b);
+		pt_buf_addf(&b, "N%" PRIu32 " -> N%" PRIu32 " [label=\" ", e->from + 1, e->to + 1);
+		pt_buf_add_scaled(&b, p, g.t, e->value);
+		pt_buf_addf(&b, "\" weight=%d penwidth=%.2f color=\"",
+			    1 + (int)(frac * 100 > 100 ? 100 : frac * 100), 1 + 5 * frac);
+		dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
+		pt_buf_addch(&b, '"');
+		if (e->residual)
+			pt_buf_addstr(&b, " style=\"dotted\"");
+		pt_buf_addstr(&b, "]\n");
+		fwrite(b.buf, 1, b.len, out);
+	}
+	fprintf(out, "}\n");
+
+	pt_buf_release(&b);
+	free(g.kept);
+	free(g.edges);
+	free(order);
+	pt_map_release(&g.edge_index);
+	pt_agg_release(&a);
+	return 0;
+}
+
+static const char *const dot_suffixes[] = {".dot", ".gv", NULL};
+
+const struct pt_format pt_format_dot = {
+	.name = "dot",
+	.description = "call graph for graphviz's dot, as pprof draws it (write only)",
+	.suffixes = dot_suffixes,
+	.write = dot_write,
+};

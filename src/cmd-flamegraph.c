@@ -1,0 +1,100 @@
+/* cmd-flamegraph.c: `proftool flamegraph`: an interactive flame graph SVG (the svg
+ * writer, as `convert --to svg`), no Perl needed. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "format.h"
+#include "output.h"
+#include "write-opts.h"
+
+static const struct pt_opt flamegraph_options[] = {
+	{"output", 'o', required_argument, 'o', "FILE",
+	 "write to FILE (atomically) instead of standard output"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {flamegraph_options, pt_svg_options, pt_input_options,
+					      pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"flamegraph", "flamegraph [OPTIONS] [FILE]",
+	"Draw a flame graph as one interactive SVG (hover for details, click to zoom,\n"
+	"Search or Ctrl-F to highlight). Kernel, JIT and inlined frames are coloured as\n"
+	"flamegraph.pl colours _[k], _[j] and _[i]. A profile with the sample types 'base'\n"
+	"and 'new' (two-count collapsed input) is drawn as a differential flame graph:\n"
+	"widths from new, red where it grew, blue where it shrank.",
+	tables};
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_write_opts wo;
+	struct pt_getopt g;
+	struct pt_profile p;
+	struct pt_output out;
+	struct pt_diag d;
+	const char *path = "-", *outpath = NULL;
+	int c, t, ret;
+
+	pt_write_opts_init(&wo);
+	pt_common_init(&common);
+	pt_getopt_init(&g, tables);
+	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
+		int r = pt_common_option(&common, &spec, c, optarg);
+		if (!r)
+			r = pt_write_option(&wo, &spec, c, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			pt_usage(&spec, stdout);
+			pt_getopt_release(&g);
+			return PT_EXIT_OK;
+		case 'o':
+			outpath = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	pt_getopt_release(&g);
+	if (argc - optind > 1)
+		return pt_usage_error(&spec, "one FILE at a time");
+	if (optind < argc)
+		path = argv[optind];
+
+	/* only a flame chart needs the timeline, which grows with the input */
+	common.load.read.keep_timeline = !!(wo.flags & PT_WRITE_FLAMECHART);
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	t = pt_select_type(&p, common.sample_index, 0, &d);
+	if (t < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	wo.type = t;
+	if (pt_output_open(&out, outpath, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	d.path = path;
+	if (pt_format_svg.write(&p, &wo, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		ret = pt_cli_fail(&d);
+out:
+	pt_profile_release(&p);
+	return ret;
+usage:
+	pt_getopt_release(&g);
+	return PT_EXIT_USAGE;
+}

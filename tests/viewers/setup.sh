@@ -1,0 +1,17 @@
+#!/bin/sh
+# setup.sh: install the viewer tests' npm packages (speedscope, playwright-core, ajv;
+# versions pinned in package-lock.json) into tests/viewers/node_modules when they are
+# missing or stale. Run by tests/run-suite before the tests; idempotent. The tests
+# themselves never touch the network: without these packages they are skipped.
+set -eu
+cd "$(dirname "$0")"
+if ! command -v npm >/dev/null 2>&1; then
+	echo "tests/viewers/setup.sh: npm is missing; the viewer tests will be skipped" >&2
+	exit 0
+fi
+stamp=node_modules/.proftool-package-lock.json
+if test -f "$stamp" && cmp -s package-lock.json "$stamp"; then
+	exit 0
+fi
+npm ci --no-audit --no-fund --loglevel=error
+cp package-lock.json "$stamp"
