@@ -314,17 +314,23 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 		i++;
 	s += i;
 	n -= i;
-	/* the dso is inside the last " (...)" (what stackcollapse-perf.pl's greedy match
-	 * takes), when the line ends with ')' */
+	/* the dso is the " (...)" that ends the line, parentheses balanced (perf prints
+	 * "(/path (deleted))" for deleted files) */
 	if (n >= 4 && s[n - 1] == ')') {
-		for (j = n - 1; j-- > 1;) {
-			if (s[j] == '(' && s[j - 1] == ' ') {
-				c->has_dso = 1;
-				c->dso.s = s + j + 1;
-				c->dso.n = n - j - 2;
-				n = j - 1;
+		int depth = 0;
+		for (j = n; j-- > 1;) {
+			if (s[j] == ')')
+				depth++;
+			else if (s[j] == '(' && !--depth)
 				break;
-			}
+		}
+		if (j >= 1 && !depth && s[j - 1] == ' ') {
+			c->has_dso = 1;
+			c->dso.s = s + j + 1;
+			c->dso.n = n - j - 2;
+			n = j - 1;
+			while (n && s[n - 1] == ' ')
+				n--;
 		}
 	}
 	/* strip the offset: "+0x" hex digits at the end */
@@ -333,8 +339,8 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 		j--;
 	if (j < n && j >= 3 && !memcmp(s + j - 3, "+0x", 3))
 		n = j - 3;
-	c->sym.s = s;
-	c->sym.n = n;
+	c->sym.s = n ? s : "[unknown]";
+	c->sym.n = n ? n : 9;
 	return 1;
 }
 
