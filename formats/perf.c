@@ -180,7 +180,7 @@ static int is_id_token(const char *s, size_t n, struct span *pid, struct span *t
 		tid->s = y;
 		tid->n = yn;
 	} else {
-		pid->s = NULL;
+		pid->s = "";
 		pid->n = 0;
 		tid->s = s;
 		tid->n = n;
@@ -200,6 +200,7 @@ static int parse_header(const char *s, size_t n, struct header *h)
 	size_t ts[MAX_TOKENS], te[MAX_TOKENS], nt = 0, i = 0, k, anchor = NONE, cstart;
 
 	memset(h, 0, sizeof(*h));
+	h->comm.s = h->pid.s = h->tid.s = h->cpu.s = h->event.s = h->frame.s = "";
 	while (i < n && s[i] == ' ')
 		i++;
 	cstart = i;
@@ -304,6 +305,7 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 	size_t i = 0, j;
 
 	memset(c, 0, sizeof(*c));
+	c->dso.s = "";
 	while (i < n && is_hex(s[i]))
 		i++;
 	if (!i || (i < n && s[i] != ' '))
