@@ -96,6 +96,24 @@ static int bad_utf8(const unsigned char *s, size_t n)
 	return 0;
 }
 
+/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time */
+static int plain_ascii(const char *s, size_t n)
+{
+	const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if ((w | ((w - lo) & ~w)) & hi)
+			return 0;
+	}
+	for (; i < n; i++)
+		if (!s[i] || (unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
 /* ---- the header line ---- */
 
 struct span {
@@ -105,6 +123,7 @@ struct span {
 
 struct header {
 	struct span comm, pid, tid, cpu, event, frame;
+	struct span ids; /* the text that gives comm, pid, tid and cpu: a cache key */
 	int has_time, has_period, sideband;
 	int64_t time, period; /* time in ns */
 };
@@ -237,6 +256,8 @@ static int parse_header(const char *s, size_t n, struct header *h)
 		h->comm.n = ts[k - 1] > cstart ? ts[k - 1] - cstart : 0;
 		while (h->comm.n && s[cstart + h->comm.n - 1] == ' ')
 			h->comm.n--;
+		h->ids.s = s + cstart;
+		h->ids.n = te[k - 1] - cstart;
 		return 1;
 	}
 	/* before the anchor: comm and ids */
@@ -251,9 +272,12 @@ static int parse_header(const char *s, size_t n, struct header *h)
 	while (h->comm.n && h->comm.s[h->comm.n - 1] == ' ')
 		h->comm.n--;
 	k = anchor;
+	h->ids.s = s + cstart;
+	h->ids.n = anchor > 0 ? te[anchor - 1] - cstart : 0;
 	if (is_cpu_token(s + ts[k], te[k] - ts[k])) {
 		h->cpu.s = s + ts[k] + 1;
 		h->cpu.n = te[k] - ts[k] - 2;
+		h->ids.n = te[k] - cstart;
 		k++;
 	}
 	if (k < nt && parse_time(s + ts[k], te[k] - ts[k], &h->time)) {
@@ -382,6 +406,7 @@ struct reader {
 	struct pt_intern hkeys;
 	struct head_info *hval;
 	size_t hval_alloc;
+	int hval0; /* hval[0] (the key "": no comm nor ids) is filled */
 
 	/* events: name -> type index, NONE for a filtered-out event */
 	struct pt_intern events;
@@ -458,32 +483,17 @@ static int dso_is_jit(const char *dso, size_t n)
 }
 
 /* The frames one callchain line stands for (several for an "a->b" inline chain, none
- * for a name starting with '('), appended to r->frames leaf first. */
-static void add_frames(struct reader *r, const struct chainline *c)
+ * for a name starting with '('): a run in r->pool (count, then the ids outermost
+ * first); returns where it starts. */
+static uint32_t resolve(struct reader *r, const struct chainline *c)
 {
 	int addrs, inl;
-	uint32_t id, old, flags = 0, mapping = 0, *run;
-	size_t nparts = 0, start, k;
+	uint32_t flags = 0, mapping = 0;
+	size_t nparts = 0, start;
 
 	addrs = (r->o->flags & PT_READ_ADDRS) != 0;
 	inl = c->has_dso && c->dso.n == 7 && !memcmp(c->dso.s, "inlined", 7);
-	pt_buf_reset(&r->key);
-	pt_buf_addch(&r->key, (char)('0' + r->is_java));
-	pt_buf_addch(&r->key, (char)('0' + c->has_dso));
-	pt_buf_add(&r->key, c->sym.s, c->sym.n);
-	pt_buf_addch(&r->key, '\0');
-	pt_buf_add(&r->key, c->dso.s, c->dso.n);
-	if (addrs && c->sym.n == 9 && !memcmp(c->sym.s, "[unknown]", 9)) {
-		pt_buf_addch(&r->key, '\0');
-		pt_buf_add(&r->key, c->addr.s, c->addr.n);
-	}
-	old = r->fkeys.n;
-	id = pt_intern(&r->fkeys, r->key.buf, r->key.len);
-	if (id >= old) {
-		PT_ALLOC_GROW(r->fval, (size_t)id + 1, r->fval_alloc);
-		r->fval[id] = NONE;
-	}
-	if (r->fval[id] == NONE) {
+	{
 		const char *sym = c->sym.s;
 		size_t symn = c->sym.n;
 
@@ -551,13 +561,8 @@ static void add_frames(struct reader *r, const struct chainline *c)
 			}
 		}
 		r->pool[start] = (uint32_t)nparts;
-		r->fval[id] = (uint32_t)start;
 	}
-	run = r->pool + r->fval[id];
-	PT_ALLOC_GROW(r->frames, r->nframes + run[0], r->frames_alloc);
-	/* the chain is outermost first; the stack here is leaf first */
-	for (k = run[0]; k > 0; k--)
-		r->frames[r->nframes++] = run[k];
+	return (uint32_t)start;
 }
 
 /* first sight of an event name: its sample type, or NONE if filtered out */
@@ -603,21 +608,15 @@ static void head_info(struct reader *r, const struct header *h)
 	uint32_t id, old;
 	struct head_info *hi;
 
-	pt_buf_reset(&r->key);
-	pt_buf_add(&r->key, h->comm.s, h->comm.n);
-	pt_buf_addch(&r->key, '\0');
-	pt_buf_add(&r->key, h->pid.s, h->pid.n);
-	pt_buf_addch(&r->key, '\0');
-	pt_buf_add(&r->key, h->tid.s, h->tid.n);
-	pt_buf_addch(&r->key, '\0');
-	pt_buf_add(&r->key, h->cpu.s, h->cpu.n);
 	old = r->hkeys.n;
-	id = pt_intern(&r->hkeys, r->key.buf, r->key.len);
-	if (id >= old) {
+	id = pt_intern(&r->hkeys, h->ids.s, h->ids.n);
+	if (id >= old || (id == 0 && !r->hval0)) {
 		struct pt_label l[4];
 		uint32_t nl = 0;
 		size_t i;
 		PT_ALLOC_GROW(r->hval, (size_t)id + 1, r->hval_alloc);
+		if (!id)
+			r->hval0 = 1;
 		hi = &r->hval[id];
 		memset(&l, 0, sizeof(l));
 		if (h->comm.n) {
@@ -715,18 +714,58 @@ static void flush(struct reader *r)
 	r->nkept++;
 }
 
-static int frame_line(struct reader *r, const char *s, size_t n, uint64_t lineno)
+/* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
+ * may modify). The frames are cached by the text after the address, which decides
+ * them (offsets included: there are few distinct ones) together with the process being
+ * java (tidy) and, for unknown symbols under --addrs, the address; the flag byte is
+ * written over the blank before the text, so a cache hit copies nothing. */
+static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	struct chainline c;
+	size_t i = 0, j;
+	uint32_t id, old, *run, k;
+	const char *key;
+	size_t keylen;
 
-	if (!parse_frame(s, n, &c))
+	while (i < n && is_hex(s[i]))
+		i++;
+	if (!i || (i < n && s[i] != ' '))
 		return pt_diag_error_line(r->d, lineno,
 					  "expected a callchain line ('address symbol (dso)')");
-	add_frames(r, &c);
+	for (j = i; j < n && s[j] == ' '; j++)
+		;
+	if (j > i &&
+	    !((r->o->flags & PT_READ_ADDRS) && n - j >= 9 && !memcmp(s + j, "[unknown]", 9))) {
+		s[j - 1] = (char)('0' + r->is_java);
+		key = s + j - 1;
+		keylen = n - j + 1;
+	} else {
+		pt_buf_reset(&r->key);
+		pt_buf_addch(&r->key, (char)('2' + r->is_java));
+		pt_buf_add(&r->key, s + j, n - j);
+		pt_buf_addch(&r->key, '\0');
+		pt_buf_add(&r->key, s, i);
+		key = r->key.buf;
+		keylen = r->key.len;
+	}
+	old = r->fkeys.n;
+	id = pt_intern(&r->fkeys, key, keylen);
+	if (j > i)
+		s[j - 1] = ' ';
+	if (id >= old) {
+		PT_ALLOC_GROW(r->fval, (size_t)id + 1, r->fval_alloc);
+		parse_frame(s, n, &c);
+		r->fval[id] = resolve(r, &c);
+	}
+	run = r->pool + r->fval[id];
+	PT_ALLOC_GROW(r->frames, r->nframes + run[0], r->frames_alloc);
+	/* the chain is outermost first; the stack here is leaf first */
+	for (k = run[0]; k > 0; k--)
+		r->frames[r->nframes++] = run[k];
 	return 0;
 }
 
-static int header_line(struct reader *r, const char *s, size_t n, uint64_t lineno)
+static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	struct header h;
 
@@ -749,7 +788,7 @@ static int header_line(struct reader *r, const char *s, size_t n, uint64_t linen
 	head_info(r, &h);
 	if (h.frame.n) {
 		/* no callchain: the frame is on the header line */
-		if (frame_line(r, h.frame.s, h.frame.n, lineno) < 0) {
+		if (frame_line(r, s + (h.frame.s - s), h.frame.n, lineno) < 0) {
 			r->in_record = 0;
 			return -1;
 		}
@@ -767,13 +806,12 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		flush(r);
 		return 0;
 	}
-	if (memchr(s, '\0', n))
-		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
-	for (i = 0; i < n; i++)
-		if ((unsigned char)s[i] >= 0x80)
-			break;
-	if (i < n && bad_utf8((const unsigned char *)s + i, n - i))
-		return pt_diag_error_line(r->d, lineno, "invalid UTF-8 in line");
+	if (!plain_ascii(s, n)) {
+		if (memchr(s, '\0', n))
+			return pt_diag_error_line(r->d, lineno, "NUL byte in line");
+		if (bad_utf8((const unsigned char *)s, n))
+			return pt_diag_error_line(r->d, lineno, "invalid UTF-8 in line");
+	}
 	if (s[0] == '#')
 		return 0;
 	if (s[0] == '\t') {
