@@ -86,6 +86,24 @@ test_expect_success 'kernel frames without a dso are not tagged (nothing says th
 	"$PROFTOOL" convert --to collapsed --all "$P/perfdemo-nodso.txt" >actual &&
 	test_cmp expect actual'
 
+# options stackcollapse-perf.pl has no equivalent for, checked against its output
+test_expect_success '--inline tags exactly the (inlined) frames of perfdemo-dwarf _[i]' '
+	fixed_ref perfdemo-dwarf "$R/perfdemo-dwarf.stackcollapse.default.txt" >expect &&
+	"$PROFTOOL" convert --to collapsed --inline "$P/perfdemo-dwarf.txt" >tagged &&
+	sed "s/_\[i\]//g" tagged | sort >actual &&
+	test_cmp expect actual &&
+	awk "/ \(inlined\)\$/ { s = \$2; sub(/\+0x[0-9a-f]+\$/, \"\", s); print s \"_[i]\" }" \
+		"$P/perfdemo-dwarf.txt" | sort -u >want &&
+	tr ";" "\n" <tagged | sed "s/ [0-9]*\$//" | grep "_\[i\]\$" | sort -u >got &&
+	test -s want && test_cmp want got'
+
+test_expect_success '--no-tidy keeps the JIT symbol as perf printed it (perfdemo-g)' '
+	fixed_ref perfdemo-g "$R/perfdemo-g.stackcollapse.default.txt" >expect &&
+	"$PROFTOOL" convert --to collapsed --no-tidy "$P/perfdemo-g.txt" >raw &&
+	grep -q ";LDemo/Jit:.spin(IJ)J " raw &&
+	sed "s|;LDemo/Jit:.spin(IJ)J |;Demo/Jit:.spin |" raw | sort >actual &&
+	test_cmp expect actual'
+
 # all events kept as sample types
 test_expect_success 'two events: each is a sample type, the first is the default' '
 	"$PROFTOOL" info "$P/perfdemo-2events.txt" >info &&
