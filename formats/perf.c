@@ -239,9 +239,15 @@ static int parse_header(const char *s, size_t n, struct header *h)
 			break;
 	}
 	if (anchor == NONE) {
-		/* no cpu, no time: "comm [pid/]tid [event:]" */
+		/* no cpu, no time: "comm [pid/]tid [event:]", or a side-band line printed
+		 * without them (PERF_RECORD_FINISHED_ROUND) */
 		if (!nt)
 			return 0;
+		for (k = 0; k < nt; k++)
+			if (te[k] - ts[k] > 12 && !memcmp(s + ts[k], "PERF_RECORD_", 12)) {
+				h->sideband = 1;
+				return 1;
+			}
 		k = nt;
 		if (s[te[k - 1] - 1] == ':' && i >= n) {
 			h->event.s = s + ts[k - 1];

@@ -64,6 +64,10 @@ test_expect_success '# header lines and PERF_RECORD_* side-band lines are skippe
 	perf_case "# ========\n# cmdline : /usr/bin/perf record -g\n#\nperf-exec     0     0.000000: PERF_RECORD_COMM: perf-exec:9556/9556\nperfdemo  9556   297.183429: PERF_RECORD_FORK(9558:9558):(9556:9556)\nperfdemo  9556   297.184037:    1001001 cpu-clock: \n$F" \
 		"perfdemo;main;hot_leaf 1001001\n"'
 
+test_expect_success 'side-band lines without comm or time are skipped too' '
+	perf_case "PERF_RECORD_FINISHED_ROUND\n0x1f8 [0x8]: PERF_RECORD_FINISHED_ROUND\nperfdemo  9556   297.184037:    1001001 cpu-clock: \n$F" \
+		"perfdemo;main;hot_leaf 1001001\n"'
+
 test_expect_success 'side-band lines between records of a filtered-out event count nothing' '
 	perf_case "a  1   1.0:          5 e1: \n$F\nb  1   1.1: PERF_RECORD_EXIT(1:1):(0:0)\nb  1   1.2:          5 e2: \n$F" \
 		"a;main;hot_leaf 5\n"'
