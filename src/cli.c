@@ -28,6 +28,71 @@ const struct pt_opt pt_input_options[] = {
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
+const struct pt_opt pt_perf_options[] = {
+	{"pid", 0, no_argument, PT_OPT_PERF_PID, NULL,
+	 "perf: name the process root frame comm-PID"},
+	{"tid", 0, no_argument, PT_OPT_PERF_TID, NULL,
+	 "perf: name the process root frame comm-PID/TID"},
+	{"addrs", 0, no_argument, PT_OPT_PERF_ADDRS, NULL,
+	 "perf: keep the address in the names of unknown symbols"},
+	{"no-tidy", 0, no_argument, PT_OPT_PERF_NO_TIDY, NULL,
+	 "perf: keep function names exactly as perf printed them"},
+	{"event", 0, required_argument, PT_OPT_PERF_EVENT, "EVENT",
+	 "perf: keep only the samples of EVENT (as printed, e.g. cpu-clock:u)"},
+	{"event-filter", 0, required_argument, PT_OPT_PERF_EVENT, "EVENT", "same as --event"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_tag_options[] = {
+	{"kernel", 0, no_argument, PT_OPT_TAG_KERNEL, NULL, "append _[k] to kernel frames"},
+	{"jit", 0, no_argument, PT_OPT_TAG_JIT, NULL, "append _[j] to JIT frames"},
+	{"inline", 0, no_argument, PT_OPT_TAG_INLINE, NULL, "append _[i] to inlined frames"},
+	{"all", 0, no_argument, PT_OPT_TAG_ALL, NULL,
+	 "--kernel and --jit (as stackcollapse-perf.pl's --all)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+int pt_perf_option(struct pt_common *c, int id, const char *arg)
+{
+	switch (id) {
+	case PT_OPT_PERF_PID:
+		c->load.read.flags |= PT_READ_PID;
+		return 1;
+	case PT_OPT_PERF_TID:
+		c->load.read.flags |= PT_READ_TID;
+		return 1;
+	case PT_OPT_PERF_ADDRS:
+		c->load.read.flags |= PT_READ_ADDRS;
+		return 1;
+	case PT_OPT_PERF_NO_TIDY:
+		c->load.read.flags |= PT_READ_NO_TIDY;
+		return 1;
+	case PT_OPT_PERF_EVENT:
+		c->load.read.event = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int pt_tag_option(uint32_t *flags, int id)
+{
+	switch (id) {
+	case PT_OPT_TAG_KERNEL:
+		*flags |= PT_WRITE_TAG_KERNEL;
+		return 1;
+	case PT_OPT_TAG_JIT:
+		*flags |= PT_WRITE_TAG_JIT;
+		return 1;
+	case PT_OPT_TAG_INLINE:
+		*flags |= PT_WRITE_TAG_INLINE;
+		return 1;
+	case PT_OPT_TAG_ALL:
+		*flags |= PT_WRITE_TAG_KERNEL | PT_WRITE_TAG_JIT;
+		return 1;
+	}
+	return 0;
+}
+
 void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
 {
 	struct pt_buf shortopts = PT_BUF_INIT;

@@ -38,7 +38,23 @@ enum {
 };
 
 extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, ... */
-extern const struct pt_opt pt_help_option[];   /* just --help */
+
+/* perf script reading options (--pid, --tid, --addrs, --no-tidy, --event) and the
+ * collapsed/flame graph frame tags (--kernel, --jit, --inline, --all) */
+enum {
+	PT_OPT_PERF_PID = 320,
+	PT_OPT_PERF_TID,
+	PT_OPT_PERF_ADDRS,
+	PT_OPT_PERF_NO_TIDY,
+	PT_OPT_PERF_EVENT,
+	PT_OPT_TAG_KERNEL,
+	PT_OPT_TAG_JIT,
+	PT_OPT_TAG_INLINE,
+	PT_OPT_TAG_ALL,
+};
+extern const struct pt_opt pt_perf_options[];
+extern const struct pt_opt pt_tag_options[];
+extern const struct pt_opt pt_help_option[]; /* just --help */
 
 struct pt_cmd_spec {
 	const char *name;
@@ -71,6 +87,11 @@ struct pt_common {
 void pt_common_init(struct pt_common *c);
 /* 1 if id was a common option (handled), 0 if not, -1 on a bad value (printed) */
 int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id, const char *arg);
+
+/* 1 if id was a perf reading option (stored in c->load.read), 0 if not */
+int pt_perf_option(struct pt_common *c, int id, const char *arg);
+/* 1 if id was a tag option (PT_WRITE_TAG_* added to *flags), 0 if not */
+int pt_tag_option(uint32_t *flags, int id);
 
 /* Load FILE with the common options; on failure print the diagnostic and return
  * PT_EXIT_INPUT, else 0 (warnings for skipped lines are printed here too). */

@@ -19,8 +19,10 @@ static const struct pt_opt convert_options[] = {
 	 "write to FILE (atomically: a temporary file renamed on success)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {convert_options,	pt_dot_options, pt_svg_options,
-					      pt_input_options, pt_help_option, NULL};
+static const struct pt_opt *const tables[] = {
+	convert_options, pt_dot_options,  pt_svg_options, pt_input_options,
+	pt_perf_options, pt_tag_options, pt_help_option, NULL,
+};
 static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
@@ -48,7 +50,7 @@ int cmd_convert(int argc, char **argv)
 			r = pt_write_option(&wo, &spec, c, optarg);
 		if (r < 0)
 			goto usage;
-		if (r)
+		if (r || pt_perf_option(&common, c, optarg) || pt_tag_option(&wo.flags, c))
 			continue;
 		switch (c) {
 		case 'h':

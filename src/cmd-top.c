@@ -21,7 +21,8 @@ static const struct pt_opt top_options[] = {
 	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_help_option, NULL};
+static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
+					      pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"top", "top [OPTIONS] [FILE]",
 	"Print the heaviest functions: flat (self) and cumulative values, where a function\n"
@@ -48,7 +49,7 @@ int cmd_top(int argc, char **argv)
 		int r = pt_common_option(&common, &spec, c, optarg);
 		if (r < 0)
 			goto usage;
-		if (r)
+		if (r || pt_perf_option(&common, c, optarg))
 			continue;
 		switch (c) {
 		case 'h':
