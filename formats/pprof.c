@@ -30,14 +30,14 @@ typedef Perftools__Profiles__Function PbFunction;
 enum msg_kind { M_PROFILE, M_VALUETYPE, M_SAMPLE, M_LABEL, M_MAPPING, M_LOCATION, M_LINE, M_FUNC };
 enum field_kind { F_UNKNOWN, F_VARINT, F_PACKABLE, F_BYTES, F_MSG };
 
-static const char *const msg_names[] = {"Profile", "ValueType", "Sample",   "Label",
-					"Mapping", "Location",  "Line",	    "Function"};
+static const char *const msg_names[] = {"Profile", "ValueType", "Sample", "Label",
+					"Mapping", "Location",	"Line",	  "Function"};
 
 /* what field `f` of message `m` is, and for F_MSG the kind of the submessage */
 static enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
 {
-	static const enum msg_kind profile_msgs[] = {M_PROFILE,	 M_VALUETYPE, M_SAMPLE,
-						     M_MAPPING,	 M_LOCATION,  M_FUNC};
+	static const enum msg_kind profile_msgs[] = {M_PROFILE, M_VALUETYPE, M_SAMPLE,
+						     M_MAPPING, M_LOCATION,  M_FUNC};
 	switch (m) {
 	case M_PROFILE:
 		if (f >= 1 && f <= 5) {
@@ -115,7 +115,8 @@ static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t 
 
 static int varint_error(struct scan *s, size_t at, int r)
 {
-	return pt_diag_error_at(s->d, s->base + at, r == 0 ? "truncated varint" : "malformed varint");
+	return pt_diag_error_at(s->d, s->base + at,
+				r == 0 ? "truncated varint" : "malformed varint");
 }
 
 /* check that [start, end) is a sequence of varints (a packed repeated field) */
@@ -157,8 +158,9 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 		f = tag >> 3;
 		wt = (unsigned)(tag & 7);
 		if (f == 0 || f > 536870911)
-			return pt_diag_error_at(s->d, s->base + at, "bad field number %" PRIu64 " in '%s'",
-						f, msg_names[m]);
+			return pt_diag_error_at(s->d, s->base + at,
+						"bad field number %" PRIu64 " in '%s'", f,
+						msg_names[m]);
 		k = field_kind(m, f, &sub);
 		switch (wt) {
 		case 0:
@@ -181,14 +183,16 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 				return varint_error(s, lat, r);
 			if (len > end - i)
 				return pt_diag_error_at(s->d, s->base + at,
-							"field %" PRIu64 " of '%s' declares %" PRIu64
+							"field %" PRIu64
+							" of '%s' declares %" PRIu64
 							" bytes but only %zu remain",
 							f, msg_names[m], len, end - i);
 			break;
 		}
 		default:
 			return pt_diag_error_at(s->d, s->base + at,
-						"unsupported wire type %u (field %" PRIu64 " of '%s')",
+						"unsupported wire type %u (field %" PRIu64
+						" of '%s')",
 						wt, f, msg_names[m]);
 		}
 		if (k != F_UNKNOWN) {
@@ -196,7 +200,8 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 			int ok = wt == want || (k == F_PACKABLE && wt == 0);
 			if (!ok)
 				return pt_diag_error_at(s->d, s->base + at,
-							"field %" PRIu64 " of '%s' has wire type %u, "
+							"field %" PRIu64
+							" of '%s' has wire type %u, "
 							"expected %u",
 							f, msg_names[m], wt, want);
 		}
@@ -272,7 +277,7 @@ struct reader {
 	struct pt_diag *d;
 	const PbProfile *pb;
 	struct scan *s;
-	uint32_t *strs; /* string table index -> profile string id */
+	uint32_t *strs;			     /* string table index -> profile string id */
 	struct pt_map funcs, mappings, locs; /* pprof id -> our id / location index */
 	uint32_t *loc_frames;		     /* frames of every location, leaf first */
 	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
@@ -361,8 +366,9 @@ static int read_functions(struct reader *r)
 		    str_at(r, pf->system_name, off, "function system_name", &sys) < 0 ||
 		    str_at(r, pf->filename, off, "function filename", &file) < 0)
 			return -1;
-		if (put_id(r, &r->funcs, pf->id, pt_profile_func(r->p, name, sys, file, pf->start_line),
-			   off, "function") < 0)
+		if (put_id(r, &r->funcs, pf->id,
+			   pt_profile_func(r->p, name, sys, file, pf->start_line), off,
+			   "function") < 0)
 			return -1;
 	}
 	return 0;
@@ -411,7 +417,8 @@ static int read_locations(struct reader *r)
 			g.func = pt_map_get(&r->funcs, ln->function_id);
 			if (g.func == UINT32_MAX)
 				return pt_diag_error_at(r->d, off,
-							"location %" PRIu64 " refers to function id "
+							"location %" PRIu64
+							" refers to function id "
 							"%" PRIu64 ", which does not exist",
 							pl->id, ln->function_id);
 			g.line = ln->line;
@@ -764,7 +771,7 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 		}
 		for (a = 0; a < n; a = b) {
 			for (b = a + 1; b < n && same_location(&p->frames[frames[b - 1]],
-								&p->frames[frames[b]]);
+							       &p->frames[frames[b]]);
 			     b++)
 				;
 			PT_ALLOC_GROW(locids, nloc + 1, locids_alloc);
