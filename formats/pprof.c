@@ -233,41 +233,47 @@ static void scan_release(struct scan *s)
 static int pprof_detect(const unsigned char *head, size_t len)
 {
 	size_t i = 0;
-	int fields = 0;
+	int fields = 0, bad = 0;
 
-	/* whole top-level fields whose wire types fit the schema; the last one may run
-	 * past the bytes we were shown */
-	while (i < len) {
-		uint64_t tag, f, v, n;
+	/* Count whole top-level fields whose wire types fit the schema; the last one may
+	 * run past the bytes we were shown. Two good fields then something broken is a
+	 * damaged profile (reported by the reader), unless a text format claims it. */
+	while (i < len && !bad) {
+		uint64_t tag, f, v;
 		enum msg_kind sub;
 		enum field_kind k;
 		unsigned wt;
+		int r = get_varint(head, &i, len, &tag);
 
-		if (get_varint(head, &i, len, &tag) <= 0)
-			return 0;
+		if (r <= 0) {
+			bad = r < 0;
+			break;
+		}
 		f = tag >> 3;
 		wt = (unsigned)(tag & 7);
-		if (f < 1 || f > 15)
-			return 0;
-		k = field_kind(M_PROFILE, f, &sub);
-		if (wt == 0 && (k == F_VARINT || k == F_PACKABLE)) {
-			int r = get_varint(head, &i, len, &v);
-			if (r < 0)
-				return 0;
-			if (r == 0)
+		k = f >= 1 && f <= 15 ? field_kind(M_PROFILE, f, &sub) : F_UNKNOWN;
+		if (k == F_UNKNOWN || (wt == 0) != (k == F_VARINT || k == F_PACKABLE) ||
+		    (wt != 0 && wt != 2)) {
+			bad = 1;
+			break;
+		}
+		r = get_varint(head, &i, len, &v);
+		if (r <= 0) {
+			bad = r < 0;
+			break;
+		}
+		if (wt == 2) {
+			if (v > len - i)
 				break;
-		} else if (wt == 2 && k != F_VARINT) {
-			if (get_varint(head, &i, len, &n) <= 0)
-				return 0;
-			if (n > len - i)
-				break;
-			i += (size_t)n;
-		} else {
-			return 0;
+			i += (size_t)v;
 		}
 		fields++;
 	}
-	return fields >= 2 ? 70 : fields == 1 && i >= len ? 20 : 0;
+	if (fields >= 2)
+		return bad ? 30 : 70;
+	if (bad)
+		return 0;
+	return fields == 1 ? 20 : i > 0 ? 10 : 0;
 }
 
 /* ---- reading ---- */
@@ -304,7 +310,9 @@ static int read_strings(struct reader *r)
 {
 	size_t i, n = r->pb->n_string_table;
 
-	if (!n || r->pb->string_table[0][0])
+	if (!n)
+		return pt_diag_error_at(r->d, r->s->base, "the profile has no string table");
+	if (r->pb->string_table[0][0])
 		return pt_diag_error_at(r->d, r->s->base,
 					"the string table must start with the empty string");
 	r->strs = pt_xreallocarray(NULL, n, sizeof(uint32_t));
