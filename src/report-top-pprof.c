@@ -295,6 +295,12 @@ unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t)
 
 	if (!pt_profile_has_stacks(p))
 		return by_name;
+	/* without inlined frames there is no mark: skip the walk over every stack */
+	for (i = 1; i < p->nframes; i++)
+		if (p->frames[i].flags & PT_FRAME_INLINED)
+			break;
+	if (i >= p->nframes)
+		return by_name;
 	graph_init(&g, p, t);
 	graph_build(&g, NULL);
 	by_ent = graph_marks(&g, 0);
