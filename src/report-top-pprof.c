@@ -360,10 +360,21 @@ static uint32_t main_mapping(const struct pt_profile *p)
 	return best ? best : first;
 }
 
+/* broken-down local time of ns since the epoch (seconds floored, as Go's time.Unix);
+ * 0 if the C library cannot represent it */
+static int local_time(int64_t ns, struct tm *tm)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	if (ns < 0 && ns % 1000000000)
+		sec--;
+	return localtime_r(&sec, tm) != NULL;
+}
+
 static void header(struct pt_buf *b, const struct pp_report *r)
 {
 	const struct pt_profile *p = r->p;
 	uint32_t m = main_mapping(p);
+	struct tm tm;
 	size_t i;
 
 	if (m) {
@@ -377,14 +388,9 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 		if (pt_s(p, p->comments[i])[0] != '#')
 			pt_buf_addf(b, "%s\n", pt_s(p, p->comments[i]));
 	pt_buf_addf(b, "Type: %s\n", pt_s(p, p->types[r->t].name));
-	if (p->time_nanos) {
+	if (p->time_nanos && local_time(p->time_nanos, &tm)) {
 		/* Go's layout "Jan 2, 2006 at 3:04pm (MST)", in the local zone */
-		time_t sec = (time_t)(p->time_nanos / 1000000000);
-		struct tm tm;
 		char mon[16], zone[64];
-		if (p->time_nanos < 0 && p->time_nanos % 1000000000)
-			sec--;
-		localtime_r(&sec, &tm);
 		strftime(mon, sizeof(mon), "%b", &tm);
 		strftime(zone, sizeof(zone), "%Z", &tm);
 		pt_buf_addf(b, "Time: %s %d, %d at %d:%02d%s (%s)\n", mon, tm.tm_mday,
@@ -399,7 +405,7 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 		pt_buf_addstr(b, ", Total samples = ");
 		fmt_value(b, r, r->total);
 		pt_buf_addch(b, ' ');
-		if (!strcmp(unit, "ns") && ns != 0) {
+		if (!strcmp(unit, "ns") && ns != 0 && fabs(ns) < 9e18) {
 			pt_buf_addch(b, '(');
 			pp_pct(b, (int64_t)ns, p->duration_nanos);
 			pt_buf_addch(b, ')');
