@@ -122,6 +122,14 @@ for s in cpu heap goroutine; do
 		test_cmp "$R/'$s'.pprof-traces.txt" actual'
 done
 
+test_expect_success 'convert --sample-index makes that type the default of the output' '
+	"$PROFTOOL" convert --to pprof --sample-index alloc_space -o out.pb.gz "$G/heap.pb.gz" &&
+	"$PROFTOOL" top --style pprof out.pb.gz >actual &&
+	test_cmp "$R/heap.pprof-top.alloc_space.txt" actual &&
+	"$PROFTOOL" convert --to pprof --sample-index inuse_space -o last.pb.gz "$G/heap.pb.gz" &&
+	"$PROFTOOL" convert --to pprof -o plain.pb.gz "$G/heap.pb.gz" &&
+	gzip -dc last.pb.gz >a && gzip -dc plain.pb.gz >b && cmp a b'
+
 if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
 	for s in cpu heap goroutine; do
 		test_expect_success "$s: go tool pprof -raw on our output equals it on the original" '
@@ -131,6 +139,11 @@ if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
 			go tool pprof -raw ours.pb.gz >got 2>/dev/null &&
 			test_cmp want got'
 	done
+	test_expect_success 'go tool pprof takes the default type we write' '
+		"$PROFTOOL" convert --to pprof --sample-index alloc_space -o out.pb.gz \
+			"$G/heap.pb.gz" &&
+		go tool pprof -top out.pb.gz 2>/dev/null | grep "^Type: " >got &&
+		echo "Type: alloc_space" >want && test_cmp want got'
 	for c in perfdemo-g perfdemo-g-vs-dwarf.diff; do
 		test_expect_success "collapsed $c -> pprof: go tool pprof -top totals equal ours" '
 			"$PROFTOOL" convert --to pprof -o out.pb.gz "$SAMPLES/collapsed/'$c'.collapsed" &&

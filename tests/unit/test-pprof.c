@@ -178,6 +178,16 @@ int main(void)
 		for (; n; n = q.nodes[n].parent, depth++)
 			inl += (pt_frame_of(&q, n)->flags & PT_FRAME_INLINED) != 0;
 		is_int(depth, 4, "four frames");
+		n = q.samples[0].node;
+		while (q.nodes[n].parent)
+			n = q.nodes[n].parent;
+		{
+			const struct pt_frame *f = pt_frame_of(&q, n);
+			ok(!strcmp(pt_s(&q, q.funcs[f->func].name), "0x1050") &&
+				   !strcmp(pt_s(&q, q.funcs[f->func].file), "/bin/x") &&
+				   (f->flags & PT_FRAME_NO_SYMBOL),
+			   "a location without lines is its address, in the mapping's file");
+		}
 		is_int(inl, 1, "one inlined");
 		is_int(q.labelsets[q.samples[0].labels].n, 3, "labels survive");
 	}
