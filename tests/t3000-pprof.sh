@@ -144,6 +144,18 @@ if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
 			"$G/heap.pb.gz" &&
 		go tool pprof -top out.pb.gz 2>/dev/null | grep "^Type: " >got &&
 		echo "Type: alloc_space" >want && test_cmp want got'
+	test_expect_success 'random recursive stacks: every top layout equals go tool pprof' '
+		awk "BEGIN { srand(7); for (i = 0; i < 3000; i++) { s = \"main\";
+			d = 2 + int(rand() * 12); for (j = 0; j < d; j++) s = s \";f\" int(rand() * 60);
+			print s, 1 + int(rand() * 100) } }" >r.collapsed &&
+		"$PROFTOOL" convert --to pprof -o r.pb.gz r.collapsed &&
+		for o in "" "-cum" "-nodefraction=0 -edgefraction=0" "-nodecount=7"; do
+			go tool pprof -top $o r.pb.gz 2>/dev/null >want &&
+			ours=$(echo "$o" | sed "s/^-cum/--cum/; s/-nodefraction=/--node-fraction /;
+				s/-edgefraction=/--edge-fraction /; s/-nodecount=/-n /") &&
+			"$PROFTOOL" top --style pprof $ours r.pb.gz >got &&
+			test_cmp want got || return 1
+		done'
 	for c in perfdemo-g perfdemo-g-vs-dwarf.diff; do
 		test_expect_success "collapsed $c -> pprof: go tool pprof -top totals equal ours" '
 			"$PROFTOOL" convert --to pprof -o out.pb.gz "$SAMPLES/collapsed/'$c'.collapsed" &&
