@@ -95,6 +95,7 @@ const struct pt_format *pt_format_for_path(const char *path);
 /* one row per format, defined in formats/<name>.c */
 extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_perf;
+extern const struct pt_format pt_format_pprof;
 extern const struct pt_format pt_format_callgrind;
 extern const struct pt_format pt_format_dot;
 extern const struct pt_format pt_format_speedscope;

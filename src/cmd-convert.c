@@ -10,13 +10,15 @@
 #include "output.h"
 #include "write-opts.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE };
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP };
 
 static const struct pt_opt convert_options[] = {
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o; see 'proftool formats')"},
 	{"output", 'o', required_argument, 'o', "FILE",
 	 "write to FILE (atomically: a temporary file renamed on success)"},
+	{"no-gzip", 0, no_argument, OPT_NO_GZIP, NULL,
+	 "pprof: write the raw protobuf instead of gzipping it"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {
@@ -62,6 +64,9 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case OPT_NO_GZIP:
+			wo.flags |= PT_WRITE_NO_GZIP;
 			break;
 		default:
 			goto usage;

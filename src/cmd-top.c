@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aggregate.h"
@@ -10,7 +11,7 @@
 #include "output.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT };
+enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_NODE_FRACTION, OPT_EDGE_FRACTION };
 
 static const struct pt_opt top_options[] = {
 	{"nodes", 'n', required_argument, 'n', "N",
@@ -19,6 +20,12 @@ static const struct pt_opt top_options[] = {
 	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
 	 "output format; csv and json give raw values in the base unit"},
 	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	{"style", 0, required_argument, OPT_STYLE, "default|pprof",
+	 "text layout: ours, or go tool pprof -top's (its header, units, trimming; all rows)"},
+	{"node-fraction", 0, required_argument, OPT_NODE_FRACTION, "F",
+	 "pprof style: drop functions whose cum is under F of the total (default 0.005)"},
+	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
+	 "pprof style: ignore calls under F of the total for the inline marks (default 0.001)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
@@ -43,6 +50,8 @@ int cmd_top(int argc, char **argv)
 	int c, t, ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
+	o.node_fraction = 0.005;
+	o.edge_fraction = 0.001;
 	pt_common_init(&common);
 	pt_getopt_init(&g, tables);
 	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
@@ -75,6 +84,32 @@ int cmd_top(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_NODE_FRACTION:
+		case OPT_EDGE_FRACTION: {
+			char *end;
+			double f = strtod(optarg, &end);
+			if (end == optarg || *end || !(f >= 0 && f <= 1)) {
+				pt_usage_error(&spec, "bad fraction '%s' (a number from 0 to 1)",
+					       optarg);
+				goto usage;
+			}
+			if (c == OPT_NODE_FRACTION)
+				o.node_fraction = f;
+			else
+				o.edge_fraction = f;
+			break;
+		}
+		case OPT_STYLE:
+			if (!strcmp(optarg, "default")) {
+				o.style = PT_STYLE_DEFAULT;
+			} else if (!strcmp(optarg, "pprof")) {
+				o.style = PT_STYLE_PPROF;
+			} else {
+				pt_usage_error(&spec, "unknown style '%s' (default or pprof)",
+					       optarg);
+				goto usage;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -84,7 +119,9 @@ int cmd_top(int argc, char **argv)
 		return pt_usage_error(&spec, "one FILE at a time");
 	if (optind < argc)
 		path = argv[optind];
-	o.limit = n < 0 ? (o.format == PT_FMT_TEXT ? 30 : -1) : n == 0 ? -1 : n;
+	o.limit = n < 0	   ? (o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1)
+		  : n == 0 ? -1
+			   : n;
 
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))

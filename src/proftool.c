@@ -21,6 +21,7 @@ static const struct pt_cmd commands[] = {
 	{"info", cmd_info, "what a profile holds: format, sample types, totals, metadata"},
 	{"convert", cmd_convert, "convert a profile to another format"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive flame graph SVG"},
+	{"traces", cmd_traces, "every stack with its value, leaf first (pprof -traces)"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -21,6 +21,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, FILE *out)
 {
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
+	unsigned char *marks = pt_report_inline_marks(p, o->type);
 	int64_t total = a->total[o->type], sum = 0;
 	uint32_t i, w = a->ntypes,
 		    shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
@@ -55,11 +56,13 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		pt_buf_add_scaled(&v, p, o->type, cum);
 		pt_buf_addf(&line, "%10s %6s  ", v.buf, cp);
 		pt_report_entry_label(&line, p, &a->entries[e]);
+		pt_buf_addstr(&line, pt_report_inline_text(marks[a->entries[e].name]));
 		pt_buf_addch(&line, '\n');
 		fwrite(line.buf, 1, line.len, out);
 	}
 	pt_buf_release(&line);
 	pt_buf_release(&v);
+	free(marks);
 }
 
 static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
@@ -157,7 +160,8 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
 {
 	uint32_t n, *idx;
 
-	(void)d;
+	if (o->style == PT_STYLE_PPROF && o->format == PT_FMT_TEXT)
+		return pt_report_top_pprof(p, o, out, d);
 	idx = pt_report_sorted(p, a, o->type, o->by_cum, &n);
 	if (o->format == PT_FMT_TEXT) {
 		top_text(p, a, o, idx, n, out);

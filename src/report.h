@@ -13,8 +13,12 @@
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 
+enum pt_top_style { PT_STYLE_DEFAULT, PT_STYLE_PPROF };
+
 struct pt_top_opts {
 	uint32_t type;
+	enum pt_top_style style;
+	double node_fraction, edge_fraction; /* pprof style: pprof's -nodefraction, -edgefraction */
 	int by_cum;
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
@@ -25,6 +29,18 @@ int pt_parse_report_format(const char *s, enum pt_report_format *f);
 
 int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
 		  FILE *out, struct pt_diag *d);
+
+/* `go tool pprof -top` exactly: its header, one unit, nodes under 0.5% of the total
+ * dropped, one row per function name with pprof's (inline) marks; limit < 0 = all */
+int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o, FILE *out,
+			struct pt_diag *d);
+/* `go tool pprof -traces`: every stack with its value of type t, leaf first */
+int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d);
+/* pprof's inline mark of every function name (indexed by string id; the caller frees):
+ * 1 if every caller -> it edge is an inlined call, 2 if some are, else 0 */
+unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t);
+/* " (inline)", " (partial-inline)" or "" */
+const char *pt_report_inline_text(unsigned char mark);
 
 /* Entry indices of a sorted by flat (or cum) descending, then name, file, line; entries
  * with neither flat nor cum are left out. *n is set; the caller frees the array. */

@@ -46,6 +46,8 @@ run cpu.pprof-top.noinlines.txt   -top -noinlines $n $all cpu.pb.gz
 run cpu.pprof-top.tagfocus-alpha.txt -top $n $all -tagfocus=worker=alpha cpu.pb.gz
 run cpu.pprof-traces.txt          -traces cpu.pb.gz
 run cpu.pprof-raw.txt             -raw cpu.pb.gz
+# -nodecount cuts: fewer rows, the unit and inline marks of the rebuilt graph
+run cpu.pprof-top.nodecount3.txt  -top -nodecount=3 cpu.pb.gz
 run cpu.pprof-callgrind.txt       -callgrind cpu.pb.gz
 run cpu.pprof-peek.hotLeaf.txt    -peek 'main\.hotLeaf$' cpu.pb.gz
 run cpu.pprof-peek.ping.txt       -peek 'main\.ping$' cpu.pb.gz
@@ -61,6 +63,7 @@ for i in alloc_objects alloc_space inuse_objects inuse_space; do
 	run heap.pprof-top.$i.all.txt     -top $n $all -sample_index=$i heap.pb.gz
 	run heap.pprof-top.cum.$i.all.txt -top -cum $n $all -sample_index=$i heap.pb.gz
 done
+run heap.pprof-top.cum.nodecount5.txt -top -cum -nodecount=5 heap.pb.gz
 run heap.pprof-traces.txt         -traces heap.pb.gz
 run heap.pprof-raw.txt            -raw heap.pb.gz
 

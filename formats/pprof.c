@@ -1,0 +1,875 @@
+/* pprof.c: pprof's profile.proto (perftools.profiles), gzipped or raw, read and written.
+ * The reader first walks the wire format itself, so a malformed input is reported at
+ * its byte offset, then lets protobuf-c decode it and checks every index it holds.
+ * See formats/pprof.md for how the message maps into the model. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "buf.h"
+#include "format.h"
+#include "intern.h"
+#include "map.h"
+#include "profile.pb-c.h"
+#include "xalloc.h"
+
+typedef Perftools__Profiles__Profile PbProfile;
+typedef Perftools__Profiles__ValueType PbValueType;
+typedef Perftools__Profiles__Sample PbSample;
+typedef Perftools__Profiles__Label PbLabel;
+typedef Perftools__Profiles__Mapping PbMapping;
+typedef Perftools__Profiles__Location PbLocation;
+typedef Perftools__Profiles__Line PbLine;
+typedef Perftools__Profiles__Function PbFunction;
+
+/* ---- wire-format pre-scan ---- */
+
+enum msg_kind { M_PROFILE, M_VALUETYPE, M_SAMPLE, M_LABEL, M_MAPPING, M_LOCATION, M_LINE, M_FUNC };
+enum field_kind { F_UNKNOWN, F_VARINT, F_PACKABLE, F_BYTES, F_MSG };
+
+static const char *const msg_names[] = {"Profile", "ValueType", "Sample", "Label",
+					"Mapping", "Location",	"Line",	  "Function"};
+
+/* what field `f` of message `m` is, and for F_MSG the kind of the submessage */
+static enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
+{
+	static const enum msg_kind profile_msgs[] = {M_PROFILE, M_VALUETYPE, M_SAMPLE,
+						     M_MAPPING, M_LOCATION,  M_FUNC};
+	switch (m) {
+	case M_PROFILE:
+		if (f >= 1 && f <= 5) {
+			*sub = profile_msgs[f];
+			return F_MSG;
+		}
+		if (f == 11) {
+			*sub = M_VALUETYPE;
+			return F_MSG;
+		}
+		if (f == 6)
+			return F_BYTES;
+		if (f == 13)
+			return F_PACKABLE;
+		return f >= 7 && f <= 15 ? F_VARINT : F_UNKNOWN;
+	case M_SAMPLE:
+		if (f == 3) {
+			*sub = M_LABEL;
+			return F_MSG;
+		}
+		return f == 1 || f == 2 ? F_PACKABLE : F_UNKNOWN;
+	case M_LOCATION:
+		if (f == 4) {
+			*sub = M_LINE;
+			return F_MSG;
+		}
+		return f >= 1 && f <= 5 ? F_VARINT : F_UNKNOWN;
+	case M_VALUETYPE:
+		return f >= 1 && f <= 2 ? F_VARINT : F_UNKNOWN;
+	case M_LABEL:
+		return f >= 1 && f <= 4 ? F_VARINT : F_UNKNOWN;
+	case M_MAPPING:
+		return f >= 1 && f <= 10 ? F_VARINT : F_UNKNOWN;
+	case M_LINE:
+		return f >= 1 && f <= 3 ? F_VARINT : F_UNKNOWN;
+	case M_FUNC:
+		return f >= 1 && f <= 5 ? F_VARINT : F_UNKNOWN;
+	}
+	return F_UNKNOWN;
+}
+
+struct scan {
+	const unsigned char *buf;
+	uint64_t base; /* stream offset of buf[0] */
+	struct pt_diag *d;
+	/* stream offsets of each top-level sample, mapping, location, function (for
+	 * errors found after decoding) */
+	uint64_t *off[6];
+	size_t noff[6], off_alloc[6];
+};
+
+/* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long */
+static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i = *pos;
+	unsigned shift = 0;
+
+	for (;;) {
+		if (i >= end)
+			return 0;
+		if (shift == 63 && b[i] > 1)
+			return -1;
+		x |= (uint64_t)(b[i] & 0x7f) << shift;
+		if (!(b[i++] & 0x80))
+			break;
+		shift += 7;
+		if (shift > 63)
+			return -1;
+	}
+	*pos = i;
+	*v = x;
+	return 1;
+}
+
+static int varint_error(struct scan *s, size_t at, int r)
+{
+	return pt_diag_error_at(s->d, s->base + at,
+				r == 0 ? "truncated varint" : "malformed varint");
+}
+
+/* check that [start, end) is a sequence of varints (a packed repeated field) */
+static int scan_packed(struct scan *s, size_t start, size_t end)
+{
+	size_t i = start;
+	uint64_t v;
+	while (i < end) {
+		size_t at = i;
+		int r = get_varint(s->buf, &i, end, &v);
+		if (r <= 0)
+			return varint_error(s, at, r);
+	}
+	return 0;
+}
+
+static void note_offset(struct scan *s, uint64_t f, size_t at)
+{
+	PT_ALLOC_GROW(s->off[f], s->noff[f] + 1, s->off_alloc[f]);
+	s->off[f][s->noff[f]++] = s->base + at;
+}
+
+/* Walk message m in [start, end). The nesting is fixed by the schema (at most three
+ * levels), never by the input. */
+static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
+{
+	size_t i = start;
+
+	while (i < end) {
+		size_t at = i;
+		uint64_t tag, f, len = 0, v;
+		unsigned wt;
+		enum msg_kind sub = M_PROFILE;
+		enum field_kind k;
+		int r = get_varint(s->buf, &i, end, &tag);
+
+		if (r <= 0)
+			return varint_error(s, at, r);
+		f = tag >> 3;
+		wt = (unsigned)(tag & 7);
+		if (f == 0 || f > 536870911)
+			return pt_diag_error_at(s->d, s->base + at,
+						"bad field number %" PRIu64 " in '%s'", f,
+						msg_names[m]);
+		k = field_kind(m, f, &sub);
+		switch (wt) {
+		case 0:
+			r = get_varint(s->buf, &i, end, &v);
+			if (r <= 0)
+				return varint_error(s, i, r);
+			break;
+		case 1:
+		case 5:
+			if (end - i < (wt == 1 ? 8u : 4u))
+				return pt_diag_error_at(s->d, s->base + at,
+							"truncated field %" PRIu64 " in '%s'", f,
+							msg_names[m]);
+			i += wt == 1 ? 8 : 4;
+			break;
+		case 2: {
+			size_t lat = i;
+			r = get_varint(s->buf, &i, end, &len);
+			if (r <= 0)
+				return varint_error(s, lat, r);
+			if (len > end - i)
+				return pt_diag_error_at(s->d, s->base + at,
+							"field %" PRIu64
+							" of '%s' declares %" PRIu64
+							" bytes but only %zu remain",
+							f, msg_names[m], len, end - i);
+			break;
+		}
+		default:
+			return pt_diag_error_at(s->d, s->base + at,
+						"unsupported wire type %u (field %" PRIu64
+						" of '%s')",
+						wt, f, msg_names[m]);
+		}
+		if (k != F_UNKNOWN) {
+			unsigned want = k == F_VARINT ? 0 : 2;
+			int ok = wt == want || (k == F_PACKABLE && wt == 0);
+			if (!ok)
+				return pt_diag_error_at(s->d, s->base + at,
+							"field %" PRIu64
+							" of '%s' has wire type %u, "
+							"expected %u",
+							f, msg_names[m], wt, want);
+		}
+		if (wt == 2) {
+			if (k == F_MSG) {
+				if (m == M_PROFILE && f >= 2 && f <= 5)
+					note_offset(s, f, at);
+				if (scan_msg(s, sub, i, i + (size_t)len) < 0)
+					return -1;
+			} else if (k == F_PACKABLE) {
+				if (scan_packed(s, i, i + (size_t)len) < 0)
+					return -1;
+			}
+			i += (size_t)len;
+		}
+	}
+	return 0;
+}
+
+static void scan_release(struct scan *s)
+{
+	size_t i;
+	for (i = 0; i < 6; i++)
+		free(s->off[i]);
+}
+
+/* ---- detection ---- */
+
+static int pprof_detect(const unsigned char *head, size_t len)
+{
+	size_t i = 0;
+	int fields = 0, bad = 0;
+
+	/* Count whole top-level fields whose wire types fit the schema; the last one may
+	 * run past the bytes we were shown. Two good fields then something broken is a
+	 * damaged profile (reported by the reader), unless a text format claims it. */
+	while (i < len && !bad) {
+		uint64_t tag, f, v;
+		enum msg_kind sub;
+		enum field_kind k;
+		unsigned wt;
+		int r = get_varint(head, &i, len, &tag);
+
+		if (r <= 0) {
+			bad = r < 0;
+			break;
+		}
+		f = tag >> 3;
+		wt = (unsigned)(tag & 7);
+		k = f >= 1 && f <= 15 ? field_kind(M_PROFILE, f, &sub) : F_UNKNOWN;
+		if (k == F_UNKNOWN || (wt == 0) != (k == F_VARINT || k == F_PACKABLE) ||
+		    (wt != 0 && wt != 2)) {
+			bad = 1;
+			break;
+		}
+		r = get_varint(head, &i, len, &v);
+		if (r <= 0) {
+			bad = r < 0;
+			break;
+		}
+		if (wt == 2) {
+			if (v > len - i)
+				break;
+			i += (size_t)v;
+		}
+		fields++;
+	}
+	if (fields >= 2)
+		return bad ? 30 : 70;
+	if (bad)
+		return 0;
+	return fields == 1 ? 20 : i > 0 ? 10 : 0;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	struct pt_profile *p;
+	struct pt_diag *d;
+	const PbProfile *pb;
+	struct scan *s;
+	uint32_t *strs;			     /* string table index -> profile string id */
+	struct pt_map funcs, mappings, locs; /* pprof id -> our id / location index */
+	uint32_t *loc_frames;		     /* frames of every location, leaf first */
+	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
+};
+
+static uint64_t where(const struct reader *r, unsigned field, size_t i)
+{
+	return i < r->s->noff[field] ? r->s->off[field][i] : r->s->base;
+}
+
+/* profile string id for string table index `idx`, or -1 with the diag filled */
+static int str_at(struct reader *r, int64_t idx, uint64_t off, const char *what, uint32_t *out)
+{
+	if (idx < 0 || (uint64_t)idx >= r->pb->n_string_table)
+		return pt_diag_error_at(r->d, off,
+					"%s: string index %" PRId64 " is out of range (the string "
+					"table has %zu entries)",
+					what, idx, r->pb->n_string_table);
+	*out = r->strs[idx];
+	return 0;
+}
+
+static int read_strings(struct reader *r)
+{
+	size_t i, n = r->pb->n_string_table;
+
+	if (!n)
+		return pt_diag_error_at(r->d, r->s->base, "the profile has no string table");
+	if (r->pb->string_table[0][0])
+		return pt_diag_error_at(r->d, r->s->base,
+					"the string table must start with the empty string");
+	r->strs = pt_xreallocarray(NULL, n, sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		r->strs[i] = pt_str(r->p, r->pb->string_table[i]);
+	return 0;
+}
+
+static int put_id(struct reader *r, struct pt_map *m, uint64_t id, uint32_t v, uint64_t off,
+		  const char *what)
+{
+	uint32_t *slot;
+	if (id == 0)
+		return pt_diag_error_at(r->d, off, "'%s' with the reserved id 0", what);
+	slot = pt_map_put(m, id);
+	if (*slot != PT_MAP_NEW)
+		return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
+	*slot = v;
+	return 0;
+}
+
+static int read_mappings(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->pb->n_mapping; i++) {
+		const PbMapping *pm = r->pb->mapping[i];
+		uint64_t off = where(r, 3, i);
+		struct pt_mapping m;
+
+		memset(&m, 0, sizeof(m));
+		m.start = pm->memory_start;
+		m.limit = pm->memory_limit;
+		m.offset = pm->file_offset;
+		if (str_at(r, pm->filename, off, "mapping filename", &m.file) < 0 ||
+		    str_at(r, pm->build_id, off, "mapping build_id", &m.build_id) < 0)
+			return -1;
+		m.flags = (pm->has_functions ? PT_MAPPING_HAS_FUNCTIONS : 0) |
+			  (pm->has_filenames ? PT_MAPPING_HAS_FILENAMES : 0) |
+			  (pm->has_line_numbers ? PT_MAPPING_HAS_LINE_NUMBERS : 0) |
+			  (pm->has_inline_frames ? PT_MAPPING_HAS_INLINE_FRAMES : 0);
+		if (put_id(r, &r->mappings, pm->id, pt_profile_mapping(r->p, &m), off, "mapping") <
+		    0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_functions(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->pb->n_function; i++) {
+		const PbFunction *pf = r->pb->function[i];
+		uint64_t off = where(r, 5, i);
+		uint32_t name = 0, sys = 0, file = 0;
+
+		if (str_at(r, pf->name, off, "function name", &name) < 0 ||
+		    str_at(r, pf->system_name, off, "function system_name", &sys) < 0 ||
+		    str_at(r, pf->filename, off, "function filename", &file) < 0)
+			return -1;
+		if (put_id(r, &r->funcs, pf->id,
+			   pt_profile_func(r->p, name, sys, file, pf->start_line), off,
+			   "function") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* every location becomes one frame per line (inlined ones flagged), or one frame named
+ * by its address when it has no lines */
+static int read_locations(struct reader *r)
+{
+	size_t i, j, nframes = 0, k = 0;
+
+	for (i = 0; i < r->pb->n_location; i++)
+		nframes += r->pb->location[i]->n_line ? r->pb->location[i]->n_line : 1;
+	r->loc_frames = pt_xreallocarray(NULL, nframes ? nframes : 1, sizeof(uint32_t));
+	r->loc_start = pt_xreallocarray(NULL, r->pb->n_location + 1, sizeof(size_t));
+	for (i = 0; i < r->pb->n_location; i++) {
+		const PbLocation *pl = r->pb->location[i];
+		uint64_t off = where(r, 4, i);
+		struct pt_frame f;
+
+		memset(&f, 0, sizeof(f));
+		r->loc_start[i] = k;
+		if (pl->mapping_id) {
+			f.mapping = pt_map_get(&r->mappings, pl->mapping_id);
+			if (f.mapping == UINT32_MAX)
+				return pt_diag_error_at(r->d, off,
+							"location %" PRIu64 " refers to mapping id "
+							"%" PRIu64 ", which does not exist",
+							pl->id, pl->mapping_id);
+		}
+		f.addr = pl->address;
+		if (pl->is_folded)
+			f.flags |= PT_FRAME_FOLDED;
+		if (!pl->n_line) {
+			char name[32];
+			uint32_t file = f.mapping ? r->p->mappings[f.mapping].file : 0;
+			snprintf(name, sizeof(name), "0x%" PRIx64, pl->address);
+			f.func = pt_profile_func(r->p, pt_str(r->p, name), 0, file, 0);
+			f.flags |= PT_FRAME_NO_SYMBOL;
+			r->loc_frames[k++] = pt_profile_frame(r->p, &f);
+		}
+		for (j = 0; j < pl->n_line; j++) {
+			const PbLine *ln = pl->line[j];
+			struct pt_frame g = f;
+
+			g.func = pt_map_get(&r->funcs, ln->function_id);
+			if (g.func == UINT32_MAX)
+				return pt_diag_error_at(r->d, off,
+							"location %" PRIu64
+							" refers to function id "
+							"%" PRIu64 ", which does not exist",
+							pl->id, ln->function_id);
+			g.line = ln->line;
+			g.column = ln->column;
+			if (j + 1 < pl->n_line)
+				g.flags |= PT_FRAME_INLINED;
+			r->loc_frames[k++] = pt_profile_frame(r->p, &g);
+		}
+		if (put_id(r, &r->locs, pl->id, (uint32_t)i, off, "location") < 0)
+			return -1;
+	}
+	r->loc_start[i] = k;
+	return 0;
+}
+
+static int read_samples(struct reader *r)
+{
+	const PbProfile *pb = r->pb;
+	uint32_t *stack = NULL;
+	struct pt_label *labels = NULL;
+	size_t stack_alloc = 0, labels_alloc = 0, i, j;
+	int ret = -1;
+
+	for (i = 0; i < pb->n_sample; i++) {
+		const PbSample *ps = pb->sample[i];
+		uint64_t off = where(r, 2, i);
+		size_t n = 0;
+		uint32_t node, ls;
+
+		if (ps->n_value != pb->n_sample_type) {
+			pt_diag_error_at(r->d, off,
+					 "sample has %zu values, the profile has %zu sample types",
+					 ps->n_value, pb->n_sample_type);
+			goto out;
+		}
+		for (j = 0; j < ps->n_location_id; j++) {
+			uint32_t loc = pt_map_get(&r->locs, ps->location_id[j]);
+			size_t len;
+			if (loc == UINT32_MAX) {
+				pt_diag_error_at(r->d, off,
+						 "sample refers to location id %" PRIu64
+						 ", which does not exist",
+						 ps->location_id[j]);
+				goto out;
+			}
+			len = r->loc_start[loc + 1] - r->loc_start[loc];
+			PT_ALLOC_GROW(stack, n + len, stack_alloc);
+			memcpy(stack + n, r->loc_frames + r->loc_start[loc], len * sizeof(*stack));
+			n += len;
+		}
+		PT_ALLOC_GROW(labels, ps->n_label + 1, labels_alloc);
+		for (j = 0; j < ps->n_label; j++) {
+			const PbLabel *pl = ps->label[j];
+			struct pt_label *l = &labels[j];
+			memset(l, 0, sizeof(*l));
+			if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
+			    str_at(r, pl->str, off, "label str", &l->str) < 0 ||
+			    str_at(r, pl->num_unit, off, "label num_unit", &l->num_unit) < 0)
+				goto out;
+			l->num = l->str ? 0 : pl->num;
+		}
+		node = pt_profile_stack(r->p, stack, n, 1);
+		ls = pt_profile_labelset(r->p, labels, (uint32_t)ps->n_label);
+		pt_profile_add_sample(r->p, node, ls, ps->value, 0);
+	}
+	ret = 0;
+out:
+	free(stack);
+	free(labels);
+	return ret;
+}
+
+static int read_header(struct reader *r)
+{
+	const PbProfile *pb = r->pb;
+	struct pt_profile *p = r->p;
+	uint64_t off = r->s->base;
+	uint32_t name = 0, unit = 0, s = 0;
+	size_t i;
+
+	for (i = 0; i < pb->n_sample_type; i++) {
+		if (str_at(r, pb->sample_type[i]->type, off, "sample_type type", &name) < 0 ||
+		    str_at(r, pb->sample_type[i]->unit, off, "sample_type unit", &unit) < 0)
+			return -1;
+		pt_profile_add_type(p, pt_s(p, name), pt_s(p, unit));
+	}
+	/* pprof's default: default_sample_type if it names a type, else the last type */
+	p->default_type = p->ntypes ? p->ntypes - 1 : 0;
+	if (str_at(r, pb->default_sample_type, off, "default_sample_type", &s) < 0)
+		return -1;
+	if (s)
+		for (i = 0; i < p->ntypes; i++)
+			if (p->types[i].name == s) {
+				p->default_type = (uint32_t)i;
+				break;
+			}
+	if (pb->period_type &&
+	    (str_at(r, pb->period_type->type, off, "period_type type", &p->period_type.name) < 0 ||
+	     str_at(r, pb->period_type->unit, off, "period_type unit", &p->period_type.unit) < 0))
+		return -1;
+	p->period = pb->period;
+	p->time_nanos = pb->time_nanos;
+	p->duration_nanos = pb->duration_nanos;
+	if (str_at(r, pb->drop_frames, off, "drop_frames", &p->drop_frames) < 0 ||
+	    str_at(r, pb->keep_frames, off, "keep_frames", &p->keep_frames) < 0 ||
+	    str_at(r, pb->doc_url, off, "doc_url", &s) < 0)
+		return -1;
+	if (s)
+		pt_profile_add_meta(p, "doc_url", pt_s(p, s));
+	for (i = 0; i < pb->n_comment; i++) {
+		if (str_at(r, pb->comment[i], off, "comment", &s) < 0)
+			return -1;
+		pt_profile_add_comment(p, pt_s(p, s));
+	}
+	return 0;
+}
+
+static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+		      struct pt_diag *d)
+{
+	struct scan s;
+	struct reader r;
+	unsigned char *data = NULL;
+	size_t len = 0;
+	PbProfile *pb = NULL;
+	int ret = -1;
+
+	(void)o;
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	pt_map_init(&r.funcs);
+	pt_map_init(&r.mappings);
+	pt_map_init(&r.locs);
+	s.base = pt_input_tell(in);
+	s.d = d;
+	if (pt_input_slurp(in, &data, &len) < 0)
+		goto out;
+	s.buf = data;
+	if (scan_msg(&s, M_PROFILE, 0, len) < 0)
+		goto out;
+	pb = perftools__profiles__profile__unpack(NULL, len, data);
+	if (!pb) {
+		/* the pre-scan accepts everything protobuf-c needs; keep a clear error anyway */
+		pt_diag_error_at(d, s.base, "protobuf-c could not decode the profile");
+		goto out;
+	}
+	r.p = p;
+	r.d = d;
+	r.pb = pb;
+	r.s = &s;
+	if (read_strings(&r) < 0 || read_header(&r) < 0 || read_mappings(&r) < 0 ||
+	    read_functions(&r) < 0 || read_locations(&r) < 0 || read_samples(&r) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (pb)
+		perftools__profiles__profile__free_unpacked(pb, NULL);
+	free(data);
+	free(r.strs);
+	free(r.loc_frames);
+	free(r.loc_start);
+	pt_map_release(&r.funcs);
+	pt_map_release(&r.mappings);
+	pt_map_release(&r.locs);
+	scan_release(&s);
+	return ret;
+}
+
+/* ---- writing ---- */
+
+struct writer {
+	const struct pt_profile *p;
+	struct pt_arena arena;
+	struct pt_intern loc_keys; /* frame-id sequences -> location id */
+	PbLocation **locs;
+	size_t nlocs, locs_alloc;
+	unsigned char *func_used, *mapping_used;
+};
+
+/* location id for frames f[0..n) (innermost first, all at one address) */
+static uint64_t location_for(struct writer *w, const uint32_t *f, size_t n)
+{
+	const struct pt_profile *p = w->p;
+	const struct pt_frame *fr = &p->frames[f[0]];
+	uint32_t id = pt_intern(&w->loc_keys, f, n * sizeof(*f));
+	PbLocation *l;
+	size_t j;
+
+	if (id < w->nlocs)
+		return id;
+	PT_ALLOC_GROW(w->locs, w->nlocs + 1, w->locs_alloc);
+	l = pt_arena_alloc(&w->arena, sizeof(*l));
+	perftools__profiles__location__init(l);
+	l->id = id;
+	l->mapping_id = p->frames[f[n - 1]].mapping;
+	w->mapping_used[l->mapping_id] = 1;
+	l->address = fr->addr;
+	l->is_folded = (fr->flags & PT_FRAME_FOLDED) != 0;
+	if (!(n == 1 && (fr->flags & PT_FRAME_NO_SYMBOL))) {
+		l->n_line = n;
+		l->line = pt_arena_alloc(&w->arena, n * sizeof(*l->line));
+		for (j = 0; j < n; j++) {
+			const struct pt_frame *g = &p->frames[f[j]];
+			PbLine *ln = pt_arena_alloc(&w->arena, sizeof(*ln));
+			perftools__profiles__line__init(ln);
+			ln->function_id = g->func;
+			ln->line = g->line;
+			ln->column = g->column;
+			w->func_used[g->func] = 1;
+			l->line[j] = ln;
+		}
+	}
+	w->locs[w->nlocs++] = l;
+	return l->id;
+}
+
+/* an inlined frame shares its location with its caller when both sit at one address */
+static int same_location(const struct pt_frame *inner, const struct pt_frame *outer)
+{
+	return (inner->flags & PT_FRAME_INLINED) && !(inner->flags & PT_FRAME_NO_SYMBOL) &&
+	       !(outer->flags & PT_FRAME_NO_SYMBOL) && inner->addr == outer->addr &&
+	       inner->mapping == outer->mapping;
+}
+
+static int row_is_zero(const struct pt_profile *p, uint32_t row)
+{
+	uint32_t t;
+	for (t = 0; t < p->ntypes; t++)
+		if (p->sample_values[(size_t)row * p->ntypes + t])
+			return 0;
+	return 1;
+}
+
+static int64_t str_idx(uint32_t id)
+{
+	return (int64_t)id;
+}
+
+static PbValueType *value_type(struct writer *w, uint32_t name, uint32_t unit)
+{
+	PbValueType *v = pt_arena_alloc(&w->arena, sizeof(*v));
+	perftools__profiles__value_type__init(v);
+	v->type = str_idx(name);
+	v->unit = str_idx(unit);
+	return v;
+}
+
+static int write_out(const unsigned char *buf, size_t len, int gzip, FILE *out, struct pt_diag *d)
+{
+	z_stream zs;
+	unsigned char chunk[65536];
+	int zr;
+
+	if (!gzip) {
+		fwrite(buf, 1, len, out);
+		return 0;
+	}
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return pt_diag_error(d, "cannot start gzip compression");
+	zs.next_in = (unsigned char *)buf;
+	zs.avail_in = 0;
+	do {
+		size_t take = len > UINT32_MAX ? UINT32_MAX : len;
+		zs.next_in = (unsigned char *)buf;
+		zs.avail_in = (uInt)take;
+		buf += take;
+		len -= take;
+		do {
+			zs.next_out = chunk;
+			zs.avail_out = sizeof(chunk);
+			zr = deflate(&zs, len ? Z_NO_FLUSH : Z_FINISH);
+			fwrite(chunk, 1, sizeof(chunk) - zs.avail_out, out);
+		} while (zs.avail_out == 0);
+	} while (len);
+	deflateEnd(&zs);
+	return zr == Z_STREAM_END ? 0 : pt_diag_error(d, "gzip compression failed");
+}
+
+static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
+		       struct pt_diag *d)
+{
+	PbProfile pb = PERFTOOLS__PROFILES__PROFILE__INIT;
+	struct writer w;
+	uint32_t *frames = NULL, row, i, nstr = p->strings.n;
+	size_t frames_alloc = 0, nsamples = 0;
+	uint64_t *locids = NULL;
+	size_t locids_alloc = 0;
+	unsigned char *packed = NULL;
+	int ret;
+
+	if (!pt_profile_has_stacks(p))
+		return pt_diag_error(d, "cannot write pprof: the profile has no stacks (%s)",
+				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	pt_arena_init(&w.arena);
+	pt_intern_init(&w.loc_keys, &w.arena);
+	w.nlocs = 1; /* intern id 0 is the empty key: location ids are the intern ids */
+	PT_ALLOC_GROW(w.locs, 1, w.locs_alloc);
+	w.locs[0] = NULL;
+	w.func_used = pt_xcalloc(p->nfuncs, 1);
+	w.mapping_used = pt_xcalloc(p->nmappings, 1);
+
+	pb.n_string_table = nstr;
+	pb.string_table = pt_arena_alloc(&w.arena, (size_t)nstr * sizeof(char *));
+	for (i = 0; i < nstr; i++)
+		pb.string_table[i] = (char *)pt_s(p, i);
+
+	pb.n_sample_type = p->ntypes;
+	pb.sample_type = pt_arena_alloc(&w.arena, (size_t)p->ntypes * sizeof(PbValueType *));
+	for (i = 0; i < p->ntypes; i++)
+		pb.sample_type[i] = value_type(&w, p->types[i].name, p->types[i].unit);
+	{
+		/* pprof's default is the last type; say so only when it is another one */
+		uint32_t dt = o->type >= 0 ? (uint32_t)o->type : p->default_type;
+		if (dt < p->ntypes && dt + 1 != p->ntypes)
+			pb.default_sample_type = str_idx(p->types[dt].name);
+	}
+	if (p->period_type.name || p->period_type.unit)
+		pb.period_type = value_type(&w, p->period_type.name, p->period_type.unit);
+	pb.period = p->period;
+	pb.time_nanos = p->time_nanos;
+	pb.duration_nanos = p->duration_nanos;
+	pb.drop_frames = str_idx(p->drop_frames);
+	pb.keep_frames = str_idx(p->keep_frames);
+	pb.n_comment = p->ncomments;
+	pb.comment = pt_arena_alloc(&w.arena, (p->ncomments + 1) * sizeof(int64_t));
+	for (i = 0; i < p->ncomments; i++)
+		pb.comment[i] = str_idx(p->comments[i]);
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(pt_s(p, p->meta[i].key), "doc_url"))
+			pb.doc_url = str_idx(p->meta[i].value);
+
+	/* samples: one per row (node, labels); all-zero rows say nothing */
+	pb.sample = pt_arena_alloc(&w.arena, ((size_t)p->nsamples + 1) * sizeof(PbSample *));
+	for (row = 0; row < p->nsamples; row++) {
+		const struct pt_sample *r = &p->samples[row];
+		const struct pt_labelset *ls = &p->labelsets[r->labels];
+		PbSample *s;
+		size_t n = 0, nloc = 0, a, b;
+		uint32_t node;
+
+		if (row_is_zero(p, row))
+			continue;
+		for (node = r->node; node; node = p->nodes[node].parent) {
+			PT_ALLOC_GROW(frames, n + 1, frames_alloc);
+			frames[n++] = p->nodes[node].frame;
+		}
+		for (a = 0; a < n; a = b) {
+			for (b = a + 1; b < n && same_location(&p->frames[frames[b - 1]],
+							       &p->frames[frames[b]]);
+			     b++)
+				;
+			PT_ALLOC_GROW(locids, nloc + 1, locids_alloc);
+			locids[nloc++] = location_for(&w, frames + a, b - a);
+		}
+		s = pt_arena_alloc(&w.arena, sizeof(*s));
+		perftools__profiles__sample__init(s);
+		s->n_location_id = nloc;
+		s->location_id = pt_arena_alloc(&w.arena, (nloc + 1) * sizeof(uint64_t));
+		memcpy(s->location_id, locids, nloc * sizeof(uint64_t));
+		s->n_value = p->ntypes;
+		s->value = pt_arena_alloc(&w.arena, ((size_t)p->ntypes + 1) * sizeof(int64_t));
+		memcpy(s->value, p->sample_values + (size_t)row * p->ntypes,
+		       p->ntypes * sizeof(int64_t));
+		s->n_label = ls->n;
+		s->label = pt_arena_alloc(&w.arena, ((size_t)ls->n + 1) * sizeof(PbLabel *));
+		for (i = 0; i < ls->n; i++) {
+			PbLabel *l = pt_arena_alloc(&w.arena, sizeof(*l));
+			perftools__profiles__label__init(l);
+			l->key = str_idx(ls->v[i].key);
+			l->str = str_idx(ls->v[i].str);
+			if (!ls->v[i].str) {
+				l->num = ls->v[i].num;
+				l->num_unit = str_idx(ls->v[i].num_unit);
+			}
+			s->label[i] = l;
+		}
+		pb.sample[nsamples++] = s;
+	}
+	pb.n_sample = nsamples;
+	pb.n_location = w.nlocs - 1;
+	pb.location = w.locs + 1;
+
+	pb.function = pt_arena_alloc(&w.arena, (size_t)p->nfuncs * sizeof(PbFunction *));
+	for (i = 1; i < p->nfuncs; i++) {
+		PbFunction *f;
+		if (!w.func_used[i])
+			continue;
+		f = pt_arena_alloc(&w.arena, sizeof(*f));
+		perftools__profiles__function__init(f);
+		f->id = i;
+		f->name = str_idx(p->funcs[i].name);
+		f->system_name = str_idx(p->funcs[i].system_name);
+		f->filename = str_idx(p->funcs[i].file);
+		f->start_line = p->funcs[i].start_line;
+		pb.function[pb.n_function++] = f;
+	}
+	pb.mapping = pt_arena_alloc(&w.arena, (size_t)p->nmappings * sizeof(PbMapping *));
+	for (i = 1; i < p->nmappings; i++) {
+		const struct pt_mapping *m = &p->mappings[i];
+		PbMapping *pm;
+		if (!w.mapping_used[i])
+			continue;
+		pm = pt_arena_alloc(&w.arena, sizeof(*pm));
+		perftools__profiles__mapping__init(pm);
+		pm->id = i;
+		pm->memory_start = m->start;
+		pm->memory_limit = m->limit;
+		pm->file_offset = m->offset;
+		pm->filename = str_idx(m->file);
+		pm->build_id = str_idx(m->build_id);
+		pm->has_functions = (m->flags & PT_MAPPING_HAS_FUNCTIONS) != 0;
+		pm->has_filenames = (m->flags & PT_MAPPING_HAS_FILENAMES) != 0;
+		pm->has_line_numbers = (m->flags & PT_MAPPING_HAS_LINE_NUMBERS) != 0;
+		pm->has_inline_frames = (m->flags & PT_MAPPING_HAS_INLINE_FRAMES) != 0;
+		pb.mapping[pb.n_mapping++] = pm;
+	}
+
+	packed = pt_xmalloc(perftools__profiles__profile__get_packed_size(&pb) + 1);
+	ret = write_out(packed, perftools__profiles__profile__pack(&pb, packed),
+			!(o->flags & PT_WRITE_NO_GZIP), out, d);
+
+	free(packed);
+	free(frames);
+	free(locids);
+	free(w.locs);
+	free(w.func_used);
+	free(w.mapping_used);
+	pt_intern_release(&w.loc_keys);
+	pt_arena_release(&w.arena);
+	return ret;
+}
+
+static const char *const pprof_suffixes[] = {".pb.gz", ".pprof", ".pb", NULL};
+
+const struct pt_format pt_format_pprof = {
+	.name = "pprof",
+	.description = "pprof profile.proto, gzipped or raw (go tool pprof, runtime/pprof)",
+	.suffixes = pprof_suffixes,
+	.detect = pprof_detect,
+	.read = pprof_read,
+	.write = pprof_write,
+};

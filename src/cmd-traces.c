@@ -1,0 +1,83 @@
+/* cmd-traces.c: `proftool traces`: every unique stack with its value and labels, leaf
+ * first, in go tool pprof -traces' layout. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "output.h"
+#include "report.h"
+
+static const struct pt_opt traces_options[] = {
+	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {traces_options, pt_input_options, pt_help_option,
+					      NULL};
+static const struct pt_cmd_spec spec = {
+	"traces", "traces [OPTIONS] [FILE]",
+	"Print every unique stack (with its labels) and its value, leaf first, as\n"
+	"go tool pprof -traces does. FILE '-' or none reads stdin.",
+	tables};
+
+int cmd_traces(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_getopt g;
+	struct pt_profile p;
+	struct pt_output out;
+	struct pt_diag d;
+	const char *path = "-", *outpath = NULL;
+	int c, t, ret;
+
+	pt_common_init(&common);
+	pt_getopt_init(&g, tables);
+	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
+		int r = pt_common_option(&common, &spec, c, optarg);
+		if (r < 0)
+			goto usage;
+		if (r)
+			continue;
+		switch (c) {
+		case 'h':
+			pt_usage(&spec, stdout);
+			pt_getopt_release(&g);
+			return PT_EXIT_OK;
+		case 'o':
+			outpath = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	pt_getopt_release(&g);
+	if (argc - optind > 1)
+		return pt_usage_error(&spec, "one FILE at a time");
+	if (optind < argc)
+		path = argv[optind];
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	t = pt_select_type(&p, common.sample_index, 0, &d);
+	if (t < 0 || pt_output_open(&out, outpath, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_report_traces(&p, (uint32_t)t, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		ret = pt_cli_fail(&d);
+out:
+	pt_profile_release(&p);
+	return ret;
+usage:
+	pt_getopt_release(&g);
+	return PT_EXIT_USAGE;
+}

@@ -1,0 +1,199 @@
+/* test-pprof.c: the pprof writer checked by decoding its bytes with protobuf-c directly
+ * (not through our reader), then read back through the format table. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "load.h"
+#include "profile.pb-c.h"
+#include "tap.h"
+
+static uint32_t frame(struct pt_profile *p, const char *name, uint32_t mapping, uint64_t addr,
+		      int64_t line, uint32_t flags)
+{
+	struct pt_frame f;
+	memset(&f, 0, sizeof(f));
+	f.func = pt_profile_func(p, pt_str(p, name), pt_str(p, name), pt_str(p, "x.c"), 0);
+	f.mapping = mapping;
+	f.addr = addr;
+	f.line = line;
+	f.flags = flags;
+	return pt_profile_frame(p, &f);
+}
+
+/* a perf-like profile: comm/pid/tid labels, an inlined frame, an unsymbolized frame */
+static void build(struct pt_profile *p)
+{
+	struct pt_mapping m;
+	struct pt_label l[3];
+	uint32_t map, st[4], node, ls;
+	int64_t v[2];
+
+	pt_profile_init(p);
+	pt_profile_add_type(p, "samples", "count");
+	pt_profile_add_type(p, "cpu", "nanoseconds");
+	p->default_type = 1;
+	p->period_type.name = pt_str(p, "cpu");
+	p->period_type.unit = pt_str(p, "nanoseconds");
+	p->period = 1000;
+	p->time_nanos = 1700000000000000000;
+	p->duration_nanos = 5000;
+	pt_profile_add_comment(p, "made by a test");
+	memset(&m, 0, sizeof(m));
+	m.start = 0x1000;
+	m.limit = 0x9000;
+	m.file = pt_str(p, "/bin/x");
+	map = pt_profile_mapping(p, &m);
+	st[0] = frame(p, "leaf", map, 0x1200, 7, 0);		   /* leaf first */
+	st[1] = frame(p, "inl", map, 0x1100, 3, PT_FRAME_INLINED); /* inlined into main */
+	st[2] = frame(p, "main", map, 0x1100, 20, 0);
+	st[3] = frame(p, "0x1050", map, 0x1050, 0, PT_FRAME_NO_SYMBOL);
+	node = pt_profile_stack(p, st, 4, 1);
+	memset(l, 0, sizeof(l));
+	l[0].key = pt_str(p, PT_LABEL_COMM);
+	l[0].str = pt_str(p, "x");
+	l[1].key = pt_str(p, PT_LABEL_PID);
+	l[1].num = 42;
+	l[2].key = pt_str(p, PT_LABEL_TID);
+	l[2].num = 43;
+	l[2].num_unit = pt_str(p, "id");
+	ls = pt_profile_labelset(p, l, 3);
+	v[0] = 3;
+	v[1] = 3000;
+	pt_profile_add_sample(p, node, ls, v, 0);
+	v[0] = v[1] = 0; /* an all-zero row is not written */
+	pt_profile_add_sample(p, pt_profile_stack(p, st, 1, 1), 0, v, 0);
+}
+
+static const char *str(const Perftools__Profiles__Profile *pb, int64_t i)
+{
+	return i >= 0 && (size_t)i < pb->n_string_table ? pb->string_table[i] : "<bad>";
+}
+
+static const Perftools__Profiles__Location *loc(const Perftools__Profiles__Profile *pb, uint64_t id)
+{
+	size_t i;
+	for (i = 0; i < pb->n_location; i++)
+		if (pb->location[i]->id == id)
+			return pb->location[i];
+	return NULL;
+}
+
+static const char *fname(const Perftools__Profiles__Profile *pb, uint64_t id)
+{
+	size_t i;
+	for (i = 0; i < pb->n_function; i++)
+		if (pb->function[i]->id == id)
+			return str(pb, pb->function[i]->name);
+	return "<none>";
+}
+
+int main(void)
+{
+	struct pt_profile p, q;
+	struct pt_write_opts wo;
+	struct pt_load_opts lo;
+	struct pt_diag d;
+	char *buf = NULL, path[] = "/tmp/pt-unit-pprofXXXXXX";
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&buf, &len);
+	Perftools__Profiles__Profile *pb;
+	const Perftools__Profiles__Sample *s;
+	const Perftools__Profiles__Location *l0, *l1, *l2;
+	int fd, rc;
+
+	build(&p);
+	memset(&wo, 0, sizeof(wo));
+	wo.type = PT_TYPE_ALL;
+	wo.flags = PT_WRITE_NO_GZIP;
+	pt_diag_init(&d, "out");
+	ok(pt_format_pprof.write(&p, &wo, fp, &d) == 0, "the writer succeeds");
+	fclose(fp);
+
+	pb = perftools__profiles__profile__unpack(NULL, len, (const uint8_t *)buf);
+	ok(pb != NULL, "protobuf-c decodes what we wrote");
+	if (!pb)
+		return tap_done();
+	ok(pb->n_string_table > 0 && !strcmp(pb->string_table[0], ""), "string 0 is empty");
+	is_int(pb->n_sample_type, 2, "two sample types");
+	ok(!strcmp(str(pb, pb->sample_type[1]->type), "cpu") &&
+		   !strcmp(str(pb, pb->sample_type[1]->unit), "nanoseconds"),
+	   "type and unit strings");
+	is_int(pb->default_sample_type, 0, "no default_sample_type when the default is the last");
+	ok(pb->period_type && !strcmp(str(pb, pb->period_type->type), "cpu"), "period type");
+	is_int(pb->period, 1000, "period");
+	is_int(pb->time_nanos, 1700000000000000000, "time");
+	is_int(pb->duration_nanos, 5000, "duration");
+	ok(pb->n_comment == 1 && !strcmp(str(pb, pb->comment[0]), "made by a test"), "comment");
+	is_int(pb->n_sample, 1, "the all-zero row is left out");
+	s = pb->sample[0];
+	is_int(s->n_value, 2, "one value per type");
+	is_int(s->value[1], 3000, "values");
+	is_int(s->n_location_id, 3, "inlined frame and caller share one location");
+	l0 = loc(pb, s->location_id[0]);
+	l1 = loc(pb, s->location_id[1]);
+	l2 = loc(pb, s->location_id[2]);
+	ok(l0 && l0->n_line == 1 && !strcmp(fname(pb, l0->line[0]->function_id), "leaf") &&
+		   l0->address == 0x1200 && l0->line[0]->line == 7,
+	   "leaf location: address, function, line");
+	ok(l1 && l1->n_line == 2 && !strcmp(fname(pb, l1->line[0]->function_id), "inl") &&
+		   !strcmp(fname(pb, l1->line[1]->function_id), "main"),
+	   "inlined location: innermost line first, the caller last");
+	ok(l2 && l2->n_line == 0 && l2->address == 0x1050, "unsymbolized location has no line");
+	ok(l0 && l0->mapping_id && pb->n_mapping == 1 &&
+		   !strcmp(str(pb, pb->mapping[0]->filename), "/bin/x") &&
+		   pb->mapping[0]->id == l0->mapping_id,
+	   "mapping");
+	is_int(s->n_label, 3, "three labels");
+	for (i = 0; i < s->n_label; i++) {
+		const char *k = str(pb, s->label[i]->key);
+		if (!strcmp(k, "comm"))
+			ok(!strcmp(str(pb, s->label[i]->str), "x"), "comm is a string label");
+		else if (!strcmp(k, "pid"))
+			ok(s->label[i]->num == 42 && !s->label[i]->str, "pid is a numeric label");
+		else
+			ok(!strcmp(k, "tid") && s->label[i]->num == 43 &&
+				   !strcmp(str(pb, s->label[i]->num_unit), "id"),
+			   "tid is numeric with its unit");
+	}
+	perftools__profiles__profile__free_unpacked(pb, NULL);
+
+	/* read back through the format table */
+	fd = mkstemp(path);
+	if (write(fd, buf, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	memset(&lo, 0, sizeof(lo));
+	pt_profile_init(&q);
+	pt_diag_init(&d, path);
+	rc = pt_load(path, &lo, &q, &d);
+	unlink(path);
+	ok(rc == 0 && !strcmp(q.format, "pprof"), "detected and read as pprof");
+	is_int(q.nsamples, 1, "one row");
+	if (q.nsamples == 1) {
+		uint32_t n = q.samples[0].node, depth = 0, inl = 0;
+		for (; n; n = q.nodes[n].parent, depth++)
+			inl += (pt_frame_of(&q, n)->flags & PT_FRAME_INLINED) != 0;
+		is_int(depth, 4, "four frames");
+		n = q.samples[0].node;
+		while (q.nodes[n].parent)
+			n = q.nodes[n].parent;
+		{
+			const struct pt_frame *f = pt_frame_of(&q, n);
+			ok(!strcmp(pt_s(&q, q.funcs[f->func].name), "0x1050") &&
+				   !strcmp(pt_s(&q, q.funcs[f->func].file), "/bin/x") &&
+				   (f->flags & PT_FRAME_NO_SYMBOL),
+			   "a location without lines is its address, in the mapping's file");
+		}
+		is_int(inl, 1, "one inlined");
+		is_int(q.labelsets[q.samples[0].labels].n, 3, "labels survive");
+	}
+	is_int(q.default_type, 1, "the default type is the last one");
+	pt_profile_release(&q);
+	pt_profile_release(&p);
+	free(buf);
+	return tap_done();
+}
