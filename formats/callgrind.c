@@ -291,6 +291,7 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	uint32_t t, cur = UINT32_MAX;
 
 	memset(&c, 0, sizeof(c));
+	pt_buf_init(&c.b);
 	c.p = p;
 	c.t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	c.nt = o->type == PT_TYPE_ALL ? p->ntypes : 1;

@@ -289,6 +289,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 				     p->no_stacks_reason ? p->no_stacks_reason
 							 : "the profile has no stacks");
 	memset(&s, 0, sizeof(s));
+	pt_buf_init(&s.b);
 	s.p = p;
 	s.g = pt_json_gen(out);
 	t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;

@@ -577,6 +577,7 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		return pt_diag_error(d, "a flame graph shows one sample type: "
 					"choose one with --sample-index");
 	memset(&s, 0, sizeof(s));
+	pt_buf_init(&s.b);
 	s.p = p;
 	s.o = o;
 	s.t = (uint32_t)o->type;

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			out = fopen("/dev/null", "w");
 			if (!out)
 				abort();
-			memset(&wo, 0, sizeof(wo));
+			pt_write_opts_init(&wo);
 			wo.type = (int)p.default_type;
 			pt_formats[i]->write(&p, &wo, out, &d);
 			fclose(out);
