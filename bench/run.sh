@@ -24,18 +24,31 @@ run () {
 	shift
 	cmd="$*"
 	set -- $("$MEASURE" -o "$out" -- "$@" | tail -1)
-	secs=$1 rss=$2
+	secs=$1 rss=$2 cpu=$4
 	test "$3" = 0 || { echo "bench: '$cmd' exited with $3" >&2; exit 1; }
 }
 
-row () { # name size_bytes out_bytes secs rss base_name base_secs base_rss
-	awk -v n="$1" -v sz="$2" -v ob="$3" -v s="$4" -v r="$5" -v bn="$6" -v bs="$7" -v br="$8" 'BEGIN {
-		mb = sz / 1048576; s = s > 0 ? s : 0.001; bs = bs > 0 ? bs : 0.001
-		printf "| %s | %.1f MB | %.2f s | %.0f MB/s | %.0f MB/s out | %.1f MiB | %s %.2f s, %.1f MiB | %.1fx |\n",
-			n, mb, s, mb / s, ob / 1048576 / s, r / 1024, bn, bs, br / 1024, s / bs }'
+# row NAME SIZE OUTSIZE: one table row from the last two runs (baseline, then proftool)
+row () {
+	awk -v n="$1" -v sz="$2" -v ob="$3" -v s="$secs" -v c="$cpu" -v r="$rss" \
+		-v bn="$bname" -v bs="$bsecs" -v bc="$bcpu" -v br="$brss" 'BEGIN {
+		mb = sz / 1048576; s = s > 0 ? s : 0.001; c = c > 0 ? c : 0.001
+		bs = bs > 0 ? bs : 0.001; bc = bc > 0 ? bc : 0.001
+		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %.0f MB/s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | %.1fx (cpu %.1fx) |\n",
+			n, mb, s, c, mb / c, ob / 1048576 / c, r / 1024, bn, bs, bc, br / 1024, s / bs, c / bc }'
+}
+
+# baseline NAME OUTFILE CMD...: run and remember as the baseline
+baseline () {
+	bname=$1
+	shift
+	run "$@"
+	bsecs=$secs bcpu=$cpu brss=$rss
 }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -m); $(date -u +%Y-%m-%d)"
+echo
+echo "Rates are per CPU second (user + system), which a busy machine disturbs least."
 echo
 echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | time / baseline |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -43,23 +56,23 @@ echo "|---|---|---|---|---|---|---|---|"
 if have_format perf 2; then
 	sh "$top/bench/gen-perf.sh" "$work/perf.txt" "$perf_mb"
 	size=$(stat -c %s "$work/perf.txt")
-	run "$work/wc" wc -l "$work/perf.txt"; bs=$secs br=$rss
+	baseline "wc -l" "$work/wc" wc -l "$work/perf.txt"
 	run "$work/out" "$PROFTOOL" convert --to collapsed "$work/perf.txt"
-	row "perf script -> collapsed" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "wc -l" "$bs" "$br"
+	row "perf script -> collapsed" "$size" "$(stat -c %s "$work/out")"
 	rm -f "$work/perf.txt"
 fi
 
 sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
 size=$(stat -c %s "$work/big.collapsed")
-run "$work/wc" wc -l "$work/big.collapsed"; bs=$secs br=$rss
+baseline "wc -l" "$work/wc" wc -l "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" top --cum -n 30 "$work/big.collapsed"
-row "collapsed ($stacks stacks) -> top --cum" "$size" 0 "$secs" "$rss" "wc -l" "$bs" "$br"
-run "$work/cat" cat "$work/big.collapsed"; bs=$secs br=$rss
+row "collapsed ($stacks stacks) -> top --cum" "$size" 0
+baseline "cat" "$work/cat" cat "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" convert --to collapsed "$work/big.collapsed"
-row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "cat" "$bs" "$br"
+row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")"
 
 for f in pprof cpuprofile speedscope callgrind dot svg; do
 	have_format "$f" 3 || continue
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
-	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$secs" "$rss" "cat" "$bs" "$br"
+	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")"
 done
