@@ -1,0 +1,80 @@
+#!/bin/sh
+test_description='hostile inputs made from every real sample: truncations, bit flips, garbage'
+# (bit 5 of one byte is flipped: a letter changes case, a digit or tab becomes text)
+. "$(dirname "$0")/lib.sh"
+
+# Every damaged input must end in exit 0 (still a valid profile) or exit 1 with exactly
+# one line on stderr naming the file, and -o must leave no file behind on failure.
+# A 20 s guard catches hangs; memory is measured with bench/measure where it is built
+# and the binary is not under a sanitizer or valgrind (they inflate RSS).
+MEASURE=${BUILDDIR:-$SRCDIR}/bench/measure
+# damaged copies per sample: fewer under valgrind, which is 30x slower
+n=24
+test -z "$PROFTOOL_WRAPPER" || n=3
+limit_kib=$((100 * 1024))
+
+# check_one FILE: run convert on FILE and judge the outcome
+check_one () {
+	rm -f out.collapsed err
+	timeout 20 "$PROFTOOL" convert --to collapsed -o out.collapsed "$1" >/dev/null 2>err
+	rc=$?
+	case $rc in
+	0) test -f out.collapsed || { echo "$1: exit 0 without output"; return 1; } ;;
+	1)
+		test ! -e out.collapsed || { echo "$1: failed but left out.collapsed"; return 1; }
+		test "$(wc -l <err)" = 1 || { echo "$1: $(wc -l <err) stderr lines:"; cat err; return 1; }
+		grep -q "^proftool: $1[:]" err || { echo "$1: error does not name the file:"; cat err; return 1; }
+		;;
+	*) echo "$1: exit $rc"; cat err; return 1 ;;
+	esac
+	! ls | grep -q "\.tmp" || { echo "$1: temporary file left behind"; return 1; }
+}
+
+samples=$(find "$SAMPLES" -type f \( -name '*.txt' -o -name '*.collapsed' -o -name '*.pb*' \
+	-o -name '*.dump' -o -name '*.json' -o -name '*.cpuprofile' \) -size -300k | LC_ALL=C sort)
+
+for s in $samples; do
+	name=${s#"$SAMPLES"/}
+	test_expect_success "truncated at $n offsets: $name" '
+		size=$(wc -c <"'"$s"'") && i=1 &&
+		while test $i -le $n; do
+			head -c $((size * i / (n + 1))) "'"$s"'" >cut && check_one cut || exit 1
+			i=$((i + 1))
+		done'
+	test_expect_success "bit flips at $n offsets: $name" '
+		size=$(wc -c <"'"$s"'") && i=1 &&
+		while test $i -le $n; do
+			off=$(( (size * i * 7919 / (n + 1)) % size ))
+			{ head -c $off "'"$s"'"
+			  head -c $((off + 1)) "'"$s"'" | tail -c 1 | od -An -tu1 |
+				awk "{ b = \$1 + 0; printf \"%c\", b % 64 >= 32 ? b - 32 : b + 32 }"
+			  tail -c +$((off + 2)) "'"$s"'"; } >flip && check_one flip || exit 1
+			i=$((i + 1))
+		done'
+done
+
+test_expect_success 'random bytes, NUL bytes and invalid UTF-8 never crash' '
+	for seed in 1 2 3 4 5 6 7 8; do
+		awk -v s=$seed "BEGIN { srand(s); for (i = 0; i < 4000; i++) printf \"%c\", int(rand() * 256) }" >rnd &&
+		check_one rnd || exit 1
+		{ printf "\037\213\010\000\000\000\000\000\000\003"; cat rnd; } >rnd.gz &&
+		check_one rnd.gz || exit 1
+	done'
+
+test_expect_success 'a gzip bomb is stopped by --max-input-size, fast and small' '
+	{ printf "main;x 1\n"; head -c 200000000 /dev/zero; } | gzip -1 -c >bomb.gz &&
+	test_expect_code 1 "$PROFTOOL" top --max-input-size 64M bomb.gz &&
+	test_one_line_err "proftool: bomb.gz: input is larger than --max-input-size (67108864 bytes)"'
+
+if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
+	test_expect_success 'malformed inputs stay under 100 MiB' '
+		for f in "$MALFORMED"/*; do
+			case $f in *.err) continue ;; esac
+			set -- $("$MEASURE" -- "$PROFTOOL" top "$f" 2>/dev/null)
+			test "$2" -lt '"$limit_kib"' || { echo "$f: $2 KiB"; exit 1; }
+		done'
+else
+	test_skip 'malformed inputs stay under 100 MiB' 'needs bench/measure and a plain build'
+fi
+
+test_done
