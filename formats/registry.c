@@ -7,6 +7,7 @@
 
 const struct pt_format *const pt_formats[] = {
 	&pt_format_collapsed,
+	&pt_format_cpuprofile,
 	NULL,
 };
 
