@@ -20,6 +20,7 @@
 #define MAX_DEPTH 50000
 #define CHUNK	  65536
 #define NO_VALUE  INT64_MIN
+#define MAX_SYNTH 10000000 /* samples the writer makes up from counts */
 
 /* ---- what the reader collects, per profile ("unit") ---- */
 
@@ -1555,7 +1556,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			    struct pt_diag *d)
 {
 	struct writer w;
-	uint32_t *wnode_of = NULL, *sample_node = NULL, n, t, i;
+	uint32_t *wnode_of = NULL, *sample_node = NULL, *tick_first = NULL, n, t, i;
 	int64_t *deltas = NULL, start = 0, end, sum = 0;
 	size_t nsamp = 0, samp_alloc = 0, k;
 	struct pt_intern scripts;
@@ -1563,7 +1564,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 	uint64_t vm_max = 0;
 	int ret = -1;
 	double ns = 0;
-	int timeunit;
+	int timeunit, has_times = 0;
 	int64_t time_type = -1;
 
 	if (!pt_profile_has_stacks(p))
@@ -1612,7 +1613,9 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 	}
 
 	/* the samples, in order, with the time to the previous one */
-	if (p->nevents) {
+	for (k = 1; k < p->nevents && !has_times; k++)
+		has_times = p->events[k].time != p->events[0].time;
+	if (has_times) {
 		/* the timeline, in time order: one sample per event */
 		struct timed *ord = pt_xreallocarray(NULL, p->nevents, sizeof(*ord));
 		int64_t prev;
@@ -1649,32 +1652,36 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		}
 		free(ord);
 	} else {
-		/* no timeline: the tree in depth-first order; a time value becomes one
-		 * sample lasting that long, any other value v becomes v samples 1 ms apart */
+		/* No timeline: the tree in depth-first order. A time value becomes one
+		 * sample lasting that long; a count v becomes v samples 1 ms apart (one
+		 * sample lasting v ms when that would exceed MAX_SYNTH samples); any other
+		 * unit (bytes...) one sample lasting v microseconds. */
 		int64_t total = 0, div = 1, prev_us = 0;
+		int replicate = 0;
 		for (i = 0; i < p->types[t].decimals; i++)
 			div *= 10;
-		if (!timeunit) {
+		if (!timeunit && !strcmp(pt_s(p, p->types[t].unit), "count")) {
 			for (n = 0; n < p->nnodes; n++) {
 				int64_t v = p->node_self[(size_t)n * p->ntypes + t] / div;
 				if (v > 0)
 					total = pt_add(total, v);
 			}
-			if (total > 100000000) {
-				pt_diag_error(d,
-					      "%" PRId64 " samples are too many for a .cpuprofile "
-					      "(choose another type with --sample-index)",
-					      total);
-				goto out;
-			}
+			replicate = total <= MAX_SYNTH;
 		}
 		start = p->time_nanos / 1000;
 		n = 0;
 		for (;;) {
 			int64_t v = p->node_self[(size_t)n * p->ntypes + t] / div;
 			if (v > 0) {
-				int64_t reps = timeunit ? 1 : v, rep;
-				int64_t us = timeunit ? (int64_t)((double)v * ns / 1000.0) : 1000;
+				int64_t reps = replicate ? v : 1, rep, us;
+				if (timeunit)
+					us = (int64_t)((double)v * ns / 1000.0);
+				else if (replicate)
+					us = 1000;
+				else if (!strcmp(pt_s(p, p->types[t].unit), "count"))
+					us = v > INT64_MAX / 1000 ? INT64_MAX : v * 1000;
+				else
+					us = v;
 				for (rep = 0; rep < reps; rep++) {
 					PT_ALLOC_GROW(sample_node, nsamp + 1, samp_alloc);
 					deltas = pt_xreallocarray(deltas, samp_alloc,
@@ -1721,6 +1728,11 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		}
 	}
 	qsort(w.ticks, w.nticks, sizeof(*w.ticks), cmp_wtick);
+	tick_first = pt_xmalloc(w.n * sizeof(uint32_t));
+	for (k = 0; k < w.n; k++)
+		tick_first[k] = UINT32_MAX;
+	for (k = w.nticks; k-- > 0;)
+		tick_first[w.ticks[k].node] = (uint32_t)k;
 	for (n = 1; n < w.ncf; n++) {
 		const char *digits;
 		const struct pt_func *fn = &p->funcs[p->frames[w.cf_frame[n]].func];
@@ -1734,7 +1746,6 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 	/* write: nodes in pre-order */
 	pt_buf_addstr(&w.out, "{\"nodes\":[");
 	{
-		size_t tk = 0;
 		n = 0;
 		for (;;) {
 			struct wnode *wn = &w.nodes[n];
@@ -1781,23 +1792,16 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 						    c == wn->first_child ? "" : ",", w.nodes[c].id);
 				pt_buf_addch(&w.out, ']');
 			}
-			/* ticks are sorted by node index, nodes are visited in pre-order */
-			while (tk < w.nticks && w.ticks[tk].node < n)
-				tk++;
-			{
-				size_t t0 = tk;
-				while (t0 < w.nticks && w.ticks[t0].node != n)
-					t0++;
-				if (t0 < w.nticks && w.ticks[t0].node == n) {
-					size_t t1;
-					pt_buf_addstr(&w.out, ",\"positionTicks\":[");
-					for (t1 = t0; t1 < w.nticks && w.ticks[t1].node == n; t1++)
-						pt_buf_addf(&w.out,
-							    "%s{\"line\":%" PRId64
-							    ",\"ticks\":%" PRId64 "}",
-							    t1 == t0 ? "" : ",", w.ticks[t1].line,
-							    w.ticks[t1].ticks);
-				}
+			if (tick_first[n] != UINT32_MAX) {
+				size_t t0 = tick_first[n], t1;
+				pt_buf_addstr(&w.out, ",\"positionTicks\":[");
+				for (t1 = t0; t1 < w.nticks && w.ticks[t1].node == n; t1++)
+					pt_buf_addf(&w.out,
+						    "%s{\"line\":%" PRId64 ",\"ticks\":%" PRId64
+						    "}",
+						    t1 == t0 ? "" : ",", w.ticks[t1].line,
+						    w.ticks[t1].ticks);
+				pt_buf_addch(&w.out, ']');
 			}
 			pt_buf_addch(&w.out, '}');
 			flush_if_big(&w);
@@ -1826,8 +1830,8 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 	pt_buf_addstr(&w.out, "]}\n");
 	fwrite(w.out.buf, 1, w.out.len, fp);
 	ret = 0;
-out:
 	free(wnode_of);
+	free(tick_first);
 	free(sample_node);
 	free(deltas);
 	free(w.nodes);
