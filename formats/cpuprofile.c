@@ -607,7 +607,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	case C_TICK:
 		if (k == K_LINE || k == K_TICKCOUNT) {
 			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "an integer");
+				return fail_at(r, "'%s' is not an integer",
+					       k == K_LINE ? "line" : "ticks");
 			if (k == K_LINE)
 				r->tick_line = x;
 			else
@@ -1129,13 +1130,13 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 
 	if (u->has_deltas && u->ndeltas != u->nsamples) {
-		pt_diag_error(r->d, "'timeDeltas' has %zu values but 'samples' has %zu", u->ndeltas,
-			      u->nsamples);
+		pt_diag_error(r->d, "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
+			      u->ndeltas, u->nsamples);
 		goto out;
 	}
 	if (u->has_timestamps && u->ndeltas != u->nsamples) {
-		pt_diag_error(r->d, "'timestamps' has %zu values but 'samples' has %zu", u->ndeltas,
-			      u->nsamples);
+		pt_diag_error(r->d, "'timestamps' and 'samples' differ in length (%zu and %zu)",
+			      u->ndeltas, u->nsamples);
 		goto out;
 	}
 	{
@@ -1350,8 +1351,16 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 				}
 			labels = pt_profile_labelset(p, lab, nl);
 		}
-		if (build_unit(&r, u, with_time, origin, labels) < 0)
+		if (build_unit(&r, u, with_time, origin, labels) < 0) {
+			if (r.is_trace) {
+				/* say which profile of the trace */
+				char msg[sizeof(d->msg)];
+				snprintf(msg, sizeof(msg), "%s", d->msg);
+				pt_diag_error(d, "profile pid %" PRId64 " id '%s': %s", u->pid,
+					      pt_s(p, u->id), msg);
+			}
 			goto out;
+		}
 		if (!r.is_trace || nunits - first == 1) {
 			int64_t s = unit_start_us(u), e = NO_VALUE;
 			if (u->end != NO_VALUE)
