@@ -158,6 +158,8 @@ struct reader {
 	struct thread_name *threads;
 	size_t nthreads, threads_alloc;
 
+	uint32_t last_str[3]; /* intern_cached: functionName, url, scriptId */
+
 	/* the tick object being read */
 	int64_t tick_line, tick_count;
 };
@@ -264,56 +266,52 @@ static double parse_double(const char *s, size_t n)
 
 /* ---- keys ---- */
 
-static int key_is(const unsigned char *s, size_t n, const char *k)
-{
-	return strlen(k) == n && !memcmp(s, k, n);
-}
-
 static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 {
 	static const struct {
 		const char *name;
+		size_t len;
 		enum key key;
 		uint32_t ctxs; /* bit per enum ctx */
 	} keys[] = {
 #define B(c) (1u << (c))
-		{"nodes", K_NODES, B(C_TOP) | B(C_PROFILE)},
-		{"head", K_HEAD, B(C_TOP) | B(C_PROFILE)},
-		{"samples", K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
-		{"timeDeltas", K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"timestamps", K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
-		{"startTime", K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"endTime", K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"typeId", K_TYPEID, B(C_TOP) | B(C_PROFILE)},
-		{"traceEvents", K_TRACE_EVENTS, B(C_TOP)},
-		{"id", K_ID, B(C_NODE) | B(C_EVENT)},
-		{"callFrame", K_CALLFRAME, B(C_NODE)},
-		{"hitCount", K_HITCOUNT, B(C_NODE) | B(C_TICK)},
-		{"children", K_CHILDREN, B(C_NODE)},
-		{"positionTicks", K_TICKS, B(C_NODE)},
-		{"lineTicks", K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
-		{"parent", K_PARENT, B(C_NODE)},
-		{"functionName", K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
-		{"url", K_URL, B(C_NODE) | B(C_CALLFRAME)},
-		{"scriptId", K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
-		{"lineNumber", K_LINE, B(C_NODE) | B(C_CALLFRAME)},
-		{"columnNumber", K_COL, B(C_NODE) | B(C_CALLFRAME)},
-		{"bailoutReason", K_BAILOUT, B(C_CALLFRAME)},
-		{"line", K_LINE, B(C_TICK)},
-		{"ticks", K_TICKCOUNT, B(C_TICK)},
-		{"pid", K_PID, B(C_EVENT)},
-		{"tid", K_TID, B(C_EVENT)},
-		{"name", K_NAME, B(C_EVENT) | B(C_ARGS)},
-		{"args", K_ARGS, B(C_EVENT)},
-		{"data", K_DATA, B(C_ARGS)},
-		{"cpuProfile", K_CPUPROFILE, B(C_DATA)},
-		{"lines", K_LINES, B(C_DATA)},
+		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
+		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
+		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
+		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
+		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
+		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
+		{"id", 2, K_ID, B(C_NODE) | B(C_EVENT)},
+		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
+		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
+		{"children", 8, K_CHILDREN, B(C_NODE)},
+		{"positionTicks", 13, K_TICKS, B(C_NODE)},
+		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
+		{"parent", 6, K_PARENT, B(C_NODE)},
+		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
+		{"url", 3, K_URL, B(C_NODE) | B(C_CALLFRAME)},
+		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
+		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
+		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
+		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
+		{"line", 4, K_LINE, B(C_TICK)},
+		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
+		{"pid", 3, K_PID, B(C_EVENT)},
+		{"tid", 3, K_TID, B(C_EVENT)},
+		{"name", 4, K_NAME, B(C_EVENT) | B(C_ARGS)},
+		{"args", 4, K_ARGS, B(C_EVENT)},
+		{"data", 4, K_DATA, B(C_ARGS)},
+		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
+		{"lines", 5, K_LINES, B(C_DATA)},
 #undef B
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if ((keys[i].ctxs & (1u << c)) && key_is(s, n, keys[i].name)) {
+		if (keys[i].len == n && (keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
 			/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
 			if (keys[i].key == K_HITCOUNT && c == C_TICK)
 				return K_TICKCOUNT;
@@ -413,6 +411,19 @@ static int add_int(struct reader *r, int64_t **v, size_t *n, size_t *alloc, cons
 	PT_ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = x;
 	return 1;
+}
+
+/* Intern a callFrame string; neighbouring nodes mostly share url and scriptId, so
+ * one remembered string per key skips most hash lookups. */
+static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t len)
+{
+	struct pt_profile *p = r->p;
+	uint32_t id = r->last_str[slot];
+	if (id && pt_intern_len(&p->strings, id) == len && !memcmp(pt_s(p, id), s, len))
+		return id;
+	id = pt_strn(p, s, len);
+	r->last_str[slot] = id;
+	return id;
 }
 
 /* a value (scalar, or the start of a container) arrives in the current context */
@@ -549,7 +560,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		case K_URL:
 		case K_SCRIPT:
 			if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
-				uint32_t sid = pt_strn(r->p, s, len);
+				uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
 				if (k == K_FUNCNAME)
 					n->name = sid;
 				else if (k == K_URL)
