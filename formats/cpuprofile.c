@@ -217,7 +217,7 @@ static void unit_reset(struct unit *u)
 /* ---- numbers ---- */
 
 /* integer (or a number with a fraction, rounded) from yajl's raw number text */
-static int parse_int(const char *s, size_t n, int64_t *v)
+static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
 {
 	size_t i = 0;
 	uint64_t acc = 0;
@@ -243,7 +243,7 @@ static int parse_int(const char *s, size_t n, int64_t *v)
 		return 0;
 	}
 	/* a fraction or an exponent: go through strtod */
-	if (n >= sizeof(buf))
+	if (!allow_frac || n >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
@@ -254,6 +254,11 @@ static int parse_int(const char *s, size_t n, int64_t *v)
 	return 0;
 }
 
+static int parse_int(const char *s, size_t n, int64_t *v)
+{
+	return parse_num(s, n, v, 0);
+}
+
 static double parse_double(const char *s, size_t n)
 {
 	char buf[64];
@@ -262,6 +267,40 @@ static double parse_double(const char *s, size_t n)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	return strtod(buf, NULL);
+}
+
+/* a double as int64_t, saturated (casting an out-of-range double is undefined) */
+static int64_t d2i(double x)
+{
+	if (!(x > -9.2e18))
+		return x != x ? 0 : INT64_MIN;
+	if (!(x < 9.2e18))
+		return INT64_MAX;
+	return (int64_t)llround(x);
+}
+
+/* a - b, saturated */
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static int64_t sat_mul1000(int64_t v)
+{
+	if (v > INT64_MAX / 1000)
+		return INT64_MAX;
+	if (v < INT64_MIN / 1000)
+		return INT64_MIN;
+	return v * 1000;
+}
+
+/* legacy start/endTime: stored as seconds x 1000, returned as microseconds */
+static int64_t legacy_us(int64_t v)
+{
+	return d2i((double)v * 1000.0);
 }
 
 /* ---- keys ---- */
@@ -403,10 +442,10 @@ static int wrong_type(struct reader *r, enum key k, const char *want)
 }
 
 static int add_int(struct reader *r, int64_t **v, size_t *n, size_t *alloc, const char *s,
-		   size_t len, const char *what)
+		   size_t len, const char *what, int allow_frac)
 {
 	int64_t x;
-	if (parse_int(s, len, &x) < 0)
+	if (parse_num(s, len, &x, allow_frac) < 0)
 		return fail_at(r, "number out of range in '%s'", what);
 	PT_ALLOC_GROW(*v, *n + 1, *alloc);
 	(*v)[(*n)++] = x;
@@ -637,11 +676,12 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		switch (l->arr) {
 		case A_SAMPLES:
 			return add_int(r, &u->samples, &u->nsamples, &u->samples_alloc, s, len,
-				       what);
+				       what, 0);
 		case A_LINES:
-			return add_int(r, &u->lines, &u->nlines, &u->lines_alloc, s, len, what);
+			return add_int(r, &u->lines, &u->nlines, &u->lines_alloc, s, len, what, 0);
 		default:
-			return add_int(r, &u->deltas, &u->ndeltas, &u->deltas_alloc, s, len, what);
+			return add_int(r, &u->deltas, &u->ndeltas, &u->deltas_alloc, s, len, what,
+				       1);
 		}
 	}
 	case C_EVENTS:
@@ -1160,9 +1200,9 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		size_t s;
 
 		if (u->legacy && u->start != NO_VALUE)
-			start = (int64_t)llround((double)u->start / 1000.0 * 1e6);
+			start = legacy_us(u->start);
 		if (u->legacy && u->end != NO_VALUE)
-			end = (int64_t)llround((double)u->end / 1000.0 * 1e6);
+			end = legacy_us(u->end);
 		for (s = 0; s < u->nsamples; s++) {
 			uint32_t ni = pt_map_get(&ids, (uint64_t)u->samples[s]);
 			struct rnode *n;
@@ -1214,12 +1254,11 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				next = end != NO_VALUE && end > t ? end : t;
 			}
 			v[0] = 1;
-			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? next - t : 0;
+			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? sat_sub(next, t)
+										 : 0;
 			if (v[1] < 0)
 				v[1] = INT64_MAX; /* overflowed: hostile input */
-			pt_profile_add_sample(
-				p, node, labels, v,
-				(t - origin) > INT64_MAX / 1000 ? INT64_MAX : (t - origin) * 1000);
+			pt_profile_add_sample(p, node, labels, v, sat_mul1000(sat_sub(t, origin)));
 		}
 	}
 	ret = 0;
@@ -1235,7 +1274,7 @@ static int64_t unit_start_us(const struct unit *u)
 	if (u->legacy) {
 		if (u->has_timestamps && u->ndeltas)
 			return u->deltas[0];
-		return u->start != NO_VALUE ? (int64_t)llround((double)u->start / 1000.0 * 1e6) : 0;
+		return u->start != NO_VALUE ? legacy_us(u->start) : 0;
 	}
 	return u->start != NO_VALUE ? u->start / 1000 : 0;
 }
@@ -1375,10 +1414,9 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		if (!r.is_trace || nunits - first == 1) {
 			int64_t s = unit_start_us(u), e = NO_VALUE;
 			if (u->end != NO_VALUE)
-				e = u->legacy ? (int64_t)llround((double)u->end / 1000.0 * 1e6)
-					      : u->end / 1000;
+				e = u->legacy ? legacy_us(u->end) : u->end / 1000;
 			if (e != NO_VALUE && e > s)
-				p->duration_nanos = (e - s) * 1000;
+				p->duration_nanos = sat_mul1000(sat_sub(e, s));
 		}
 	}
 	ret = 0;
@@ -1653,7 +1691,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			const struct pt_event *e = &p->events[ord[k].event];
 			uint32_t node = p->samples[e->sample].node;
 			sample_node[k] = wnode_of[node];
-			deltas[k] = ord[k].time - prev;
+			deltas[k] = sat_sub(ord[k].time, prev);
 			prev = ord[k].time;
 			add_hit(&w, wnode_of[node], node ? pt_frame_of(p, node)->line : 0, 1);
 		}
@@ -1663,12 +1701,10 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		if (time_type >= 0) {
 			double tns = 0;
 			pt_unit_is_time(pt_s(p, p->types[time_type].unit), &tns);
-			end = pt_add(
-				end,
-				(int64_t)((double)p->event_values[(size_t)ord[nsamp - 1].event *
-									  p->ntypes +
-								  (size_t)time_type] *
-					  tns / 1000.0));
+			end = pt_add(end, d2i((double)p->event_values[(size_t)ord[nsamp - 1].event *
+									      p->ntypes +
+								      (size_t)time_type] *
+					      tns / 1000.0));
 		}
 		free(ord);
 	} else {
@@ -1695,7 +1731,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			if (v > 0) {
 				int64_t reps = replicate ? v : 1, rep, us;
 				if (timeunit)
-					us = (int64_t)((double)v * ns / 1000.0);
+					us = d2i((double)v * ns / 1000.0);
 				else if (replicate)
 					us = 1000;
 				else if (!strcmp(pt_s(p, p->types[t].unit), "count"))
