@@ -861,7 +861,8 @@ static void commit_event1(struct reader *r)
 		for (i = 0; i < c->nsamples; i++)
 			u->lines[u->nsamples + i] = i < c->nlines ? c->lines[i] : 0;
 		PT_ALLOC_GROW(u->samples, u->nsamples + c->nsamples, u->samples_alloc);
-		memcpy(u->samples + u->nsamples, c->samples, c->nsamples * sizeof(int64_t));
+		if (c->nsamples)
+			memcpy(u->samples + u->nsamples, c->samples, c->nsamples * sizeof(int64_t));
 		u->nsamples += c->nsamples;
 		u->nlines = u->nsamples;
 	}
@@ -1783,7 +1784,8 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			n = w.nodes[n].next_sibling;
 		}
 	}
-	qsort(w.ticks, w.nticks, sizeof(*w.ticks), cmp_wtick);
+	if (w.nticks)
+		qsort(w.ticks, w.nticks, sizeof(*w.ticks), cmp_wtick);
 	tick_first = pt_xmalloc(w.n * sizeof(uint32_t));
 	for (k = 0; k < w.n; k++)
 		tick_first[k] = UINT32_MAX;
