@@ -153,7 +153,7 @@ struct reader {
 	/* the trace event being read */
 	int64_t ev_pid, ev_tid;
 	uint32_t ev_name, ev_id, ev_argname;
-	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name;
+	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_anon;
 	uint64_t ncpuprofile;
 	struct thread_name *threads;
 	size_t nthreads, threads_alloc;
@@ -1013,7 +1013,7 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 	}
 	if (!*url && l == 0)
 		f.flags = is_synthetic(name) ? PT_FRAME_SYNTHETIC : PT_FRAME_NATIVE;
-	f.func = pt_profile_func(p, *name ? n->name : pt_str(p, "(anonymous)"), 0, file, l);
+	f.func = pt_profile_func(p, *name ? n->name : r->s_anon, 0, file, l);
 	f.column = c;
 	return pt_profile_frame(p, &f);
 }
@@ -1034,30 +1034,86 @@ static int cmp_tick(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
 }
 
+/* node id -> node index: a plain array when the ids are dense (node numbers its nodes
+ * 1..N), else a hash map */
+struct idmap {
+	uint32_t *dense;
+	int64_t ndense;
+	struct pt_map map;
+};
+
+static void idmap_init(struct idmap *m, const struct unit *u)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	pt_map_init(&m->map);
+	for (i = 0; i < u->nnodes; i++) {
+		if (u->nodes[i].id < lo)
+			lo = u->nodes[i].id;
+		if (u->nodes[i].id > hi)
+			hi = u->nodes[i].id;
+	}
+	if (u->nnodes && lo >= 0 && hi < 4 * (int64_t)u->nnodes + 64) {
+		m->ndense = hi + 1;
+		m->dense = pt_xmalloc((size_t)m->ndense * sizeof(uint32_t));
+		memset(m->dense, 0xff, (size_t)m->ndense * sizeof(uint32_t));
+	}
+}
+
+static uint32_t idmap_get(const struct idmap *m, int64_t id)
+{
+	if (m->dense)
+		return id >= 0 && id < m->ndense ? m->dense[id] : UINT32_MAX;
+	return pt_map_get(&m->map, (uint64_t)id);
+}
+
+/* record id -> idx; 0 if the id was there already */
+static int idmap_put(struct idmap *m, int64_t id, uint32_t idx)
+{
+	uint32_t *slot;
+	if (m->dense) {
+		if (m->dense[id] != UINT32_MAX)
+			return 0;
+		m->dense[id] = idx;
+		return 1;
+	}
+	slot = pt_map_put(&m->map, (uint64_t)id);
+	if (*slot != PT_MAP_NEW)
+		return 0;
+	*slot = idx;
+	return 1;
+}
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->dense);
+	pt_map_release(&m->map);
+}
+
 /* Resolve ids, check the tree, make call-tree nodes and add the samples of unit u.
  * origin: the microsecond time that timeline times count from. */
 static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
 		      uint32_t labels)
 {
 	struct pt_profile *p = r->p;
-	struct pt_map ids;
+	struct idmap ids;
 	uint32_t *chain = NULL, root = UINT32_MAX;
 	size_t nchain = 0, chain_alloc = 0, i;
 	int ret = -1;
 
-	pt_map_init(&ids);
+	idmap_init(&ids, u);
 	if (!u->nnodes) {
 		pt_diag_error(r->d, "the profile has no nodes");
 		goto out;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
-		uint32_t *slot = pt_map_put(&ids, (uint64_t)n->id);
-		if (*slot != PT_MAP_NEW) {
+		if (!idmap_put(&ids, n->id, (uint32_t)i)) {
 			pt_diag_error(r->d, "duplicate node id %" PRId64, n->id);
 			goto out;
 		}
-		*slot = (uint32_t)i;
 		n->parent = UINT32_MAX;
 		n->state = 0;
 		n->nticks = n->tick_used = 0;
@@ -1065,7 +1121,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
 		if (n->parent_id != NO_VALUE) {
-			uint32_t pi = pt_map_get(&ids, (uint64_t)n->parent_id);
+			uint32_t pi = idmap_get(&ids, n->parent_id);
 			if (pi == UINT32_MAX) {
 				pt_diag_error(r->d,
 					      "unknown parent node id %" PRId64 " of node %" PRId64,
@@ -1076,7 +1132,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		}
 	}
 	for (i = 0; i < u->nchildren; i++) {
-		uint32_t ci = pt_map_get(&ids, (uint64_t)u->children[i].child);
+		uint32_t ci = idmap_get(&ids, u->children[i].child);
 		struct rnode *c;
 		if (ci == UINT32_MAX) {
 			pt_diag_error(r->d,
@@ -1205,7 +1261,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		if (u->legacy && u->end != NO_VALUE)
 			end = legacy_us(u->end);
 		for (s = 0; s < u->nsamples; s++) {
-			uint32_t ni = pt_map_get(&ids, (uint64_t)u->samples[s]);
+			uint32_t ni = idmap_get(&ids, u->samples[s]);
 			struct rnode *n;
 			uint32_t node;
 			int64_t line = 0, t = 0, v[2];
@@ -1265,7 +1321,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	ret = 0;
 out:
 	free(chain);
-	pt_map_release(&ids);
+	idmap_release(&ids);
 	return ret;
 }
 
@@ -1305,6 +1361,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	r.s_chunk = pt_str(p, "ProfileChunk");
 	r.s_cpuprofile = pt_str(p, "CpuProfile");
 	r.s_thread_name = pt_str(p, "thread_name");
+	r.s_anon = pt_str(p, "(anonymous)");
 	r.h = yajl_alloc(&callbacks, NULL, &r);
 
 	for (;;) {
