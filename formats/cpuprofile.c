@@ -1095,7 +1095,7 @@ static void idmap_release(struct idmap *m)
 /* Resolve ids, check the tree, make call-tree nodes and add the samples of unit u.
  * origin: the microsecond time that timeline times count from. */
 static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
-		      uint32_t labels)
+		      uint32_t labels, int64_t *last)
 {
 	struct pt_profile *p = r->p;
 	struct idmap ids;
@@ -1298,6 +1298,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			if (t < prev)
 				t = prev;
 			prev = t;
+			if ((u->has_deltas || u->has_timestamps) && t > *last)
+				*last = t;
 			/* the weight of a sample is the time to the next one (DevTools'
 			 * rule); the last one gets the time to endTime */
 			if (s + 1 < u->nsamples) {
@@ -1344,7 +1346,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	yajl_status st = yajl_status_ok;
 	int ret = -1, with_time = 0;
 	size_t i, first, nunits;
-	int64_t origin = INT64_MAX;
+	int64_t origin = INT64_MAX, last = INT64_MIN;
 
 	(void)o;
 	memset(&r, 0, sizeof(r));
@@ -1459,7 +1461,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 				}
 			labels = pt_profile_labelset(p, lab, nl);
 		}
-		if (build_unit(&r, u, with_time, origin, labels) < 0) {
+		if (build_unit(&r, u, with_time, origin, labels, &last) < 0) {
 			if (r.is_trace) {
 				/* say which profile of the trace */
 				char msg[sizeof(d->msg)];
@@ -1469,14 +1471,15 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 			}
 			goto out;
 		}
-		if (!r.is_trace || nunits - first == 1) {
-			int64_t s = unit_start_us(u), e = NO_VALUE;
-			if (u->end != NO_VALUE)
-				e = u->legacy ? legacy_us(u->end) : u->end / 1000;
-			if (e != NO_VALUE && e > s)
-				p->duration_nanos = sat_mul1000(sat_sub(e, s));
+		if (u->end != NO_VALUE) {
+			int64_t e = u->legacy ? legacy_us(u->end) : u->end / 1000;
+			if (e > last)
+				last = e;
 		}
 	}
+	/* duration: from the earliest start to the latest sample or endTime */
+	if (last != INT64_MIN && last > origin)
+		p->duration_nanos = sat_mul1000(sat_sub(last, origin));
 	ret = 0;
 out:
 	yajl_free(r.h);
