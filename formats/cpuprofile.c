@@ -314,43 +314,47 @@ static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 		uint32_t ctxs; /* bit per enum ctx */
 	} keys[] = {
 #define B(c) (1u << (c))
-		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
-		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
-		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
-		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
-		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
-		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
 		{"id", 2, K_ID, B(C_NODE) | B(C_EVENT)},
-		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
-		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
-		{"children", 8, K_CHILDREN, B(C_NODE)},
-		{"positionTicks", 13, K_TICKS, B(C_NODE)},
-		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
-		{"parent", 6, K_PARENT, B(C_NODE)},
-		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
 		{"url", 3, K_URL, B(C_NODE) | B(C_CALLFRAME)},
-		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
-		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
-		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
-		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
-		{"line", 4, K_LINE, B(C_TICK)},
-		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
 		{"pid", 3, K_PID, B(C_EVENT)},
 		{"tid", 3, K_TID, B(C_EVENT)},
+		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
+		{"line", 4, K_LINE, B(C_TICK)},
 		{"name", 4, K_NAME, B(C_EVENT) | B(C_ARGS)},
 		{"args", 4, K_ARGS, B(C_EVENT)},
 		{"data", 4, K_DATA, B(C_ARGS)},
-		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
+		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
+		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
 		{"lines", 5, K_LINES, B(C_DATA)},
+		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
+		{"parent", 6, K_PARENT, B(C_NODE)},
+		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
+		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
+		{"children", 8, K_CHILDREN, B(C_NODE)},
+		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
+		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
+		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
+		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
+		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
+		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
+		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
+		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
+		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
+		{"positionTicks", 13, K_TICKS, B(C_NODE)},
+		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
 #undef B
 	};
+	/* keys are sorted by length: first index of each length (0..14) */
+	static const uint8_t first[] = {0, 0, 0, 1, 4, 9, 12, 14, 16, 19, 22, 26, 27, 29, 31};
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].len == n && (keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
+	if (n > 13)
+		return K_NONE;
+	for (i = first[n]; i < first[n + 1]; i++)
+		if ((keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
 			/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
 			if (keys[i].key == K_HITCOUNT && c == C_TICK)
 				return K_TICKCOUNT;
