@@ -1497,6 +1497,19 @@ out:
 	return ret;
 }
 
+/* s (after an object's '{') opens with key k whose value is an array */
+static int starts_with_array(const unsigned char *s, size_t len, const char *k)
+{
+	size_t i = 0, n = strlen(k);
+	while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+		i++;
+	if (len - i < n || memcmp(s + i, k, n))
+		return 0;
+	for (i += n; i < len && (s[i] == ' ' || s[i] == ':' || s[i] == '\n'); i++)
+		;
+	return i < len && s[i] == '[';
+}
+
 static int cpuprofile_detect(const unsigned char *head, size_t len)
 {
 	size_t i = 0;
@@ -1511,6 +1524,11 @@ static int cpuprofile_detect(const unsigned char *head, size_t len)
 		return 80;
 	if (head[i] == '[' && memmem(s, len, "\"ph\"", 4))
 		return 60;
+	/* other writers may put a long samples array first */
+	if (head[i] == '{' &&
+	    (memmem(s, len, "\"timeDeltas\"", 12) || memmem(s, len, "\"nodes\"", 7) ||
+	     starts_with_array(head + i + 1, len - i - 1, "\"samples\"")))
+		return 50;
 	return 0;
 }
 

@@ -102,6 +102,13 @@ test_expect_success 'nodes in any order, children after parents or before' '
 	"$PROFTOOL" top -n 0 --format json rev.cpuprofile >actual &&
 	test_cmp expect actual'
 
+test_expect_success 'samples and timeDeltas before nodes (and a long samples array first)' '
+	"$PROFTOOL" top -n 0 --format json "$N/large.cpuprofile" >expect &&
+	jq -c "{samples, timeDeltas, startTime, endTime, nodes}" "$N/large.cpuprofile" >first.cpuprofile &&
+	"$PROFTOOL" info first.cpuprofile | grep -qx "Format: cpuprofile" &&
+	"$PROFTOOL" top -n 0 --format json first.cpuprofile >actual &&
+	test_cmp expect actual'
+
 test_expect_success '"parent" links instead of "children"' '
 	"$PROFTOOL" top -n 0 --format json "$N/small.cpuprofile" >expect &&
 	jq -c "(.nodes | map(select(.children) | .id as \$p | .children[] | {key: tostring, value: \$p}) | from_entries) as \$par
