@@ -96,6 +96,7 @@ const struct pt_format *pt_format_for_path(const char *path);
 extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_perf;
 extern const struct pt_format pt_format_pprof;
+extern const struct pt_format pt_format_cpuprofile;
 extern const struct pt_format pt_format_callgrind;
 extern const struct pt_format pt_format_dot;
 extern const struct pt_format pt_format_speedscope;

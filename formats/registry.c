@@ -9,6 +9,7 @@ const struct pt_format *const pt_formats[] = {
 	&pt_format_collapsed,
 	&pt_format_perf,
 	&pt_format_pprof,
+	&pt_format_cpuprofile,
 	&pt_format_callgrind,
 	&pt_format_dot,
 	&pt_format_speedscope,

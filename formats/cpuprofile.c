@@ -1,0 +1,2000 @@
+/* cpuprofile.c: V8 CPU profiles: node/Chrome .cpuprofile (CDP Profiler.Profile), the
+ * legacy DevTools format (nested "head", "timestamps"), and Chrome trace event files
+ * (Profile/ProfileChunk events); plus the .cpuprofile writer. See formats/cpuprofile.md. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "buf.h"
+#include "format.h"
+#include "map.h"
+#include "units.h"
+#include "xalloc.h"
+
+/* Deeper JSON is refused: legacy profiles nest two levels per stack frame, so this
+ * still allows stacks of ~25000 frames (V8's default stack holds ~10000). */
+#define MAX_DEPTH 50000
+#define CHUNK	  65536
+#define NO_VALUE  INT64_MIN
+#define MAX_SYNTH 10000000 /* samples the writer makes up from counts */
+
+/* ---- what the reader collects, per profile ("unit") ---- */
+
+struct rnode {
+	int64_t id, parent_id;	    /* parent_id NO_VALUE when absent */
+	int64_t line, col;	    /* as written; NO_VALUE when absent */
+	int64_t hit_count;	    /* NO_VALUE when absent */
+	uint32_t name, url, script; /* string ids; script = scriptId's text */
+	uint32_t parent;	    /* resolved: node index, UINT32_MAX = none */
+	uint32_t ptnode;	    /* resolved: call tree node */
+	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
+	uint32_t ticks;		    /* resolved: first tick of this node */
+	uint32_t nticks, tick_used;
+	uint32_t state;
+};
+
+struct pair {
+	uint32_t parent; /* node index */
+	uint32_t pad;
+	int64_t child; /* node id */
+};
+
+struct tick {
+	uint32_t node; /* node index */
+	uint32_t seq;  /* input order, for a stable sort */
+	int64_t line, ticks;
+};
+
+struct unit {
+	struct rnode *nodes;
+	size_t nnodes, nodes_alloc;
+	struct pair *children;
+	size_t nchildren, children_alloc;
+	struct tick *ticks;
+	size_t nticks, ticks_alloc;
+	int64_t *samples;
+	size_t nsamples, samples_alloc;
+	int64_t *deltas; /* timeDeltas, or legacy absolute timestamps */
+	size_t ndeltas, deltas_alloc;
+	int64_t *lines; /* trace: per-sample leaf line */
+	size_t nlines, lines_alloc;
+	int64_t start, end; /* microseconds; NO_VALUE when absent */
+	int has_samples, has_deltas, has_timestamps, legacy, one_based;
+	/* trace identity */
+	int64_t pid, tid;
+	uint32_t id; /* string id of the profile id */
+	int has_profile_event;
+};
+
+struct thread_name {
+	int64_t pid, tid;
+	uint32_t name;
+};
+
+enum ctx {
+	C_TOP,	   /* a top-level object: a profile, or {traceEvents: [...]} */
+	C_PROFILE, /* cpuProfile object inside a trace event */
+	C_NODES,   /* "nodes" array */
+	C_NODE,	   /* node object (also legacy nested node) */
+	C_CALLFRAME,
+	C_CHILDREN, /* ids, or legacy node objects */
+	C_TICKS,
+	C_TICK,
+	C_INTS, /* samples / timeDeltas / timestamps / lines: target in `arr` */
+	C_EVENTS,
+	C_EVENT,
+	C_ARGS,
+	C_DATA,
+};
+
+enum key {
+	K_NONE,
+	K_NODES,
+	K_HEAD,
+	K_SAMPLES,
+	K_DELTAS,
+	K_TIMESTAMPS,
+	K_START,
+	K_END,
+	K_TYPEID,
+	K_TRACE_EVENTS,
+	K_ID,
+	K_CALLFRAME,
+	K_HITCOUNT,
+	K_CHILDREN,
+	K_TICKS,
+	K_PARENT,
+	K_FUNCNAME,
+	K_URL,
+	K_SCRIPT,
+	K_LINE,
+	K_COL,
+	K_BAILOUT,
+	K_TICKCOUNT,
+	K_PID,
+	K_TID,
+	K_NAME,
+	K_ARGS,
+	K_DATA,
+	K_CPUPROFILE,
+	K_LINES,
+};
+
+enum arr { A_SAMPLES, A_DELTAS, A_TIMESTAMPS, A_LINES };
+
+struct level {
+	uint8_t ctx, arr;
+	uint32_t idx; /* C_NODE: node index in the current unit */
+};
+
+struct reader {
+	struct pt_profile *p;
+	struct pt_diag *d;
+	yajl_handle h;
+	uint64_t chunk_off; /* stream offset of the chunk being parsed */
+	int failed;	    /* a callback set the diag */
+
+	struct level *stack;
+	size_t depth, stack_alloc;
+	uint64_t skip; /* depth inside a value we ignore */
+	enum key key;
+	int is_trace, top_seen;
+
+	struct unit *units; /* units[0]: the plain profile */
+	size_t nunits, units_alloc;
+	struct unit *cur;  /* where profile data goes now */
+	struct unit chunk; /* the trace event being read */
+	struct pt_map unit_index;
+
+	/* the trace event being read */
+	int64_t ev_pid, ev_tid;
+	uint32_t ev_name, ev_id, ev_argname;
+	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_anon;
+	uint64_t ncpuprofile;
+	struct thread_name *threads;
+	size_t nthreads, threads_alloc;
+
+	uint32_t last_str[3]; /* intern_cached: functionName, url, scriptId */
+
+	/* the tick object being read */
+	int64_t tick_line, tick_count;
+};
+
+static int fail_at(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail_at(struct reader *r, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pt_diag_error_at(r->d, r->chunk_off + yajl_get_bytes_consumed(r->h), "%s", msg);
+	r->failed = 1;
+	return 0; /* tells yajl to stop */
+}
+
+static void unit_init(struct unit *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->start = u->end = NO_VALUE;
+	u->pid = u->tid = NO_VALUE;
+}
+
+static void unit_release(struct unit *u)
+{
+	free(u->nodes);
+	free(u->children);
+	free(u->ticks);
+	free(u->samples);
+	free(u->deltas);
+	free(u->lines);
+}
+
+static void unit_reset(struct unit *u)
+{
+	struct unit keep = *u;
+	unit_init(u);
+	u->nodes = keep.nodes;
+	u->nodes_alloc = keep.nodes_alloc;
+	u->children = keep.children;
+	u->children_alloc = keep.children_alloc;
+	u->ticks = keep.ticks;
+	u->ticks_alloc = keep.ticks_alloc;
+	u->samples = keep.samples;
+	u->samples_alloc = keep.samples_alloc;
+	u->deltas = keep.deltas;
+	u->deltas_alloc = keep.deltas_alloc;
+	u->lines = keep.lines;
+	u->lines_alloc = keep.lines_alloc;
+}
+
+/* ---- numbers ---- */
+
+/* integer (or a number with a fraction, rounded) from yajl's raw number text */
+static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
+{
+	size_t i = 0;
+	uint64_t acc = 0;
+	int neg = 0;
+	char buf[64];
+	double x;
+
+	if (i < n && s[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	if (i == n)
+		return -1;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (acc > (UINT64_MAX - 9) / 10)
+			return -1;
+		acc = acc * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == n) {
+		if (acc > (uint64_t)INT64_MAX)
+			return -1;
+		*v = neg ? -(int64_t)acc : (int64_t)acc;
+		return 0;
+	}
+	/* a fraction or an exponent: go through strtod */
+	if (!allow_frac || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	x = strtod(buf, NULL);
+	if (!(x > -9.2e18 && x < 9.2e18))
+		return -1;
+	*v = (int64_t)llround(x);
+	return 0;
+}
+
+static int parse_int(const char *s, size_t n, int64_t *v)
+{
+	return parse_num(s, n, v, 0);
+}
+
+static double parse_double(const char *s, size_t n)
+{
+	char buf[64];
+	if (n >= sizeof(buf))
+		return NAN;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return strtod(buf, NULL);
+}
+
+/* a double as int64_t, saturated (casting an out-of-range double is undefined) */
+static int64_t d2i(double x)
+{
+	if (!(x > -9.2e18))
+		return x != x ? 0 : INT64_MIN;
+	if (!(x < 9.2e18))
+		return INT64_MAX;
+	return (int64_t)llround(x);
+}
+
+/* a - b, saturated */
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static int64_t sat_mul1000(int64_t v)
+{
+	if (v > INT64_MAX / 1000)
+		return INT64_MAX;
+	if (v < INT64_MIN / 1000)
+		return INT64_MIN;
+	return v * 1000;
+}
+
+/* legacy start/endTime: stored as seconds x 1000, returned as microseconds */
+static int64_t legacy_us(int64_t v)
+{
+	return d2i((double)v * 1000.0);
+}
+
+/* ---- keys ---- */
+
+static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		size_t len;
+		enum key key;
+		uint32_t ctxs; /* bit per enum ctx */
+	} keys[] = {
+#define B(c) (1u << (c))
+		{"id", 2, K_ID, B(C_NODE) | B(C_EVENT)},
+		{"url", 3, K_URL, B(C_NODE) | B(C_CALLFRAME)},
+		{"pid", 3, K_PID, B(C_EVENT)},
+		{"tid", 3, K_TID, B(C_EVENT)},
+		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
+		{"line", 4, K_LINE, B(C_TICK)},
+		{"name", 4, K_NAME, B(C_EVENT) | B(C_ARGS)},
+		{"args", 4, K_ARGS, B(C_EVENT)},
+		{"data", 4, K_DATA, B(C_ARGS)},
+		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
+		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
+		{"lines", 5, K_LINES, B(C_DATA)},
+		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
+		{"parent", 6, K_PARENT, B(C_NODE)},
+		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
+		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
+		{"children", 8, K_CHILDREN, B(C_NODE)},
+		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
+		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
+		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
+		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
+		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
+		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
+		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
+		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
+		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
+		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
+		{"positionTicks", 13, K_TICKS, B(C_NODE)},
+		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
+#undef B
+	};
+	/* keys are sorted by length: first index of each length (0..14) */
+	static const uint8_t first[] = {0, 0, 0, 1, 4, 9, 12, 14, 16, 19, 22, 26, 27, 29, 31};
+	size_t i;
+
+	if (n > 13)
+		return K_NONE;
+	for (i = first[n]; i < first[n + 1]; i++)
+		if ((keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
+			/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
+			if (keys[i].key == K_HITCOUNT && c == C_TICK)
+				return K_TICKCOUNT;
+			return keys[i].key;
+		}
+	return K_NONE;
+}
+
+/* ---- the state stack ---- */
+
+static int push(struct reader *r, enum ctx c, enum arr a, uint32_t idx)
+{
+	if (r->depth + r->skip >= MAX_DEPTH)
+		return fail_at(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
+	r->stack[r->depth].ctx = (uint8_t)c;
+	r->stack[r->depth].arr = (uint8_t)a;
+	r->stack[r->depth].idx = idx;
+	r->depth++;
+	return 1;
+}
+
+static struct level *top(struct reader *r)
+{
+	return r->depth ? &r->stack[r->depth - 1] : NULL;
+}
+
+static struct rnode *new_node(struct reader *r)
+{
+	struct unit *u = r->cur;
+	struct rnode *n;
+
+	PT_ALLOC_GROW(u->nodes, u->nnodes + 1, u->nodes_alloc);
+	n = &u->nodes[u->nnodes++];
+	memset(n, 0, sizeof(*n));
+	n->id = n->parent_id = n->line = n->col = n->hit_count = NO_VALUE;
+	return n;
+}
+
+static const char *key_name(enum key k)
+{
+	switch (k) {
+	case K_NODES:
+		return "nodes";
+	case K_SAMPLES:
+		return "samples";
+	case K_DELTAS:
+		return "timeDeltas";
+	case K_TIMESTAMPS:
+		return "timestamps";
+	case K_CHILDREN:
+		return "children";
+	case K_TICKS:
+		return "positionTicks";
+	case K_CALLFRAME:
+		return "callFrame";
+	case K_HEAD:
+		return "head";
+	case K_ID:
+		return "id";
+	case K_PARENT:
+		return "parent";
+	case K_HITCOUNT:
+		return "hitCount";
+	case K_LINE:
+		return "lineNumber";
+	case K_COL:
+		return "columnNumber";
+	case K_START:
+		return "startTime";
+	case K_END:
+		return "endTime";
+	case K_LINES:
+		return "lines";
+	case K_TRACE_EVENTS:
+		return "traceEvents";
+	case K_TICKCOUNT:
+		return "ticks";
+	default:
+		return "value";
+	}
+}
+
+enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_OTHER };
+
+static int wrong_type(struct reader *r, enum key k, const char *want)
+{
+	return fail_at(r, "'%s' is not %s", key_name(k), want);
+}
+
+static int add_int(struct reader *r, int64_t **v, size_t *n, size_t *alloc, const char *s,
+		   size_t len, const char *what, int allow_frac)
+{
+	int64_t x;
+	if (parse_num(s, len, &x, allow_frac) < 0)
+		return fail_at(r, "number out of range in '%s'", what);
+	PT_ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[(*n)++] = x;
+	return 1;
+}
+
+/* Intern a callFrame string; neighbouring nodes mostly share url and scriptId, so
+ * one remembered string per key skips most hash lookups. */
+static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t len)
+{
+	struct pt_profile *p = r->p;
+	uint32_t id = r->last_str[slot];
+	if (id && pt_intern_len(&p->strings, id) == len && !memcmp(pt_s(p, id), s, len))
+		return id;
+	id = pt_strn(p, s, len);
+	r->last_str[slot] = id;
+	return id;
+}
+
+/* a value (scalar, or the start of a container) arrives in the current context */
+static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
+{
+	struct level *l = top(r);
+	enum key k = r->key;
+	struct unit *u = r->cur;
+	int64_t x;
+
+	r->key = K_NONE;
+	if (r->skip) {
+		if (vk == V_MAP || vk == V_ARRAY)
+			r->skip++;
+		if (r->depth + r->skip >= MAX_DEPTH)
+			return fail_at(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+		return 1;
+	}
+	if (!l) {
+		/* the top-level value */
+		r->top_seen = 1;
+		if (vk == V_MAP)
+			return push(r, C_TOP, 0, 0);
+		if (vk == V_ARRAY) {
+			r->is_trace = 1;
+			return push(r, C_EVENTS, 0, 0);
+		}
+		return fail_at(r, "not a V8 CPU profile or trace: the JSON is not an object or "
+				  "array");
+	}
+	switch ((enum ctx)l->ctx) {
+	case C_TOP:
+	case C_PROFILE:
+		switch (k) {
+		case K_NODES:
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			return push(r, C_NODES, 0, 0);
+		case K_HEAD:
+			if (vk != V_MAP)
+				return wrong_type(r, k, "an object");
+			u->legacy = u->one_based = 1;
+			new_node(r);
+			return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
+		case K_SAMPLES:
+		case K_DELTAS:
+		case K_TIMESTAMPS:
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			if (k == K_SAMPLES)
+				u->has_samples = 1;
+			else if (k == K_DELTAS)
+				u->has_deltas = 1;
+			else
+				u->has_timestamps = 1;
+			return push(r, C_INTS,
+				    k == K_SAMPLES  ? A_SAMPLES
+				    : k == K_DELTAS ? A_DELTAS
+						    : A_TIMESTAMPS,
+				    0);
+		case K_START:
+		case K_END:
+			if (vk != V_NUMBER)
+				return wrong_type(r, k, "a number");
+			/* legacy profiles give seconds (maybe fractional), others microseconds;
+			 * the unit is decided at the end, when "head" has been seen */
+			{
+				double dv = parse_double(s, len);
+				if (!(dv > -9.2e15 && dv < 9.2e15))
+					return fail_at(r, "'%s' out of range", key_name(k));
+				/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
+				x = (int64_t)llround(dv * 1000.0);
+			}
+			if (k == K_START)
+				u->start = x;
+			else
+				u->end = x;
+			return 1;
+		case K_TYPEID:
+			u->one_based = 1;
+			break;
+		case K_TRACE_EVENTS:
+			if (l->ctx != C_TOP)
+				break;
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			r->is_trace = 1;
+			return push(r, C_EVENTS, 0, 0);
+		default:
+			break;
+		}
+		break;
+	case C_NODES:
+		if (vk != V_MAP)
+			return fail_at(r, "'nodes' holds something other than objects");
+		new_node(r);
+		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
+	case C_NODE:
+	case C_CALLFRAME: {
+		uint32_t ni = l->ctx == C_NODE ? l->idx : r->stack[r->depth - 2].idx;
+		struct rnode *n = &u->nodes[ni];
+		switch (k) {
+		case K_ID:
+		case K_PARENT:
+		case K_HITCOUNT:
+			if (l->ctx != C_NODE)
+				break;
+			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+				return wrong_type(r, k, "an integer");
+			if (k == K_ID)
+				n->id = x;
+			else if (k == K_PARENT)
+				n->parent_id = x;
+			else
+				n->hit_count = x;
+			return 1;
+		case K_CALLFRAME:
+			if (l->ctx != C_NODE)
+				break;
+			if (vk != V_MAP)
+				return wrong_type(r, k, "an object");
+			return push(r, C_CALLFRAME, 0, 0);
+		case K_CHILDREN:
+			if (l->ctx != C_NODE)
+				break;
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			return push(r, C_CHILDREN, 0, ni);
+		case K_TICKS:
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			return push(r, C_TICKS, 0, ni);
+		case K_FUNCNAME:
+		case K_URL:
+		case K_SCRIPT:
+			if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
+				uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
+				if (k == K_FUNCNAME)
+					n->name = sid;
+				else if (k == K_URL)
+					n->url = sid;
+				else
+					n->script = sid;
+				return 1;
+			}
+			if (vk == V_OTHER)
+				return 1; /* null */
+			return fail_at(r, "'%s' is not a string",
+				       k == K_FUNCNAME ? "functionName"
+				       : k == K_URL    ? "url"
+						       : "scriptId");
+		case K_LINE:
+		case K_COL:
+			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+				return wrong_type(r, k, "an integer");
+			if (k == K_LINE)
+				n->line = x;
+			else
+				n->col = x;
+			return 1;
+		case K_BAILOUT:
+			u->one_based = 1;
+			break;
+		default:
+			break;
+		}
+		break;
+	}
+	case C_CHILDREN:
+		if (vk == V_NUMBER) {
+			if (parse_int(s, len, &x) < 0)
+				return fail_at(r, "'children' holds a non-integer");
+			PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
+			u->children[u->nchildren].parent = l->idx;
+			u->children[u->nchildren].pad = 0;
+			u->children[u->nchildren].child = x;
+			u->nchildren++;
+			return 1;
+		}
+		if (vk == V_MAP && u->legacy) {
+			/* legacy: the child node itself; its parent is the enclosing node */
+			struct rnode *n = new_node(r);
+			n->parent_id = NO_VALUE;
+			return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
+		}
+		return fail_at(r, "'children' holds something other than node ids");
+	case C_TICKS:
+		if (vk != V_MAP)
+			return fail_at(r, "'positionTicks' holds something other than objects");
+		r->tick_line = r->tick_count = NO_VALUE;
+		return push(r, C_TICK, 0, l->idx);
+	case C_TICK:
+		if (k == K_LINE || k == K_TICKCOUNT) {
+			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+				return fail_at(r, "'%s' is not an integer",
+					       k == K_LINE ? "line" : "ticks");
+			if (k == K_LINE)
+				r->tick_line = x;
+			else
+				r->tick_count = x;
+			return 1;
+		}
+		break;
+	case C_INTS: {
+		const char *what = l->arr == A_SAMPLES	? "samples"
+				   : l->arr == A_DELTAS ? "timeDeltas"
+				   : l->arr == A_LINES	? "lines"
+							: "timestamps";
+		if (vk != V_NUMBER)
+			return fail_at(r, "'%s' holds a non-number", what);
+		switch (l->arr) {
+		case A_SAMPLES:
+			return add_int(r, &u->samples, &u->nsamples, &u->samples_alloc, s, len,
+				       what, 0);
+		case A_LINES:
+			return add_int(r, &u->lines, &u->nlines, &u->lines_alloc, s, len, what, 0);
+		default:
+			return add_int(r, &u->deltas, &u->ndeltas, &u->deltas_alloc, s, len, what,
+				       1);
+		}
+	}
+	case C_EVENTS:
+		if (vk != V_MAP)
+			break; /* tolerate junk between events */
+		r->ev_pid = r->ev_tid = NO_VALUE;
+		r->ev_name = r->ev_id = r->ev_argname = 0;
+		unit_reset(&r->chunk);
+		r->cur = &r->chunk;
+		return push(r, C_EVENT, 0, 0);
+	case C_EVENT:
+		switch (k) {
+		case K_PID:
+		case K_TID:
+			if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
+				if (k == K_PID)
+					r->ev_pid = x;
+				else
+					r->ev_tid = x;
+			}
+			if (vk == V_STRING) {
+				/* some writers quote ids; take a decimal string as a number */
+				if (parse_int(s, len, &x) == 0) {
+					if (k == K_PID)
+						r->ev_pid = x;
+					else
+						r->ev_tid = x;
+				}
+			}
+			if (vk == V_MAP || vk == V_ARRAY)
+				break;
+			return 1;
+		case K_ID:
+			if (vk == V_STRING || vk == V_NUMBER) {
+				r->ev_id = pt_strn(r->p, s, len);
+				return 1;
+			}
+			break;
+		case K_NAME:
+			if (vk == V_STRING) {
+				r->ev_name = pt_strn(r->p, s, len);
+				return 1;
+			}
+			break;
+		case K_ARGS:
+			if (vk == V_MAP)
+				return push(r, C_ARGS, 0, 0);
+			break;
+		default:
+			break;
+		}
+		break;
+	case C_ARGS:
+		if (k == K_DATA && vk == V_MAP)
+			return push(r, C_DATA, 0, 0);
+		if (k == K_NAME && vk == V_STRING) {
+			r->ev_argname = pt_strn(r->p, s, len);
+			return 1;
+		}
+		break;
+	case C_DATA:
+		switch (k) {
+		case K_CPUPROFILE:
+			if (vk != V_MAP)
+				return wrong_type(r, k, "an object");
+			return push(r, C_PROFILE, 0, 0);
+		case K_DELTAS:
+		case K_LINES:
+			if (vk != V_ARRAY)
+				return wrong_type(r, k, "an array");
+			if (k == K_DELTAS)
+				u->has_deltas = 1;
+			return push(r, C_INTS, k == K_DELTAS ? A_DELTAS : A_LINES, 0);
+		case K_START:
+		case K_END:
+			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+				return wrong_type(r, k, "a number");
+			if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
+				return fail_at(r, "'%s' out of range", key_name(k));
+			if (k == K_START)
+				u->start = x * 1000;
+			else
+				u->end = x * 1000;
+			return 1;
+		default:
+			break;
+		}
+		break;
+	}
+	/* a value we do not use */
+	if (vk == V_MAP || vk == V_ARRAY)
+		r->skip = 1;
+	return 1;
+}
+
+static uint32_t unit_for(struct reader *r, int64_t pid, uint32_t id)
+{
+	uint64_t key = (uint64_t)pid * 1000003u ^ ((uint64_t)id << 20) ^ id;
+	uint32_t *slot, i;
+
+	/* the map is a first guess; confirm pid and id (collisions fall back to a scan) */
+	slot = pt_map_put(&r->unit_index, key);
+	if (*slot != PT_MAP_NEW && r->units[*slot].pid == pid && r->units[*slot].id == id)
+		return *slot;
+	for (i = 1; i < r->nunits; i++)
+		if (r->units[i].pid == pid && r->units[i].id == id)
+			return i;
+	PT_ALLOC_GROW(r->units, r->nunits + 1, r->units_alloc);
+	i = (uint32_t)r->nunits++;
+	unit_init(&r->units[i]);
+	r->units[i].pid = pid;
+	r->units[i].id = id;
+	slot = pt_map_put(&r->unit_index, key);
+	if (*slot == PT_MAP_NEW)
+		*slot = i;
+	return i;
+}
+
+/* append the event just read (r->chunk) to its profile */
+static void commit_event1(struct reader *r)
+{
+	struct unit *c = &r->chunk, *u;
+	uint32_t ui, base;
+	size_t i;
+
+	if (!r->ev_name)
+		return;
+	if (r->ev_name == r->s_thread_name) {
+		if (r->ev_argname) {
+			PT_ALLOC_GROW(r->threads, r->nthreads + 1, r->threads_alloc);
+			r->threads[r->nthreads].pid = r->ev_pid;
+			r->threads[r->nthreads].tid = r->ev_tid;
+			r->threads[r->nthreads].name = r->ev_argname;
+			r->nthreads++;
+		}
+		return;
+	}
+	if (r->ev_name == r->s_cpuprofile) {
+		/* old Chrome: one event holds the whole profile; give it its own identity */
+		char idbuf[48];
+		snprintf(idbuf, sizeof(idbuf), "CpuProfile#%" PRIu64, ++r->ncpuprofile);
+		ui = unit_for(r, r->ev_pid, pt_str(r->p, idbuf));
+	} else if (r->ev_name == r->s_profile || r->ev_name == r->s_chunk) {
+		ui = unit_for(r, r->ev_pid, r->ev_id);
+	} else {
+		return;
+	}
+	u = &r->units[ui];
+	if (r->ev_name == r->s_profile) {
+		u->has_profile_event = 1;
+		u->tid = r->ev_tid;
+	} else if (!u->has_profile_event && u->tid == NO_VALUE) {
+		u->tid = r->ev_tid; /* no Profile event (yet): the chunk's thread */
+	}
+	if (c->start != NO_VALUE)
+		u->start = c->start;
+	if (c->end != NO_VALUE)
+		u->end = c->end;
+	base = (uint32_t)u->nnodes;
+	for (i = 0; i < c->nnodes; i++) {
+		PT_ALLOC_GROW(u->nodes, u->nnodes + 1, u->nodes_alloc);
+		u->nodes[u->nnodes++] = c->nodes[i];
+	}
+	for (i = 0; i < c->nchildren; i++) {
+		PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
+		u->children[u->nchildren] = c->children[i];
+		u->children[u->nchildren++].parent += base;
+	}
+	for (i = 0; i < c->nticks; i++) {
+		PT_ALLOC_GROW(u->ticks, u->nticks + 1, u->ticks_alloc);
+		u->ticks[u->nticks] = c->ticks[i];
+		u->ticks[u->nticks++].node += base;
+	}
+	/* per-chunk lines are optional (V8 omits them when all are 0): pad to samples */
+	if (c->nsamples || c->nlines) {
+		PT_ALLOC_GROW(u->lines, u->nsamples + c->nsamples, u->lines_alloc);
+		for (i = 0; i < c->nsamples; i++)
+			u->lines[u->nsamples + i] = i < c->nlines ? c->lines[i] : 0;
+		PT_ALLOC_GROW(u->samples, u->nsamples + c->nsamples, u->samples_alloc);
+		if (c->nsamples)
+			memcpy(u->samples + u->nsamples, c->samples, c->nsamples * sizeof(int64_t));
+		u->nsamples += c->nsamples;
+		u->nlines = u->nsamples;
+	}
+	/* deltas: keep them aligned with samples even if a chunk is inconsistent; the
+	 * counts are compared at the end */
+	PT_ALLOC_GROW(u->deltas, u->ndeltas + c->ndeltas, u->deltas_alloc);
+	if (c->ndeltas)
+		memcpy(u->deltas + u->ndeltas, c->deltas, c->ndeltas * sizeof(int64_t));
+	u->ndeltas += c->ndeltas;
+	u->has_samples |= c->has_samples || c->nsamples;
+	u->has_deltas |= c->has_deltas;
+	u->legacy |= c->legacy;
+	u->one_based |= c->one_based;
+}
+
+static void commit_event(struct reader *r)
+{
+	commit_event1(r);
+	r->cur = &r->units[0]; /* units may have moved */
+}
+
+static int end_container(struct reader *r)
+{
+	struct level *l;
+	struct unit *u = r->cur;
+
+	if (r->skip) {
+		r->skip--;
+		return 1;
+	}
+	l = top(r);
+	if (!l)
+		return 1;
+	switch ((enum ctx)l->ctx) {
+	case C_NODE: {
+		struct rnode *n = &u->nodes[l->idx];
+		if (n->id == NO_VALUE)
+			return fail_at(r, "node without an 'id'");
+		/* legacy nested node: link it to the enclosing node */
+		if (r->depth >= 3 && r->stack[r->depth - 2].ctx == C_CHILDREN &&
+		    r->stack[r->depth - 3].ctx == C_NODE) {
+			PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
+			u->children[u->nchildren].parent = r->stack[r->depth - 3].idx;
+			u->children[u->nchildren].pad = 0;
+			u->children[u->nchildren].child = n->id;
+			u->nchildren++;
+		}
+		break;
+	}
+	case C_TICK:
+		if (r->tick_line != NO_VALUE && r->tick_count != NO_VALUE) {
+			PT_ALLOC_GROW(u->ticks, u->nticks + 1, u->ticks_alloc);
+			u->ticks[u->nticks].node = l->idx;
+			u->ticks[u->nticks].seq = (uint32_t)u->nticks;
+			u->ticks[u->nticks].line = r->tick_line;
+			u->ticks[u->nticks].ticks = r->tick_count;
+			u->nticks++;
+		}
+		break;
+	case C_EVENT:
+		commit_event(r);
+		break;
+	default:
+		break;
+	}
+	r->depth--;
+	return 1;
+}
+
+/* ---- yajl callbacks ---- */
+
+static int cb_null(void *ctx)
+{
+	return on_value(ctx, V_OTHER, NULL, 0);
+}
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return on_value(ctx, V_OTHER, NULL, 0);
+}
+static int cb_number(void *ctx, const char *s, size_t len)
+{
+	return on_value(ctx, V_NUMBER, s, len);
+}
+static int cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return on_value(ctx, V_STRING, (const char *)s, len);
+}
+static int cb_start_map(void *ctx)
+{
+	return on_value(ctx, V_MAP, NULL, 0);
+}
+static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct reader *r = ctx;
+	struct level *l = top(r);
+	r->key = r->skip || !l ? K_NONE : lookup_key((enum ctx)l->ctx, s, len);
+	return 1;
+}
+static int cb_start_array(void *ctx)
+{
+	return on_value(ctx, V_ARRAY, NULL, 0);
+}
+
+static int cb_end(void *ctx)
+{
+	return end_container(ctx);
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
+	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
+};
+
+/* ---- building the call tree ---- */
+
+static int is_synthetic(const char *name)
+{
+	return !strcmp(name, "(root)") || !strcmp(name, "(program)") || !strcmp(name, "(idle)") ||
+	       !strcmp(name, "(garbage collector)");
+}
+
+/* frame of node n (line 0: the function, without a current line) */
+static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
+{
+	struct pt_profile *p = r->p;
+	struct pt_frame f;
+	const char *name = pt_s(p, n->name), *url = pt_s(p, n->url);
+	const char *script = pt_s(p, n->script);
+	int64_t l = n->line, c = n->col;
+	uint32_t file = n->url;
+
+	/* human line/column: 1-based, 0 = unknown */
+	if (u->one_based) {
+		l = l > 0 ? l : 0;
+		c = c > 0 ? c : 0;
+	} else {
+		l = l != NO_VALUE && l >= 0 ? l + 1 : 0;
+		c = c != NO_VALUE && c >= 0 ? c + 1 : 0;
+	}
+	memset(&f, 0, sizeof(f));
+	if (!*url && !is_synthetic(name) && l > 0 && *script && strcmp(script, "0")) {
+		/* eval / new Function code: no url, only the script id tells two apart;
+		 * DevTools calls such a script "VM<scriptId>", and so do we */
+		char vm[80];
+		snprintf(vm, sizeof(vm), "VM%s", script);
+		file = pt_str(p, vm);
+	}
+	if (!*url && l == 0)
+		f.flags = is_synthetic(name) ? PT_FRAME_SYNTHETIC : PT_FRAME_NATIVE;
+	f.func = pt_profile_func(p, *name ? n->name : r->s_anon, 0, file, l);
+	f.column = c;
+	return pt_profile_frame(p, &f);
+}
+
+/* node n's frame with a current line (a positionTicks or trace `lines` line) */
+static uint32_t line_frame(struct pt_profile *p, const struct rnode *n, int64_t line)
+{
+	struct pt_frame f = p->frames[n->frame];
+	f.line = line;
+	return pt_profile_frame(p, &f);
+}
+
+static int cmp_tick(const void *a, const void *b)
+{
+	const struct tick *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq; /* qsort is not stable */
+}
+
+/* node id -> node index: a plain array when the ids are dense (node numbers its nodes
+ * 1..N), else a hash map */
+struct idmap {
+	uint32_t *dense;
+	int64_t ndense;
+	struct pt_map map;
+};
+
+static void idmap_init(struct idmap *m, const struct unit *u)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	pt_map_init(&m->map);
+	for (i = 0; i < u->nnodes; i++) {
+		if (u->nodes[i].id < lo)
+			lo = u->nodes[i].id;
+		if (u->nodes[i].id > hi)
+			hi = u->nodes[i].id;
+	}
+	if (u->nnodes && lo >= 0 && hi < 4 * (int64_t)u->nnodes + 64) {
+		m->ndense = hi + 1;
+		m->dense = pt_xmalloc((size_t)m->ndense * sizeof(uint32_t));
+		memset(m->dense, 0xff, (size_t)m->ndense * sizeof(uint32_t));
+	}
+}
+
+static uint32_t idmap_get(const struct idmap *m, int64_t id)
+{
+	if (m->dense)
+		return id >= 0 && id < m->ndense ? m->dense[id] : UINT32_MAX;
+	return pt_map_get(&m->map, (uint64_t)id);
+}
+
+/* record id -> idx; 0 if the id was there already */
+static int idmap_put(struct idmap *m, int64_t id, uint32_t idx)
+{
+	uint32_t *slot;
+	if (m->dense) {
+		if (m->dense[id] != UINT32_MAX)
+			return 0;
+		m->dense[id] = idx;
+		return 1;
+	}
+	slot = pt_map_put(&m->map, (uint64_t)id);
+	if (*slot != PT_MAP_NEW)
+		return 0;
+	*slot = idx;
+	return 1;
+}
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->dense);
+	pt_map_release(&m->map);
+}
+
+/* Resolve ids, check the tree, make call-tree nodes and add the samples of unit u.
+ * origin: the microsecond time that timeline times count from. */
+static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
+		      uint32_t labels, int64_t *last)
+{
+	struct pt_profile *p = r->p;
+	struct idmap ids;
+	uint32_t *chain = NULL, root = UINT32_MAX;
+	size_t nchain = 0, chain_alloc = 0, i;
+	int ret = -1;
+
+	idmap_init(&ids, u);
+	if (!u->nnodes) {
+		pt_diag_error(r->d, "the profile has no nodes");
+		goto out;
+	}
+	for (i = 0; i < u->nnodes; i++) {
+		struct rnode *n = &u->nodes[i];
+		if (!idmap_put(&ids, n->id, (uint32_t)i)) {
+			pt_diag_error(r->d, "duplicate node id %" PRId64, n->id);
+			goto out;
+		}
+		n->parent = UINT32_MAX;
+		n->state = 0;
+		n->nticks = n->tick_used = 0;
+	}
+	for (i = 0; i < u->nnodes; i++) {
+		struct rnode *n = &u->nodes[i];
+		if (n->parent_id != NO_VALUE) {
+			uint32_t pi = idmap_get(&ids, n->parent_id);
+			if (pi == UINT32_MAX) {
+				pt_diag_error(r->d,
+					      "unknown parent node id %" PRId64 " of node %" PRId64,
+					      n->parent_id, n->id);
+				goto out;
+			}
+			n->parent = pi;
+		}
+	}
+	for (i = 0; i < u->nchildren; i++) {
+		uint32_t ci = idmap_get(&ids, u->children[i].child);
+		struct rnode *c;
+		if (ci == UINT32_MAX) {
+			pt_diag_error(r->d,
+				      "unknown node id %" PRId64 " in children of node %" PRId64,
+				      u->children[i].child, u->nodes[u->children[i].parent].id);
+			goto out;
+		}
+		c = &u->nodes[ci];
+		if (c->parent != UINT32_MAX && c->parent != u->children[i].parent) {
+			pt_diag_error(
+				r->d,
+				"node id %" PRId64 " has two parents (%" PRId64 " and %" PRId64 ")",
+				c->id, u->nodes[c->parent].id, u->nodes[u->children[i].parent].id);
+			goto out;
+		}
+		c->parent = u->children[i].parent;
+	}
+	for (i = 0; i < u->nnodes; i++) {
+		if (u->nodes[i].parent != UINT32_MAX)
+			continue;
+		if (root != UINT32_MAX) {
+			pt_diag_error(r->d, "two root nodes (ids %" PRId64 " and %" PRId64 ")",
+				      u->nodes[root].id, u->nodes[i].id);
+			goto out;
+		}
+		root = (uint32_t)i;
+	}
+	if (root == UINT32_MAX) {
+		pt_diag_error(r->d, "no root node: the parent links form a cycle");
+		goto out;
+	}
+
+	/* call-tree node of every node, walking up with an explicit chain (no recursion);
+	 * state: 0 new, 1 on the chain, 2 done */
+	{
+		struct rnode *rt = &u->nodes[root];
+		rt->state = 2;
+		if (!strcmp(pt_s(p, rt->name), "(root)")) {
+			rt->frame = 0;
+			rt->ptnode = 0;
+		} else {
+			rt->frame = node_frame(r, u, rt);
+			rt->ptnode = pt_profile_child(p, 0, rt->frame);
+		}
+	}
+	for (i = 0; i < u->nnodes; i++) {
+		uint32_t j = (uint32_t)i;
+		nchain = 0;
+		while (u->nodes[j].state == 0) {
+			u->nodes[j].state = 1;
+			PT_ALLOC_GROW(chain, nchain + 1, chain_alloc);
+			chain[nchain++] = j;
+			j = u->nodes[j].parent;
+		}
+		if (u->nodes[j].state == 1) {
+			pt_diag_error(r->d, "cycle in the node tree (through node id %" PRId64 ")",
+				      u->nodes[j].id);
+			goto out;
+		}
+		while (nchain) {
+			struct rnode *n = &u->nodes[chain[--nchain]];
+			n->frame = node_frame(r, u, n);
+			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
+			n->state = 2;
+		}
+	}
+
+	/* positionTicks, grouped per node */
+	if (u->nticks) {
+		qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
+		for (i = u->nticks; i-- > 0;) {
+			u->nodes[u->ticks[i].node].ticks = (uint32_t)i;
+			u->nodes[u->ticks[i].node].nticks++;
+		}
+	}
+
+	if (!u->has_samples) {
+		/* no samples array: hitCount is all there is (no timeline, no time) */
+		for (i = 0; i < u->nnodes; i++) {
+			struct rnode *n = &u->nodes[i];
+			int64_t left = n->hit_count == NO_VALUE ? 0 : n->hit_count;
+			uint32_t k;
+			if (left < 0) {
+				pt_diag_error(r->d, "negative hitCount in node %" PRId64, n->id);
+				goto out;
+			}
+			for (k = 0; k < n->nticks && left > 0; k++) {
+				struct tick *t = &u->ticks[n->ticks + k];
+				int64_t c = t->ticks < left ? t->ticks : left;
+				if (t->line <= 0 || c <= 0 || !n->frame)
+					continue;
+				pt_profile_add_value(p,
+						     pt_profile_child(p, u->nodes[n->parent].ptnode,
+								      line_frame(p, n, t->line)),
+						     labels, 0, c);
+				left -= c;
+			}
+			if (left > 0)
+				pt_profile_add_value(p, n->ptnode, labels, 0, left);
+		}
+		ret = 0;
+		goto out;
+	}
+
+	if (u->has_deltas && u->ndeltas != u->nsamples) {
+		pt_diag_error(r->d, "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
+			      u->ndeltas, u->nsamples);
+		goto out;
+	}
+	if (u->has_timestamps && u->ndeltas != u->nsamples) {
+		pt_diag_error(r->d, "'timestamps' and 'samples' differ in length (%zu and %zu)",
+			      u->ndeltas, u->nsamples);
+		goto out;
+	}
+	{
+		/* times in microseconds; raw running sum, each sample's time is the max of the
+		 * previous one and the raw sum (speedscope's rule: a negative delta neither
+		 * gives a negative duration nor shifts the rest) */
+		int64_t start = u->start != NO_VALUE ? u->start / 1000 : 0;
+		int64_t end = u->end != NO_VALUE ? u->end / 1000 : NO_VALUE;
+		int64_t raw = start, prev = INT64_MIN, next = 0;
+		size_t s;
+
+		if (u->legacy && u->start != NO_VALUE)
+			start = legacy_us(u->start);
+		if (u->legacy && u->end != NO_VALUE)
+			end = legacy_us(u->end);
+		for (s = 0; s < u->nsamples; s++) {
+			uint32_t ni = idmap_get(&ids, u->samples[s]);
+			struct rnode *n;
+			uint32_t node;
+			int64_t line = 0, t = 0, v[2];
+
+			if (ni == UINT32_MAX) {
+				pt_diag_error(r->d, "unknown node id %" PRId64 " in samples",
+					      u->samples[s]);
+				goto out;
+			}
+			n = &u->nodes[ni];
+			if (u->nlines == u->nsamples && u->lines)
+				line = u->lines[s];
+			/* else hand out the node's positionTicks lines, one per sample, in
+			 * their order; samples beyond the ticks get no line */
+			while (!line && n->tick_used < n->nticks) {
+				struct tick *tk = &u->ticks[n->ticks + n->tick_used];
+				if (tk->ticks > 0 && tk->line > 0) {
+					tk->ticks--;
+					line = tk->line;
+				} else {
+					n->tick_used++;
+				}
+			}
+			node = n->ptnode;
+			if (line > 0 && n->frame)
+				node = pt_profile_child(p, u->nodes[n->parent].ptnode,
+							line_frame(p, n, line));
+			if (u->has_deltas) {
+				raw = pt_add(raw, u->deltas[s]);
+				t = raw;
+			} else if (u->has_timestamps) {
+				t = u->deltas[s];
+			}
+			if (t < prev)
+				t = prev;
+			prev = t;
+			if ((u->has_deltas || u->has_timestamps) && t > *last)
+				*last = t;
+			/* the weight of a sample is the time to the next one (DevTools'
+			 * rule); the last one gets the time to endTime */
+			if (s + 1 < u->nsamples) {
+				if (u->has_deltas)
+					next = pt_add(raw, u->deltas[s + 1]);
+				else if (u->has_timestamps)
+					next = u->deltas[s + 1];
+				if (next < t)
+					next = t;
+			} else {
+				next = end != NO_VALUE && end > t ? end : t;
+			}
+			v[0] = 1;
+			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? sat_sub(next, t)
+										 : 0;
+			if (v[1] < 0)
+				v[1] = INT64_MAX; /* overflowed: hostile input */
+			pt_profile_add_sample(p, node, labels, v, sat_mul1000(sat_sub(t, origin)));
+		}
+	}
+	ret = 0;
+out:
+	free(chain);
+	idmap_release(&ids);
+	return ret;
+}
+
+/* the earliest start of any unit, in microseconds (timeline origin) */
+static int64_t unit_start_us(const struct unit *u)
+{
+	if (u->legacy) {
+		if (u->has_timestamps && u->ndeltas)
+			return u->deltas[0];
+		return u->start != NO_VALUE ? legacy_us(u->start) : 0;
+	}
+	return u->start != NO_VALUE ? u->start / 1000 : 0;
+}
+
+static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+			   struct pt_diag *d)
+{
+	struct reader r;
+	const unsigned char *buf;
+	yajl_status st = yajl_status_ok;
+	int ret = -1, with_time = 0;
+	size_t i, first, nunits;
+	int64_t origin = INT64_MAX, last = INT64_MIN;
+
+	(void)o;
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.d = d;
+	p->format = "cpuprofile";
+	pt_map_init(&r.unit_index);
+	PT_ALLOC_GROW(r.units, 1, r.units_alloc);
+	unit_init(&r.units[0]);
+	r.nunits = 1;
+	r.cur = &r.units[0];
+	unit_init(&r.chunk);
+	r.s_profile = pt_str(p, "Profile");
+	r.s_chunk = pt_str(p, "ProfileChunk");
+	r.s_cpuprofile = pt_str(p, "CpuProfile");
+	r.s_thread_name = pt_str(p, "thread_name");
+	r.s_anon = pt_str(p, "(anonymous)");
+	r.h = yajl_alloc(&callbacks, NULL, &r);
+
+	for (;;) {
+		size_t len;
+		int rc = pt_input_need(in, CHUNK, &buf);
+		if (rc < 0)
+			goto out;
+		len = in->end - in->pos;
+		if (len > CHUNK)
+			len = CHUNK;
+		if (!len)
+			break;
+		r.chunk_off = pt_input_tell(in);
+		st = yajl_parse(r.h, buf, len);
+		if (st != yajl_status_ok)
+			break;
+		pt_input_consume(in, len);
+		if (rc == 0 && in->pos == in->end)
+			break;
+	}
+	if (st == yajl_status_ok) {
+		r.chunk_off = pt_input_tell(in);
+		st = yajl_complete_parse(r.h);
+		/* a trace array may lack its closing ']' (the trace format allows it) */
+		if (st != yajl_status_ok && !r.failed && r.is_trace && r.depth == 1 &&
+		    r.stack[0].ctx == C_EVENTS && !r.skip)
+			st = yajl_status_ok;
+		else if (st != yajl_status_ok && !r.failed) {
+			pt_diag_error_at(d, pt_input_tell(in),
+					 "truncated JSON: unexpected end of input");
+			goto out;
+		}
+	}
+	if (st != yajl_status_ok) {
+		if (!r.failed) {
+			unsigned char *msg = yajl_get_error(r.h, 0, NULL, 0);
+			char *m = (char *)msg, *e;
+			/* yajl: "lexical error: invalid char in json text.\n" */
+			e = m + strlen(m);
+			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
+				*--e = '\0';
+			pt_diag_error_at(d, r.chunk_off + yajl_get_bytes_consumed(r.h),
+					 "invalid JSON: %s", m);
+			yajl_free_error(r.h, msg);
+		}
+		goto out;
+	}
+	if (!r.top_seen) {
+		pt_diag_error(d, "empty input");
+		goto out;
+	}
+
+	/* which units hold profiles */
+	first = r.is_trace ? 1 : 0;
+	nunits = r.nunits;
+	if (first == nunits) {
+		pt_diag_error(d, "no Profile or ProfileChunk events in the trace");
+		goto out;
+	}
+	if (!r.is_trace && !r.units[0].nnodes) {
+		pt_diag_error(d, "not a V8 CPU profile: no 'nodes' or 'head'");
+		goto out;
+	}
+	pt_profile_add_type(p, "samples", "count");
+	for (i = first; i < nunits; i++) {
+		struct unit *u = &r.units[i];
+		if (u->has_samples && (u->has_deltas || u->has_timestamps))
+			with_time = 1;
+		if (unit_start_us(u) < origin)
+			origin = unit_start_us(u);
+	}
+	if (with_time)
+		pt_profile_add_type(p, "wall", "microseconds");
+	for (i = first; i < nunits; i++) {
+		struct unit *u = &r.units[i];
+		uint32_t labels = 0;
+		if (r.is_trace) {
+			struct pt_label lab[3];
+			uint32_t nl = 0;
+			size_t k;
+			memset(lab, 0, sizeof(lab));
+			if (u->pid != NO_VALUE) {
+				lab[nl].key = pt_str(p, PT_LABEL_PID);
+				lab[nl++].num = u->pid;
+			}
+			if (u->tid != NO_VALUE) {
+				lab[nl].key = pt_str(p, PT_LABEL_TID);
+				lab[nl++].num = u->tid;
+			}
+			for (k = 0; k < r.nthreads; k++)
+				if (r.threads[k].pid == u->pid && r.threads[k].tid == u->tid) {
+					lab[nl].key = pt_str(p, PT_LABEL_THREAD);
+					lab[nl++].str = r.threads[k].name;
+					break;
+				}
+			labels = pt_profile_labelset(p, lab, nl);
+		}
+		if (build_unit(&r, u, with_time, origin, labels, &last) < 0) {
+			if (r.is_trace) {
+				/* say which profile of the trace */
+				char msg[sizeof(d->msg)];
+				snprintf(msg, sizeof(msg), "%s", d->msg);
+				pt_diag_error(d, "profile pid %" PRId64 " id '%s': %s", u->pid,
+					      pt_s(p, u->id), msg);
+			}
+			goto out;
+		}
+		if (u->end != NO_VALUE) {
+			int64_t e = u->legacy ? legacy_us(u->end) : u->end / 1000;
+			if (e > last)
+				last = e;
+		}
+	}
+	/* duration: from the earliest start to the latest sample or endTime */
+	if (last != INT64_MIN && last > origin)
+		p->duration_nanos = sat_mul1000(sat_sub(last, origin));
+	ret = 0;
+out:
+	yajl_free(r.h);
+	for (i = 0; i < r.nunits; i++)
+		unit_release(&r.units[i]);
+	free(r.units);
+	unit_release(&r.chunk);
+	free(r.stack);
+	free(r.threads);
+	pt_map_release(&r.unit_index);
+	return ret;
+}
+
+/* s (after an object's '{') opens with key k whose value is an array */
+static int starts_with_array(const unsigned char *s, size_t len, const char *k)
+{
+	size_t i = 0, n = strlen(k);
+	while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+		i++;
+	if (len - i < n || memcmp(s + i, k, n))
+		return 0;
+	for (i += n; i < len && (s[i] == ' ' || s[i] == ':' || s[i] == '\n'); i++)
+		;
+	return i < len && s[i] == '[';
+}
+
+static int cpuprofile_detect(const unsigned char *head, size_t len)
+{
+	size_t i = 0;
+	const char *s = (const char *)head;
+
+	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	if (i == len || (head[i] != '{' && head[i] != '['))
+		return 0;
+	if (memmem(s, len, "\"traceEvents\"", 13) || memmem(s, len, "\"callFrame\"", 11) ||
+	    (memmem(s, len, "\"head\"", 6) && memmem(s, len, "\"functionName\"", 14)))
+		return 80;
+	if (head[i] == '[' && memmem(s, len, "\"ph\"", 4))
+		return 60;
+	/* other writers may put a long samples array first */
+	if (head[i] == '{' &&
+	    (memmem(s, len, "\"timeDeltas\"", 12) || memmem(s, len, "\"nodes\"", 7) ||
+	     starts_with_array(head + i + 1, len - i - 1, "\"samples\"")))
+		return 50;
+	return 0;
+}
+
+/* ---- writer ---- */
+
+/* One output node per (parent, function, column): our tree may split a function into
+ * siblings by current line (positionTicks), which a .cpuprofile keeps inside one node. */
+struct wnode {
+	uint32_t parent, cf, first_child, next_sibling, last_child;
+	uint32_t id; /* output id, 1.. in pre-order */
+	int64_t hits;
+};
+
+struct wtick {
+	uint32_t node;
+	uint32_t pad;
+	int64_t line, ticks;
+};
+
+struct writer {
+	const struct pt_profile *p;
+	struct wnode *nodes;
+	size_t n, alloc;
+	struct pt_map index;   /* parent << 32 | cf -> wnode */
+	struct pt_map cfindex; /* func << 32 | column -> cf */
+	uint32_t *cf_frame;    /* cf -> a frame with that function and column */
+	size_t ncf, cf_alloc;
+	struct pt_map ticks_index; /* wnode << 32 | line -> wtick */
+	struct wtick *ticks;
+	size_t nticks, ticks_alloc;
+	struct pt_buf out;
+	FILE *fp;
+};
+
+static uint32_t wnode_child(struct writer *w, uint32_t parent, uint32_t cf)
+{
+	uint32_t *slot = pt_map_put(&w->index, (uint64_t)parent << 32 | cf), id;
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	id = (uint32_t)w->n;
+	PT_ALLOC_GROW(w->nodes, w->n + 1, w->alloc);
+	memset(&w->nodes[id], 0, sizeof(w->nodes[id]));
+	w->nodes[id].parent = parent;
+	w->nodes[id].cf = cf;
+	/* children kept in creation order */
+	if (w->nodes[parent].last_child)
+		w->nodes[w->nodes[parent].last_child].next_sibling = id;
+	else
+		w->nodes[parent].first_child = id;
+	w->nodes[parent].last_child = id;
+	w->n++;
+	*slot = id;
+	return id;
+}
+
+static void add_hit(struct writer *w, uint32_t wn, int64_t line, int64_t count)
+{
+	uint32_t *slot;
+	w->nodes[wn].hits = pt_add(w->nodes[wn].hits, count);
+	if (line <= 0)
+		return;
+	slot = pt_map_put(&w->ticks_index, (uint64_t)wn << 32 | ((uint64_t)line & 0xffffffffu));
+	if (*slot == PT_MAP_NEW) {
+		PT_ALLOC_GROW(w->ticks, w->nticks + 1, w->ticks_alloc);
+		w->ticks[w->nticks].node = wn;
+		w->ticks[w->nticks].pad = 0;
+		w->ticks[w->nticks].line = line;
+		w->ticks[w->nticks].ticks = 0;
+		*slot = (uint32_t)w->nticks++;
+	}
+	w->ticks[*slot].ticks = pt_add(w->ticks[*slot].ticks, count);
+}
+
+static int cmp_wtick(const void *a, const void *b)
+{
+	const struct wtick *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* a JSON string: UTF-8 kept, invalid bytes become U+FFFD, controls escaped */
+static void put_json_str(struct pt_buf *b, const char *s, size_t n)
+{
+	size_t i = 0;
+	pt_buf_addch(b, '"');
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = 0, k;
+		uint32_t cp = 0;
+		if (c < 0x80) {
+			if (c == '"' || c == '\\') {
+				pt_buf_addch(b, '\\');
+				pt_buf_addch(b, c);
+			} else if (c < 0x20 || c == 0x7f) {
+				pt_buf_addf(b, "\\u%04x", c);
+			} else {
+				pt_buf_addch(b, c);
+			}
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			len = 3, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4, cp = c & 0x07;
+		for (k = 1; len && k < len; k++) {
+			if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80) {
+				len = 0;
+				break;
+			}
+			cp = cp << 6 | ((unsigned char)s[i + k] & 0x3f);
+		}
+		if (len && ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+			    (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+			len = 0;
+		if (!len) {
+			pt_buf_addstr(b, "\\ufffd");
+			i++;
+			continue;
+		}
+		pt_buf_add(b, s + i, len);
+		i += len;
+	}
+	pt_buf_addch(b, '"');
+}
+
+static void flush_if_big(struct writer *w)
+{
+	if (w->out.len >= CHUNK) {
+		fwrite(w->out.buf, 1, w->out.len, w->fp);
+		pt_buf_reset(&w->out);
+	}
+}
+
+/* "VM123": the name our reader gives code without a url (eval, new Function) */
+static int vm_script(const char *file, const char **digits)
+{
+	const char *s;
+	if (strncmp(file, "VM", 2) || !file[2])
+		return 0;
+	for (s = file + 2; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	*digits = file + 2;
+	return 1;
+}
+
+struct timed {
+	int64_t time;
+	uint32_t event;
+	uint32_t pad;
+};
+
+static int cmp_timed(const void *a, const void *b)
+{
+	const struct timed *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *fp,
+			    struct pt_diag *d)
+{
+	struct writer w;
+	uint32_t *wnode_of = NULL, *sample_node = NULL, *tick_first = NULL, n, t, i;
+	int64_t *deltas = NULL, start = 0, end, sum = 0;
+	size_t nsamp = 0, samp_alloc = 0, k;
+	struct pt_intern scripts;
+	struct pt_arena arena;
+	uint64_t vm_max = 0;
+	int ret = -1;
+	double ns = 0;
+	int timeunit, has_times = 0;
+	int64_t time_type = -1;
+
+	if (!pt_profile_has_stacks(p))
+		return pt_diag_error(d, "%s",
+				     p->no_stacks_reason ? p->no_stacks_reason
+							 : "the profile has no stacks");
+	t = o->type >= 0 && (uint32_t)o->type < p->ntypes ? (uint32_t)o->type : p->default_type;
+	if (t >= p->ntypes)
+		return pt_diag_error(d, "the profile has no sample types");
+	timeunit = pt_unit_is_time(pt_s(p, p->types[t].unit), &ns);
+	for (i = 0; i < p->ntypes && time_type < 0; i++)
+		if (pt_unit_is_time(pt_s(p, p->types[i].unit), &ns))
+			time_type = i;
+	if (timeunit)
+		pt_unit_is_time(pt_s(p, p->types[t].unit), &ns);
+
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	w.fp = fp;
+	pt_buf_init(&w.out);
+	pt_map_init(&w.index);
+	pt_map_init(&w.cfindex);
+	pt_map_init(&w.ticks_index);
+	pt_arena_init(&arena);
+	pt_intern_init(&scripts, &arena);
+	PT_ALLOC_GROW(w.nodes, 1, w.alloc);
+	memset(&w.nodes[0], 0, sizeof(w.nodes[0]));
+	w.n = 1;
+	PT_ALLOC_GROW(w.cf_frame, 1, w.cf_alloc);
+	w.cf_frame[0] = 0;
+	w.ncf = 1;
+
+	/* output node of every tree node (a parent has a smaller id than its children) */
+	wnode_of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	wnode_of[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		const struct pt_frame *f = pt_frame_of(p, n);
+		uint64_t key = (uint64_t)f->func << 32 | ((uint64_t)f->column & 0xffffffffu);
+		uint32_t *slot = pt_map_put(&w.cfindex, key);
+		if (*slot == PT_MAP_NEW) {
+			PT_ALLOC_GROW(w.cf_frame, w.ncf + 1, w.cf_alloc);
+			w.cf_frame[w.ncf] = p->nodes[n].frame;
+			*slot = (uint32_t)w.ncf++;
+		}
+		wnode_of[n] = wnode_child(&w, wnode_of[p->nodes[n].parent], *slot);
+	}
+
+	/* the samples, in order, with the time to the previous one */
+	for (k = 1; k < p->nevents && !has_times; k++)
+		has_times = p->events[k].time != p->events[0].time;
+	if (has_times) {
+		/* the timeline, in time order: one sample per event */
+		struct timed *ord = pt_xreallocarray(NULL, p->nevents, sizeof(*ord));
+		int64_t prev;
+		for (k = 0; k < p->nevents; k++) {
+			ord[k].time = p->events[k].time / 1000;
+			ord[k].event = (uint32_t)k;
+			ord[k].pad = 0;
+		}
+		qsort(ord, p->nevents, sizeof(*ord), cmp_timed);
+		start = p->time_nanos / 1000;
+		prev = 0;
+		sample_node = pt_xreallocarray(NULL, p->nevents, sizeof(uint32_t));
+		deltas = pt_xreallocarray(NULL, p->nevents, sizeof(int64_t));
+		for (k = 0; k < p->nevents; k++) {
+			const struct pt_event *e = &p->events[ord[k].event];
+			uint32_t node = p->samples[e->sample].node;
+			sample_node[k] = wnode_of[node];
+			deltas[k] = sat_sub(ord[k].time, prev);
+			prev = ord[k].time;
+			add_hit(&w, wnode_of[node], node ? pt_frame_of(p, node)->line : 0, 1);
+		}
+		nsamp = p->nevents;
+		/* the last sample lasts as long as its time value says */
+		end = pt_add(start, prev);
+		if (time_type >= 0) {
+			double tns = 0;
+			pt_unit_is_time(pt_s(p, p->types[time_type].unit), &tns);
+			end = pt_add(end, d2i((double)p->event_values[(size_t)ord[nsamp - 1].event *
+									      p->ntypes +
+								      (size_t)time_type] *
+					      tns / 1000.0));
+		}
+		free(ord);
+	} else {
+		/* No timeline: the tree in depth-first order. A time value becomes one
+		 * sample lasting that long; a count v becomes v samples 1 ms apart (one
+		 * sample lasting v ms when that would exceed MAX_SYNTH samples); any other
+		 * unit (bytes...) one sample lasting v microseconds. */
+		int64_t total = 0, div = 1, prev_us = 0;
+		int replicate = 0;
+		for (i = 0; i < p->types[t].decimals; i++)
+			div *= 10;
+		if (!timeunit && !strcmp(pt_s(p, p->types[t].unit), "count")) {
+			for (n = 0; n < p->nnodes; n++) {
+				int64_t v = p->node_self[(size_t)n * p->ntypes + t] / div;
+				if (v > 0)
+					total = pt_add(total, v);
+			}
+			replicate = total <= MAX_SYNTH;
+		}
+		start = p->time_nanos / 1000;
+		n = 0;
+		for (;;) {
+			int64_t v = p->node_self[(size_t)n * p->ntypes + t] / div;
+			if (v > 0) {
+				int64_t reps = replicate ? v : 1, rep, us;
+				if (timeunit)
+					us = d2i((double)v * ns / 1000.0);
+				else if (replicate)
+					us = 1000;
+				else if (!strcmp(pt_s(p, p->types[t].unit), "count"))
+					us = v > INT64_MAX / 1000 ? INT64_MAX : v * 1000;
+				else
+					us = v;
+				for (rep = 0; rep < reps; rep++) {
+					PT_ALLOC_GROW(sample_node, nsamp + 1, samp_alloc);
+					deltas = pt_xreallocarray(deltas, samp_alloc,
+								  sizeof(int64_t));
+					sample_node[nsamp] = wnode_of[n];
+					/* DevTools weighs a sample by the time to the next one:
+					 * the delta of sample i carries the weight of i - 1 */
+					deltas[nsamp] = prev_us;
+					prev_us = us;
+					sum = pt_add(sum, us);
+					nsamp++;
+				}
+				add_hit(&w, wnode_of[n], n ? pt_frame_of(p, n)->line : 0, reps);
+			}
+			/* next node in depth-first order */
+			if (p->nodes[n].first_child) {
+				n = p->nodes[n].first_child;
+				continue;
+			}
+			while (n && !p->nodes[n].next_sibling)
+				n = p->nodes[n].parent;
+			if (!n)
+				break;
+			n = p->nodes[n].next_sibling;
+		}
+		end = pt_add(start, sum);
+	}
+
+	/* ids in pre-order: root first, parents before children */
+	{
+		uint32_t next_id = 1;
+		n = 0;
+		for (;;) {
+			w.nodes[n].id = next_id++;
+			if (w.nodes[n].first_child) {
+				n = w.nodes[n].first_child;
+				continue;
+			}
+			while (n && !w.nodes[n].next_sibling)
+				n = w.nodes[n].parent;
+			if (!n)
+				break;
+			n = w.nodes[n].next_sibling;
+		}
+	}
+	if (w.nticks)
+		qsort(w.ticks, w.nticks, sizeof(*w.ticks), cmp_wtick);
+	tick_first = pt_xmalloc(w.n * sizeof(uint32_t));
+	for (k = 0; k < w.n; k++)
+		tick_first[k] = UINT32_MAX;
+	for (k = w.nticks; k-- > 0;)
+		tick_first[w.ticks[k].node] = (uint32_t)k;
+	for (n = 1; n < w.ncf; n++) {
+		const char *digits;
+		const struct pt_func *fn = &p->funcs[p->frames[w.cf_frame[n]].func];
+		if (vm_script(pt_s(p, fn->file), &digits)) {
+			uint64_t v = strtoull(digits, NULL, 10);
+			if (v > vm_max)
+				vm_max = v;
+		}
+	}
+
+	/* write: nodes in pre-order */
+	pt_buf_addstr(&w.out, "{\"nodes\":[");
+	{
+		n = 0;
+		for (;;) {
+			struct wnode *wn = &w.nodes[n];
+			const char *name = "(root)", *file = "", *digits;
+			size_t namelen = 6, filelen = 0;
+			int64_t line = 0, col = 0;
+			char script[32] = "0";
+			uint32_t c;
+
+			if (n) {
+				const struct pt_frame *f = &p->frames[w.cf_frame[wn->cf]];
+				const struct pt_func *fn = &p->funcs[f->func];
+				name = pt_s(p, fn->name);
+				namelen = pt_intern_len(&p->strings, fn->name);
+				file = pt_s(p, fn->file);
+				filelen = pt_intern_len(&p->strings, fn->file);
+				line = fn->start_line;
+				col = f->column;
+				if (!strcmp(name, "(anonymous)"))
+					namelen = 0;
+				if (vm_script(file, &digits)) {
+					snprintf(script, sizeof(script), "%s", digits);
+					filelen = 0;
+				} else if (filelen) {
+					uint32_t sid = pt_intern(&scripts, file, filelen);
+					snprintf(script, sizeof(script), "%" PRIu64,
+						 vm_max + (uint64_t)sid);
+				}
+			}
+			pt_buf_addf(&w.out,
+				    "%s{\"id\":%" PRIu32 ",\"callFrame\":{\"functionName\":",
+				    n ? "," : "", wn->id);
+			put_json_str(&w.out, name, namelen);
+			pt_buf_addf(&w.out, ",\"scriptId\":\"%s\",\"url\":", script);
+			put_json_str(&w.out, file, filelen);
+			pt_buf_addf(&w.out,
+				    ",\"lineNumber\":%" PRId64 ",\"columnNumber\":%" PRId64
+				    "},\"hitCount\":%" PRId64,
+				    line > 0 ? line - 1 : -1, col > 0 ? col - 1 : -1, wn->hits);
+			if (wn->first_child) {
+				pt_buf_addstr(&w.out, ",\"children\":[");
+				for (c = wn->first_child; c; c = w.nodes[c].next_sibling)
+					pt_buf_addf(&w.out, "%s%" PRIu32,
+						    c == wn->first_child ? "" : ",", w.nodes[c].id);
+				pt_buf_addch(&w.out, ']');
+			}
+			if (tick_first[n] != UINT32_MAX) {
+				size_t t0 = tick_first[n], t1;
+				pt_buf_addstr(&w.out, ",\"positionTicks\":[");
+				for (t1 = t0; t1 < w.nticks && w.ticks[t1].node == n; t1++)
+					pt_buf_addf(&w.out,
+						    "%s{\"line\":%" PRId64 ",\"ticks\":%" PRId64
+						    "}",
+						    t1 == t0 ? "" : ",", w.ticks[t1].line,
+						    w.ticks[t1].ticks);
+				pt_buf_addch(&w.out, ']');
+			}
+			pt_buf_addch(&w.out, '}');
+			flush_if_big(&w);
+			if (wn->first_child) {
+				n = wn->first_child;
+				continue;
+			}
+			while (n && !w.nodes[n].next_sibling)
+				n = w.nodes[n].parent;
+			if (!n)
+				break;
+			n = w.nodes[n].next_sibling;
+		}
+	}
+	pt_buf_addf(&w.out, "],\"startTime\":%" PRId64 ",\"endTime\":%" PRId64 ",\"samples\":[",
+		    start, end);
+	for (k = 0; k < nsamp; k++) {
+		pt_buf_addf(&w.out, "%s%" PRIu32, k ? "," : "", w.nodes[sample_node[k]].id);
+		flush_if_big(&w);
+	}
+	pt_buf_addstr(&w.out, "],\"timeDeltas\":[");
+	for (k = 0; k < nsamp; k++) {
+		pt_buf_addf(&w.out, "%s%" PRId64, k ? "," : "", deltas[k]);
+		flush_if_big(&w);
+	}
+	pt_buf_addstr(&w.out, "]}\n");
+	fwrite(w.out.buf, 1, w.out.len, fp);
+	ret = 0;
+	free(wnode_of);
+	free(tick_first);
+	free(sample_node);
+	free(deltas);
+	free(w.nodes);
+	free(w.cf_frame);
+	free(w.ticks);
+	pt_map_release(&w.index);
+	pt_map_release(&w.cfindex);
+	pt_map_release(&w.ticks_index);
+	pt_intern_release(&scripts);
+	pt_arena_release(&arena);
+	pt_buf_release(&w.out);
+	return ret;
+}
+
+static const char *const cpuprofile_suffixes[] = {".cpuprofile", NULL};
+
+const struct pt_format pt_format_cpuprofile = {
+	.name = "cpuprofile",
+	.description = "V8 CPU profile: node --cpu-prof / Chrome DevTools .cpuprofile (also the "
+		       "legacy 'head' format and Chrome trace files with Profile events)",
+	.suffixes = cpuprofile_suffixes,
+	.detect = cpuprofile_detect,
+	.read = cpuprofile_read,
+	.write = cpuprofile_write,
+	.wants_timeline = 1,
+};
