@@ -19,7 +19,7 @@ seeds () {
 	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
-	fuzz-cpuprofile) find "$srcdir/samples/node" -name '*.cpuprofile' -size -1024k ;;
+	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-chrometrace) ls "$srcdir"/samples/node/*.trace.json ;;
 	esac 2>/dev/null
 }
