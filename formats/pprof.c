@@ -607,6 +607,18 @@ struct writer {
 };
 
 /* location id for frames f[0..n) (innermost first, all at one address) */
+/* A frame whose name only stands for its address (a pprof location without lines, as
+ * our reader names it) is written back without lines; any other frame without a symbol
+ * (perf's "[libc.so.6]") keeps its name as a function. */
+static int name_is_address(const struct pt_profile *p, const struct pt_frame *fr)
+{
+	char name[32];
+	if (!(fr->flags & PT_FRAME_NO_SYMBOL))
+		return 0;
+	snprintf(name, sizeof(name), "0x%" PRIx64, fr->addr);
+	return !strcmp(pt_s(p, p->funcs[fr->func].name), name);
+}
+
 static uint64_t location_for(struct writer *w, const uint32_t *f, size_t n)
 {
 	const struct pt_profile *p = w->p;
@@ -625,7 +637,7 @@ static uint64_t location_for(struct writer *w, const uint32_t *f, size_t n)
 	w->mapping_used[l->mapping_id] = 1;
 	l->address = fr->addr;
 	l->is_folded = (fr->flags & PT_FRAME_FOLDED) != 0;
-	if (!(n == 1 && (fr->flags & PT_FRAME_NO_SYMBOL))) {
+	if (!(n == 1 && name_is_address(p, fr))) {
 		l->n_line = n;
 		l->line = pt_arena_alloc(&w->arena, n * sizeof(*l->line));
 		for (j = 0; j < n; j++) {

@@ -237,12 +237,16 @@ async function svg(png, file) {
   }
 }
 
+// written synchronously: process.exit() would cut off console.log's pending writes
+// to a pipe
 function ssdump(file) {
   const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
   const names = doc.shared.frames.map((f) => f.name);
+  const lines = [];
   for (const p of doc.profiles)
-    p.samples.forEach((s, i) => console.log(
-      `${p.name}\t${p.unit}\t${s.map((f) => names[f]).join(';')}\t${p.weights[i]}`));
+    p.samples.forEach((s, i) => lines.push(
+      `${p.name}\t${p.unit}\t${s.map((f) => names[f]).join(';')}\t${p.weights[i]}\n`));
+  fs.writeSync(1, lines.join(''));
 }
 
 async function main() {
@@ -258,7 +262,7 @@ async function main() {
 
 main().then(() => {
   clearTimeout(watchdog);
-  problems.forEach((p) => console.log(p));
+  fs.writeSync(1, problems.map((p) => p + '\n').join(''));
   process.exit(problems.length ? 1 : 0);
 }, (e) => {
   clearTimeout(watchdog);
