@@ -38,6 +38,8 @@ void pt_profile_init(struct pt_profile *p)
 	PT_ALLOC_GROW(p->nodes, 1, p->nodes_alloc);
 	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
 	p->nnodes = 1;
+	/* one value column until types are added (pt_profile_add_type re-strides) */
+	p->node_self = pt_xcalloc(p->nodes_alloc, sizeof(int64_t));
 }
 
 void pt_profile_release(struct pt_profile *p)
