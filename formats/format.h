@@ -71,5 +71,7 @@ const struct pt_format *pt_format_for_path(const char *path);
 
 /* one row per format, defined in formats/<name>.c */
 extern const struct pt_format pt_format_collapsed;
+extern const struct pt_format pt_format_stackprof;
+extern const struct pt_format pt_format_stackprof_json;
 
 #endif

@@ -7,6 +7,8 @@
 
 const struct pt_format *const pt_formats[] = {
 	&pt_format_collapsed,
+	&pt_format_stackprof,
+	&pt_format_stackprof_json,
 	NULL,
 };
 
