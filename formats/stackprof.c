@@ -133,9 +133,11 @@ struct builder {
 	size_t numeta, umeta_alloc;
 
 	/* frames by dump id */
-	struct lframe *lf;
+	struct lframe *lf; /* in order of first mention (edges may name later frames) */
 	uint32_t nlf;
 	size_t lf_alloc;
+	uint32_t *order; /* local frames in the order 'frames' defines them */
+	size_t norder, order_alloc;
 	struct pt_map by_int, by_str;
 	struct ledge *edges;
 	size_t nedges, edges_alloc;
@@ -580,7 +582,11 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 			return berr(b, "expected a Hash for a frame, found an Array%s%s", "", "");
 		n = push(b, C_FRAME, 1, 0);
 		n->frame = c->frame;
-		b->lf[c->frame].defined = 1;
+		if (!b->lf[c->frame].defined) {
+			b->lf[c->frame].defined = 1;
+			PT_ALLOC_GROW(b->order, b->norder + 1, b->order_alloc);
+			b->order[b->norder++] = c->frame;
+		}
 		return 0;
 	case C_FRAME:
 		if (c->key == K_EDGES || c->key == K_LINESKEY) {
@@ -777,14 +783,12 @@ static int finish(struct builder *b)
 	}
 
 	/* one function per dump frame, in the dump's order (reports break ties by it) */
-	for (i = 0; i < b->nlf; i++) {
-		struct lframe *f = &b->lf[i];
+	for (k = 0; k < b->norder; k++) {
+		struct lframe *f = &b->lf[b->order[k]];
 		const char *file;
 		uint32_t flags = 0, fileid;
 		struct pt_frame fr;
 
-		if (!f->defined)
-			continue;
 		file = pt_s(p, f->file);
 		fileid = f->file;
 		if (!strcmp(file, "<cfunc>")) {
@@ -793,7 +797,7 @@ static int finish(struct builder *b)
 		} else if (!*file && pt_s(p, f->name)[0] == '(') {
 			flags |= PT_FRAME_SYNTHETIC; /* (garbage collection), (marking), ... */
 		}
-		f->func = pt_profile_func_ident(p, f->name, 0, fileid, f->line, (uint64_t)i + 1);
+		f->func = pt_profile_func_ident(p, f->name, 0, fileid, f->line, (uint64_t)k + 1);
 		memset(&fr, 0, sizeof(fr));
 		fr.func = f->func;
 		fr.flags = flags;
@@ -880,22 +884,20 @@ static int finish(struct builder *b)
 			"the stackprof dump was recorded without raw: true, so it holds no "
 			"stacks; record it with StackProf.run(raw: true, ...) or "
 			"StackProf.start(raw: true)";
-		for (i = 0; i < b->nlf; i++) {
-			struct lframe *f = &b->lf[i];
+		for (k = 0; k < b->norder; k++) {
+			struct lframe *f = &b->lf[b->order[k]];
 			struct pt_agg_entry e;
-			uint32_t id;
-			if (!f->defined)
-				continue;
+			uint32_t id, j;
 			memset(&e, 0, sizeof(e));
 			e.name = p->funcs[f->func].name;
 			e.file = p->funcs[f->func].file;
 			e.line = f->line;
 			e.func = f->func;
 			e.flags = p->frames[f->frame].flags;
-			id = pt_agg_entry(a, i, &e);
-			for (k = 0; k < nt; k++) {
-				a->flat[(size_t)id * nt + k] = f->self * mult[k];
-				a->cum[(size_t)id * nt + k] = f->total * mult[k];
+			id = pt_agg_entry(a, b->order[k], &e);
+			for (j = 0; j < nt; j++) {
+				a->flat[(size_t)id * nt + j] = f->self * mult[j];
+				a->cum[(size_t)id * nt + j] = f->total * mult[j];
 			}
 		}
 		for (k = 0; k < b->nedges; k++) {
@@ -960,6 +962,7 @@ static void builder_release(struct builder *b)
 	free(b->stack);
 	free(b->umeta);
 	free(b->lf);
+	free(b->order);
 	free(b->edges);
 	free(b->lines);
 	free(b->tparent);

@@ -10,7 +10,16 @@
 #include "output.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT };
+enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE };
+
+/* --style values: text layouts of other tools */
+static const struct {
+	const char *name;
+	enum pt_top_style style;
+} styles[] = {
+	{"default", PT_TOP_DEFAULT},
+	{"stackprof", PT_TOP_STACKPROF},
+};
 
 static const struct pt_opt top_options[] = {
 	{"nodes", 'n', required_argument, 'n', "N",
@@ -19,6 +28,9 @@ static const struct pt_opt top_options[] = {
 	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
 	 "output format; csv and json give raw values in the base unit"},
 	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	{"style", 0, required_argument, OPT_STYLE, "default|stackprof",
+	 "text layout: ours, or stackprof --text's (Mode/Samples/GC header, TOTAL and "
+	 "SAMPLES per frame, ties in input order)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_help_option, NULL};
@@ -74,6 +86,19 @@ int cmd_top(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_STYLE: {
+			size_t i;
+			for (i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+				if (!strcmp(styles[i].name, optarg))
+					break;
+			if (i == sizeof(styles) / sizeof(styles[0])) {
+				pt_usage_error(&spec, "unknown style '%s' (default or stackprof)",
+					       optarg);
+				goto usage;
+			}
+			o.style = styles[i].style;
+			break;
+		}
 		default:
 			goto usage;
 		}

@@ -13,8 +13,15 @@
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 
+/* top's text layouts (--style) */
+enum pt_top_style {
+	PT_TOP_DEFAULT,
+	PT_TOP_STACKPROF, /* stackprof --text */
+};
+
 struct pt_top_opts {
 	uint32_t type;
+	enum pt_top_style style;
 	int by_cum;
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
@@ -25,6 +32,15 @@ int pt_parse_report_format(const char *s, enum pt_report_format *f);
 
 int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
 		  FILE *out, struct pt_diag *d);
+
+/* `top --style stackprof` (report-top-stackprof.c) */
+int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
+			    const struct pt_top_opts *o, FILE *out, struct pt_diag *d);
+
+/* Entry indices of a sorted by flat (or cum) descending, ties in the order functions
+ * first appeared in the input (stackprof's order); zero rows left out; caller frees. */
+uint32_t *pt_report_sorted_by_appearance(const struct pt_agg *a, uint32_t type, int by_cum,
+					 uint32_t *n);
 
 /* Entry indices of a sorted by flat (or cum) descending, then name, file, line; entries
  * with neither flat nor cum are left out. *n is set; the caller frees the array. */
