@@ -3,6 +3,7 @@
 #ifndef PT_REPORT_H
 #define PT_REPORT_H
 
+#include <regex.h>
 #include <stdio.h>
 #include <yajl/yajl_gen.h>
 
@@ -26,6 +27,19 @@ struct pt_top_opts {
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
 };
+
+struct pt_method_opts {
+	uint32_t type;
+	const char *pattern;	      /* a literal substring of the function name ... */
+	const regex_t *re;	      /* ... or, if not NULL, this compiled regex */
+	const char *source_path;      /* ':'-separated directories to find sources in, or NULL */
+	enum pt_report_format format; /* text or json */
+};
+
+/* `proftool method`: every function whose name matches, in top's order. Error (d) if
+ * none matches. */
+int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
+		     const struct pt_method_opts *o, FILE *out, struct pt_diag *d);
 
 /* "text", "csv", "json"; -1 if none */
 int pt_parse_report_format(const char *s, enum pt_report_format *f);
