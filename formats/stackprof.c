@@ -157,6 +157,7 @@ struct builder {
 	int64_t *ts, *deltas;
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
 	uint64_t nts_seen;
+	int64_t ts_first, ts_last;
 };
 
 static const char *vname(const struct val *v)
@@ -514,7 +515,9 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 			return berr(b, "expected an Integer in '%s', found %s", key_name(c->key),
 				    vname(v));
 		if (c->key == K_TIMESTAMPS) {
-			b->nts_seen++;
+			if (!b->nts_seen++)
+				b->ts_first = v->i;
+			b->ts_last = v->i;
 			if (b->p->keep_timeline) {
 				PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
 				b->ts[b->nts++] = v->i;
@@ -838,8 +841,8 @@ static int finish(struct builder *b)
 								     : b->nts_seen);
 			goto out;
 		}
-		if (b->nts > 1)
-			p->duration_nanos = (b->ts[b->nts - 1] - t0) * 1000;
+		if (b->nts_seen > 1 && b->ts_last > b->ts_first)
+			p->duration_nanos = (b->ts_last - b->ts_first) * 1000;
 		for (k = 0; k < b->nruns; k++) {
 			int64_t c = b->runs[k].count, j;
 			uint32_t n = node[b->runs[k].node];
