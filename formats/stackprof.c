@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
@@ -179,9 +181,16 @@ static const char *vname(const struct val *v)
 	}
 }
 
-static int berr(struct builder *b, const char *fmt, const char *a, const char *c)
+static int berr(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int berr(struct builder *b, const char *fmt, ...)
 {
-	return pt_diag_error_at(b->d, b->off, fmt, a, c);
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return pt_diag_error_at(b->d, b->off, "%s", msg);
 }
 
 static struct ctx *push(struct builder *b, enum ctx_kind k, int is_map, int in_key)
@@ -218,13 +227,13 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 	else if (v->t == V_STR)
 		slot = pt_map_put(&b->by_str, v->s);
 	else
-		return berr(b, "frame id is %s, not an Integer or String", vname(v), "");
+		return berr(b, "frame id is %s, not an Integer or String", vname(v));
 	if (*slot != PT_MAP_NEW) {
 		*out = *slot;
 		return 0;
 	}
 	if (b->nlf >= PT_MAP_NEW - 1)
-		return berr(b, "too many frames%s%s", "", "");
+		return berr(b, "too many frames");
 	*slot = b->nlf;
 	PT_ALLOC_GROW(b->lf, (size_t)b->nlf + 1, b->lf_alloc);
 	f = &b->lf[b->nlf];
@@ -249,7 +258,7 @@ static int need_count(struct builder *b, const struct val *v, const char *what, 
 	if (v->t != V_INT)
 		return berr(b, "expected an Integer for '%s', found %s", what, vname(v));
 	if (v->i < 0)
-		return berr(b, "'%s' is negative%s", what, "");
+		return berr(b, "'%s' is negative", what);
 	*out = v->i;
 	return 0;
 }
@@ -274,8 +283,8 @@ static int raw_int(struct builder *b, const struct val *v)
 	switch (b->rstate) {
 	case 0:
 		if (v->t != V_INT || v->i <= 0)
-			return berr(b, "'raw': expected a stack length, found %s%s",
-				    v->t == V_INT ? "a non-positive Integer" : vname(v), "");
+			return berr(b, "'raw': expected a stack length, found %s",
+				    v->t == V_INT ? "a non-positive Integer" : vname(v));
 		b->rleft = v->i;
 		b->rnode = 0;
 		b->rstate = 1;
@@ -284,15 +293,15 @@ static int raw_int(struct builder *b, const struct val *v)
 		if (frame_for(b, v, &f) < 0)
 			return -1;
 		if (b->ntrie >= PT_MAP_NEW - 1)
-			return berr(b, "too many stacks%s%s", "", "");
+			return berr(b, "too many stacks");
 		b->rnode = trie_child(b, b->rnode, f);
 		if (!--b->rleft)
 			b->rstate = 2;
 		return 0;
 	default:
 		if (v->t != V_INT || v->i < 0)
-			return berr(b, "'raw': expected a sample count, found %s%s",
-				    v->t == V_INT ? "a negative Integer" : vname(v), "");
+			return berr(b, "'raw': expected a sample count, found %s",
+				    v->t == V_INT ? "a negative Integer" : vname(v));
 		PT_ALLOC_GROW(b->runs, b->nruns + 1, b->runs_alloc);
 		b->runs[b->nruns].node = b->rnode;
 		b->runs[b->nruns].count = v->i;
@@ -361,7 +370,7 @@ static int on_key(struct builder *b, struct ctx *c, const struct val *v)
 		return frame_for(b, v, &c->other);
 	case C_LINES:
 		if (v->t != V_INT)
-			return berr(b, "line number is %s, not an Integer%s", vname(v), "");
+			return berr(b, "line number is %s, not an Integer", vname(v));
 		c->line = v->i;
 		return 0;
 	case C_META: {
@@ -399,11 +408,10 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 				b->have_version = 1;
 				break;
 			}
-			return berr(b, "expected a Float for 'version', found %s%s", vname(v), "");
+			return berr(b, "expected a Float for 'version', found %s", vname(v));
 		case K_MODE:
 			if (v->t != V_STR)
-				return berr(b, "expected a Symbol for 'mode', found %s%s", vname(v),
-					    "");
+				return berr(b, "expected a Symbol for 'mode', found %s", vname(v));
 			b->mode = v->s;
 			break;
 		case K_INTERVAL:
@@ -428,22 +436,23 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 			break;
 		case K_METADATA:
 			if (v->t != V_NIL)
-				return berr(b, "expected a Hash for 'metadata', found %s%s",
-					    vname(v), "");
+				return berr(b, "expected a Hash for 'metadata', found %s",
+					    vname(v));
 			break;
 		case K_FRAMES:
 		case K_RAW:
 		case K_RAW_LINES:
 		case K_TIMESTAMPS:
 		case K_DELTAS:
-			return berr(b, "expected %s for '%s'",
-				    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key));
+			return berr(b, "expected %s for '%s', found %s",
+				    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key),
+				    vname(v));
 		default:
 			break;
 		}
 		return value_done(c);
 	case C_FRAMES:
-		return berr(b, "expected a Hash for a frame, found %s%s", vname(v), "");
+		return berr(b, "expected a Hash for a frame, found %s", vname(v));
 	case C_FRAME:
 		f = &b->lf[c->frame];
 		switch (c->key) {
@@ -582,7 +591,7 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 		return 0;
 	case C_FRAMES:
 		if (!is_map)
-			return berr(b, "expected a Hash for a frame, found an Array%s%s", "", "");
+			return berr(b, "expected a Hash for a frame, found an Array");
 		n = push(b, C_FRAME, 1, 0);
 		n->frame = c->frame;
 		if (!b->lf[c->frame].defined) {
@@ -594,22 +603,20 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 	case C_FRAME:
 		if (c->key == K_EDGES || c->key == K_LINESKEY) {
 			if (!is_map)
-				return berr(b,
-					    "expected a Hash for a frame's '%s', found an Array%s",
-					    key_name(c->key), "");
+				return berr(b, "expected a Hash for a frame's '%s', found an Array",
+					    key_name(c->key));
 			n = push(b, c->key == K_EDGES ? C_EDGES : C_LINES, 1, 0);
 			n->frame = c->frame;
 			return 0;
 		}
 		if (c->key != K_UNKNOWN)
-			return berr(b, "expected a scalar for a frame's '%s', found a container%s",
-				    key_name(c->key), "");
+			return berr(b, "expected a scalar for a frame's '%s', found a container",
+				    key_name(c->key));
 		push(b, C_SKIP, is_map, 0);
 		return 0;
 	case C_LINES:
 		if (is_map)
-			return berr(b, "expected [total, self] for a line, found a Hash%s%s", "",
-				    "");
+			return berr(b, "expected [total, self] for a line, found a Hash");
 		n = push(b, C_LINEPAIR, 0, 0);
 		n->frame = c->frame;
 		n->line = c->line;
@@ -621,15 +628,12 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 		return 0;
 	}
 	case C_EDGES:
-		return berr(b, "expected an Integer for an edge, found a container%s%s", "", "");
+		return berr(b, "expected an Integer for an edge, found a container");
 	case C_INTS:
-		return berr(b, "expected an Integer in '%s', found a container%s", key_name(c->key),
-			    "");
+		return berr(b, "expected an Integer in '%s', found a container", key_name(c->key));
 	case C_LINEPAIR:
-		return berr(b,
-			    "expected an Integer in a line's [total, self], found a "
-			    "container%s%s",
-			    "", "");
+		return berr(b, "expected an Integer in a line's [total, self], found a "
+			       "container");
 	default:
 		push(b, C_SKIP, is_map, 0);
 		return 0;
@@ -641,17 +645,17 @@ static int b_scalar(struct builder *b, const struct val *v)
 	struct ctx *c;
 
 	if (b->done)
-		return berr(b, "data after the end of the dump%s%s", "", "");
+		return berr(b, "data after the end of the dump");
 	if (!b->depth)
-		return berr(b, "a stackprof dump is a Hash, not %s%s", vname(v), "");
+		return berr(b, "a stackprof dump is a Hash, not %s", vname(v));
 	c = &b->stack[b->depth - 1];
 	if (c->kind == C_SKIP)
 		return 0;
 	if (c->is_map && c->expect_key)
 		return on_key(b, c, v);
 	if (v->t == V_LINK && c->kind != C_META)
-		return berr(b, "object link where %s expected%s",
-			    c->kind == C_TOP && c->key == K_UNKNOWN ? "a value is" : "data is", "");
+		return berr(b, "object link where %s expected",
+			    c->kind == C_TOP && c->key == K_UNKNOWN ? "a value is" : "data is");
 	return on_scalar(b, c, v);
 }
 
@@ -660,10 +664,10 @@ static int b_begin(struct builder *b, int is_map)
 	struct ctx *c;
 
 	if (b->done)
-		return berr(b, "data after the end of the dump%s%s", "", "");
+		return berr(b, "data after the end of the dump");
 	if (!b->depth) {
 		if (!is_map)
-			return berr(b, "a stackprof dump is a Hash, not an Array%s%s", "", "");
+			return berr(b, "a stackprof dump is a Hash, not an Array");
 		push(b, C_TOP, 1, 0);
 		return 0;
 	}
@@ -675,8 +679,8 @@ static int b_begin(struct builder *b, int is_map)
 	if (c->is_map && c->expect_key) {
 		/* a container as a key: its value is skipped */
 		if (c->kind == C_FRAMES || c->kind == C_EDGES || c->kind == C_LINES)
-			return berr(b, "a %s key is a container%s",
-				    c->kind == C_LINES ? "line" : "frame id", "");
+			return berr(b, "a %s key is a container",
+				    c->kind == C_LINES ? "line" : "frame id");
 		c->expect_key = 0;
 		c->key = K_UNKNOWN;
 		push(b, C_SKIP, is_map, 1);
@@ -693,11 +697,11 @@ static int b_end(struct builder *b)
 	if (c->kind == C_SKIP && --c->depth)
 		return 0;
 	if (c->kind == C_INTS && c->key == K_RAW && b->rstate)
-		return berr(b, "'raw' ends inside a stack%s%s", "", "");
+		return berr(b, "'raw' ends inside a stack");
 	if (c->kind == C_LINEPAIR) {
 		if (c->npair != 2)
-			return berr(b, "expected [total, self] for a line, found %s elements%s",
-				    c->npair < 2 ? "fewer" : "more", "");
+			return berr(b, "expected [total, self] for a line, found %s elements",
+				    c->npair < 2 ? "fewer" : "more");
 		PT_ALLOC_GROW(b->lines, b->nlines + 1, b->lines_alloc);
 		b->lines[b->nlines].frame = c->frame;
 		b->lines[b->nlines].line = c->line;
@@ -1483,6 +1487,23 @@ static int stackprof_json_detect(const unsigned char *head, size_t len)
 	return 0;
 }
 
+/* yajl's message, first line only, without its "parse error: " prefix */
+static int json_error(struct pt_diag *d, yajl_handle h, uint64_t at)
+{
+	unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+	const char *m = (const char *)msg;
+	size_t n;
+
+	if (!strncmp(m, "parse error: ", 13))
+		m += 13;
+	n = strcspn(m, "\n");
+	while (n && (m[n - 1] == ' ' || m[n - 1] == '\t' || m[n - 1] == '\r'))
+		n--;
+	pt_diag_error_at(d, at, "invalid JSON: %.*s", (int)n, m);
+	yajl_free_error(h, msg);
+	return -1;
+}
+
 static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 			       const struct pt_read_opts *o, struct pt_diag *d)
 {
@@ -1514,25 +1535,18 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 		st = yajl_parse(h, q, avail);
 		if (st != yajl_status_ok) {
 			uint64_t at = base + yajl_get_bytes_consumed(h);
-			if (st == yajl_status_client_canceled) {
+			if (st == yajl_status_client_canceled)
 				b.d->pos = at;
-			} else {
-				unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
-				pt_diag_error_at(d, at, "invalid JSON: %s", (const char *)msg);
-				yajl_free_error(h, msg);
-			}
+			else
+				json_error(d, h, at);
 			goto out;
 		}
 		pt_input_consume(in, avail);
 	}
 	st = yajl_complete_parse(h);
 	if (st != yajl_status_ok) {
-		if (st != yajl_status_client_canceled) {
-			unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
-			pt_diag_error_at(d, pt_input_tell(in), "invalid JSON: %s",
-					 (const char *)msg);
-			yajl_free_error(h, msg);
-		}
+		if (st != yajl_status_client_canceled)
+			json_error(d, h, pt_input_tell(in));
 		goto out;
 	}
 	ret = finish(&b);
