@@ -92,7 +92,11 @@ int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 	} else {
 		mode = pt_s(p, p->types[o->type].name);
 		interval = "";
-		samples = (int64_t)p->nrecords;
+		/* a count type counts samples; otherwise the input's records are the samples */
+		samples = !strcmp(pt_s(p, p->types[o->type].unit), "count") &&
+					  !p->types[o->type].decimals
+				  ? a->total[o->type]
+				  : (int64_t)p->nrecords;
 		missed = 0;
 		for (i = 0; i < a->nentries; i++)
 			if ((a->entries[i].flags & PT_FRAME_SYNTHETIC) &&

@@ -142,6 +142,41 @@ test_expect_success '--format json: values in the chosen sample type' '
 	"$PROFTOOL" method --format json --sample-index cpu Workload#fib "$S/cpu-raw.dump" >out &&
 	grep -q "^\[{\"name\":\"Workload#fib\",\"file\":\"/tmp/proftool-stackprof-src/workload.rb\",\"line\":29,\"self\":18000,\"total\":161000,\"per_occurrence\":false," out'
 
+test_expect_success 'method --help lists every option, and help method is the same' '
+	"$PROFTOOL" method --help >out &&
+	grep -q "^usage: proftool method \[OPTIONS\] PATTERN \[FILE\]" out &&
+	for o in --regex --source-path --format --output --sample-index --from; do
+		grep -q -- "$o" out || { echo "$o missing"; return 1; }
+	done &&
+	"$PROFTOOL" help method >out2 && test_cmp out out2'
+
+test_expect_success 'every option in method --help is accepted by the parser' '
+	"$PROFTOOL" method --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
+	test -s opts &&
+	while read o; do
+		case $o in help) continue;; esac
+		"$PROFTOOL" method --$o 2>err >/dev/null </dev/null
+		! grep -q "unknown option" err || { echo "--$o rejected"; exit 1; }
+	done <opts'
+
+test_expect_success 'top --style: stackprof and default; anything else is a usage error' '
+	"$PROFTOOL" top --style default "$S/cpu.dump" >a && "$PROFTOOL" top "$S/cpu.dump" >b &&
+	test_cmp a b &&
+	test_expect_code 2 "$PROFTOOL" top --style fancy "$S/cpu.dump" &&
+	test "$(wc -l <err)" = 1 && grep -q "unknown style" err'
+
+test_expect_success 'top --style stackprof on a non-stackprof input: same layout' '
+	printf "a;b 3\na;c 1\n" >in &&
+	"$PROFTOOL" top --style stackprof in >actual &&
+	printf "%s\n" "==================================" "  Mode: samples()" \
+		"  Samples: 4 (0.00% miss rate)" "  GC: 0 (0.00%)" \
+		"==================================" \
+		"     TOTAL    (pct)     SAMPLES    (pct)     FRAME" \
+		"         3  (75.0%)           3  (75.0%)     b" \
+		"         1  (25.0%)           1  (25.0%)     c" \
+		"         4 (100.0%)           0   (0.0%)     a" >expect &&
+	test_cmp expect actual'
+
 test_expect_success 'a missing PATTERN is a usage error' '
 	test_expect_code 2 "$PROFTOOL" method'
 
