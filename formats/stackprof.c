@@ -112,7 +112,8 @@ struct lline {
 };
 
 struct run {
-	uint32_t node;
+	uint32_t node;	/* in the raw trie */
+	uint32_t lnode; /* in the line trie (raw_lines), 0 if none */
 	int64_t count;
 };
 
@@ -160,6 +161,22 @@ struct builder {
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
 	uint64_t nts_seen;
 	int64_t ts_first, ts_last;
+
+	/* raw_lines (stackprof >= 0.2.26): runs shaped like raw's, a line per frame; they
+	 * refine the raw trie into one over (frame, line) pairs */
+	int have_lines;
+	size_t lrun;	/* the run raw_lines is at */
+	int lstate;	/* as rstate */
+	uint32_t *path; /* raw trie nodes of the current run, root first */
+	size_t npath, path_alloc, lpos;
+	uint32_t lnode;
+	struct pt_map pairs; /* frame << 32 | line -> pair */
+	uint32_t *pair_frame;
+	int64_t *pair_line;
+	size_t npairs, pairs_alloc;
+	uint32_t *lparent, *lpair; /* line trie, node 0 = root */
+	size_t nltrie, ltrie_alloc;
+	struct pt_map ltrie;
 };
 
 static const char *vname(const struct val *v)
@@ -307,6 +324,75 @@ static int raw_int(struct builder *b, const struct val *v)
 		b->runs[b->nruns].count = v->i;
 		b->nruns++;
 		b->rstate = 0;
+		return 0;
+	}
+}
+
+static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, int64_t line)
+{
+	uint32_t *slot = pt_map_put(&b->pairs, (uint64_t)frame << 32 | (uint64_t)line), pair;
+	if (*slot == PT_MAP_NEW) {
+		PT_ALLOC_GROW(b->pair_frame, b->npairs + 1, b->pairs_alloc);
+		b->pair_line = pt_xreallocarray(b->pair_line, b->pairs_alloc, sizeof(int64_t));
+		b->pair_frame[b->npairs] = frame;
+		b->pair_line[b->npairs] = line;
+		*slot = (uint32_t)b->npairs++;
+	}
+	pair = *slot;
+	slot = pt_map_put(&b->ltrie, (uint64_t)parent << 32 | pair);
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	PT_ALLOC_GROW(b->lparent, b->nltrie + 1, b->ltrie_alloc);
+	b->lpair = pt_xreallocarray(b->lpair, b->ltrie_alloc, sizeof(uint32_t));
+	b->lparent[b->nltrie] = parent;
+	b->lpair[b->nltrie] = pair;
+	*slot = (uint32_t)b->nltrie;
+	return (uint32_t)b->nltrie++;
+}
+
+/* raw_lines: the same runs as raw, with a line number where raw has a frame id */
+static int raw_line_int(struct builder *b, const struct val *v)
+{
+	uint32_t n;
+
+	if (b->lrun >= b->nruns)
+		return berr(b, "'raw_lines' holds more stacks than 'raw'");
+	if (v->t != V_INT)
+		return berr(b, "expected an Integer in 'raw_lines', found %s", vname(v));
+	switch (b->lstate) {
+	case 0:
+		/* the run's frames, root first, from its raw trie node */
+		b->npath = 0;
+		for (n = b->runs[b->lrun].node; n; n = b->tparent[n]) {
+			PT_ALLOC_GROW(b->path, b->npath + 1, b->path_alloc);
+			b->path[b->npath++] = n;
+		}
+		if (v->i != (int64_t)b->npath)
+			return berr(b,
+				    "'raw_lines' has a stack of %" PRId64
+				    " lines where 'raw' has %zu frames",
+				    v->i, b->npath);
+		b->lpos = b->npath;
+		b->lnode = 0;
+		b->lstate = 1;
+		return 0;
+	case 1:
+		if (v->i < 0 || v->i > INT32_MAX)
+			return berr(b, "bad line number %" PRId64 " in 'raw_lines'", v->i);
+		if (b->nltrie >= PT_MAP_NEW - 1 || b->npairs >= PT_MAP_NEW - 1)
+			return berr(b, "too many stacks");
+		b->lnode = ltrie_child(b, b->lnode, b->tframe[b->path[--b->lpos]], v->i);
+		if (!b->lpos)
+			b->lstate = 2;
+		return 0;
+	default:
+		if (v->i != b->runs[b->lrun].count)
+			return berr(b,
+				    "'raw_lines' counts %" PRId64
+				    " samples where 'raw' has %" PRId64,
+				    v->i, b->runs[b->lrun].count);
+		b->runs[b->lrun++].lnode = b->lnode;
+		b->lstate = 0;
 		return 0;
 	}
 }
@@ -520,6 +606,8 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 	case C_INTS:
 		if (c->key == K_RAW)
 			return raw_int(b, v);
+		if (c->key == K_RAW_LINES)
+			return raw_line_int(b, v);
 		if (v->t != V_INT)
 			return berr(b, "expected an Integer in '%s', found %s", key_name(c->key),
 				    vname(v));
@@ -577,8 +665,16 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 			if (c->key == K_RAW)
 				b->have_raw = 1;
 			break;
-		case K_UNKNOWN:
 		case K_RAW_LINES:
+			if (is_map)
+				want = "an Array";
+			/* only after raw, whose runs it refines (as stackprof writes them) */
+			if (b->have_raw && !b->have_lines && !b->rstate) {
+				k = C_INTS;
+				b->have_lines = 1;
+			}
+			break;
+		case K_UNKNOWN:
 			break;
 		default:
 			want = "a scalar";
@@ -698,6 +794,8 @@ static int b_end(struct builder *b)
 		return 0;
 	if (c->kind == C_INTS && c->key == K_RAW && b->rstate)
 		return berr(b, "'raw' ends inside a stack");
+	if (c->kind == C_INTS && c->key == K_RAW_LINES && (b->lstate || b->lrun != b->nruns))
+		return berr(b, "'raw_lines' ends before 'raw' does");
 	if (c->kind == C_LINEPAIR) {
 		if (c->npair != 2)
 			return berr(b, "expected [total, self] for a line, found %s elements",
@@ -812,7 +910,9 @@ static int finish(struct builder *b)
 	}
 
 	if (b->have_raw) {
-		uint32_t *node = pt_xmalloc((b->ntrie ? b->ntrie : 1) * sizeof(uint32_t));
+		/* with raw_lines, stacks are over (frame, line) pairs: the line trie's nodes */
+		size_t nn = b->have_lines ? b->nltrie : b->ntrie;
+		uint32_t *node = pt_xmalloc((nn ? nn : 1) * sizeof(uint32_t));
 		uint64_t nsamples = 0, s = 0;
 		int64_t vals[3], t0 = b->nts ? b->ts[0] : 0, clock = 0;
 		int wall = !strcmp(mode, "wall");
@@ -828,7 +928,15 @@ static int finish(struct builder *b)
 					      t.buf);
 				goto out;
 			}
-			node[k] = pt_profile_child(p, node[b->tparent[k]], f->frame);
+			if (!b->have_lines)
+				node[k] = pt_profile_child(p, node[b->tparent[k]], f->frame);
+		}
+		for (k = 1; b->have_lines && k < b->nltrie; k++) {
+			uint32_t pair = b->lpair[k];
+			struct pt_frame fr = p->frames[b->lf[b->pair_frame[pair]].frame];
+			fr.line = b->pair_line[pair];
+			node[k] =
+				pt_profile_child(p, node[b->lparent[k]], pt_profile_frame(p, &fr));
 		}
 		for (k = 0; k < b->nruns; k++)
 			nsamples += (uint64_t)b->runs[k].count;
@@ -849,7 +957,7 @@ static int finish(struct builder *b)
 			p->duration_nanos = (b->ts_last - b->ts_first) * 1000;
 		for (k = 0; k < b->nruns; k++) {
 			int64_t c = b->runs[k].count, j;
-			uint32_t n = node[b->runs[k].node];
+			uint32_t n = node[b->have_lines ? b->runs[k].lnode : b->runs[k].node];
 			if (!c)
 				continue;
 			if (p->keep_timeline) {
@@ -957,6 +1065,12 @@ static void builder_init(struct builder *b, struct pt_profile *p, struct pt_diag
 	pt_map_init(&b->by_int);
 	pt_map_init(&b->by_str);
 	pt_map_init(&b->trie);
+	pt_map_init(&b->pairs);
+	pt_map_init(&b->ltrie);
+	PT_ALLOC_GROW(b->lparent, 1, b->ltrie_alloc);
+	b->lpair = pt_xreallocarray(NULL, b->ltrie_alloc, sizeof(uint32_t));
+	b->lparent[0] = b->lpair[0] = 0;
+	b->nltrie = 1;
 	/* trie node 0 is the root */
 	PT_ALLOC_GROW(b->tparent, 1, b->trie_alloc);
 	b->tframe = pt_xreallocarray(NULL, b->trie_alloc, sizeof(uint32_t));
@@ -975,6 +1089,13 @@ static void builder_release(struct builder *b)
 	free(b->tparent);
 	free(b->tframe);
 	free(b->runs);
+	free(b->path);
+	free(b->pair_frame);
+	free(b->pair_line);
+	free(b->lparent);
+	free(b->lpair);
+	pt_map_release(&b->pairs);
+	pt_map_release(&b->ltrie);
 	free(b->ts);
 	free(b->deltas);
 	pt_map_release(&b->by_int);

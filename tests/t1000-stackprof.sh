@@ -105,6 +105,29 @@ for s in cpu-raw wall-raw object-raw deep-raw custom-raw; do
 		grep -v "^<main> " actual >actual2 && test_cmp expect actual2'
 done
 
+# stackprof >= 0.2.26 writes raw_lines: raw's runs with a line per frame
+rawlines_dump () {
+	printf '{"version":1.2,"mode":"cpu","interval":1000,"samples":3,"gc_samples":0,"missed_samples":0,"metadata":{},"frames":{"1":{"name":"a","file":"f.rb","line":1,"total_samples":3,"samples":0,"edges":{"2":3}},"2":{"name":"b","file":"f.rb","line":10,"total_samples":3,"samples":3,"edges":{"2":1}}},"raw":[3,1,2,2,1,2,1,2,2],"raw_lines":[%s],"raw_sample_timestamps":[1,2,3],"raw_timestamp_deltas":[1,1,1]}\n' "$1"
+}
+
+test_expect_success 'raw_lines: per-line self and once-per-stack totals' '
+	rawlines_dump "3,5,12,11,1,2,6,11,2" >rl.json &&
+	"$PROFTOOL" method --format json b rl.json >out &&
+	grep -q "\"lines\":\[{\"line\":11,\"self\":3,\"total\":3},{\"line\":12,\"self\":0,\"total\":1}\]" out &&
+	"$PROFTOOL" method --format json a rl.json >out &&
+	grep -q "\"lines\":\[{\"line\":5,\"self\":0,\"total\":1},{\"line\":6,\"self\":0,\"total\":2}\]" out &&
+	"$PROFTOOL" convert --to collapsed rl.json >actual &&
+	printf "a;b 2\na;b;b 1\n" >expect && test_cmp expect actual'
+
+test_expect_success 'raw_lines that do not match raw: an error' '
+	rawlines_dump "2,5,12,1,2,6,11,2" >rl.json &&
+	test_expect_code 1 "$PROFTOOL" top rl.json &&
+	test_one_line_err "proftool: rl.json: byte 328: '"'"'raw_lines'"'"' has a stack of 2 lines where '"'"'raw'"'"' has 3 frames" &&
+	rawlines_dump "3,5,12,11,1,2,6,11,3" >rl.json &&
+	test_expect_code 1 "$PROFTOOL" top rl.json && grep -q "counts 3 samples where" err &&
+	rawlines_dump "3,5,12,11,1" >rl.json &&
+	test_expect_code 1 "$PROFTOOL" top rl.json && grep -q "ends before" err'
+
 test_expect_success 'deep recursion: 259-frame stacks read back whole' '
 	"$PROFTOOL" convert --to collapsed "$S/deep-raw.dump" |
 		awk -F";" "NF > m { m = NF } END { print m }" >depth &&
