@@ -159,6 +159,7 @@ struct builder {
 	uint32_t rnode;
 	int64_t *ts, *deltas;
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
+	uint64_t ndeltas_seen;
 	uint64_t nts_seen;
 	int64_t ts_first, ts_last;
 
@@ -620,8 +621,13 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 				b->ts[b->nts++] = v->i;
 			}
 		} else if (c->key == K_DELTAS) {
-			PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
-			b->deltas[b->ndeltas++] = v->i;
+			/* kept only where they weigh samples: wall mode, or the timeline */
+			b->ndeltas_seen++;
+			if (b->p->keep_timeline || !b->mode ||
+			    !strcmp(pt_s(b->p, b->mode), "wall")) {
+				PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
+				b->deltas[b->ndeltas++] = v->i;
+			}
 		}
 		return 0;
 	case C_META: {
@@ -826,6 +832,24 @@ static int b_end(struct builder *b)
 
 enum { T_SAMPLES, T_TIME, T_OBJECTS };
 
+/* saturating arithmetic: a hostile dump must not make values overflow (UB) */
+static int64_t smul(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+/* microseconds since t0 as nanoseconds */
+static int64_t us_since(int64_t t, int64_t t0)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(t, t0, &r))
+		r = t < t0 ? INT64_MIN : INT64_MAX;
+	return smul(r, 1000);
+}
+
 static int finish(struct builder *b)
 {
 	struct pt_profile *p = b->p;
@@ -940,27 +964,32 @@ static int finish(struct builder *b)
 		}
 		for (k = 0; k < b->nruns; k++)
 			nsamples += (uint64_t)b->runs[k].count;
-		if ((b->ndeltas && b->ndeltas != nsamples) ||
+		if ((b->ndeltas_seen && b->ndeltas_seen != nsamples) ||
 		    (b->nts_seen && b->nts_seen != nsamples)) {
 			free(node);
 			pt_diag_error(
 				b->d,
 				"'raw' holds %" PRIu64 " samples but '%s' has %" PRIu64 " entries",
 				nsamples,
-				b->ndeltas && b->ndeltas != nsamples ? "raw_timestamp_deltas"
-								     : "raw_sample_timestamps",
-				b->ndeltas && b->ndeltas != nsamples ? (uint64_t)b->ndeltas
-								     : b->nts_seen);
+				b->ndeltas_seen && b->ndeltas_seen != nsamples
+					? "raw_timestamp_deltas"
+					: "raw_sample_timestamps",
+				b->ndeltas_seen && b->ndeltas_seen != nsamples ? b->ndeltas_seen
+									       : b->nts_seen);
 			goto out;
 		}
+		if (b->ndeltas != nsamples)
+			b->ndeltas = 0; /* not all kept (a second 'mode'): weigh by the interval */
 		if (b->nts_seen > 1 && b->ts_last > b->ts_first)
-			p->duration_nanos = (b->ts_last - b->ts_first) * 1000;
+			p->duration_nanos = us_since(b->ts_last, b->ts_first);
 		for (k = 0; k < b->nruns; k++) {
 			int64_t c = b->runs[k].count, j;
 			uint32_t n = node[b->have_lines ? b->runs[k].lnode : b->runs[k].node];
 			if (!c)
 				continue;
-			if (p->keep_timeline) {
+			/* one event per sample only where the input has one entry per sample
+			 * (timestamps or deltas); else a count could ask for 2^62 events */
+			if (p->keep_timeline && (b->nts || b->ndeltas)) {
 				for (j = 0; j < c; j++, s++) {
 					int64_t d = b->ndeltas ? b->deltas[s] : b->interval;
 					for (i = 0; i < nt; i++)
@@ -970,8 +999,8 @@ static int finish(struct builder *b)
 								  : mult[i];
 					clock = pt_add(clock, d);
 					pt_profile_add_sample(p, n, 0, vals,
-							      b->nts ? (b->ts[s] - t0) * 1000
-								     : clock * 1000);
+							      b->nts ? us_since(b->ts[s], t0)
+								     : smul(clock, 1000));
 				}
 				continue;
 			}
@@ -982,7 +1011,7 @@ static int finish(struct builder *b)
 						sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
 					vals[i] = sum;
 				} else {
-					vals[i] = kind[i] == T_SAMPLES ? c : c * mult[i];
+					vals[i] = kind[i] == T_SAMPLES ? c : smul(c, mult[i]);
 				}
 			}
 			s += (uint64_t)c;
@@ -1011,8 +1040,8 @@ static int finish(struct builder *b)
 			e.flags = p->frames[f->frame].flags;
 			id = pt_agg_entry(a, b->order[k], &e);
 			for (j = 0; j < nt; j++) {
-				a->flat[(size_t)id * nt + j] = f->self * mult[j];
-				a->cum[(size_t)id * nt + j] = f->total * mult[j];
+				a->flat[(size_t)id * nt + j] = smul(f->self, mult[j]);
+				a->cum[(size_t)id * nt + j] = smul(f->total, mult[j]);
 			}
 		}
 		for (k = 0; k < b->nedges; k++) {
@@ -1028,15 +1057,16 @@ static int finish(struct builder *b)
 			c = pt_agg_entry(a, e->callee, NULL);
 			id = pt_agg_edge(a, pt_agg_entry(a, e->caller, NULL), c);
 			for (j = 0; j < nt; j++)
-				a->edge_value[(size_t)id * nt + j] = pt_add(
-					a->edge_value[(size_t)id * nt + j], e->count * mult[j]);
+				a->edge_value[(size_t)id * nt + j] =
+					pt_add(a->edge_value[(size_t)id * nt + j],
+					       smul(e->count, mult[j]));
 		}
 		for (k = 0; k < b->nlines; k++) {
 			struct lline *l = &b->lines[k];
 			uint32_t id = pt_agg_line(a, pt_agg_entry(a, l->frame, NULL), l->line), j;
 			for (j = 0; j < nt; j++) {
-				a->line_self[(size_t)id * nt + j] = l->self * mult[j];
-				a->line_cum[(size_t)id * nt + j] = l->total * mult[j];
+				a->line_self[(size_t)id * nt + j] = smul(l->self, mult[j]);
+				a->line_cum[(size_t)id * nt + j] = smul(l->total, mult[j]);
 			}
 		}
 		for (k = 0; k < nt; k++) {
@@ -1047,7 +1077,7 @@ static int finish(struct builder *b)
 				for (i = 0; i < a->nentries; i++)
 					sum = pt_add(sum, a->flat[(size_t)i * nt]);
 			}
-			a->total[k] = sum * mult[k];
+			a->total[k] = smul(sum, mult[k]);
 		}
 		p->nrecords = (uint64_t)a->total[0];
 	}
