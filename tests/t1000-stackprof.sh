@@ -128,6 +128,15 @@ test_expect_success 'raw_lines that do not match raw: an error' '
 	rawlines_dump "3,5,12,11,1" >rl.json &&
 	test_expect_code 1 "$PROFTOOL" top rl.json && grep -q "ends before" err'
 
+test_expect_success 'version 1.0 dumps: a line maps to its self count alone' '
+	printf "{\"version\":1.0,\"mode\":\"cpu\",\"interval\":1000,\"samples\":5,\"frames\":{\"7\":{\"name\":\"a\",\"file\":\"a.rb\",\"line\":2,\"total_samples\":5,\"samples\":5,\"lines\":{\"3\":5}}}}\n" >v10.json &&
+	"$PROFTOOL" method --format json a v10.json >out &&
+	grep -q "\"lines\":\[{\"line\":3,\"self\":5,\"total\":0}\]" out'
+
+test_expect_success 'proftool formats lists both readers' '
+	"$PROFTOOL" formats >out &&
+	grep -q "^stackprof  *yes  no " out && grep -q "^stackprof-json  *yes  no " out'
+
 test_expect_success 'deep recursion: 259-frame stacks read back whole' '
 	"$PROFTOOL" convert --to collapsed "$S/deep-raw.dump" |
 		awk -F";" "NF > m { m = NF } END { print m }" >depth &&
