@@ -1140,12 +1140,11 @@ struct mframe {
 	uint64_t left; /* values still to read */
 };
 
-struct mobj {
-	char kind; /* 's' String, 'i' Integer, 'b' beyond 64 bits, 'f' Float, 'c' container */
-	int64_t i;
-	double f;
-	uint32_t s;
-};
+/* The object table, for '@' links: 4 bytes an object (the kind in the top 3 bits, then a
+ * string id or an index into the numbers), since raw dumps hold millions of Bignums. */
+enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER };
+#define O_SHIFT 29
+#define O_MAX	((uint32_t)1 << O_SHIFT)
 
 struct marshal {
 	struct pt_input *in;
@@ -1156,8 +1155,10 @@ struct marshal {
 	int mute; /* muted frames on the stack: their values are read, not reported */
 	uint32_t *syms;
 	size_t nsyms, syms_alloc;
-	struct mobj *objs; /* grows by one per object actually read */
+	uint32_t *objs; /* grows by one per object actually read */
 	size_t nobjs, objs_alloc;
+	int64_t *nums; /* Integer values (and Float bits) of objects */
+	size_t nnums, nums_alloc;
 };
 
 static int m_eof(struct marshal *m)
@@ -1238,14 +1239,20 @@ static int m_bytes(struct marshal *m, uint64_t at, const char *what, int64_t n,
 	return 0;
 }
 
-static void m_obj(struct marshal *m, char kind, int64_t i, double f, uint32_t s)
+static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 {
+	uint32_t payload = str;
+
+	if (kind == O_INT || kind == O_BIG || kind == O_FLOAT) {
+		PT_ALLOC_GROW(m->nums, m->nnums + 1, m->nums_alloc);
+		m->nums[m->nnums] = num;
+		payload = (uint32_t)m->nnums++;
+	}
+	if (payload >= O_MAX || m->nobjs >= O_MAX)
+		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");
 	PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-	m->objs[m->nobjs].kind = kind;
-	m->objs[m->nobjs].i = i;
-	m->objs[m->nobjs].f = f;
-	m->objs[m->nobjs].s = s;
-	m->nobjs++;
+	m->objs[m->nobjs++] = kind << O_SHIFT | payload;
+	return 0;
 }
 
 static int m_emit(struct marshal *m, const struct val *v)
@@ -1276,7 +1283,8 @@ static int m_string(struct marshal *m, uint64_t at, struct val *v)
 	v->t = V_STR;
 	v->s = pt_strn(m->b->p, (const char *)q, (size_t)n);
 	pt_input_consume(m->in, (size_t)n);
-	m_obj(m, 's', 0, 0, v->s);
+	if (m_obj(m, O_STR, 0, v->s) < 0)
+		return -1;
 	return 0;
 }
 
@@ -1308,7 +1316,8 @@ static int m_bignum(struct marshal *m, uint64_t at, struct val *v)
 		big = 1;
 	v->t = big ? V_BIG : V_INT;
 	v->i = big ? (sign == '-' ? -1 : 1) : (sign == '-' ? -(int64_t)x : (int64_t)x);
-	m_obj(m, big ? 'b' : 'i', v->i, 0, 0);
+	if (m_obj(m, big ? O_BIG : O_INT, v->i, 0) < 0)
+		return -1;
 	return 0;
 }
 
@@ -1332,7 +1341,12 @@ static int m_float(struct marshal *m, uint64_t at, struct val *v)
 	v->f = strtod(text, &end);
 	if (!n || *end)
 		return pt_diag_error_at(m->d, at, "bad Float '%s'", text);
-	m_obj(m, 'f', 0, v->f, 0);
+	{
+		int64_t bits;
+		memcpy(&bits, &v->f, sizeof(bits));
+		if (m_obj(m, O_FLOAT, bits, 0) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1412,27 +1426,33 @@ static int m_value(struct marshal *m)
 		v.s = m->syms[n];
 		return m_emit(m, &v);
 	case '@': {
-		const struct mobj *o;
+		uint32_t o, kind, payload;
 		if (m_long(m, &n) < 0)
 			return -1;
 		if (n < 0 || (uint64_t)n >= m->nobjs)
 			return pt_diag_error_at(m->d, at, "object link %" PRId64 " to no object",
 						n);
-		o = &m->objs[n];
-		v.t = o->kind == 's'   ? V_STR
-		      : o->kind == 'i' ? V_INT
-		      : o->kind == 'b' ? V_BIG
-		      : o->kind == 'f' ? V_FLOAT
-				       : V_LINK;
-		v.i = o->i;
-		v.f = o->f;
-		v.s = o->s;
+		o = m->objs[n];
+		kind = o >> O_SHIFT;
+		payload = o & (O_MAX - 1);
+		v.t = kind == O_STR	? V_STR
+		      : kind == O_INT	? V_INT
+		      : kind == O_BIG	? V_BIG
+		      : kind == O_FLOAT ? V_FLOAT
+					: V_LINK;
+		if (kind == O_STR)
+			v.s = payload;
+		else if (kind == O_FLOAT)
+			memcpy(&v.f, &m->nums[payload], sizeof(v.f));
+		else if (kind != O_CONTAINER)
+			v.i = m->nums[payload];
 		return m_emit(m, &v);
 	}
 	case '[':
 		if (m_len(m, at, "Array", &n) < 0)
 			return -1;
-		m_obj(m, 'c', 0, 0, 0);
+		if (m_obj(m, O_CONTAINER, 0, 0) < 0)
+			return -1;
 		return m_push(m, 'a', (uint64_t)n, 0);
 	case '{':
 	case '}':
@@ -1440,7 +1460,8 @@ static int m_value(struct marshal *m)
 			return -1;
 		if (n > INT64_MAX / 2)
 			return pt_diag_error_at(m->d, at, "Hash length is too large");
-		m_obj(m, 'c', 0, 0, 0);
+		if (m_obj(m, O_CONTAINER, 0, 0) < 0)
+			return -1;
 		return m_push(m, c == '{' ? 'h' : 'd', (uint64_t)n * 2, 1);
 	default:
 		if (c > 0x20 && c < 0x7f)
@@ -1525,6 +1546,7 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	free(m.stack);
 	free(m.syms);
 	free(m.objs);
+	free(m.nums);
 	builder_release(&b);
 	return ret;
 }
