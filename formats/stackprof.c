@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "format.h"
 #include "map.h"
+#include "text.h"
 #include "xalloc.h"
 
 /* ---- the builder: events in, profile out ---- */
@@ -265,8 +266,10 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 
 static void frame_label(struct builder *b, uint32_t i, struct pt_buf *out)
 {
+	/* input text in a message: one line, no control bytes */
 	if (b->lf[i].has_key_str)
-		pt_buf_addstr(out, pt_s(b->p, b->lf[i].key_str));
+		pt_buf_add_printable(out, pt_s(b->p, b->lf[i].key_str),
+				     pt_intern_len(&b->p->strings, b->lf[i].key_str));
 	else
 		pt_buf_addf(out, "%" PRId64, b->lf[i].key_int);
 }
@@ -1339,8 +1342,13 @@ static int m_float(struct marshal *m, uint64_t at, struct val *v)
 	pt_input_consume(m->in, (size_t)n);
 	v->t = V_FLOAT;
 	v->f = strtod(text, &end);
-	if (!n || *end)
-		return pt_diag_error_at(m->d, at, "bad Float '%s'", text);
+	if (!n || *end) {
+		struct pt_buf t = PT_BUF_INIT;
+		pt_buf_add_printable(&t, text, (size_t)n);
+		pt_diag_error_at(m->d, at, "bad Float '%s'", t.buf);
+		pt_buf_release(&t);
+		return -1;
+	}
 	{
 		int64_t bits;
 		memcpy(&bits, &v->f, sizeof(bits));

@@ -82,6 +82,16 @@ test_expect_success 'an unsupported Marshal type' '
 	test_expect_code 1 "$PROFTOOL" top o.dump &&
 	test_one_line_err "proftool: o.dump: byte 7: unsupported Marshal type '"'"'o'"'"' (0x6f)"'
 
+test_expect_success 'a bad Float with control bytes: still one line' '
+	printf "\004\010{\006:\014versionf\0121.\n2x" >f.dump &&
+	test_expect_code 1 "$PROFTOOL" top f.dump &&
+	test_one_line_err "proftool: f.dump: byte 13: bad Float '"'"'1.?2x'"'"'"'
+
+test_expect_success 'a String frame id with a newline in an error: one line' '
+	printf "\004\010{\007:\013frames{\000:\010raw[\010i\006\"\010a\nbi\006" >r.dump &&
+	test_expect_code 1 "$PROFTOOL" top r.dump &&
+	test_one_line_err "proftool: r.dump: '"'"'raw'"'"' names frame a?b, which '"'"'frames'"'"' lacks"'
+
 test_expect_success 'a link to an object that was never read' '
 	printf "\004\010{\006:\006a@\012" >l.dump &&
 	test_expect_code 1 "$PROFTOOL" top l.dump &&
