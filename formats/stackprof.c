@@ -1195,7 +1195,7 @@ static int m_long(struct marshal *m, int64_t *v)
 		*v = 0;
 		return 0;
 	}
-	if (c >= 6 && c <= 127) {
+	if (c >= 5 && c <= 127) { /* 5 is a (non-canonical) 0, as Ruby reads it */
 		*v = c - 5;
 		return 0;
 	}

@@ -139,6 +139,20 @@ static void test_handmade(void)
 	pt_profile_release(&p);
 }
 
+/* w_long: a lone byte 5 is 0 to Ruby (not a length byte) */
+static void test_wlong_five(void)
+{
+	static const unsigned char d5[] = {4,	8,   '{', 0x07, ':',  0x0b, 'f',  'r', 'a',
+					   'm', 'e', 's', '{',	0x00, ':',  0x0c, 's', 'a',
+					   'm', 'p', 'l', 'e',	's',  'i',  0x05};
+	struct pt_profile p;
+	struct pt_diag d;
+
+	ok(load_bytes(d5, sizeof(d5), 0, &p, &d) == 0, "w_long 0x05 reads: %s", d.msg);
+	ok(!strcmp(meta(&p, "samples"), "0"), "as 0");
+	pt_profile_release(&p);
+}
+
 static void test_samples(void)
 {
 	struct pt_profile p;
@@ -179,6 +193,7 @@ static void test_samples(void)
 int main(void)
 {
 	test_handmade();
+	test_wlong_five();
 	test_samples();
 	return tap_done();
 }
