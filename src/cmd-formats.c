@@ -32,7 +32,7 @@ int cmd_formats(int argc, char **argv)
 	if (optind < argc)
 		return pt_usage_error(&spec, "unexpected argument '%s'", argv[optind]);
 
-	printf("%-12s %-4s %-5s %-28s %s\n", "FORMAT", "READ", "WRITE", "SUFFIXES", "DESCRIPTION");
+	printf("%-15s %-4s %-5s %-28s %s\n", "FORMAT", "READ", "WRITE", "SUFFIXES", "DESCRIPTION");
 	for (i = 0; pt_formats[i]; i++) {
 		const struct pt_format *f = pt_formats[i];
 		char suffixes[128] = "";
@@ -40,7 +40,7 @@ int cmd_formats(int argc, char **argv)
 		for (j = 0; f->suffixes && f->suffixes[j] && n < sizeof(suffixes); j++)
 			n += (size_t)snprintf(suffixes + n, sizeof(suffixes) - n, "%s%s",
 					      j ? "," : "", f->suffixes[j]);
-		printf("%-12s %-4s %-5s %-28s %s\n", f->name, f->read ? "yes" : "no",
+		printf("%-15s %-4s %-5s %-28s %s\n", f->name, f->read ? "yes" : "no",
 		       f->write ? "yes" : "no", *suffixes ? suffixes : "-", f->description);
 	}
 	return PT_EXIT_OK;

@@ -13,6 +13,16 @@
 
 enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_NODE_FRACTION, OPT_EDGE_FRACTION };
 
+/* --style values: text layouts of other tools */
+static const struct {
+	const char *name;
+	enum pt_top_style style;
+} styles[] = {
+	{"default", PT_STYLE_DEFAULT},
+	{"pprof", PT_STYLE_PPROF},
+	{"stackprof", PT_STYLE_STACKPROF},
+};
+
 static const struct pt_opt top_options[] = {
 	{"nodes", 'n', required_argument, 'n', "N",
 	 "show the N heaviest rows; 0 shows all (default 30 for text, all for csv/json)"},
@@ -20,8 +30,9 @@ static const struct pt_opt top_options[] = {
 	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
 	 "output format; csv and json give raw values in the base unit"},
 	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
-	{"style", 0, required_argument, OPT_STYLE, "default|pprof",
-	 "text layout: ours, or go tool pprof -top's (its header, units, trimming; all rows)"},
+	{"style", 0, required_argument, OPT_STYLE, "default|pprof|stackprof",
+	 "text layout: ours, go tool pprof -top's (its header, units, trimming; all rows) "
+	 "or stackprof --text's (Mode/Samples/GC header, ties in input order)"},
 	{"node-fraction", 0, required_argument, OPT_NODE_FRACTION, "F",
 	 "pprof style: drop functions whose cum is under F of the total (default 0.005)"},
 	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
@@ -99,17 +110,19 @@ int cmd_top(int argc, char **argv)
 				o.edge_fraction = f;
 			break;
 		}
-		case OPT_STYLE:
-			if (!strcmp(optarg, "default")) {
-				o.style = PT_STYLE_DEFAULT;
-			} else if (!strcmp(optarg, "pprof")) {
-				o.style = PT_STYLE_PPROF;
-			} else {
-				pt_usage_error(&spec, "unknown style '%s' (default or pprof)",
+		case OPT_STYLE: {
+			size_t i;
+			for (i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+				if (!strcmp(styles[i].name, optarg))
+					break;
+			if (i == sizeof(styles) / sizeof(styles[0])) {
+				pt_usage_error(&spec, "unknown style '%s' (default, pprof or stackprof)",
 					       optarg);
 				goto usage;
 			}
+			o.style = styles[i].style;
 			break;
+		}
 		default:
 			goto usage;
 		}

@@ -9,5 +9,6 @@ int cmd_top(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_traces(int argc, char **argv);
+int cmd_method(int argc, char **argv);
 
 #endif

@@ -149,13 +149,20 @@ static void put64(unsigned char **q, uint64_t v)
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
 			 int64_t start_line)
 {
-	unsigned char key[20], *q = key;
+	return pt_profile_func_ident(p, name, system_name, file, start_line, 0);
+}
+
+uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
+			       uint32_t file, int64_t start_line, uint64_t ident)
+{
+	unsigned char key[28], *q = key;
 	uint32_t id;
 
 	put32(&q, name);
 	put32(&q, system_name);
 	put32(&q, file);
 	put64(&q, (uint64_t)start_line);
+	put64(&q, ident);
 	id = pt_intern(&p->func_keys, key, sizeof(key));
 	if (id == p->nfuncs) {
 		PT_ALLOC_GROW(p->funcs, (size_t)id + 1, p->funcs_alloc);
@@ -163,6 +170,7 @@ uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_na
 		p->funcs[id].system_name = system_name;
 		p->funcs[id].file = file;
 		p->funcs[id].start_line = start_line;
+		p->funcs[id].ident = ident;
 		p->nfuncs++;
 	}
 	return id;

@@ -53,6 +53,10 @@ struct pt_func {
 	uint32_t system_name; /* string id (mangled name), 0 if none */
 	uint32_t file;	      /* string id, 0 if unknown */
 	int64_t start_line;   /* 0 if unknown */
+	/* Part of the dedup key: 0 normally; a reader whose input keeps functions apart by
+	 * its own id although they share name, file and line (stackprof's two "<main>"
+	 * frames) sets a distinct value per such function. */
+	uint64_t ident;
 };
 
 struct pt_mapping {
@@ -222,6 +226,9 @@ void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor);
 
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
 			 int64_t start_line);
+/* the same, with an identity that keeps otherwise equal functions apart (ident != 0) */
+uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
+			       uint32_t file, int64_t start_line, uint64_t ident);
 uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m);
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f);
 /* convenience: frame for a function name (and file/line), no address */

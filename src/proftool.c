@@ -18,6 +18,7 @@ struct pt_cmd {
 
 static const struct pt_cmd commands[] = {
 	{"top", cmd_top, "heaviest functions, flat and cumulative"},
+	{"method", cmd_method, "one function: callers, callees, annotated source lines"},
 	{"info", cmd_info, "what a profile holds: format, sample types, totals, metadata"},
 	{"convert", cmd_convert, "convert a profile to another format"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive flame graph SVG"},

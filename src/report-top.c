@@ -162,6 +162,8 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
 
 	if (o->style == PT_STYLE_PPROF && o->format == PT_FMT_TEXT)
 		return pt_report_top_pprof(p, o, out, d);
+	if (o->format == PT_FMT_TEXT && o->style == PT_STYLE_STACKPROF)
+		return pt_report_top_stackprof(p, a, o, out, d);
 	idx = pt_report_sorted(p, a, o->type, o->by_cum, &n);
 	if (o->format == PT_FMT_TEXT) {
 		top_text(p, a, o, idx, n, out);

@@ -3,6 +3,7 @@
 #ifndef PT_REPORT_H
 #define PT_REPORT_H
 
+#include <regex.h>
 #include <stdio.h>
 #include <yajl/yajl_gen.h>
 
@@ -13,7 +14,12 @@
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 
-enum pt_top_style { PT_STYLE_DEFAULT, PT_STYLE_PPROF };
+/* top's text layouts (--style) */
+enum pt_top_style {
+	PT_STYLE_DEFAULT,
+	PT_STYLE_PPROF,     /* go tool pprof -top */
+	PT_STYLE_STACKPROF, /* stackprof --text */
+};
 
 struct pt_top_opts {
 	uint32_t type;
@@ -23,6 +29,19 @@ struct pt_top_opts {
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
 };
+
+struct pt_method_opts {
+	uint32_t type;
+	const char *pattern;	      /* a literal substring of the function name ... */
+	const regex_t *re;	      /* ... or, if not NULL, this compiled regex */
+	const char *source_path;      /* ':'-separated directories to find sources in, or NULL */
+	enum pt_report_format format; /* text or json */
+};
+
+/* `proftool method`: every function whose name matches, in top's order. Error (d) if
+ * none matches. */
+int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
+		     const struct pt_method_opts *o, FILE *out, struct pt_diag *d);
 
 /* "text", "csv", "json"; -1 if none */
 int pt_parse_report_format(const char *s, enum pt_report_format *f);
@@ -41,6 +60,14 @@ int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct p
 unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t);
 /* " (inline)", " (partial-inline)" or "" */
 const char *pt_report_inline_text(unsigned char mark);
+/* `top --style stackprof` (report-top-stackprof.c) */
+int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
+			    const struct pt_top_opts *o, FILE *out, struct pt_diag *d);
+
+/* Entry indices of a sorted by flat (or cum) descending, ties in the order functions
+ * first appeared in the input (stackprof's order); zero rows left out; caller frees. */
+uint32_t *pt_report_sorted_by_appearance(const struct pt_agg *a, uint32_t type, int by_cum,
+					 uint32_t *n);
 
 /* Entry indices of a sorted by flat (or cum) descending, then name, file, line; entries
  * with neither flat nor cum are left out. *n is set; the caller frees the array. */
