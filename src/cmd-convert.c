@@ -9,13 +9,15 @@
 #include "format.h"
 #include "output.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE };
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_GRANULARITY };
 
 static const struct pt_opt convert_options[] = {
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o; see 'proftool formats')"},
 	{"output", 'o', required_argument, 'o', "FILE",
 	 "write to FILE (atomically: a temporary file renamed on success)"},
+	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
+	 "merge frames of one function, file or line first (default: keep them as read)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {convert_options, pt_input_options, pt_help_option,
@@ -36,6 +38,7 @@ int cmd_convert(int argc, char **argv)
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
 	const char *path = "-", *outpath = NULL, *to = NULL;
+	enum pt_granularity gran = PT_GRAN_ADDRESSES;
 	int c, t, ret;
 
 	memset(&wo, 0, sizeof(wo));
@@ -57,6 +60,15 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case OPT_GRANULARITY:
+			if (pt_parse_granularity(optarg, &gran) < 0) {
+				pt_usage_error(&spec,
+					       "unknown granularity '%s' (functions, files, lines "
+					       "or addresses)",
+					       optarg);
+				goto usage;
+			}
 			break;
 		default:
 			goto usage;
@@ -85,6 +97,10 @@ int cmd_convert(int argc, char **argv)
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;
 	pt_diag_init(&d, path);
+	if (pt_filter_granularity(&p, gran, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
 	t = pt_select_type(&p, common.sample_index, 1, &d);
 	if (t == -1) {
 		ret = pt_cli_fail(&d);

@@ -10,7 +10,7 @@
 #include "output.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT };
+enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_GRANULARITY };
 
 static const struct pt_opt top_options[] = {
 	{"nodes", 'n', required_argument, 'n', "N",
@@ -19,6 +19,8 @@ static const struct pt_opt top_options[] = {
 	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
 	 "output format; csv and json give raw values in the base unit"},
 	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
+	 "one row per function (default), source file, line or address"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_help_option, NULL};
@@ -37,6 +39,8 @@ int cmd_top(int argc, char **argv)
 	struct pt_agg a;
 	struct pt_output out;
 	struct pt_diag d;
+	struct pt_filter_log log;
+	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
 	const char *path = "-", *outpath = NULL;
 	long n = -1;
 	int c, t, ret = PT_EXIT_OK, have_agg = 0;
@@ -74,6 +78,15 @@ int cmd_top(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_GRANULARITY:
+			if (pt_parse_granularity(optarg, &gran) < 0) {
+				pt_usage_error(&spec,
+					       "unknown granularity '%s' (functions, files, lines "
+					       "or addresses)",
+					       optarg);
+				goto usage;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -86,11 +99,14 @@ int cmd_top(int argc, char **argv)
 	o.limit = n < 0 ? (o.format == PT_FMT_TEXT ? 30 : -1) : n == 0 ? -1 : n;
 
 	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
+	pt_filter_log_init(&log);
+	o.filters = &log;
+	o.node_fraction = common.node_fraction;
+	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
+	if (t < 0 || pt_aggregate(&p, gran, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
@@ -110,6 +126,7 @@ int cmd_top(int argc, char **argv)
 out:
 	if (have_agg)
 		pt_agg_release(&a);
+	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
 usage:

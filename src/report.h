@@ -9,6 +9,7 @@
 #include "aggregate.h"
 #include "buf.h"
 #include "diag.h"
+#include "filter.h"
 #include "profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -18,6 +19,8 @@ struct pt_top_opts {
 	int by_cum;
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
+	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
+	double node_fraction;		     /* leave out entries with cum below this share */
 };
 
 /* "text", "csv", "json"; -1 if none */
@@ -30,6 +33,11 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
  * with neither flat nor cum are left out. *n is set; the caller frees the array. */
 uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
 			   int by_cum, uint32_t *n);
+
+/* Drop from idx[0..*n) the entries whose cum is below fraction of the total of type t;
+ * returns how many were dropped. */
+uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,
+				 uint32_t *n);
 
 /* "name (file:line)" as reports print an entry */
 void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
