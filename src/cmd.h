@@ -7,5 +7,6 @@ int cmd_formats(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -158,7 +158,8 @@ static uint32_t add_row(struct pt_profile *d, uint32_t node, uint32_t labels, co
 {
 	uint32_t t;
 	for (t = 0; t < nv; t++)
-		pt_profile_add_value(d, node, labels, type_map ? type_map[t] : t, v[t]);
+		if (!type_map || type_map[t] != PT_TYPE_SKIP)
+			pt_profile_add_value(d, node, labels, type_map ? type_map[t] : t, v[t]);
 	return pt_map_get(&d->sample_index, (uint64_t)node << 32 | labels);
 }
 
@@ -178,7 +179,8 @@ static void push_event(struct pt_profile *d, uint32_t row, int64_t time, const i
 	d->events[e].time = time;
 	memset(d->event_values + e * d->ntypes, 0, d->ntypes * sizeof(int64_t));
 	for (t = 0; t < nv; t++)
-		d->event_values[e * d->ntypes + (type_map ? type_map[t] : t)] = v[t];
+		if (!type_map || type_map[t] != PT_TYPE_SKIP)
+			d->event_values[e * d->ntypes + (type_map ? type_map[t] : t)] = v[t];
 	d->nevents++;
 }
 

@@ -91,9 +91,12 @@ int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt
 /* "functions", "files", "lines", "addresses"; -1 if none */
 int pt_parse_granularity(const char *s, enum pt_granularity *g);
 
+#define PT_TYPE_SKIP UINT32_MAX
+
 /* Add every sample of src (rows, timeline events, record count) into dst. type_map[t]
- * is dst's type for src's type t. Strings, functions, mappings, frames and label sets
- * are translated; stacks are merged by frame. Both need stacks (checked by callers). */
+ * is dst's type for src's type t, or PT_TYPE_SKIP to leave that type out. Strings, functions,
+ * mappings, frames and label sets are translated; stacks are merged by frame. Both need stacks
+ * (checked by callers). */
 void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 		      const uint32_t *type_map);
 

@@ -30,8 +30,8 @@ filter_cases () {
 	LIST
 }
 
-filter_inputs >inputs
-filter_cases >cases
+filter_inputs >"$TRASH/inputs"
+filter_cases >"$TRASH/cases"
 while read -r name path re; do
 	while read -r opt op; do
 		test_expect_success "--$opt on $name matches an independent filter" '
@@ -39,7 +39,7 @@ while read -r name path re; do
 			awk -v op="$op" -v re="$re" -f "$AWK_FILTER" plain >expect &&
 			"$PROFTOOL" convert --to collapsed --$opt "$re" "$path" >actual &&
 			test_cmp expect actual'
-	done <cases
+	done <"$TRASH/cases"
 	test_expect_success "--collapse-recursion on $name matches an independent fold" '
 		"$PROFTOOL" convert --to collapsed "$path" >plain &&
 		awk -v op=fold -f "$AWK_FILTER" plain >expect &&
@@ -51,7 +51,7 @@ while read -r name path re; do
 			awk -v op=hide -v re="$re" -f "$AWK_FILTER" >expect &&
 		"$PROFTOOL" convert --to collapsed --ignore zzz_none --hide "$re" "$path" >actual &&
 		test_cmp expect actual'
-done <inputs
+done <"$TRASH/inputs"
 
 test_expect_success 'the regex is unanchored and extended' '
 	"$PROFTOOL" convert --to collapsed --focus "ha?ndle_(mm|pte)" \
