@@ -8,5 +8,6 @@ int cmd_info(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
 
 #endif

@@ -43,6 +43,22 @@ uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double frac
 void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 			   const struct pt_agg_entry *e);
 
+/* ---- tree (report-tree.c) ---- */
+
+struct pt_tree_opts {
+	uint32_t type;
+	int by_cum;
+	long limit;		      /* functions; < 0 = all */
+	const char *pattern;	      /* ERE: only functions whose name matches; NULL = all */
+	enum pt_report_format format; /* text or json */
+	const struct pt_filter_log *filters;
+	double node_fraction;
+};
+
+/* pprof's -peek layout; -1 with d filled for a bad pattern */
+int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const struct pt_tree_opts *o,
+		   FILE *out, struct pt_diag *d);
+
 /* ---- diff (report-diff.c) ---- */
 
 /* one function (or file, line, address) in either profile; base values normalized */
