@@ -9,5 +9,6 @@ int cmd_top(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

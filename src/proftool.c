@@ -21,6 +21,7 @@ static const struct pt_cmd commands[] = {
 	{"info", cmd_info, "what a profile holds: format, sample types, totals, metadata"},
 	{"convert", cmd_convert, "convert a profile to another format"},
 	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
+	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
 	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
 };
