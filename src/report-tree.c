@@ -186,9 +186,11 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 		int64_t flat = a->flat[(size_t)e * w + t], cum = a->cum[(size_t)e * w + t];
 
 		es.callers = 1;
-		qsort_r(in[e].v, in[e].n, sizeof(uint32_t), edge_cmp, &es);
+		if (in[e].n > 1)
+			qsort_r(in[e].v, in[e].n, sizeof(uint32_t), edge_cmp, &es);
 		es.callers = 0;
-		qsort_r(outs[e].v, outs[e].n, sizeof(uint32_t), edge_cmp, &es);
+		if (outs[e].n > 1)
+			qsort_r(outs[e].v, outs[e].n, sizeof(uint32_t), edge_cmp, &es);
 		sum = pt_add(sum, flat);
 		if (g) {
 			const struct pt_agg_entry *en = &a->entries[e];
