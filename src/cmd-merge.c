@@ -28,7 +28,8 @@ static const struct pt_opt *const tables[] = {merge_options, pt_input_options, p
 static const struct pt_cmd_spec spec = {
 	"merge", "merge [-o OUT] [--to FORMAT] [OPTIONS] IN...",
 	"Merge profiles with the same sample types (names and units) into one: values of\n"
-	"equal stacks and labels add up; timelines are kept when every input has one.",
+	"equal stacks and labels add up; timelines are kept when every input has one. With\n"
+	"an input without stacks the result holds per-function aggregates only.",
 	tables};
 
 static void type_list(struct pt_buf *b, const struct pt_profile *p)
@@ -73,13 +74,6 @@ static void align_decimals(struct pt_profile *dst, struct pt_profile *src, const
 			b->decimals++;
 		}
 	}
-}
-
-static int no_stacks(const char *path, const struct pt_profile *p)
-{
-	fprintf(stderr, "proftool: %s: cannot merge a profile without stacks (%s)\n", path,
-		p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
-	return PT_EXIT_INPUT;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -140,20 +134,11 @@ int cmd_merge(int argc, char **argv)
 	pt_profile_init(&dst);
 	if ((ret = pt_cli_load(&common, argv[optind], &dst)))
 		goto out;
-	if (!pt_profile_has_stacks(&dst)) {
-		ret = no_stacks(argv[optind], &dst);
-		goto out;
-	}
 	timeline = dst.nevents > 0;
 	map = pt_xmalloc(dst.ntypes * sizeof(*map));
 	for (i = optind + 1; i < argc; i++) {
 		pt_profile_init(&src);
 		if ((ret = pt_cli_load(&common, argv[i], &src))) {
-			pt_profile_release(&src);
-			goto out;
-		}
-		if (!pt_profile_has_stacks(&src)) {
-			ret = no_stacks(argv[i], &src);
 			pt_profile_release(&src);
 			goto out;
 		}
@@ -174,7 +159,12 @@ int cmd_merge(int argc, char **argv)
 		}
 		align_decimals(&dst, &src, map);
 		timeline = timeline && src.nevents > 0;
-		pt_profile_merge(&dst, &src, map);
+		pt_diag_init(&d, argv[i]);
+		if (pt_profile_merge_any(&dst, &src, map, &d) < 0) {
+			ret = pt_cli_fail(&d);
+			pt_profile_release(&src);
+			goto out;
+		}
 		pt_profile_release(&src);
 	}
 	if (!timeline) {

@@ -988,3 +988,123 @@ void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 	free(newnode);
 	free(newrow);
 }
+
+/* ---- merging aggregate-only profiles ---- */
+
+/* Add the aggregate a of profile p (ids translated by x, or p == out's profile when x is
+ * NULL) into out, entries keyed by function id (by name when there is none). */
+static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct xlat *x,
+		    const uint32_t *type_map)
+{
+	uint32_t *emap = pt_xmalloc((a->nentries ? a->nentries : 1) * sizeof(*emap));
+	uint32_t i, t, w = a->ntypes, ow = out->ntypes;
+
+	for (i = 0; i < a->nentries; i++) {
+		struct pt_agg_entry e = a->entries[i];
+		if (x) {
+			e.name = x_str(x, e.name);
+			e.file = x_str(x, e.file);
+			e.func = x_func(x, e.func);
+		}
+		emap[i] = pt_agg_entry(out, e.func ? e.func : (uint64_t)1 << 32 | e.name, &e);
+		out->entries[emap[i]].flags |= e.flags;
+	}
+	for (t = 0; t < w; t++) {
+		uint32_t u = type_map ? type_map[t] : t;
+		if (u == PT_TYPE_SKIP)
+			continue;
+		out->total[u] = pt_add(out->total[u], a->total[t]);
+		for (i = 0; i < a->nentries; i++) {
+			int64_t *f = &out->flat[(size_t)emap[i] * ow + u];
+			int64_t *c = &out->cum[(size_t)emap[i] * ow + u];
+			*f = pt_add(*f, a->flat[(size_t)i * w + t]);
+			*c = pt_add(*c, a->cum[(size_t)i * w + t]);
+		}
+	}
+	for (i = 0; i < a->nedges; i++) {
+		uint32_t k = pt_agg_edge(out, emap[a->edges[i].caller], emap[a->edges[i].callee]);
+		for (t = 0; t < w; t++) {
+			uint32_t u = type_map ? type_map[t] : t;
+			int64_t *v = &out->edge_value[(size_t)k * ow + u];
+			if (u != PT_TYPE_SKIP)
+				*v = pt_add(*v, a->edge_value[(size_t)i * w + t]);
+		}
+	}
+	for (i = 0; i < a->nlines; i++) {
+		uint32_t k = pt_agg_line(out, emap[a->lines[i].entry], a->lines[i].line);
+		for (t = 0; t < w; t++) {
+			uint32_t u = type_map ? type_map[t] : t;
+			if (u == PT_TYPE_SKIP)
+				continue;
+			out->line_self[(size_t)k * ow + u] =
+				pt_add(out->line_self[(size_t)k * ow + u],
+				       a->line_self[(size_t)i * w + t]);
+			out->line_cum[(size_t)k * ow + u] = pt_add(
+				out->line_cum[(size_t)k * ow + u], a->line_cum[(size_t)i * w + t]);
+		}
+	}
+	out->edges_per_occurrence |= a->edges_per_occurrence;
+	free(emap);
+}
+
+/* drop dst's tree, rows and timeline, keeping its tables */
+static void clear_stacks(struct pt_profile *p)
+{
+	memset(p->node_self, 0, p->nodes_alloc * p->ntypes * sizeof(int64_t));
+	p->nnodes = 1;
+	p->nodes[0].first_child = 0;
+	p->nsamples = 0;
+	p->nevents = 0;
+	p->keep_timeline = 0;
+	pt_map_release(&p->children);
+	pt_map_init(&p->children);
+	pt_map_release(&p->sample_index);
+	pt_map_init(&p->sample_index);
+}
+
+int pt_profile_merge_any(struct pt_profile *dst, const struct pt_profile *src,
+			 const uint32_t *type_map, struct pt_diag *d)
+{
+	struct pt_agg *out, tmp;
+	struct xlat x;
+
+	if (pt_profile_has_stacks(dst) && pt_profile_has_stacks(src)) {
+		pt_profile_merge(dst, src, type_map);
+		return 0;
+	}
+	/* the result has no stacks: function aggregates add up */
+	out = pt_xcalloc(1, sizeof(*out));
+	pt_agg_init(out, dst->ntypes, PT_GRAN_FUNCTIONS);
+	if (pt_aggregate(dst, PT_GRAN_FUNCTIONS, &tmp, d) < 0) {
+		pt_agg_release(out);
+		free(out);
+		return -1;
+	}
+	agg_add(out, &tmp, NULL, NULL);
+	pt_agg_release(&tmp);
+	if (pt_aggregate(src, PT_GRAN_FUNCTIONS, &tmp, d) < 0) {
+		pt_agg_release(out);
+		free(out);
+		return -1;
+	}
+	xlat_init(&x, src, dst);
+	agg_add(out, &tmp, &x, type_map);
+	xlat_release(&x);
+	pt_agg_release(&tmp);
+
+	if (dst->agg) {
+		pt_agg_release(dst->agg);
+		free(dst->agg);
+	} else {
+		clear_stacks(dst);
+	}
+	dst->agg = out;
+	if (!dst->no_stacks_reason && src->no_stacks_reason)
+		dst->no_stacks_reason = pt_s(dst, pt_str(dst, src->no_stacks_reason));
+	dst->nrecords += src->nrecords;
+	if (src->duration_nanos > dst->duration_nanos)
+		dst->duration_nanos = src->duration_nanos;
+	if (!dst->time_nanos || (src->time_nanos && src->time_nanos < dst->time_nanos))
+		dst->time_nanos = src->time_nanos;
+	return 0;
+}

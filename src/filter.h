@@ -99,5 +99,10 @@ int pt_parse_granularity(const char *s, enum pt_granularity *g);
  * (checked by callers). */
 void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 		      const uint32_t *type_map);
+/* The same, and when either has no stacks (stackprof without raw samples), dst becomes
+ * aggregate-only: per-function flat, cum, edges and lines add up (cum and once-per-stack
+ * edges are additive over disjoint sample sets). -1 with d filled on failure. */
+int pt_profile_merge_any(struct pt_profile *dst, const struct pt_profile *src,
+			 const uint32_t *type_map, struct pt_diag *d);
 
 #endif

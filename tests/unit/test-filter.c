@@ -322,6 +322,114 @@ static void test_deep(void)
 	free(frames);
 }
 
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* an aggregate-only profile: main -> x with value v, as a stackprof dump without raw */
+static void build_agg(struct pt_profile *p, int64_t v)
+{
+	struct pt_agg_entry e;
+	uint32_t m, x, ed;
+
+	pt_profile_init(p);
+	pt_profile_add_type(p, "samples", "count");
+	p->agg = calloc(1, sizeof(*p->agg));
+	pt_agg_init(p->agg, 1, PT_GRAN_FUNCTIONS);
+	p->agg->edges_per_occurrence = 1;
+	p->no_stacks_reason = "no raw samples";
+	memset(&e, 0, sizeof(e));
+	e.name = pt_str(p, "main");
+	e.func = pt_profile_func(p, e.name, 0, 0, 0);
+	m = pt_agg_entry(p->agg, 100, &e);
+	e.name = pt_str(p, "x");
+	e.func = pt_profile_func(p, e.name, 0, 0, 0);
+	x = pt_agg_entry(p->agg, 200, &e);
+	p->agg->cum[m] = v;
+	p->agg->flat[x] = v;
+	p->agg->cum[x] = v;
+	ed = pt_agg_edge(p->agg, m, x);
+	p->agg->edge_value[ed] = v;
+	p->agg->total[0] = v;
+	p->nrecords = (uint64_t)v;
+}
+
+/* "name flat cum" and "caller>callee value" lines, sorted: a canonical form */
+static char *agg_dump(struct pt_profile *p)
+{
+	struct pt_agg a;
+	struct pt_diag d;
+	char **lines, *out;
+	uint32_t i, n = 0;
+	size_t len = 0;
+
+	pt_diag_init(&d, "test");
+	pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, &d);
+	lines = calloc(a.nentries + a.nedges + 1, sizeof(*lines));
+	for (i = 0; i < a.nentries; i++) {
+		lines[n] = malloc(128);
+		snprintf(lines[n++], 128, "%s %lld %lld", pt_s(p, a.entries[i].name),
+			 (long long)a.flat[i], (long long)a.cum[i]);
+	}
+	for (i = 0; i < a.nedges; i++) {
+		lines[n] = malloc(128);
+		snprintf(lines[n++], 128, "%s>%s %lld", pt_s(p, a.entries[a.edges[i].caller].name),
+			 pt_s(p, a.entries[a.edges[i].callee].name), (long long)a.edge_value[i]);
+	}
+	qsort(lines, n, sizeof(*lines), strcmp_ptr);
+	for (i = 0; i < n; i++)
+		len += strlen(lines[i]) + 1;
+	out = calloc(len + 1, 1);
+	for (i = 0; i < n; i++) {
+		strcat(out, lines[i]);
+		strcat(out, "\n");
+		free(lines[i]);
+	}
+	free(lines);
+	pt_agg_release(&a);
+	return out;
+}
+
+static void test_merge_no_stacks(void)
+{
+	struct pt_profile a, b, c, l, r;
+	struct pt_diag d;
+	uint32_t map[1] = {0};
+	char *left, *right;
+
+	/* left = (a b) c, right = a (b c); a, c with stacks, b without */
+	build(&a, 0);
+	build_agg(&b, 5);
+	pt_diag_init(&d, "test");
+	ok(pt_profile_merge_any(&a, &b, map, &d) == 0, "stacks + aggregates");
+	ok(!pt_profile_has_stacks(&a), "the result has no stacks");
+	is_int(pt_profile_total(&a, 0), 1116, "totals add up");
+	is_int(a.nrecords, 9, "records add up");
+	build(&c, 0);
+	pt_profile_merge_any(&a, &c, map, &d);
+	l = a;
+	left = agg_dump(&l);
+	pt_profile_release(&b);
+	pt_profile_release(&c);
+
+	build(&r, 0);
+	build_agg(&b, 5);
+	build(&c, 0);
+	ok(pt_profile_merge_any(&b, &c, map, &d) == 0, "aggregates + stacks");
+	pt_profile_merge_any(&r, &b, map, &d);
+	right = agg_dump(&r);
+	ok(!strcmp(left, right), "associative without stacks too");
+	ok(strstr(left, "main 0 2227\n") != NULL, "main's cum is the sum");
+	ok(strstr(left, "main>x 5\n") != NULL, "edges add up");
+	free(left);
+	free(right);
+	pt_profile_release(&l);
+	pt_profile_release(&r);
+	pt_profile_release(&b);
+	pt_profile_release(&c);
+}
+
 int main(void)
 {
 	test_tags();
@@ -332,5 +440,6 @@ int main(void)
 	test_granularity();
 	test_merge();
 	test_deep();
+	test_merge_no_stacks();
 	return tap_done();
 }
