@@ -383,6 +383,8 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	pt_diff_build(&df, &bp, &ba, (uint32_t)bt, &np, &na, (uint32_t)nt, normalize);
+	o.base = &bp;
+	o.base_type = (uint32_t)bt;
 	have = 1;
 
 	pt_diag_init(&d, outpath ? outpath : "<stdout>");

@@ -265,7 +265,8 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 	if (df->normalized)
 		pt_buf_addf(&line, " (scaled by %.6g to the new total)", df->factor);
 	pt_buf_addch(&line, '\n');
-	pt_filter_log_describe(o->base_log, p, t, &line);
+	if (o->base)
+		pt_filter_log_describe(o->base_log, o->base, o->base_type, &line);
 	pt_buf_addstr(&line, "New: ");
 	pt_buf_add_printable(&line, o->new_path, strlen(o->new_path));
 	pt_buf_addstr(&line, ", total ");

@@ -105,6 +105,8 @@ struct pt_diff_opts {
 	enum pt_granularity gran;
 	const char *base_path, *new_path;
 	const struct pt_filter_log *base_log, *new_log; /* may be NULL */
+	const struct pt_profile *base; /* the base profile and its type, for base_log */
+	uint32_t base_type;
 };
 
 /* the table; values are printed in the unit of type t of p (the new profile) */
