@@ -392,7 +392,8 @@ static size_t push_children(struct writer *w, struct pseudo **v, size_t *n, size
 			(*v)[(*n)++] = (struct pseudo){c, ';'};
 		}
 	}
-	qsort_r(*v + start, *n - start, sizeof(**v), pseudo_cmp, w);
+	if (*n > start) /* *v is NULL while nothing was pushed */
+		qsort_r(*v + start, *n - start, sizeof(**v), pseudo_cmp, w);
 	return start;
 }
 

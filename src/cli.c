@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,32 @@ const struct pt_opt pt_input_options[] = {
 	 "skip input lines that fit no form and count them in a warning"},
 	{"max-input-size", 0, required_argument, PT_OPT_MAX_INPUT_SIZE, "SIZE",
 	 "refuse inputs larger than SIZE after decompression (default 8G)"},
+	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
+	 "keep only stacks with a function matching RE"},
+	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
+	 "drop stacks with a function matching RE"},
+	{"hide", 0, required_argument, PT_OPT_HIDE, "RE", "remove frames matching RE from stacks"},
+	{"show", 0, required_argument, PT_OPT_SHOW, "RE", "keep only frames matching RE in stacks"},
+	{"show-from", 0, required_argument, PT_OPT_SHOW_FROM, "RE",
+	 "drop the callers of the rootmost frame matching RE (and stacks without one)"},
+	{"prune-from", 0, required_argument, PT_OPT_PRUNE_FROM, "RE",
+	 "drop the callees of the rootmost frame matching RE"},
+	{"match-file", 0, no_argument, PT_OPT_MATCH_FILE, NULL,
+	 "the regexes above match the file path too"},
+	{"tag", 0, required_argument, PT_OPT_TAG, "KEY=VALUE",
+	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND)"},
+	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
+	 "keep samples of one thread (tid, thread or comm label)"},
+	{"process", 0, required_argument, PT_OPT_PID, "PID",
+	 "keep samples of one process (a pid label)"},
+	{"time-from", 0, required_argument, PT_OPT_TIME_FROM, "SECONDS",
+	 "keep samples at or after SECONDS from the first (needs a timeline)"},
+	{"time-to", 0, required_argument, PT_OPT_TIME_TO, "SECONDS",
+	 "keep samples before SECONDS from the first (needs a timeline)"},
+	{"collapse-recursion", 0, no_argument, PT_OPT_COLLAPSE_RECURSION, NULL,
+	 "fold recursion: a function already on the stack returns to that frame"},
+	{"node-fraction", 0, required_argument, PT_OPT_NODE_FRACTION, "F",
+	 "reports leave out entries whose cum is below F of the total (0.005 = 0.5%)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -243,6 +270,101 @@ int pt_parse_count(const char *s, long *out)
 	return 0;
 }
 
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > 1e12)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int check_regex(const struct pt_cmd_spec *spec, const char *opt, const char *re)
+{
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+		regerror(rc, &r, msg, sizeof(msg));
+		pt_usage_error(spec, "bad regular expression '%s' for --%s: %s", re, opt, msg);
+		return -1;
+	}
+	regfree(&r);
+	return 0;
+}
+
+static int filter_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id,
+			 const char *arg)
+{
+	struct pt_filter *f = &c->filter;
+	switch (id) {
+	case PT_OPT_FOCUS:
+		f->focus = arg;
+		return check_regex(spec, "focus", arg) < 0 ? -1 : 1;
+	case PT_OPT_IGNORE:
+		f->ignore = arg;
+		return check_regex(spec, "ignore", arg) < 0 ? -1 : 1;
+	case PT_OPT_HIDE:
+		f->hide = arg;
+		return check_regex(spec, "hide", arg) < 0 ? -1 : 1;
+	case PT_OPT_SHOW:
+		f->show = arg;
+		return check_regex(spec, "show", arg) < 0 ? -1 : 1;
+	case PT_OPT_SHOW_FROM:
+		f->show_from = arg;
+		return check_regex(spec, "show-from", arg) < 0 ? -1 : 1;
+	case PT_OPT_PRUNE_FROM:
+		f->prune_from = arg;
+		return check_regex(spec, "prune-from", arg) < 0 ? -1 : 1;
+	case PT_OPT_MATCH_FILE:
+		f->match_file = 1;
+		return 1;
+	case PT_OPT_TAG:
+		if (pt_filter_add_tag(f, arg) < 0) {
+			pt_usage_error(spec, "bad label condition '%s' for --tag (KEY=VALUE)", arg);
+			return -1;
+		}
+		return 1;
+	case PT_OPT_THREAD:
+	case PT_OPT_PID:
+		if (!*arg || (id == PT_OPT_THREAD ? pt_filter_add_thread(f, arg)
+						  : pt_filter_add_pid(f, arg)) < 0) {
+			pt_usage_error(spec, "bad value '%s' for --%s", arg,
+				       id == PT_OPT_THREAD ? "thread" : "process");
+			return -1;
+		}
+		return 1;
+	case PT_OPT_TIME_FROM:
+	case PT_OPT_TIME_TO:
+		if (parse_seconds(arg, id == PT_OPT_TIME_FROM ? &f->time_from : &f->time_to) < 0) {
+			pt_usage_error(spec, "bad time '%s' for --%s (seconds, like 1.5)", arg,
+				       id == PT_OPT_TIME_FROM ? "time-from" : "time-to");
+			return -1;
+		}
+		if (id == PT_OPT_TIME_FROM)
+			f->has_time_from = 1;
+		else
+			f->has_time_to = 1;
+		return 1;
+	case PT_OPT_COLLAPSE_RECURSION:
+		f->collapse_recursion = 1;
+		return 1;
+	case PT_OPT_NODE_FRACTION:
+		if (parse_seconds(arg, &c->node_fraction) < 0 || c->node_fraction > 1) {
+			pt_usage_error(spec, "bad fraction '%s' for --node-fraction (0 to 1)", arg);
+			return -1;
+		}
+		c->node_fraction_set = 1;
+		return 1;
+	}
+	return 0;
+}
+
 int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id, const char *arg)
 {
 	switch (id) {
@@ -262,7 +384,7 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		}
 		return 1;
 	}
-	return 0;
+	return filter_option(c, spec, id, arg);
 }
 
 int pt_cli_fail(const struct pt_diag *d)
@@ -271,13 +393,34 @@ int pt_cli_fail(const struct pt_diag *d)
 	return PT_EXIT_INPUT;
 }
 
-int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
+int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_filter_log *log)
 {
+	struct pt_load_opts lo = c->load;
 	struct pt_diag d;
 
 	pt_diag_init(&d, path);
-	if (pt_load(path, &c->load, p, &d) < 0)
+	if (pt_filter_needs_timeline(&c->filter))
+		lo.read.keep_timeline = 1;
+	if (pt_load(path, &lo, p, &d) < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
+	pt_diag_init(&d, path);
+	if (pt_filter_apply(p, &c->filter, log, &d) < 0)
+		return pt_cli_fail(&d);
 	return 0;
+}
+
+int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
+{
+	return pt_cli_load_log(c, path, p, NULL);
+}
+
+void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,
+			  FILE *fp)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	pt_filter_log_describe(log, p, t, &b);
+	fwrite(b.buf, 1, b.len, fp);
+	pt_buf_release(&b);
 }

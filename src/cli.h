@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "filter.h"
 #include "load.h"
 
 /* exit statuses (documented in the man page) */
@@ -34,10 +35,24 @@ enum {
 	PT_OPT_SAMPLE_INDEX,
 	PT_OPT_LENIENT,
 	PT_OPT_MAX_INPUT_SIZE,
+	PT_OPT_FOCUS, /* filters (src/filter.h) */
+	PT_OPT_IGNORE,
+	PT_OPT_HIDE,
+	PT_OPT_SHOW,
+	PT_OPT_SHOW_FROM,
+	PT_OPT_PRUNE_FROM,
+	PT_OPT_MATCH_FILE,
+	PT_OPT_TAG,
+	PT_OPT_THREAD,
+	PT_OPT_PID,
+	PT_OPT_TIME_FROM,
+	PT_OPT_TIME_TO,
+	PT_OPT_COLLAPSE_RECURSION,
+	PT_OPT_NODE_FRACTION,
 	PT_OPT_CMD_BASE = 512, /* commands number their own options from here */
 };
 
-extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, ... */
+extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, filters, ... */
 
 /* perf script reading options (--pid, --tid, --addrs, --no-tidy, --event) and the
  * collapsed/flame graph frame tags (--kernel, --jit, --inline, --all) */
@@ -83,6 +98,13 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 struct pt_common {
 	struct pt_load_opts load;
 	const char *sample_index; /* NULL = the profile's default */
+	struct pt_filter filter;  /* applied by pt_cli_load */
+	double node_fraction;
+	int node_fraction_set;
+		/* given on the command line (reports have their own default) */ /* reports drop
+										    entries with cum
+										    below this share
+										  */
 };
 void pt_common_init(struct pt_common *c);
 /* 1 if id was a common option (handled), 0 if not, -1 on a bad value (printed) */
@@ -96,6 +118,13 @@ int pt_tag_option(uint32_t *flags, int id);
 /* Load FILE with the common options; on failure print the diagnostic and return
  * PT_EXIT_INPUT, else 0 (warnings for skipped lines are printed here too). */
 int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p);
+/* the same, and log (initialized by the caller, may be NULL) says what the filters
+ * removed, for report headers */
+int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_filter_log *log);
+/* one line per filter step: "Filter: WHAT removed V of TOTAL (P%)" in type t */
+void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,
+			  FILE *fp);
 /* print a diag and return PT_EXIT_INPUT */
 int pt_cli_fail(const struct pt_diag *d);
 

@@ -10,7 +10,7 @@
 #include "output.h"
 #include "write-opts.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP };
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP, OPT_GRANULARITY };
 
 static const struct pt_opt convert_options[] = {
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
@@ -19,10 +19,12 @@ static const struct pt_opt convert_options[] = {
 	 "write to FILE (atomically: a temporary file renamed on success)"},
 	{"no-gzip", 0, no_argument, OPT_NO_GZIP, NULL,
 	 "pprof: write the raw protobuf instead of gzipping it"},
+	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
+	 "merge frames of one function, file or line first (default: keep them as read)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {
-	convert_options, pt_dot_options,  pt_svg_options, pt_input_options,
+	convert_options, pt_dot_options, pt_svg_options, pt_input_options,
 	pt_perf_options, pt_tag_options, pt_help_option, NULL,
 };
 static const struct pt_cmd_spec spec = {
@@ -41,6 +43,7 @@ int cmd_convert(int argc, char **argv)
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
 	const char *path = "-", *outpath = NULL, *to = NULL;
+	enum pt_granularity gran = PT_GRAN_ADDRESSES;
 	int c, t, ret;
 
 	pt_write_opts_init(&wo);
@@ -68,6 +71,15 @@ int cmd_convert(int argc, char **argv)
 		case OPT_NO_GZIP:
 			wo.flags |= PT_WRITE_NO_GZIP;
 			break;
+		case OPT_GRANULARITY:
+			if (pt_parse_granularity(optarg, &gran) < 0) {
+				pt_usage_error(&spec,
+					       "unknown granularity '%s' (functions, files, lines "
+					       "or addresses)",
+					       optarg);
+				goto usage;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -91,10 +103,17 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	common.load.read.keep_timeline = f->wants_timeline || (wo.flags & PT_WRITE_FLAMECHART);
+	/* the common --node-fraction also sets dot's, which keeps pprof's default otherwise */
+	if (common.node_fraction_set)
+		wo.node_fraction = common.node_fraction;
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;
 	pt_diag_init(&d, path);
+	if (pt_filter_granularity(&p, gran, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
 	t = pt_select_type(&p, common.sample_index, 1, &d);
 	if (t == -1) {
 		ret = pt_cli_fail(&d);

@@ -46,7 +46,8 @@ static void count_facts(const struct pt_profile *p, const struct pt_agg *a, stru
 	f->functions = a->nentries;
 }
 
-static void info_text(const struct pt_profile *p, const struct pt_agg *a, const char *path)
+static void info_text(const struct pt_profile *p, const struct pt_agg *a, const char *path,
+		      const struct pt_filter_log *log)
 {
 	struct pt_buf b = PT_BUF_INIT;
 	struct facts f;
@@ -88,10 +89,14 @@ static void info_text(const struct pt_profile *p, const struct pt_agg *a, const 
 		printf("Meta %s: %s\n", pt_s(p, p->meta[i].key), pt_s(p, p->meta[i].value));
 	for (i = 0; i < p->ncomments; i++)
 		printf("Comment: %s\n", pt_s(p, p->comments[i]));
+	pt_buf_reset(&b);
+	pt_filter_log_describe(log, p, p->default_type, &b);
+	fwrite(b.buf, 1, b.len, stdout);
 	pt_buf_release(&b);
 }
 
-static void info_json(const struct pt_profile *p, const struct pt_agg *a, const char *path)
+static void info_json(const struct pt_profile *p, const struct pt_agg *a, const char *path,
+		      const struct pt_filter_log *log)
 {
 	yajl_gen g = pt_json_gen(stdout);
 	struct facts f;
@@ -140,6 +145,28 @@ static void info_json(const struct pt_profile *p, const struct pt_agg *a, const 
 		pt_json_str(g, p, p->meta[i].value);
 	}
 	yajl_gen_map_close(g);
+	if (log->n) {
+		/* only when filters ran, so the unfiltered document stays as it was */
+		pt_json_cstr(g, "filters");
+		yajl_gen_array_open(g);
+		for (i = 0; i < log->n; i++) {
+			yajl_gen_map_open(g);
+			pt_json_cstr(g, "filter");
+			pt_json_cstr(g, log->v[i].what);
+			pt_json_cstr(g, "before");
+			yajl_gen_array_open(g);
+			for (t = 0; t < log->ntypes; t++)
+				pt_json_int(g, log->v[i].before[t]);
+			yajl_gen_array_close(g);
+			pt_json_cstr(g, "removed");
+			yajl_gen_array_open(g);
+			for (t = 0; t < log->ntypes; t++)
+				pt_json_int(g, log->v[i].removed[t]);
+			yajl_gen_array_close(g);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_array_close(g);
+	}
 	yajl_gen_map_close(g);
 	yajl_gen_free(g);
 	putchar('\n');
@@ -152,6 +179,7 @@ int cmd_info(int argc, char **argv)
 	struct pt_profile p;
 	struct pt_agg a;
 	struct pt_diag d;
+	struct pt_filter_log log;
 	const char *path = "-";
 	int c, ret, json = 0;
 
@@ -187,7 +215,8 @@ int cmd_info(int argc, char **argv)
 		path = argv[optind];
 
 	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
+	pt_filter_log_init(&log);
+	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
 	pt_diag_init(&d, path);
 	if (pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
@@ -195,11 +224,12 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	if (json)
-		info_json(&p, &a, !strcmp(path, "-") ? "<stdin>" : path);
+		info_json(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
 	else
-		info_text(&p, &a, !strcmp(path, "-") ? "<stdin>" : path);
+		info_text(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
 	pt_agg_release(&a);
 out:
+	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
 usage:

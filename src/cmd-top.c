@@ -11,7 +11,7 @@
 #include "output.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_NODE_FRACTION, OPT_EDGE_FRACTION };
+enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_EDGE_FRACTION, OPT_GRANULARITY };
 
 /* --style values: text layouts of other tools */
 static const struct {
@@ -33,10 +33,10 @@ static const struct pt_opt top_options[] = {
 	{"style", 0, required_argument, OPT_STYLE, "default|pprof|stackprof",
 	 "text layout: ours, go tool pprof -top's (its header, units, trimming; all rows) "
 	 "or stackprof --text's (Mode/Samples/GC header, ties in input order)"},
-	{"node-fraction", 0, required_argument, OPT_NODE_FRACTION, "F",
-	 "pprof style: drop functions whose cum is under F of the total (default 0.005)"},
 	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
 	 "pprof style: ignore calls under F of the total for the inline marks (default 0.001)"},
+	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
+	 "one row per function (default), source file, line or address"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
@@ -56,12 +56,13 @@ int cmd_top(int argc, char **argv)
 	struct pt_agg a;
 	struct pt_output out;
 	struct pt_diag d;
+	struct pt_filter_log log;
+	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
 	const char *path = "-", *outpath = NULL;
 	long n = -1;
 	int c, t, ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
-	o.node_fraction = 0.005;
 	o.edge_fraction = 0.001;
 	pt_common_init(&common);
 	pt_getopt_init(&g, tables);
@@ -95,7 +96,6 @@ int cmd_top(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
-		case OPT_NODE_FRACTION:
 		case OPT_EDGE_FRACTION: {
 			char *end;
 			double f = strtod(optarg, &end);
@@ -104,10 +104,7 @@ int cmd_top(int argc, char **argv)
 					       optarg);
 				goto usage;
 			}
-			if (c == OPT_NODE_FRACTION)
-				o.node_fraction = f;
-			else
-				o.edge_fraction = f;
+			o.edge_fraction = f;
 			break;
 		}
 		case OPT_STYLE: {
@@ -116,13 +113,23 @@ int cmd_top(int argc, char **argv)
 				if (!strcmp(styles[i].name, optarg))
 					break;
 			if (i == sizeof(styles) / sizeof(styles[0])) {
-				pt_usage_error(&spec, "unknown style '%s' (default, pprof or stackprof)",
+				pt_usage_error(&spec,
+					       "unknown style '%s' (default, pprof or stackprof)",
 					       optarg);
 				goto usage;
 			}
 			o.style = styles[i].style;
 			break;
 		}
+		case OPT_GRANULARITY:
+			if (pt_parse_granularity(optarg, &gran) < 0) {
+				pt_usage_error(&spec,
+					       "unknown granularity '%s' (functions, files, lines "
+					       "or addresses)",
+					       optarg);
+				goto usage;
+			}
+			break;
 		default:
 			goto usage;
 		}
@@ -137,11 +144,17 @@ int cmd_top(int argc, char **argv)
 			   : n;
 
 	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
+	pt_filter_log_init(&log);
+	o.filters = &log;
+	/* pprof's layout keeps pprof's default node fraction; ours shows every row */
+	o.node_fraction = common.node_fraction_set    ? common.node_fraction
+			  : o.style == PT_STYLE_PPROF ? 0.005
+						      : 0;
+	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
+	if (t < 0 || pt_aggregate(&p, gran, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
@@ -161,6 +174,7 @@ int cmd_top(int argc, char **argv)
 out:
 	if (have_agg)
 		pt_agg_release(&a);
+	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
 usage:

@@ -10,5 +10,8 @@ int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_traces(int argc, char **argv);
 int cmd_method(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

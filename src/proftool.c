@@ -23,6 +23,9 @@ static const struct pt_cmd commands[] = {
 	{"convert", cmd_convert, "convert a profile to another format"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive flame graph SVG"},
 	{"traces", cmd_traces, "every stack with its value, leaf first (pprof -traces)"},
+	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
+	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
+	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -18,7 +18,8 @@ static void csv_field(FILE *out, const char *s, size_t n)
 }
 
 static void top_text(const struct pt_profile *p, const struct pt_agg *a,
-		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, FILE *out)
+		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, uint32_t dropped,
+		     FILE *out)
 {
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
 	unsigned char *marks = pt_report_inline_marks(p, o->type);
@@ -29,7 +30,15 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 	pt_buf_addf(&line, "Type: %s", pt_s(p, p->types[o->type].name));
 	pt_buf_addstr(&line, "\nTotal: ");
 	pt_buf_add_scaled(&line, p, o->type, total);
-	pt_buf_addf(&line, "\nShowing %u of %u %s, sorted by %s\n", shown, n,
+	pt_buf_addch(&line, '\n');
+	pt_filter_log_describe(o->filters, p, o->type, &line);
+	if (dropped) {
+		pt_buf_addf(&line, "Dropped %u %s (cum < ", dropped,
+			    a->gran == PT_GRAN_FUNCTIONS ? "functions" : "entries");
+		pt_buf_add_scaled(&line, p, o->type, (int64_t)(o->node_fraction * (double)total));
+		pt_buf_addstr(&line, ")\n");
+	}
+	pt_buf_addf(&line, "Showing %u of %u %s, sorted by %s\n", shown, n,
 		    a->gran == PT_GRAN_FILES	   ? "files"
 		    : a->gran == PT_GRAN_LINES	   ? "lines"
 		    : a->gran == PT_GRAN_ADDRESSES ? "addresses"
@@ -158,15 +167,16 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
 		  FILE *out, struct pt_diag *d)
 {
-	uint32_t n, *idx;
+	uint32_t n, *idx, dropped;
 
 	if (o->style == PT_STYLE_PPROF && o->format == PT_FMT_TEXT)
 		return pt_report_top_pprof(p, o, out, d);
 	if (o->format == PT_FMT_TEXT && o->style == PT_STYLE_STACKPROF)
 		return pt_report_top_stackprof(p, a, o, out, d);
 	idx = pt_report_sorted(p, a, o->type, o->by_cum, &n);
+	dropped = pt_report_node_fraction(a, o->type, o->node_fraction, idx, &n);
 	if (o->format == PT_FMT_TEXT) {
-		top_text(p, a, o, idx, n, out);
+		top_text(p, a, o, idx, n, dropped, out);
 	} else {
 		uint32_t shown =
 			o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;

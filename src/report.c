@@ -78,6 +78,22 @@ uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, u
 	return idx;
 }
 
+uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,
+				 uint32_t *n)
+{
+	double min = fraction * (double)a->total[t];
+	uint32_t i, k = 0;
+
+	if (fraction <= 0)
+		return 0;
+	for (i = 0; i < *n; i++)
+		if ((double)a->cum[(size_t)idx[i] * a->ntypes + t] >= min)
+			idx[k++] = idx[i];
+	i = *n - k;
+	*n = k;
+	return i;
+}
+
 void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 			   const struct pt_agg_entry *e)
 {

@@ -10,6 +10,7 @@
 #include "aggregate.h"
 #include "buf.h"
 #include "diag.h"
+#include "filter.h"
 #include "profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -17,17 +18,21 @@ enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 /* top's text layouts (--style) */
 enum pt_top_style {
 	PT_STYLE_DEFAULT,
-	PT_STYLE_PPROF,     /* go tool pprof -top */
+	PT_STYLE_PPROF,	    /* go tool pprof -top */
 	PT_STYLE_STACKPROF, /* stackprof --text */
 };
 
 struct pt_top_opts {
 	uint32_t type;
 	enum pt_top_style style;
-	double node_fraction, edge_fraction; /* pprof style: pprof's -nodefraction, -edgefraction */
+	double node_fraction; /* leave out entries with cum below this share (pprof's -nodefraction)
+			       */
+	double edge_fraction; /* pprof style: calls below this share do not count for inline marks
+			       */
 	int by_cum;
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
+	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
 };
 
 struct pt_method_opts {
@@ -74,9 +79,84 @@ uint32_t *pt_report_sorted_by_appearance(const struct pt_agg *a, uint32_t type, 
 uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
 			   int by_cum, uint32_t *n);
 
+/* Drop from idx[0..*n) the entries whose cum is below fraction of the total of type t;
+ * returns how many were dropped. */
+uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,
+				 uint32_t *n);
+
 /* "name (file:line)" as reports print an entry */
 void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 			   const struct pt_agg_entry *e);
+
+/* ---- tree (report-tree.c) ---- */
+
+struct pt_tree_opts {
+	uint32_t type;
+	int by_cum;
+	long limit;		      /* functions; < 0 = all */
+	const char *pattern;	      /* ERE: only functions whose name matches; NULL = all */
+	enum pt_report_format format; /* text or json */
+	const struct pt_filter_log *filters;
+	double node_fraction;
+};
+
+/* pprof's -peek layout; -1 with d filled for a bad pattern */
+int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const struct pt_tree_opts *o,
+		   FILE *out, struct pt_diag *d);
+
+/* ---- diff (report-diff.c) ---- */
+
+/* one function (or file, line, address) in either profile; base values normalized */
+struct pt_diff_row {
+	uint32_t name, file; /* ids in the diff's own string table */
+	int64_t line;
+	uint64_t addr;
+	int64_t base_flat, new_flat, base_cum, new_cum;
+};
+
+struct pt_diff {
+	struct pt_arena arena;
+	struct pt_intern strings, keys;
+	struct pt_diff_row *rows;
+	uint32_t nrows;
+	size_t alloc;
+	int64_t base_total, new_total; /* base_total after normalization */
+	uint32_t decimals;	       /* fixed-point digits of every value */
+	int normalized;
+	double factor; /* base scaled by this */
+};
+
+/* Match the entries of two aggregates (same granularity) by name and file (and line,
+ * address at those granularities). With normalize, base values are scaled to the new
+ * total. Release with pt_diff_release. */
+void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct pt_agg *ba,
+		   uint32_t bt, const struct pt_profile *np, const struct pt_agg *na, uint32_t nt,
+		   int normalize);
+void pt_diff_release(struct pt_diff *df);
+/* new cum share minus base cum share, in percentage points */
+double pt_diff_share_change(const struct pt_diff *df, const struct pt_diff_row *r);
+/* row indices sorted by absolute change of flat (or cum), then name; rows all zero left
+ * out. The caller frees. */
+uint32_t *pt_diff_sorted(const struct pt_diff *df, int by_cum, uint32_t *n);
+/* rows whose cum share grew by more than pct points, among those with a new cum share
+ * of at least min_share percent; sorted by cum change. The caller frees. */
+uint32_t *pt_diff_regressions(const struct pt_diff *df, double pct, double min_share, uint32_t *n);
+void pt_diff_row_label(struct pt_buf *b, const struct pt_diff *df, const struct pt_diff_row *r);
+
+struct pt_diff_opts {
+	int by_cum;
+	long limit; /* rows; < 0 = all */
+	enum pt_report_format format;
+	enum pt_granularity gran;
+	const char *base_path, *new_path;
+	const struct pt_filter_log *base_log, *new_log; /* may be NULL */
+	const struct pt_profile *base; /* the base profile and its type, for base_log */
+	uint32_t base_type;
+};
+
+/* the table; values are printed in the unit of type t of p (the new profile) */
+int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,
+		   const struct pt_diff_opts *o, FILE *out);
 
 /* yajl generator writing to fp */
 yajl_gen pt_json_gen(FILE *fp);

@@ -11,7 +11,6 @@
 /* between the shared input options (256...) and the commands' own (512...) */
 enum {
 	OPT_NODECOUNT = 400,
-	OPT_NODE_FRACTION,
 	OPT_EDGE_FRACTION,
 	OPT_TITLE,
 	OPT_WIDTH,
@@ -24,8 +23,6 @@ enum {
 const struct pt_opt pt_dot_options[] = {
 	{"nodecount", 0, required_argument, OPT_NODECOUNT, "N",
 	 "dot: show at most N nodes, 0 for all (default 80)"},
-	{"node-fraction", 0, required_argument, OPT_NODE_FRACTION, "F",
-	 "dot: drop nodes whose cum is below F of the total (default 0.005)"},
 	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
 	 "dot: drop edges below F of the total (default 0.001)"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -72,11 +69,6 @@ int pt_write_option(struct pt_write_opts *o, const struct pt_cmd_spec *spec, int
 	case OPT_NODECOUNT:
 		if (pt_parse_count(arg, &o->nodecount) < 0)
 			goto bad;
-		return 1;
-	case OPT_NODE_FRACTION:
-		if (parse_double(arg, &v) < 0 || v > 1)
-			goto bad;
-		o->node_fraction = v;
 		return 1;
 	case OPT_EDGE_FRACTION:
 		if (parse_double(arg, &v) < 0 || v > 1)

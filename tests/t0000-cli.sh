@@ -27,6 +27,14 @@ test_expect_success 'every option in top --help is accepted by the parser' '
 		! grep -q "unknown option" err || { echo "--$o rejected"; exit 1; }
 	done <opts'
 
+test_expect_success 'no command lists the same option twice' '
+	"$PROFTOOL" --help | sed -n "s/^  \([a-z]*\) .*/\1/p" >cmds &&
+	test "$(wc -l <cmds)" -ge 10 &&
+	while read c; do
+		"$PROFTOOL" $c --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" | sort | uniq -d >dups &&
+		test ! -s dups || { echo "$c: $(cat dups)"; exit 1; }
+	done <cmds'
+
 test_expect_success 'no command is a usage error' '
 	test_expect_code 2 "$PROFTOOL" && grep -q "^usage:" err'
 

@@ -112,7 +112,7 @@ test_expect_success 'the legend names the type and the total' '
 
 test_expect_success 'bad option values are usage errors' '
 	test_expect_code 2 "$PROFTOOL" convert --to dot --node-fraction 2 "$D/recursion.collapsed" &&
-	test_one_line_err "proftool: convert: bad value '"'"'2'"'"' for --node-fraction (see '"'"'proftool convert --help'"'"')" &&
+	test_one_line_err "proftool: convert: bad fraction '"'"'2'"'"' for --node-fraction (0 to 1) (see '"'"'proftool convert --help'"'"')" &&
 	test_expect_code 2 "$PROFTOOL" convert --to dot --nodecount x "$D/recursion.collapsed"'
 
 test_expect_success '--sample-index all is refused: a graph shows one type' '

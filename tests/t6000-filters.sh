@@ -1,0 +1,143 @@
+#!/bin/sh
+test_description='filters on the call tree, checked against an independent awk version'
+. "$(dirname "$0")/lib.sh"
+
+D=$SRCDIR/tests/data
+AWK_FILTER=$SRCDIR/tests/filter.awk
+
+# Every filter runs on every input listed here: NAME PATH [REGEX]. REGEX is one that
+# matches some frames of that input (default: one used for every input). Add a line per
+# format as readers land; the check converts the unfiltered input to collapsed, filters
+# that with tests/filter.awk and compares with proftool's filtered conversion.
+filter_inputs () {
+	cat <<-LIST
+	recursion $D/recursion.collapsed ^b\$
+	mutual $D/mutual.collapsed ^a\$
+	perfdemo-g $SAMPLES/collapsed/perfdemo-g.collapsed fault|page
+	perfdemo-diff $SAMPLES/collapsed/perfdemo-g-vs-dwarf.diff.collapsed _main|hot
+	LIST
+}
+
+# OPTION AWK-OP
+filter_cases () {
+	cat <<-LIST
+	focus focus
+	ignore ignore
+	hide hide
+	show show
+	show-from show_from
+	prune-from prune_from
+	LIST
+}
+
+filter_inputs >"$TRASH/inputs"
+filter_cases >"$TRASH/cases"
+while read -r name path re; do
+	while read -r opt op; do
+		test_expect_success "--$opt on $name matches an independent filter" '
+			"$PROFTOOL" convert --to collapsed "$path" >plain &&
+			awk -v op="$op" -v re="$re" -f "$AWK_FILTER" plain >expect &&
+			"$PROFTOOL" convert --to collapsed --$opt "$re" "$path" >actual &&
+			test_cmp expect actual'
+	done <"$TRASH/cases"
+	test_expect_success "--collapse-recursion on $name matches an independent fold" '
+		"$PROFTOOL" convert --to collapsed "$path" >plain &&
+		awk -v op=fold -f "$AWK_FILTER" plain >expect &&
+		"$PROFTOOL" convert --to collapsed --collapse-recursion "$path" >actual &&
+		test_cmp expect actual'
+	test_expect_success "filters compose on $name: --ignore then --hide" '
+		"$PROFTOOL" convert --to collapsed "$path" >plain &&
+		awk -v op=ignore -v re=zzz_none -f "$AWK_FILTER" plain |
+			awk -v op=hide -v re="$re" -f "$AWK_FILTER" >expect &&
+		"$PROFTOOL" convert --to collapsed --ignore zzz_none --hide "$re" "$path" >actual &&
+		test_cmp expect actual'
+done <"$TRASH/inputs"
+
+test_expect_success 'the regex is unanchored and extended' '
+	"$PROFTOOL" convert --to collapsed --focus "ha?ndle_(mm|pte)" \
+		"$SAMPLES/collapsed/perfdemo-g.collapsed" >actual &&
+	grep -q handle_mm_fault actual &&
+	! grep -v -E "ha?ndle_(mm|pte)" actual'
+
+test_expect_success 'focus keeps the total of stacks through a match (awk)' '
+	awk "/;b;|;b / { s += \$NF } END { print s }" "$D/recursion.collapsed" >expect &&
+	"$PROFTOOL" top --format json --focus "^b\$" "$D/recursion.collapsed" |
+		sed "s/.*\"total\":\\([0-9]*\\).*/\\1/" >actual &&
+	test_cmp expect actual'
+
+test_expect_success 'a filter that matches nothing leaves an empty profile' '
+	"$PROFTOOL" convert --to collapsed --focus zzz_none "$D/recursion.collapsed" >actual &&
+	test_must_be_empty () { test ! -s "$1"; } && test_must_be_empty actual'
+
+test_expect_success 'collapse-recursion: A;B;A;B folds into A;B' '
+	echo "A;B;A;B 3" >in &&
+	"$PROFTOOL" convert --to collapsed --collapse-recursion in >actual &&
+	echo "A;B 3" >expect && test_cmp expect actual'
+
+test_expect_success 'collapse-recursion keeps the total; no stack repeats a function' '
+	"$PROFTOOL" convert --to collapsed --collapse-recursion "$D/mutual.collapsed" >actual &&
+	awk "{ s += \$NF } END { print s }" "$D/mutual.collapsed" >expect &&
+	awk "{ s += \$NF } END { print s }" actual >got && test_cmp expect got &&
+	awk "{ sub(/ [0-9]+\$/, \"\"); n = split(\$0, f, \";\"); delete seen;
+		for (i = 1; i <= n; i++) { if (f[i] in seen) bad = 1; seen[f[i]] = 1 } }
+		END { exit bad }" actual'
+
+test_expect_success '--match-file still matches names (files: unit test)' '
+	printf "main;a 1\nmain;b 2\n" >in &&
+	"$PROFTOOL" convert --to collapsed --focus "^m" in >actual &&
+	test "$(wc -l <actual)" = 2 &&
+	"$PROFTOOL" convert --to collapsed --match-file --focus "^b$" in >actual &&
+	echo "main;b 2" >expect && test_cmp expect actual'
+
+test_expect_success 'a bad regex is a usage error naming the option' '
+	test_expect_code 2 "$PROFTOOL" top --focus "(" "$D/recursion.collapsed" &&
+	grep -q "^proftool: top: bad regular expression .(. for --focus: " err'
+
+test_expect_success 'a bad --tag is a usage error' '
+	test_expect_code 2 "$PROFTOOL" top --tag novalue "$D/recursion.collapsed" &&
+	test_one_line_err "proftool: top: bad label condition '\''novalue'\'' for --tag (KEY=VALUE) (see '\''proftool top --help'\'')"'
+
+test_expect_success 'a time window on a profile without timestamps is an error' '
+	test_expect_code 1 "$PROFTOOL" top --time-from 1 "$D/recursion.collapsed" &&
+	test_one_line_err "proftool: $D/recursion.collapsed: cannot apply --time-from/--time-to: the profile has no timeline (no timestamped samples)"'
+
+test_expect_success 'a bad time is a usage error' '
+	test_expect_code 2 "$PROFTOOL" top --time-to -1 "$D/recursion.collapsed" &&
+	grep -q "bad time" err'
+
+test_expect_success 'top lists the active filters and what they removed' '
+	"$PROFTOOL" top --focus "^b\$" --hide "^main\$" "$D/recursion.collapsed" >out &&
+	sed -n "3,4p" out >actual &&
+	cat >expect <<-OUT &&
+	Filter: --focus '\''^b\$'\'' removed 12 of 27 (44.44%)
+	Filter: --hide '\''^main\$'\'' removed 0 of 15 (0.00%)
+	OUT
+	test_cmp expect actual'
+
+test_expect_success 'info lists the filters (text and json)' '
+	"$PROFTOOL" info --ignore "^c\$" "$D/recursion.collapsed" >out &&
+	grep -q "^Filter: --ignore '\''^c\\$'\'' removed 3 of 27 (11.11%)\$" out &&
+	"$PROFTOOL" info --format json --ignore "^c\$" "$D/recursion.collapsed" >out.json &&
+	grep -q "\"filters\":\\[{\"filter\":\"--ignore '\''^c\\$'\''\",\"before\":\\[27\\],\"removed\":\\[3\\]}\\]" out.json'
+
+test_expect_success 'info json without filters has no filters key' '
+	"$PROFTOOL" info --format json "$D/recursion.collapsed" >out.json &&
+	! grep -q filters out.json'
+
+test_expect_success '--node-fraction drops entries with small cum from top' '
+	"$PROFTOOL" top -n 0 --node-fraction 0.1 "$SAMPLES/collapsed/perfdemo-g.collapsed" >out &&
+	grep -q "^Dropped [0-9]* functions (cum < 10810810)\$" out &&
+	"$PROFTOOL" top -n 0 --format csv "$SAMPLES/collapsed/perfdemo-g.collapsed" | sed 1d |
+		awk -F, "\$6 >= 10810810.8" | wc -l >want &&
+	"$PROFTOOL" top -n 0 --format csv --node-fraction 0.1 \
+		"$SAMPLES/collapsed/perfdemo-g.collapsed" | sed 1d | wc -l >got &&
+	test_cmp want got'
+
+test_expect_success 'filters apply to every input of a two-count file' '
+	"$PROFTOOL" top --format csv -n 0 --sample-index base --focus hot_leaf \
+		"$SAMPLES/collapsed/perfdemo-g-vs-dwarf.diff.collapsed" >out &&
+	awk "/hot_leaf/ { s += \$(NF-1) } END { print s }" \
+		"$SAMPLES/collapsed/perfdemo-g-vs-dwarf.diff.collapsed" >expect &&
+	grep "^\"\\?hot_leaf\"\\?," out | cut -d, -f6 >actual && test_cmp expect actual'
+
+test_done
