@@ -20,7 +20,9 @@
 #define MAX_DEPTH 50000
 #define CHUNK	  65536
 #define NO_VALUE  INT64_MIN
-#define MAX_SYNTH 10000000 /* samples the writer makes up from counts */
+/* samples the writer makes up from counts: 1 million keeps a hostile count from costing
+ * more than about 12 MB of arrays and 7 MB of output */
+#define MAX_SYNTH 1000000
 
 /* ---- what the reader collects, per profile ("unit") ---- */
 
@@ -1822,9 +1824,11 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 				else
 					us = v;
 				for (rep = 0; rep < reps; rep++) {
-					PT_ALLOC_GROW(sample_node, nsamp + 1, samp_alloc);
-					deltas = pt_xreallocarray(deltas, samp_alloc,
-								  sizeof(int64_t));
+					if (nsamp + 1 > samp_alloc) {
+						PT_ALLOC_GROW(sample_node, nsamp + 1, samp_alloc);
+						deltas = pt_xreallocarray(deltas, samp_alloc,
+									  sizeof(int64_t));
+					}
 					sample_node[nsamp] = wnode_of[n];
 					/* DevTools weighs a sample by the time to the next one:
 					 * the delta of sample i carries the weight of i - 1 */

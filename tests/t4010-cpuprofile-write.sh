@@ -126,4 +126,17 @@ test_expect_success 'an empty profile writes a root-only cpuprofile' '
 	"$PROFTOOL" convert --to cpuprofile e.cpuprofile >out &&
 	grep -q "\"samples\":\[\],\"timeDeltas\":\[\]" out'
 
+test_expect_success 'counts become samples up to a million, then one sample per stack' '
+	command -v jq >/dev/null || { echo "jq missing"; exit 1; }
+	printf "a;b 999999\na;c 1\n" >million.collapsed &&
+	"$PROFTOOL" convert --to cpuprofile million.collapsed >m.cpuprofile &&
+	test "$(jq ".samples | length" m.cpuprofile)" = 1000000 &&
+	printf "a;b 1000000\na;c 1\n" >over.collapsed &&
+	"$PROFTOOL" convert --to cpuprofile over.collapsed >o.cpuprofile &&
+	test "$(jq ".samples | length" o.cpuprofile)" = 2'
+
+test_expect_success 'a perf count the fuzzer found stays small as a .cpuprofile' '
+	"$PROFTOOL" convert --to cpuprofile "$SRCDIR/tests/data/fuzz-perf-huge-count.txt" >f.cpuprofile &&
+	test "$(wc -c <f.cpuprofile)" -lt 100000'
+
 test_done
