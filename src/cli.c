@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "output.h"
 #include "xalloc.h"
 
 const struct pt_opt pt_help_option[] = {
@@ -391,6 +392,52 @@ int pt_cli_fail(const struct pt_diag *d)
 {
 	pt_diag_print(d, stderr);
 	return PT_EXIT_INPUT;
+}
+
+int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path)
+{
+	if (argc - optind > 1)
+		return pt_usage_error(spec, "one FILE at a time");
+	if (optind < argc)
+		*path = argv[optind];
+	return 0;
+}
+
+struct write_ctx {
+	const struct pt_format *f;
+	const struct pt_profile *p;
+	const struct pt_write_opts *o;
+};
+
+static int emit_write(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct write_ctx *c = ctx;
+	return c->f->write(c->p, c->o, out, d);
+}
+
+int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format *f,
+		 const struct pt_profile *p, const struct pt_write_opts *o)
+{
+	struct write_ctx c = {f, p, o};
+	return pt_cli_emit(outpath, inpath, emit_write, &c);
+}
+
+int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *ctx)
+{
+	struct pt_output out;
+	struct pt_diag d;
+
+	pt_diag_init(&d, inpath);
+	if (pt_output_open(&out, outpath, &d) < 0)
+		return pt_cli_fail(&d);
+	d.path = inpath;
+	if (emit(ctx, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		return pt_cli_fail(&d);
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		return pt_cli_fail(&d);
+	return PT_EXIT_OK;
 }
 
 int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,

@@ -101,10 +101,10 @@ struct pt_common {
 	struct pt_filter filter;  /* applied by pt_cli_load */
 	double node_fraction;
 	int node_fraction_set;
-		/* given on the command line (reports have their own default) */ /* reports drop
-										    entries with cum
-										    below this share
-										  */
+	/* given on the command line (reports have their own default) */ /* reports drop
+									    entries with cum
+									    below this share
+									  */
 };
 void pt_common_init(struct pt_common *c);
 /* 1 if id was a common option (handled), 0 if not, -1 on a bad value (printed) */
@@ -127,6 +127,20 @@ void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profi
 			  FILE *fp);
 /* print a diag and return PT_EXIT_INPUT */
 int pt_cli_fail(const struct pt_diag *d);
+
+/* At most one FILE operand after the options: *path is set to it, or left as it was
+ * (stdin) without one. Returns 0, or prints a usage error and returns PT_EXIT_USAGE. */
+int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path);
+
+/* Write a command's output: emit(ctx, out, d) into outpath (NULL or "-" = stdout; a
+ * file is replaced atomically, see output.h). d->path names inpath while emit runs, so
+ * its errors speak of the input. Any failure is printed; returns the exit status. */
+typedef int (*pt_emit_fn)(void *ctx, FILE *out, struct pt_diag *d);
+int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *ctx);
+
+/* pt_cli_emit of a writer: format f writes profile p with options o */
+int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format *f,
+		 const struct pt_profile *p, const struct pt_write_opts *o);
 
 /* parse "123", "64K", "8G" (powers of 1024) */
 int pt_parse_size(const char *s, uint64_t *out);

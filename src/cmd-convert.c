@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "cmd.h"
 #include "format.h"
-#include "output.h"
 #include "write-opts.h"
 
 enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP, OPT_GRANULARITY };
@@ -39,7 +38,6 @@ int cmd_convert(int argc, char **argv)
 	struct pt_write_opts wo;
 	struct pt_getopt g;
 	struct pt_profile p;
-	struct pt_output out;
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
 	const char *path = "-", *outpath = NULL, *to = NULL;
@@ -85,10 +83,8 @@ int cmd_convert(int argc, char **argv)
 		}
 	}
 	pt_getopt_release(&g);
-	if (argc - optind > 1)
-		return pt_usage_error(&spec, "one FILE at a time");
-	if (optind < argc)
-		path = argv[optind];
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
 	if (to) {
 		f = pt_format_find(to);
 		if (!f || !f->write)
@@ -120,18 +116,7 @@ int cmd_convert(int argc, char **argv)
 		goto out;
 	}
 	wo.type = t;
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	d.path = path;
-	if (f->write(&p, &wo, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_write(outpath, path, f, &p, &wo);
 out:
 	pt_profile_release(&p);
 	return ret;

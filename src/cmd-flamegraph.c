@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "cmd.h"
 #include "format.h"
-#include "output.h"
 #include "write-opts.h"
 
 static const struct pt_opt flamegraph_options[] = {
@@ -33,7 +32,6 @@ int cmd_flamegraph(int argc, char **argv)
 	struct pt_write_opts wo;
 	struct pt_getopt g;
 	struct pt_profile p;
-	struct pt_output out;
 	struct pt_diag d;
 	const char *path = "-", *outpath = NULL;
 	int c, t, ret;
@@ -62,10 +60,8 @@ int cmd_flamegraph(int argc, char **argv)
 		}
 	}
 	pt_getopt_release(&g);
-	if (argc - optind > 1)
-		return pt_usage_error(&spec, "one FILE at a time");
-	if (optind < argc)
-		path = argv[optind];
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
 
 	/* only a flame chart needs the timeline, which grows with the input */
 	common.load.read.keep_timeline = !!(wo.flags & PT_WRITE_FLAMECHART);
@@ -79,18 +75,7 @@ int cmd_flamegraph(int argc, char **argv)
 		goto out;
 	}
 	wo.type = t;
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	d.path = path;
-	if (pt_format_svg.write(&p, &wo, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_write(outpath, path, &pt_format_svg, &p, &wo);
 out:
 	pt_profile_release(&p);
 	return ret;

@@ -11,7 +11,6 @@
 #include "cmd.h"
 #include "filter.h"
 #include "format.h"
-#include "output.h"
 #include "xalloc.h"
 
 enum { OPT_TO = PT_OPT_CMD_BASE };
@@ -82,7 +81,6 @@ int cmd_merge(int argc, char **argv)
 	struct pt_write_opts wo;
 	struct pt_getopt g;
 	struct pt_profile dst, src;
-	struct pt_output out;
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
 	const char *outpath = NULL, *to = NULL;
@@ -185,18 +183,8 @@ int cmd_merge(int argc, char **argv)
 	} else {
 		wo.type = PT_TYPE_ALL;
 	}
-	pt_diag_init(&d, outpath ? outpath : "<stdout>");
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (f->write(&dst, &wo, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	/* a writer's errors are about the merged profile: name the output */
+	ret = pt_cli_write(outpath, outpath ? outpath : "<stdout>", f, &dst, &wo);
 out:
 	free(map);
 	pt_profile_release(&dst);

@@ -9,7 +9,6 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "cmd.h"
-#include "output.h"
 #include "report.h"
 
 enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH, OPT_FORMAT };
@@ -33,6 +32,18 @@ static const struct pt_cmd_spec spec = {
 	"edges and line totals, and says so.",
 	tables};
 
+struct method_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_method_opts *o;
+};
+
+static int emit_method(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct method_ctx *c = ctx;
+	return pt_report_method(c->p, c->a, c->o, out, d);
+}
+
 int cmd_method(int argc, char **argv)
 {
 	struct pt_common common;
@@ -40,7 +51,6 @@ int cmd_method(int argc, char **argv)
 	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_output out;
 	struct pt_diag d;
 	regex_t re;
 	const char *path = "-", *outpath = NULL;
@@ -110,17 +120,7 @@ int cmd_method(int argc, char **argv)
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_report_method(&p, &a, &o, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_emit(outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
 out:
 	if (have_re)
 		regfree(&re);

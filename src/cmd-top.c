@@ -8,7 +8,6 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "cmd.h"
-#include "output.h"
 #include "report.h"
 
 enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_EDGE_FRACTION, OPT_GRANULARITY };
@@ -47,6 +46,18 @@ static const struct pt_cmd_spec spec = {
 	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin.",
 	tables};
 
+struct top_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_top_opts *o;
+};
+
+static int emit_top(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct top_ctx *c = ctx;
+	return pt_report_top(c->p, c->a, c->o, out, d);
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct pt_common common;
@@ -54,7 +65,6 @@ int cmd_top(int argc, char **argv)
 	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_output out;
 	struct pt_diag d;
 	struct pt_filter_log log;
 	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
@@ -135,10 +145,8 @@ int cmd_top(int argc, char **argv)
 		}
 	}
 	pt_getopt_release(&g);
-	if (argc - optind > 1)
-		return pt_usage_error(&spec, "one FILE at a time");
-	if (optind < argc)
-		path = argv[optind];
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
 	o.limit = n < 0	   ? (o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1)
 		  : n == 0 ? -1
 			   : n;
@@ -160,17 +168,7 @@ int cmd_top(int argc, char **argv)
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_report_top(&p, &a, &o, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_emit(outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
 out:
 	if (have_agg)
 		pt_agg_release(&a);

@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "output.h"
 #include "report.h"
 
 static const struct pt_opt traces_options[] = {
@@ -22,12 +21,22 @@ static const struct pt_cmd_spec spec = {
 	"go tool pprof -traces does. FILE '-' or none reads stdin.",
 	tables};
 
+struct traces_ctx {
+	const struct pt_profile *p;
+	uint32_t type;
+};
+
+static int emit_traces(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct traces_ctx *c = ctx;
+	return pt_report_traces(c->p, c->type, out, d);
+}
+
 int cmd_traces(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_getopt g;
 	struct pt_profile p;
-	struct pt_output out;
 	struct pt_diag d;
 	const char *path = "-", *outpath = NULL;
 	int c, t, ret;
@@ -53,27 +62,19 @@ int cmd_traces(int argc, char **argv)
 		}
 	}
 	pt_getopt_release(&g);
-	if (argc - optind > 1)
-		return pt_usage_error(&spec, "one FILE at a time");
-	if (optind < argc)
-		path = argv[optind];
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
 
 	pt_profile_init(&p);
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_output_open(&out, outpath, &d) < 0) {
+	if (t < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
-	if (pt_report_traces(&p, (uint32_t)t, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_emit(outpath, path, emit_traces, &(struct traces_ctx){&p, (uint32_t)t});
 out:
 	pt_profile_release(&p);
 	return ret;

@@ -8,7 +8,6 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "cmd.h"
-#include "output.h"
 #include "report.h"
 
 enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_GRANULARITY };
@@ -33,6 +32,18 @@ static const struct pt_cmd_spec spec = {
 	"function's cum, as pprof -peek prints them. With one argument it is the FILE.",
 	tables};
 
+struct tree_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_tree_opts *o;
+};
+
+static int emit_tree(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct tree_ctx *c = ctx;
+	return pt_report_tree(c->p, c->a, c->o, out, d);
+}
+
 int cmd_tree(int argc, char **argv)
 {
 	struct pt_common common;
@@ -40,7 +51,6 @@ int cmd_tree(int argc, char **argv)
 	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_output out;
 	struct pt_diag d;
 	struct pt_filter_log log;
 	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
@@ -122,17 +132,7 @@ int cmd_tree(int argc, char **argv)
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	if (pt_output_open(&out, outpath, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_report_tree(&p, &a, &o, out.fp, &d) < 0) {
-		pt_output_abort(&out);
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	if (pt_output_commit(&out, &d) < 0)
-		ret = pt_cli_fail(&d);
+	ret = pt_cli_emit(outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
 out:
 	if (have_agg)
 		pt_agg_release(&a);
