@@ -71,6 +71,47 @@ baseline "cat" "$work/cat" cat "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" convert --to collapsed "$work/big.collapsed"
 row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")"
 
+# pprof -> top: the collapsed stacks written as pprof by our writer
+if have_format pprof 3; then
+	"$PROFTOOL" convert --to pprof -o "$work/big.pb.gz" "$work/big.collapsed"
+	size=$(stat -c %s "$work/big.pb.gz")
+	if command -v go >/dev/null 2>&1; then
+		baseline "go tool pprof -top -cum" "$work/gp" go tool pprof -top -cum "$work/big.pb.gz"
+	else
+		baseline "gzip -dc (go missing)" "$work/gz" gzip -dc "$work/big.pb.gz"
+	fi
+	run "$work/out" "$PROFTOOL" top --cum -n 0 "$work/big.pb.gz"
+	row "pprof ($stacks stacks) -> top --cum" "$size" 0
+fi
+
+# stackprof raw dump -> top, against the stackprof CLI
+if have_format stackprof 2 && command -v ruby >/dev/null 2>&1; then
+	ruby "$top/bench/gen-stackprof.rb" "$work/big.dump" "${BENCH_STACKPROF_COPIES:-200}"
+	size=$(stat -c %s "$work/big.dump")
+	if command -v stackprof >/dev/null 2>&1; then
+		baseline "stackprof --text" "$work/sp" stackprof --text "$work/big.dump"
+	else
+		baseline "cat (stackprof missing)" "$work/cat" cat "$work/big.dump"
+	fi
+	run "$work/out" "$PROFTOOL" top "$work/big.dump"
+	row "stackprof raw dump -> top" "$size" 0
+	run "$work/out" "$PROFTOOL" convert --to collapsed "$work/big.dump"
+	row "stackprof raw dump -> collapsed" "$size" "$(stat -c %s "$work/out")"
+fi
+
+# .cpuprofile -> top, against node's JSON.parse alone
+if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
+	node "$top/bench/gen-cpuprofile.js" "$work/big.cpuprofile" "${BENCH_CPUPROFILE_COPIES:-4}"
+	size=$(stat -c %s "$work/big.cpuprofile")
+	baseline "node JSON.parse" "$work/np" node -e \
+		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/big.cpuprofile"
+	run "$work/out" "$PROFTOOL" top "$work/big.cpuprofile"
+	row ".cpuprofile -> top" "$size" 0
+fi
+
+# writers: the same collapsed input, baseline cat
+baseline "cat" "$work/cat" cat "$work/big.collapsed"
+size=$(stat -c %s "$work/big.collapsed")
 for f in pprof cpuprofile speedscope callgrind dot svg; do
 	have_format "$f" 3 || continue
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
