@@ -853,6 +853,43 @@ static int64_t us_since(int64_t t, int64_t t0)
 	return smul(r, 1000);
 }
 
+/* The dump's own per-function view: an entry per frame (self and total) and its
+ * per-line self and total, as stackprof counted them (totals per occurrence). */
+static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *mult)
+{
+	struct pt_profile *p = b->p;
+	struct pt_agg *a = pt_xcalloc(1, sizeof(*a));
+	size_t k;
+
+	pt_agg_init(a, nt, PT_GRAN_FUNCTIONS);
+	a->edges_per_occurrence = 1;
+	for (k = 0; k < b->norder; k++) {
+		struct lframe *f = &b->lf[b->order[k]];
+		struct pt_agg_entry e;
+		uint32_t id, j;
+		memset(&e, 0, sizeof(e));
+		e.name = p->funcs[f->func].name;
+		e.file = p->funcs[f->func].file;
+		e.line = f->line;
+		e.func = f->func;
+		e.flags = p->frames[f->frame].flags;
+		id = pt_agg_entry(a, b->order[k], &e);
+		for (j = 0; j < nt; j++) {
+			a->flat[(size_t)id * nt + j] = smul(f->self, mult[j]);
+			a->cum[(size_t)id * nt + j] = smul(f->total, mult[j]);
+		}
+	}
+	for (k = 0; k < b->nlines; k++) {
+		struct lline *l = &b->lines[k];
+		uint32_t id = pt_agg_line(a, pt_agg_entry(a, l->frame, NULL), l->line), j;
+		for (j = 0; j < nt; j++) {
+			a->line_self[(size_t)id * nt + j] = smul(l->self, mult[j]);
+			a->line_cum[(size_t)id * nt + j] = smul(l->total, mult[j]);
+		}
+	}
+	return a;
+}
+
 static int finish(struct builder *b)
 {
 	struct pt_profile *p = b->p;
@@ -1022,31 +1059,17 @@ static int finish(struct builder *b)
 			p->nrecords += (uint64_t)c - 1;
 		}
 		free(node);
+		/* before stackprof 0.2.26 raw stacks carry no lines: keep the dump's own
+		 * per-line counts (self exact, totals per occurrence) for `method` */
+		if (!b->have_lines && b->nlines)
+			p->line_agg = frames_agg(b, nt, mult);
 	} else {
-		struct pt_agg *a = pt_xcalloc(1, sizeof(*a));
-		pt_agg_init(a, p->ntypes, PT_GRAN_FUNCTIONS);
-		a->edges_per_occurrence = 1;
+		struct pt_agg *a = frames_agg(b, nt, mult);
 		p->agg = a;
 		p->no_stacks_reason =
 			"the stackprof dump was recorded without raw: true, so it holds no "
 			"stacks; record it with StackProf.run(raw: true, ...) or "
 			"StackProf.start(raw: true)";
-		for (k = 0; k < b->norder; k++) {
-			struct lframe *f = &b->lf[b->order[k]];
-			struct pt_agg_entry e;
-			uint32_t id, j;
-			memset(&e, 0, sizeof(e));
-			e.name = p->funcs[f->func].name;
-			e.file = p->funcs[f->func].file;
-			e.line = f->line;
-			e.func = f->func;
-			e.flags = p->frames[f->frame].flags;
-			id = pt_agg_entry(a, b->order[k], &e);
-			for (j = 0; j < nt; j++) {
-				a->flat[(size_t)id * nt + j] = smul(f->self, mult[j]);
-				a->cum[(size_t)id * nt + j] = smul(f->total, mult[j]);
-			}
-		}
 		for (k = 0; k < b->nedges; k++) {
 			struct ledge *e = &b->edges[k];
 			uint32_t id, c, j;
@@ -1063,14 +1086,6 @@ static int finish(struct builder *b)
 				a->edge_value[(size_t)id * nt + j] =
 					pt_add(a->edge_value[(size_t)id * nt + j],
 					       smul(e->count, mult[j]));
-		}
-		for (k = 0; k < b->nlines; k++) {
-			struct lline *l = &b->lines[k];
-			uint32_t id = pt_agg_line(a, pt_agg_entry(a, l->frame, NULL), l->line), j;
-			for (j = 0; j < nt; j++) {
-				a->line_self[(size_t)id * nt + j] = smul(l->self, mult[j]);
-				a->line_cum[(size_t)id * nt + j] = smul(l->total, mult[j]);
-			}
 		}
 		for (k = 0; k < nt; k++) {
 			int64_t sum = 0;

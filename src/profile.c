@@ -48,6 +48,10 @@ void pt_profile_release(struct pt_profile *p)
 		pt_agg_release(p->agg);
 		free(p->agg);
 	}
+	if (p->line_agg) {
+		pt_agg_release(p->line_agg);
+		free(p->line_agg);
+	}
 	free(p->funcs);
 	free(p->mappings);
 	free(p->frames);

@@ -188,6 +188,9 @@ struct pt_profile {
 
 	/* aggregate-only inputs: no tree, the reader fills this instead */
 	struct pt_agg *agg;
+	/* stacks without source lines (stackprof raw before 0.2.26): the producer's own
+	 * per-line counts, function granularity, line totals per occurrence; else NULL */
+	struct pt_agg *line_agg;
 	const char *no_stacks_reason; /* static or arena string: why there are no stacks */
 
 	/* metadata */

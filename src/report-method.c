@@ -99,6 +99,26 @@ static struct lrow *line_rows(const struct pt_agg *a, uint32_t e, uint32_t t, si
 	return v;
 }
 
+/* The function's line rows from the stacks; when the stacks carry no lines for it, the
+ * producer's own per-line counts (p->line_agg, totals per occurrence: *per_occ set). */
+static struct lrow *method_lines(const struct pt_profile *p, const struct pt_agg *a, uint32_t ei,
+				 uint32_t t, size_t *n, int *per_occ)
+{
+	struct lrow *rows = line_rows(a, ei, t, n);
+	uint32_t le;
+
+	*per_occ = a->edges_per_occurrence && *n;
+	if (*n || !p->line_agg || !a->entries[ei].func || t >= p->line_agg->ntypes)
+		return rows;
+	le = pt_agg_find_func(p->line_agg, a->entries[ei].func);
+	if (le == UINT32_MAX)
+		return rows;
+	free(rows);
+	rows = line_rows(p->line_agg, le, t, n);
+	*per_occ = *n > 0;
+	return rows;
+}
+
 /* Open the source file: under each --source-path directory, the recorded path and then
  * ever shorter tails of it (pprof's rule); then the recorded path itself. */
 static FILE *open_source(const char *path, const char *source_path)
@@ -212,7 +232,7 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a,
 	struct rel *v;
 	struct lrow *rows;
 	size_t n, k, nrows;
-	int pass;
+	int pass, per_occ;
 	char pc[32];
 
 	pt_report_entry_label(&b, p, e);
@@ -239,10 +259,8 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a,
 		}
 		free(v);
 	}
-	rows = line_rows(a, ei, t, &nrows);
-	pt_buf_addf(&b, "  code%s:\n",
-		    a->edges_per_occurrence && nrows ? " (line totals counted per occurrence)"
-						     : "");
+	rows = method_lines(p, a, ei, t, &nrows, &per_occ);
+	pt_buf_addf(&b, "  code%s:\n", per_occ ? " (line totals counted per occurrence)" : "");
 	method_code(&b, p, a, o, e, rows, nrows);
 	free(rows);
 	fwrite(b.buf, 1, b.len, out);
@@ -273,8 +291,8 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	uint32_t w = a->ntypes, t = o->type;
 	struct rel *v;
 	struct lrow *rows;
-	size_t n, k;
-	int pass;
+	size_t n, k, nlines;
+	int pass, per_occ;
 
 	yajl_gen_map_open(g);
 	json_fn(g, p, &a->entries[ei]);
@@ -284,6 +302,9 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	json_value(g, p, t, a->cum[(size_t)ei * w + t]);
 	pt_json_cstr(g, "per_occurrence");
 	yajl_gen_bool(g, a->edges_per_occurrence);
+	rows = method_lines(p, a, ei, t, &nlines, &per_occ);
+	pt_json_cstr(g, "lines_per_occurrence");
+	yajl_gen_bool(g, per_occ);
 	for (pass = 0; pass < 2; pass++) {
 		v = relatives(a, ei, t, pass == 0, &n);
 		pt_json_cstr(g, pass == 0 ? "callers" : "callees");
@@ -298,10 +319,9 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 		yajl_gen_array_close(g);
 		free(v);
 	}
-	rows = line_rows(a, ei, t, &n);
 	pt_json_cstr(g, "lines");
 	yajl_gen_array_open(g);
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < nlines; k++) {
 		yajl_gen_map_open(g);
 		pt_json_cstr(g, "line");
 		pt_json_int(g, rows[k].line);
