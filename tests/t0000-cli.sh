@@ -35,6 +35,17 @@ test_expect_success 'no command lists the same option twice' '
 		test ! -s dups || { echo "$c: $(cat dups)"; exit 1; }
 	done <cmds'
 
+test_expect_success 'every option of every command is in the man page' '
+	"$PROFTOOL" --help | sed -n "s/^  \([a-z]*\) .*/\1/p" >cmds &&
+	while read c; do
+		grep -q "^\.SS \"proftool $c" "$SRCDIR/man/proftool.1" || { echo "no section for $c"; exit 1; }
+		"$PROFTOOL" $c --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
+		while read o; do
+			m=$(printf "%s" "--$o" | sed "s/-/\\\\-/g") &&
+			grep -qF -- "$m" "$SRCDIR/man/proftool.1" || { echo "$c --$o"; exit 1; }
+		done <opts
+	done <cmds'
+
 test_expect_success 'no command is a usage error' '
 	test_expect_code 2 "$PROFTOOL" && grep -q "^usage:" err'
 
