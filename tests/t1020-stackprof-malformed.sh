@@ -16,7 +16,7 @@ test_expect_success 'Marshal dump truncated at many offsets' '
 		head -c $n "$S/cpu.dump" >t.dump &&
 		test_expect_code 1 "$PROFTOOL" top t.dump && one_offset_line t.dump &&
 		test ! -s out || { echo "at $n"; return 1; }
-		n=$((n + 7))
+		n=$((n + 7 * VALGRIND_STEP))
 	done'
 
 test_expect_success 'raw Marshal dump truncated inside raw and the timestamps' '
@@ -25,7 +25,7 @@ test_expect_success 'raw Marshal dump truncated inside raw and the timestamps' '
 		head -c $n "$S/deep-raw.dump" >t.dump &&
 		test_expect_code 1 "$PROFTOOL" top t.dump && one_offset_line t.dump ||
 			{ echo "at $n"; return 1; }
-		n=$((n + 211))
+		n=$((n + 211 * VALGRIND_STEP))
 	done'
 
 test_expect_success 'JSON dump truncated at many offsets' '
@@ -34,7 +34,7 @@ test_expect_success 'JSON dump truncated at many offsets' '
 		head -c $n "$S/cpu-raw.json" >t.json &&
 		test_expect_code 1 "$PROFTOOL" top t.json && one_offset_line t.json ||
 			{ echo "at $n"; return 1; }
-		n=$((n + 997))
+		n=$((n + 997 * VALGRIND_STEP))
 	done'
 
 test_expect_success 'wrong magic (forced with --from)' '

@@ -193,7 +193,7 @@ test_expect_success 'truncated at many offsets: exit 1 and one line each' '
 		test_expect_code 1 "$PROFTOOL" top t.pb &&
 		test "$(wc -l <err)" = 1 && grep -q "^proftool: t.pb: " err &&
 		test ! -s out || { echo "at $n bytes:"; cat err; return 1; }
-		n=$((n + 89))
+		n=$((n + 89 * VALGRIND_STEP))
 	done'
 
 test_expect_success 'truncated gzip at many offsets: exit 1 and one line each' '
@@ -203,7 +203,7 @@ test_expect_success 'truncated gzip at many offsets: exit 1 and one line each' '
 		test_expect_code 1 "$PROFTOOL" top t.pb.gz &&
 		test "$(wc -l <err)" = 1 && grep -q "^proftool: t.pb.gz: " err ||
 			{ echo "at $n bytes:"; cat err; return 1; }
-		n=$((n + 53))
+		n=$((n + 53 * VALGRIND_STEP))
 	done'
 
 test_expect_success 'an unknown --style is a usage error' '

@@ -16,7 +16,7 @@ truncations () {
 		test "$(wc -l <err)" = 1 && test ! -s out &&
 		grep -Eq "^proftool: cut.cpuprofile: (byte [0-9]+: (truncated JSON: unexpected end of input|invalid JSON: .*)|empty input)\$" err || {
 			echo "at offset $off:"; cat err; return 1; }
-		off=$((off + step))
+		off=$((off + step * VALGRIND_STEP))
 	done
 }
 
