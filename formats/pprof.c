@@ -801,7 +801,8 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 		perftools__profiles__sample__init(s);
 		s->n_location_id = nloc;
 		s->location_id = pt_arena_alloc(&w.arena, (nloc + 1) * sizeof(uint64_t));
-		memcpy(s->location_id, locids, nloc * sizeof(uint64_t));
+		if (nloc) /* a sample at the root has no locations (and locids may be NULL) */
+			memcpy(s->location_id, locids, nloc * sizeof(uint64_t));
 		s->n_value = p->ntypes;
 		s->value = pt_arena_alloc(&w.arena, ((size_t)p->ntypes + 1) * sizeof(int64_t));
 		memcpy(s->value, p->sample_values + (size_t)row * p->ntypes,

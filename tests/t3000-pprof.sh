@@ -214,4 +214,12 @@ test_expect_success 'a bad --node-fraction is a usage error' '
 	test_expect_code 2 "$PROFTOOL" top --style pprof --node-fraction 2 "$G/cpu.pb.gz" &&
 	test_expect_code 2 "$PROFTOOL" top --style pprof --edge-fraction x "$G/cpu.pb.gz"'
 
+test_expect_success 'a sample at the root (an empty stack) is written and read back' '
+	in="$SRCDIR/tests/data/fuzz-cpuprofile-root-sample.cpuprofile" &&
+	"$PROFTOOL" convert --to pprof -o root.pb.gz "$in" &&
+	"$PROFTOOL" top --format csv -n 0 "$in" >want &&
+	"$PROFTOOL" top --format csv -n 0 root.pb.gz >got && test_cmp want got &&
+	test "$("$PROFTOOL" info --format json "$in" | sed "s/.*\"total\":\([0-9]*\).*/\1/")" = \
+		"$("$PROFTOOL" info --format json root.pb.gz | sed "s/.*\"total\":\([0-9]*\).*/\1/")"'
+
 test_done
