@@ -375,7 +375,9 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 		p->events[e].sample = row;
 		p->events[e].pad = 0;
 		p->events[e].time = time;
-		memcpy(p->event_values + e * p->ntypes, values, p->ntypes * sizeof(int64_t));
+		if (p->ntypes) /* no types yet: values may be NULL */
+			memcpy(p->event_values + e * p->ntypes, values,
+			       p->ntypes * sizeof(int64_t));
 		p->nevents++;
 	}
 	return row;

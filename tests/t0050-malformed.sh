@@ -11,6 +11,12 @@ for err in "$MALFORMED"/*.err; do
 		test $? = 1 && test ! -s out && test_cmp "$MALFORMED/'"$input"'.err" err'
 done
 
+test_expect_success 'malformed inputs fail the same when a writer asks for the timeline' '
+	for f in pprof-fuzz-no-types.pb collapsed-no-count.txt truncated-gzip.gz; do
+		(cd "$MALFORMED" && "$PROFTOOL" convert --to speedscope "$f" >"$OLDPWD/out" 2>"$OLDPWD/err");
+		test $? = 1 && test ! -s out && test_cmp "$MALFORMED/$f.err" err || exit 1
+	done'
+
 test_expect_success 'a gzip bomb stops at --max-input-size' '
 	{ printf "a;b 1\n"; head -c 20000000 /dev/zero; } | gzip -c >bomb.gz &&
 	test_expect_code 1 "$PROFTOOL" top --max-input-size 1M bomb.gz &&

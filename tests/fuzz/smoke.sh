@@ -13,7 +13,8 @@ trap 'rm -rf "$work"' EXIT
 
 seeds () {
 	case $1 in
-	fuzz-detect) find "$srcdir/samples" "$srcdir/tests/data" -type f -size -1024k ;;
+	fuzz-detect) find "$srcdir/samples" "$srcdir/tests/data" "$srcdir/tests/malformed" \
+		-type f ! -name '*.err' -size -1024k ;;
 	fuzz-collapsed) ls "$srcdir"/samples/collapsed/*.collapsed "$srcdir"/tests/data/*.collapsed ;;
 	fuzz-stackprof) ls "$srcdir"/samples/stackprof/*.dump ;;
 	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
