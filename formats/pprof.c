@@ -87,6 +87,12 @@ struct scan {
 	 * errors found after decoding) */
 	uint64_t *off[6];
 	size_t noff[6], off_alloc[6];
+	/* the samples' payloads, decoded one at a time later; every other top-level field
+	 * is copied to `rest`, which protobuf-c decodes as a Profile without samples */
+	size_t *sample_pos, *sample_len;
+	size_t sample_alloc, sample_len_alloc;
+	unsigned char *rest;
+	size_t nrest;
 };
 
 /* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long */
@@ -205,6 +211,19 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 							"expected %u",
 							f, msg_names[m], wt, want);
 		}
+		if (m == M_PROFILE) {
+			size_t next = wt == 2 ? i + (size_t)len : i;
+			if (f == 2 && wt == 2) {
+				size_t n = s->noff[2];
+				PT_ALLOC_GROW(s->sample_pos, n + 1, s->sample_alloc);
+				PT_ALLOC_GROW(s->sample_len, n + 1, s->sample_len_alloc);
+				s->sample_pos[n] = i;
+				s->sample_len[n] = (size_t)len;
+			} else {
+				memcpy(s->rest + s->nrest, s->buf + at, next - at);
+				s->nrest += next - at;
+			}
+		}
 		if (wt == 2) {
 			if (k == F_MSG) {
 				if (m == M_PROFILE && f >= 2 && f <= 5)
@@ -226,6 +245,9 @@ static void scan_release(struct scan *s)
 	size_t i;
 	for (i = 0; i < 6; i++)
 		free(s->off[i]);
+	free(s->sample_pos);
+	free(s->sample_len);
+	free(s->rest);
 }
 
 /* ---- detection ---- */
@@ -287,6 +309,12 @@ struct reader {
 	struct pt_map funcs, mappings, locs; /* pprof id -> our id / location index */
 	uint32_t *loc_frames;		     /* frames of every location, leaf first */
 	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
+	uint32_t *loc_dense;		     /* location id -> index, when ids are dense */
+	size_t nloc_dense;
+	uint32_t *stack; /* the sample being read, leaf first */
+	size_t stack_alloc;
+	struct pt_label *labels;
+	size_t labels_alloc;
 };
 
 static uint64_t where(const struct reader *r, unsigned field, size_t i)
@@ -442,60 +470,155 @@ static int read_locations(struct reader *r)
 	return 0;
 }
 
+/* A bump allocator for protobuf-c: each sample is decoded into it and dropped at once
+ * by bump_reset, so the samples cost no malloc/free pairs and no memory beyond the
+ * largest one. */
+struct bump {
+	unsigned char *buf;
+	size_t cap, used;
+	void **big; /* requests that did not fit, freed by the next reset */
+	size_t nbig, big_alloc, big_bytes;
+};
+
+static void *bump_alloc(void *data, size_t size)
+{
+	struct bump *b = data;
+	void *ret;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size <= b->cap - b->used) {
+		ret = b->buf + b->used;
+		b->used += size;
+		return ret;
+	}
+	PT_ALLOC_GROW(b->big, b->nbig + 1, b->big_alloc);
+	ret = b->big[b->nbig++] = pt_xmalloc(size);
+	b->big_bytes += size;
+	return ret;
+}
+
+static void bump_free(void *data, void *ptr)
+{
+	(void)data;
+	(void)ptr;
+}
+
+static void bump_reset(struct bump *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nbig; i++)
+		free(b->big[i]);
+	if (b->nbig) {
+		/* make the next sample of this size fit */
+		size_t want = 2 * (b->used + b->big_bytes);
+		free(b->buf);
+		b->buf = pt_xmalloc(want);
+		b->cap = want;
+	}
+	b->nbig = b->big_bytes = b->used = 0;
+}
+
+static void bump_release(struct bump *b)
+{
+	bump_reset(b);
+	free(b->buf);
+	free(b->big);
+}
+
+/* profile location index for pprof location id `id`, or UINT32_MAX */
+static uint32_t loc_index(const struct reader *r, uint64_t id)
+{
+	if (r->loc_dense)
+		return id < r->nloc_dense ? r->loc_dense[id] : UINT32_MAX;
+	return pt_map_get(&r->locs, id);
+}
+
+/* location ids are normally 1..n: index them by an array then */
+static void index_locations(struct reader *r)
+{
+	size_t i, n = r->pb->n_location;
+	uint64_t max = 0;
+
+	for (i = 0; i < n; i++)
+		if (r->pb->location[i]->id > max)
+			max = r->pb->location[i]->id;
+	if (max > 2 * (uint64_t)n + 1024)
+		return;
+	r->nloc_dense = (size_t)max + 1;
+	r->loc_dense = pt_xreallocarray(NULL, r->nloc_dense, sizeof(uint32_t));
+	for (i = 0; i < r->nloc_dense; i++)
+		r->loc_dense[i] = UINT32_MAX;
+	for (i = 0; i < n; i++)
+		r->loc_dense[r->pb->location[i]->id] = (uint32_t)i;
+}
+
+static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
+{
+	size_t n = 0, j;
+	uint32_t node, ls;
+
+	if (ps->n_value != r->pb->n_sample_type)
+		return pt_diag_error_at(r->d, off,
+					"sample has %zu values, the profile has %zu sample types",
+					ps->n_value, r->pb->n_sample_type);
+	for (j = 0; j < ps->n_location_id; j++) {
+		uint32_t loc = loc_index(r, ps->location_id[j]);
+		size_t len;
+		if (loc == UINT32_MAX)
+			return pt_diag_error_at(r->d, off,
+						"sample refers to location id %" PRIu64
+						", which does not exist",
+						ps->location_id[j]);
+		len = r->loc_start[loc + 1] - r->loc_start[loc];
+		PT_ALLOC_GROW(r->stack, n + len, r->stack_alloc);
+		memcpy(r->stack + n, r->loc_frames + r->loc_start[loc], len * sizeof(*r->stack));
+		n += len;
+	}
+	PT_ALLOC_GROW(r->labels, ps->n_label + 1, r->labels_alloc);
+	for (j = 0; j < ps->n_label; j++) {
+		const PbLabel *pl = ps->label[j];
+		struct pt_label *l = &r->labels[j];
+		memset(l, 0, sizeof(*l));
+		if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
+		    str_at(r, pl->str, off, "label str", &l->str) < 0 ||
+		    str_at(r, pl->num_unit, off, "label num_unit", &l->num_unit) < 0)
+			return -1;
+		l->num = l->str ? 0 : pl->num;
+	}
+	node = pt_profile_stack(r->p, r->stack, n, 1);
+	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->n_label);
+	pt_profile_add_sample(r->p, node, ls, ps->value, 0);
+	return 0;
+}
+
+/* decode the samples one at a time from their places in the input */
 static int read_samples(struct reader *r)
 {
-	const PbProfile *pb = r->pb;
-	uint32_t *stack = NULL;
-	struct pt_label *labels = NULL;
-	size_t stack_alloc = 0, labels_alloc = 0, i, j;
-	int ret = -1;
+	struct bump b;
+	ProtobufCAllocator alloc;
+	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < pb->n_sample; i++) {
-		const PbSample *ps = pb->sample[i];
+	memset(&b, 0, sizeof(b));
+	b.cap = 1 << 16;
+	b.buf = pt_xmalloc(b.cap);
+	alloc.alloc = bump_alloc;
+	alloc.free = bump_free;
+	alloc.allocator_data = &b;
+	index_locations(r);
+	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
 		uint64_t off = where(r, 2, i);
-		size_t n = 0;
-		uint32_t node, ls;
-
-		if (ps->n_value != pb->n_sample_type) {
-			pt_diag_error_at(r->d, off,
-					 "sample has %zu values, the profile has %zu sample types",
-					 ps->n_value, pb->n_sample_type);
-			goto out;
-		}
-		for (j = 0; j < ps->n_location_id; j++) {
-			uint32_t loc = pt_map_get(&r->locs, ps->location_id[j]);
-			size_t len;
-			if (loc == UINT32_MAX) {
-				pt_diag_error_at(r->d, off,
-						 "sample refers to location id %" PRIu64
-						 ", which does not exist",
-						 ps->location_id[j]);
-				goto out;
-			}
-			len = r->loc_start[loc + 1] - r->loc_start[loc];
-			PT_ALLOC_GROW(stack, n + len, stack_alloc);
-			memcpy(stack + n, r->loc_frames + r->loc_start[loc], len * sizeof(*stack));
-			n += len;
-		}
-		PT_ALLOC_GROW(labels, ps->n_label + 1, labels_alloc);
-		for (j = 0; j < ps->n_label; j++) {
-			const PbLabel *pl = ps->label[j];
-			struct pt_label *l = &labels[j];
-			memset(l, 0, sizeof(*l));
-			if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
-			    str_at(r, pl->str, off, "label str", &l->str) < 0 ||
-			    str_at(r, pl->num_unit, off, "label num_unit", &l->num_unit) < 0)
-				goto out;
-			l->num = l->str ? 0 : pl->num;
-		}
-		node = pt_profile_stack(r->p, stack, n, 1);
-		ls = pt_profile_labelset(r->p, labels, (uint32_t)ps->n_label);
-		pt_profile_add_sample(r->p, node, ls, ps->value, 0);
+		PbSample *ps = perftools__profiles__sample__unpack(
+			&alloc, r->s->sample_len[i], r->s->buf + r->s->sample_pos[i]);
+		if (!ps)
+			ret = pt_diag_error_at(r->d, off,
+					       "protobuf-c could not decode this sample");
+		else
+			ret = read_sample(r, ps, off);
+		bump_reset(&b);
 	}
-	ret = 0;
-out:
-	free(stack);
-	free(labels);
+	bump_release(&b);
 	return ret;
 }
 
@@ -565,9 +688,10 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	if (pt_input_slurp(in, &data, &len) < 0)
 		goto out;
 	s.buf = data;
+	s.rest = pt_xmalloc(len ? len : 1);
 	if (scan_msg(&s, M_PROFILE, 0, len) < 0)
 		goto out;
-	pb = perftools__profiles__profile__unpack(NULL, len, data);
+	pb = perftools__profiles__profile__unpack(NULL, s.nrest, s.rest);
 	if (!pb) {
 		/* the pre-scan accepts everything protobuf-c needs; keep a clear error anyway */
 		pt_diag_error_at(d, s.base, "protobuf-c could not decode the profile");
@@ -588,6 +712,9 @@ out:
 	free(r.strs);
 	free(r.loc_frames);
 	free(r.loc_start);
+	free(r.loc_dense);
+	free(r.stack);
+	free(r.labels);
 	pt_map_release(&r.funcs);
 	pt_map_release(&r.mappings);
 	pt_map_release(&r.locs);

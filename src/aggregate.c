@@ -224,10 +224,17 @@ static void add_row(int64_t *dst, const int64_t *src, uint32_t w)
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d)
 {
+	return pt_aggregate_views(p, g, PT_AGG_EDGES | PT_AGG_LINES, out, d);
+}
+
+int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       struct pt_agg *out, struct pt_diag *d)
+{
 	uint32_t w = p->ntypes, n, i;
 	int64_t *ncum;
 	uint32_t *node_entry, *node_edge, *node_line, *frame_entry;
 	uint32_t *entry_active, *edge_active, *line_active;
+	size_t es, ls;
 
 	if (p->agg) {
 		if (g != PT_GRAN_FUNCTIONS)
@@ -253,19 +260,25 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 	for (i = 0; i < p->nframes; i++)
 		frame_entry[i] = UINT32_MAX;
 	node_entry = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	node_edge = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	node_line = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	/* views not asked for cost no memory: every node reads the one "none" slot 0 */
+	es = views & PT_AGG_EDGES ? 1 : 0;
+	ls = views & PT_AGG_LINES ? 1 : 0;
+	node_edge = pt_xmalloc((views & PT_AGG_EDGES ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
+	node_line = pt_xmalloc((views & PT_AGG_LINES ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
 	node_entry[0] = node_edge[0] = node_line[0] = UINT32_MAX;
 	for (n = 1; n < p->nnodes; n++) {
 		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent, e;
 		if (frame_entry[fid] == UINT32_MAX)
 			frame_entry[fid] = entry_for_frame(p, out, fid);
 		e = node_entry[n] = frame_entry[fid];
-		node_edge[n] = par ? pt_agg_edge(out, node_entry[par], e) : UINT32_MAX;
-		node_line[n] = p->frames[fid].line > 0 ? pt_agg_line(out, e, p->frames[fid].line)
-						       : UINT32_MAX;
+		if (views & PT_AGG_EDGES)
+			node_edge[n] = par ? pt_agg_edge(out, node_entry[par], e) : UINT32_MAX;
+		if (views & PT_AGG_LINES)
+			node_line[n] = p->frames[fid].line > 0
+					       ? pt_agg_line(out, e, p->frames[fid].line)
+					       : UINT32_MAX;
 		add_row(out->flat + (size_t)e * w, p->node_self + (size_t)n * w, w);
-		if (node_line[n] != UINT32_MAX)
+		if (node_line[n * ls] != UINT32_MAX)
 			add_row(out->line_self + (size_t)node_line[n] * w,
 				p->node_self + (size_t)n * w, w);
 	}
@@ -280,9 +293,9 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 		/* enter n */
 		if (!entry_active[node_entry[n]]++)
 			add_row(out->cum + (size_t)node_entry[n] * w, v, w);
-		if (node_edge[n] != UINT32_MAX && !edge_active[node_edge[n]]++)
+		if (node_edge[n * es] != UINT32_MAX && !edge_active[node_edge[n]]++)
 			add_row(out->edge_value + (size_t)node_edge[n] * w, v, w);
-		if (node_line[n] != UINT32_MAX && !line_active[node_line[n]]++)
+		if (node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++)
 			add_row(out->line_cum + (size_t)node_line[n] * w, v, w);
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -291,9 +304,9 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 		/* leave n and every ancestor whose children are all done */
 		while (n) {
 			entry_active[node_entry[n]]--;
-			if (node_edge[n] != UINT32_MAX)
+			if (node_edge[n * es] != UINT32_MAX)
 				edge_active[node_edge[n]]--;
-			if (node_line[n] != UINT32_MAX)
+			if (node_line[n * ls] != UINT32_MAX)
 				line_active[node_line[n]]--;
 			if (p->nodes[n].next_sibling) {
 				n = p->nodes[n].next_sibling;

@@ -83,6 +83,12 @@ uint32_t pt_agg_line(struct pt_agg *a, uint32_t entry, int64_t line);
  * at function granularity. Returns 0 or -1 with d filled. */
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d);
+/* The same, computing only the views asked for: entries, flat and cum always; edges
+ * with PT_AGG_EDGES, lines with PT_AGG_LINES (pt_aggregate asks for both). Views not
+ * asked for are left empty, unless the profile is aggregate-only (then all are copied). */
+enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1 };
+int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       struct pt_agg *out, struct pt_diag *d);
 
 /* entry index of the first entry whose function is `func`, or UINT32_MAX */
 uint32_t pt_agg_find_func(const struct pt_agg *a, uint32_t func);

@@ -219,7 +219,7 @@ int cmd_info(int argc, char **argv)
 	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
 	pt_diag_init(&d, path);
-	if (pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
+	if (pt_aggregate_views(&p, PT_GRAN_FUNCTIONS, 0, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}

@@ -162,7 +162,7 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, gran, &a, &d) < 0) {
+	if (t < 0 || pt_aggregate_views(&p, gran, 0, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}

@@ -271,13 +271,22 @@ uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uin
 	return id;
 }
 
+/* a parent with fewer children than this is searched along its sibling list */
+#define PT_CHILD_SCAN 8
+
 uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 {
-	uint32_t *slot = pt_map_put(&p->children, (uint64_t)parent << 32 | frame);
-	uint32_t id;
+	uint32_t *slot = NULL, id, c;
 
-	if (*slot != PT_MAP_NEW)
-		return *slot;
+	if (p->nodes[parent].nchildren < PT_CHILD_SCAN) {
+		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling)
+			if (p->nodes[c].frame == frame)
+				return c;
+	} else {
+		slot = pt_map_put(&p->children, (uint64_t)parent << 32 | frame);
+		if (*slot != PT_MAP_NEW)
+			return *slot;
+	}
 	id = p->nnodes;
 	if (id >= PT_MAP_NEW - 1) {
 		/* cannot happen before memory runs out; keep the invariant explicit */
@@ -291,14 +300,21 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 		memset(p->node_self + old * p->ntypes, 0,
 		       (p->nodes_alloc - old) * p->ntypes * sizeof(int64_t));
 	}
-	*slot = id;
+	if (slot) /* the map has not changed since pt_map_put */
+		*slot = id;
 	p->nodes[id].parent = parent;
 	p->nodes[id].frame = frame;
 	p->nodes[id].first_child = 0;
+	p->nodes[id].nchildren = 0;
 	p->nodes[id].next_sibling = p->nodes[parent].first_child;
 	p->nodes[parent].first_child = id;
 	p->nodes[id].depth = p->nodes[parent].depth + 1;
 	p->nnodes++;
+	if (++p->nodes[parent].nchildren == PT_CHILD_SCAN) {
+		/* from now on this parent is looked up in the map: index its children */
+		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling)
+			*pt_map_put(&p->children, (uint64_t)parent << 32 | p->nodes[c].frame) = c;
+	}
 	return id;
 }
 

@@ -95,6 +95,7 @@ struct pt_node {
 	uint32_t first_child;  /* 0 = none (node 0 is never a child) */
 	uint32_t next_sibling; /* 0 = none */
 	uint32_t depth;	       /* root = 0 */
+	uint32_t nchildren;
 };
 
 struct pt_label {
@@ -166,7 +167,10 @@ struct pt_profile {
 	uint32_t nnodes;
 	size_t nodes_alloc;
 	int64_t *node_self;
-	struct pt_map children; /* (parent << 32 | frame) -> node */
+	/* (parent << 32 | frame) -> node, only for parents with PT_CHILD_SCAN or more
+	 * children; a parent with fewer is searched along its sibling list, so the many
+	 * nodes of a tree with mostly unique stacks cost no hashing at all */
+	struct pt_map children;
 	/* the last stack added (root first) and its nodes: consecutive samples share long
 	 * prefixes, which then cost no hash lookups */
 	uint32_t *last_frames, *last_nodes;

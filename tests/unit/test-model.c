@@ -293,8 +293,73 @@ static void test_labels(void)
 	pt_profile_release(&p);
 }
 
+/* children are found by their sibling list under a few and by the map above that;
+ * every count around the switch must find the same nodes */
+static void test_child_index(void)
+{
+	struct pt_profile p;
+	uint32_t ids[40], f[40], i, k, bad = 0, before;
+	char name[16];
+
+	pt_profile_init(&p);
+	for (i = 0; i < 40; i++) {
+		int n = snprintf(name, sizeof(name), "c%u", i);
+		f[i] = pt_profile_simple_frame(&p, name, (size_t)n, 0, 0, 0);
+	}
+	for (i = 0; i < 40; i++) {
+		ids[i] = pt_profile_child(&p, 0, f[i]);
+		/* after each new child, every earlier one is still found, never added again */
+		before = p.nnodes;
+		for (k = 0; k <= i; k++)
+			if (pt_profile_child(&p, 0, f[k]) != ids[k])
+				bad++;
+		if (p.nnodes != before)
+			bad++;
+	}
+	is_int(bad, 0, "children are found again before, at and after the switch to the map");
+	is_int(p.nnodes, 41, "40 distinct children, no duplicates");
+	is_int(p.nodes[0].nchildren, 40, "the root counts its children");
+	for (i = 0, k = p.nodes[0].first_child; k; k = p.nodes[k].next_sibling)
+		i++;
+	is_int(i, 40, "the sibling list holds every child");
+	pt_profile_release(&p);
+}
+
+/* top asks for flat and cum only: they equal the full computation, and edges and lines
+ * are left empty */
+static void test_views(void)
+{
+	struct pt_profile p;
+	struct pt_agg full, some;
+	struct pt_diag d;
+	int64_t v = 3;
+	uint32_t i, diff = 0;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	add(&p, "main;a;b;a", &v);
+	add(&p, "main;a;c", &v);
+	add(&p, "main;b", &v);
+	pt_diag_init(&d, "test");
+	ok(pt_aggregate(&p, PT_GRAN_FUNCTIONS, &full, &d) == 0, "full aggregate");
+	ok(pt_aggregate_views(&p, PT_GRAN_FUNCTIONS, 0, &some, &d) == 0, "flat and cum only");
+	is_int(some.nentries, full.nentries, "the same entries");
+	for (i = 0; i < some.nentries && i < full.nentries; i++)
+		if (FLAT(some, i, 0) != FLAT(full, i, 0) || CUM(some, i, 0) != CUM(full, i, 0))
+			diff++;
+	is_int(diff, 0, "the same flat and cum values");
+	is_int(CUM(some, entry(&p, &some, "a"), 0), 6, "recursive a counted once per stack");
+	is_int(some.nedges, 0, "no edges computed");
+	ok(full.nedges > 0, "the full aggregate has edges");
+	pt_agg_release(&full);
+	pt_agg_release(&some);
+	pt_profile_release(&p);
+}
+
 int main(void)
 {
+	test_child_index();
+	test_views();
 	test_recursion();
 	test_direct_recursion_lines();
 	test_empty();
