@@ -227,14 +227,21 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 	return pt_aggregate_views(p, g, PT_AGG_EDGES | PT_AGG_LINES, out, d);
 }
 
+/* one level of the walk in pt_aggregate_views */
+struct walk {
+	uint32_t node, entry;
+	unsigned char outer_entry, outer_edge, outer_line; /* outermost on the path */
+};
+
 int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       struct pt_agg *out, struct pt_diag *d)
 {
 	uint32_t w = p->ntypes, n, i;
-	int64_t *ncum;
-	uint32_t *node_entry, *node_edge, *node_line, *frame_entry;
+	uint32_t *node_edge, *node_line, *frame_entry;
 	uint32_t *entry_active, *edge_active, *line_active;
-	size_t es, ls;
+	struct walk *st = NULL;
+	int64_t *sub = NULL; /* w values per level: the subtree's inclusive value so far */
+	size_t st_alloc = 0, sub_alloc = 0, depth = 0, es, ls;
 
 	if (p->agg) {
 		if (g != PT_GRAN_FUNCTIONS)
@@ -248,81 +255,102 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 
 	pt_agg_init(out, w, g);
 
-	/* inclusive value of every node: children have larger ids than their parents */
-	ncum = pt_xmalloc((size_t)p->nnodes * (w ? w : 1) * sizeof(int64_t));
-	memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
-	for (n = p->nnodes; n-- > 1;)
-		add_row(ncum + (size_t)p->nodes[n].parent * w, ncum + (size_t)n * w, w);
-	memcpy(out->total, ncum, w * sizeof(int64_t));
-
-	/* map frames, then nodes, to entries, edges and lines */
-	frame_entry = pt_xmalloc((size_t)p->nframes * sizeof(uint32_t));
+	/* Entries, edges and lines first, in node id order, so their ids follow the
+	 * order of first appearance. Views not asked for cost no memory: every node
+	 * reads the one "none" slot 0. */
+	frame_entry = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	for (i = 0; i < p->nframes; i++)
 		frame_entry[i] = UINT32_MAX;
-	node_entry = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	/* views not asked for cost no memory: every node reads the one "none" slot 0 */
 	es = views & PT_AGG_EDGES ? 1 : 0;
 	ls = views & PT_AGG_LINES ? 1 : 0;
-	node_edge = pt_xmalloc((views & PT_AGG_EDGES ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
-	node_line = pt_xmalloc((views & PT_AGG_LINES ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
-	node_entry[0] = node_edge[0] = node_line[0] = UINT32_MAX;
+	node_edge = pt_xmalloc((es ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
+	node_line = pt_xmalloc((ls ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
+	node_edge[0] = node_line[0] = UINT32_MAX;
 	for (n = 1; n < p->nnodes; n++) {
 		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent, e;
 		if (frame_entry[fid] == UINT32_MAX)
 			frame_entry[fid] = entry_for_frame(p, out, fid);
-		e = node_entry[n] = frame_entry[fid];
-		if (views & PT_AGG_EDGES)
-			node_edge[n] = par ? pt_agg_edge(out, node_entry[par], e) : UINT32_MAX;
-		if (views & PT_AGG_LINES)
+		e = frame_entry[fid];
+		if (es)
+			node_edge[n] = par ? pt_agg_edge(out, frame_entry[p->nodes[par].frame], e)
+					   : UINT32_MAX;
+		if (ls)
 			node_line[n] = p->frames[fid].line > 0
 					       ? pt_agg_line(out, e, p->frames[fid].line)
 					       : UINT32_MAX;
-		add_row(out->flat + (size_t)e * w, p->node_self + (size_t)n * w, w);
-		if (node_line[n * ls] != UINT32_MAX)
-			add_row(out->line_self + (size_t)node_line[n] * w,
-				p->node_self + (size_t)n * w, w);
 	}
 
 	entry_active = pt_xcalloc(out->nentries + 1, sizeof(uint32_t));
 	edge_active = pt_xcalloc(out->nedges + 1, sizeof(uint32_t));
 	line_active = pt_xcalloc(out->nlines + 1, sizeof(uint32_t));
 
+	/* Then one depth-first walk without recursion. A node's value counts towards an
+	 * entry's (edge's, line's) cum only where it is the outermost occurrence on its
+	 * path, so recursion counts once per stack. Each level keeps its subtree's sum,
+	 * added to the parent's level on the way out: memory grows with the depth, not
+	 * with the number of nodes. */
+	memcpy(out->total, p->node_self, w * sizeof(int64_t));
 	n = p->nodes[0].first_child;
 	while (n) {
-		const int64_t *v = ncum + (size_t)n * w;
+		const int64_t *self = p->node_self + (size_t)n * w;
+		uint32_t e = frame_entry[p->nodes[n].frame];
+		struct walk *s;
+
 		/* enter n */
-		if (!entry_active[node_entry[n]]++)
-			add_row(out->cum + (size_t)node_entry[n] * w, v, w);
-		if (node_edge[n * es] != UINT32_MAX && !edge_active[node_edge[n]]++)
-			add_row(out->edge_value + (size_t)node_edge[n] * w, v, w);
-		if (node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++)
-			add_row(out->line_cum + (size_t)node_line[n] * w, v, w);
+		PT_ALLOC_GROW(st, depth + 1, st_alloc);
+		PT_ALLOC_GROW(sub, (depth + 1) * (w ? w : 1), sub_alloc);
+		s = &st[depth];
+		s->node = n;
+		s->entry = e;
+		memcpy(sub + depth * w, self, w * sizeof(int64_t));
+		add_row(out->flat + (size_t)e * w, self, w);
+		s->outer_entry = !entry_active[e]++;
+		s->outer_edge = node_edge[n * es] != UINT32_MAX && !edge_active[node_edge[n]]++;
+		s->outer_line = node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++;
+		if (node_line[n * ls] != UINT32_MAX)
+			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
+		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
 			continue;
 		}
 		/* leave n and every ancestor whose children are all done */
-		while (n) {
-			entry_active[node_entry[n]]--;
-			if (node_edge[n * es] != UINT32_MAX)
-				edge_active[node_edge[n]]--;
-			if (node_line[n * ls] != UINT32_MAX)
-				line_active[node_line[n]]--;
-			if (p->nodes[n].next_sibling) {
-				n = p->nodes[n].next_sibling;
+		n = 0;
+		while (depth) {
+			const int64_t *v = sub + (depth - 1) * w;
+			uint32_t m;
+
+			s = &st[depth - 1];
+			m = s->node;
+			if (s->outer_entry)
+				add_row(out->cum + (size_t)s->entry * w, v, w);
+			entry_active[s->entry]--;
+			if (node_edge[m * es] != UINT32_MAX) {
+				if (s->outer_edge)
+					add_row(out->edge_value + (size_t)node_edge[m] * w, v, w);
+				edge_active[node_edge[m]]--;
+			}
+			if (node_line[m * ls] != UINT32_MAX) {
+				if (s->outer_line)
+					add_row(out->line_cum + (size_t)node_line[m] * w, v, w);
+				line_active[node_line[m]]--;
+			}
+			add_row(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
+			depth--;
+			if (p->nodes[m].next_sibling) {
+				n = p->nodes[m].next_sibling;
 				break;
 			}
-			n = p->nodes[n].parent;
 		}
 	}
 
+	free(st);
+	free(sub);
 	free(entry_active);
 	free(edge_active);
 	free(line_active);
 	free(frame_entry);
-	free(node_entry);
 	free(node_edge);
 	free(node_line);
-	free(ncum);
 	return 0;
 }
