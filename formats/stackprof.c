@@ -158,6 +158,15 @@ struct builder {
 	int rstate; /* 0: expect a length, 1: ids, 2: expect the count */
 	int64_t rleft;
 	uint32_t rnode;
+	/* the previous raw stack's frame ids and trie nodes: consecutive stacks share
+	 * long prefixes, which then cost no lookups */
+	struct rcache {
+		int64_t key;
+		uint32_t node;
+		int is_int;
+	} * rcache;
+	size_t rcache_n, rcache_alloc, rpos;
+	int rmatch; /* the current stack equals the previous one up to rpos */
 	int64_t *ts, *deltas;
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
 	uint64_t ndeltas_seen;
@@ -309,15 +318,30 @@ static int raw_int(struct builder *b, const struct val *v)
 		b->rleft = v->i;
 		b->rnode = 0;
 		b->rstate = 1;
+		b->rpos = 0;
+		b->rmatch = 1;
 		return 0;
 	case 1:
-		if (frame_for(b, v, &f) < 0)
-			return -1;
-		if (b->ntrie >= PT_MAP_NEW - 1)
-			return berr(b, "too many stacks");
-		b->rnode = trie_child(b, b->rnode, f);
-		if (!--b->rleft)
+		if (v->t == V_INT && b->rmatch && b->rpos < b->rcache_n &&
+		    b->rcache[b->rpos].is_int && b->rcache[b->rpos].key == v->i) {
+			b->rnode = b->rcache[b->rpos].node;
+		} else {
+			b->rmatch = 0;
+			if (frame_for(b, v, &f) < 0)
+				return -1;
+			if (b->ntrie >= PT_MAP_NEW - 1)
+				return berr(b, "too many stacks");
+			b->rnode = trie_child(b, b->rnode, f);
+			PT_ALLOC_GROW(b->rcache, b->rpos + 1, b->rcache_alloc);
+			b->rcache[b->rpos].key = v->i;
+			b->rcache[b->rpos].is_int = v->t == V_INT;
+			b->rcache[b->rpos].node = b->rnode;
+		}
+		b->rpos++;
+		if (!--b->rleft) {
 			b->rstate = 2;
+			b->rcache_n = b->rpos;
+		}
 		return 0;
 	default:
 		if (v->t != V_INT || v->i < 0)
@@ -1137,6 +1161,7 @@ static void builder_release(struct builder *b)
 	free(b->tparent);
 	free(b->tframe);
 	free(b->runs);
+	free(b->rcache);
 	free(b->path);
 	free(b->pair_frame);
 	free(b->pair_line);
@@ -1187,7 +1212,13 @@ static int m_eof(struct marshal *m)
 static int m_byte(struct marshal *m, int *c)
 {
 	const unsigned char *q;
-	int r = pt_input_need(m->in, 1, &q);
+	int r;
+
+	if (m->in->pos < m->in->end) { /* the common case: the byte is buffered */
+		*c = m->in->buf[m->in->pos++];
+		return 0;
+	}
+	r = pt_input_need(m->in, 1, &q);
 	if (r < 0)
 		return -1;
 	if (!r)
@@ -1494,6 +1525,51 @@ static int m_value(struct marshal *m)
 	}
 }
 
+/* Integers in an Array (raw and the timestamps hold millions): the usual encodings,
+ * a one-byte Fixnum or a positive Bignum of up to 8 bytes, read straight from the
+ * buffer. Anything else is left to m_value. */
+static int m_fast_ints(struct marshal *m, struct mframe *f)
+{
+	struct pt_input *in = m->in;
+
+	while (f->left && in->end - in->pos >= 12) {
+		const unsigned char *q = in->buf + in->pos;
+		struct val v;
+		size_t used;
+		int obj = 0;
+
+		memset(&v, 0, sizeof(v));
+		v.t = V_INT;
+		if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
+			v.i = q[1] - 5;
+			used = 2;
+		} else if (q[0] == 'i' && q[1] >= 128 && q[1] <= 251) {
+			v.i = (int64_t)q[1] - 256 + 5;
+			used = 2;
+		} else if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
+			uint64_t x = 0;
+			size_t i, nb = 2 * (size_t)(q[2] - 5);
+			for (i = 0; i < nb; i++)
+				x |= (uint64_t)q[3 + i] << (8 * i);
+			if (x > (uint64_t)INT64_MAX)
+				break;
+			v.i = (int64_t)x;
+			used = 3 + nb;
+			obj = 1;
+		} else {
+			break;
+		}
+		m->b->off = pt_input_tell(in);
+		in->pos += used;
+		if (obj && m_obj(m, O_INT, v.i, 0) < 0)
+			return -1;
+		f->left--;
+		if (b_scalar(m->b, &v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int marshal_parse(struct marshal *m)
 {
 	const unsigned char *q;
@@ -1527,6 +1603,12 @@ static int marshal_parse(struct marshal *m)
 			}
 			m->depth--;
 			continue;
+		}
+		if (f->kind == 'a' && !m->mute) {
+			if (m_fast_ints(m, f) < 0)
+				return -1;
+			if (!f->left)
+				continue;
 		}
 		f->left--;
 		if (m_value(m) < 0)
