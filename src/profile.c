@@ -347,11 +347,13 @@ uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n
 
 static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 {
-	uint32_t *slot = pt_map_put(&p->sample_index, (uint64_t)node << 32 | labels);
-	uint32_t row;
+	uint32_t *slot, row = p->last_row;
 
+	if (row < p->nsamples && p->samples[row].node == node && p->samples[row].labels == labels)
+		return row;
+	slot = pt_map_put(&p->sample_index, (uint64_t)node << 32 | labels);
 	if (*slot != PT_MAP_NEW)
-		return *slot;
+		return p->last_row = *slot;
 	row = p->nsamples;
 	if ((size_t)row + 1 > p->samples_alloc) {
 		size_t old = p->samples_alloc;
@@ -365,7 +367,7 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 	p->samples[row].node = node;
 	p->samples[row].labels = labels;
 	p->nsamples++;
-	return row;
+	return p->last_row = row;
 }
 
 uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,

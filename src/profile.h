@@ -182,6 +182,7 @@ struct pt_profile {
 	size_t samples_alloc;
 	int64_t *sample_values;
 	struct pt_map sample_index; /* (node << 32 | labels) -> row */
+	uint32_t last_row;	    /* the row found last: runs of one stack skip the map */
 	uint64_t nrecords;	    /* input samples read (before aggregation) */
 
 	/* timeline, only with keep_timeline; event_values holds ntypes values per event */
