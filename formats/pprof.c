@@ -1,6 +1,7 @@
 /* pprof.c: pprof's profile.proto (perftools.profiles), gzipped or raw, read and written.
- * The reader first walks the wire format itself, so a malformed input is reported at
- * its byte offset, then lets protobuf-c decode it and checks every index it holds.
+ * The reader first walks the wire format itself as it arrives, so a malformed input is
+ * reported at its byte offset (and garbage fails at once), then lets protobuf-c decode
+ * the profile without its samples, then each sample on its own, and checks every index.
  * See formats/pprof.md for how the message maps into the model. */
 #include "config.h"
 
@@ -92,7 +93,7 @@ struct scan {
 	size_t *sample_pos, *sample_len;
 	size_t sample_alloc, sample_len_alloc;
 	unsigned char *rest;
-	size_t nrest;
+	size_t nrest, rest_alloc;
 };
 
 /* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long */
@@ -145,98 +146,146 @@ static void note_offset(struct scan *s, uint64_t f, size_t at)
 	s->off[f][s->noff[f]++] = s->base + at;
 }
 
+static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end);
+
+/* Walk one field of message m at *pos, before end. With `more` set, the input may
+ * continue past end: a field cut off at end is then not an error but returns 0, with
+ * nothing consumed. Returns 1 (and moves *pos past the field) or -1. */
+static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, int more)
+{
+	size_t i = *pos, at = i;
+	uint64_t tag, f, len = 0, v;
+	unsigned wt;
+	enum msg_kind sub = M_PROFILE;
+	enum field_kind k;
+	int r = get_varint(s->buf, &i, end, &tag);
+
+	if (r == 0 && more)
+		return 0;
+	if (r <= 0)
+		return varint_error(s, at, r);
+	f = tag >> 3;
+	wt = (unsigned)(tag & 7);
+	if (f == 0 || f > 536870911)
+		return pt_diag_error_at(s->d, s->base + at, "bad field number %" PRIu64 " in '%s'",
+					f, msg_names[m]);
+	k = field_kind(m, f, &sub);
+	switch (wt) {
+	case 0:
+		r = get_varint(s->buf, &i, end, &v);
+		if (r == 0 && more)
+			return 0;
+		if (r <= 0)
+			return varint_error(s, i, r);
+		break;
+	case 1:
+	case 5:
+		if (end - i < (wt == 1 ? 8u : 4u)) {
+			if (more)
+				return 0;
+			return pt_diag_error_at(s->d, s->base + at, "truncated field %" PRIu64 " in '%s'",
+						f, msg_names[m]);
+		}
+		i += wt == 1 ? 8 : 4;
+		break;
+	case 2: {
+		size_t lat = i;
+		r = get_varint(s->buf, &i, end, &len);
+		if (r == 0 && more)
+			return 0;
+		if (r <= 0)
+			return varint_error(s, lat, r);
+		if (len > end - i) {
+			if (more)
+				return 0;
+			return pt_diag_error_at(s->d, s->base + at,
+						"field %" PRIu64 " of '%s' declares %" PRIu64
+						" bytes but only %zu remain",
+						f, msg_names[m], len, end - i);
+		}
+		break;
+	}
+	default:
+		return pt_diag_error_at(s->d, s->base + at,
+					"unsupported wire type %u (field %" PRIu64 " of '%s')", wt, f,
+					msg_names[m]);
+	}
+	if (k != F_UNKNOWN) {
+		unsigned want = k == F_VARINT ? 0 : 2;
+		int ok = wt == want || (k == F_PACKABLE && wt == 0);
+		if (!ok)
+			return pt_diag_error_at(s->d, s->base + at,
+						"field %" PRIu64 " of '%s' has wire type %u, "
+						"expected %u",
+						f, msg_names[m], wt, want);
+	}
+	if (m == M_PROFILE) {
+		size_t next = wt == 2 ? i + (size_t)len : i;
+		if (f == 2 && wt == 2) {
+			size_t n = s->noff[2];
+			PT_ALLOC_GROW(s->sample_pos, n + 1, s->sample_alloc);
+			PT_ALLOC_GROW(s->sample_len, n + 1, s->sample_len_alloc);
+			s->sample_pos[n] = i;
+			s->sample_len[n] = (size_t)len;
+		} else {
+			PT_ALLOC_GROW(s->rest, s->nrest + (next - at), s->rest_alloc);
+			memcpy(s->rest + s->nrest, s->buf + at, next - at);
+			s->nrest += next - at;
+		}
+	}
+	if (wt == 2) {
+		if (k == F_MSG) {
+			if (m == M_PROFILE && f >= 2 && f <= 5)
+				note_offset(s, f, at);
+			if (scan_msg(s, sub, i, i + (size_t)len) < 0)
+				return -1;
+		} else if (k == F_PACKABLE) {
+			if (scan_packed(s, i, i + (size_t)len) < 0)
+				return -1;
+		}
+		i += (size_t)len;
+	}
+	*pos = i;
+	return 1;
+}
+
 /* Walk message m in [start, end). The nesting is fixed by the schema (at most three
  * levels), never by the input. */
 static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 {
 	size_t i = start;
 
-	while (i < end) {
-		size_t at = i;
-		uint64_t tag, f, len = 0, v;
-		unsigned wt;
-		enum msg_kind sub = M_PROFILE;
-		enum field_kind k;
-		int r = get_varint(s->buf, &i, end, &tag);
+	while (i < end)
+		if (scan_field(s, m, &i, end, 0) < 0)
+			return -1;
+	return 0;
+}
 
-		if (r <= 0)
-			return varint_error(s, at, r);
-		f = tag >> 3;
-		wt = (unsigned)(tag & 7);
-		if (f == 0 || f > 536870911)
-			return pt_diag_error_at(s->d, s->base + at,
-						"bad field number %" PRIu64 " in '%s'", f,
-						msg_names[m]);
-		k = field_kind(m, f, &sub);
-		switch (wt) {
-		case 0:
-			r = get_varint(s->buf, &i, end, &v);
-			if (r <= 0)
-				return varint_error(s, i, r);
+/* Read the whole message while walking its top-level fields as they arrive, so that
+ * garbage (a gzip bomb of zeros, say) fails at its first bytes, not after all of it is
+ * read. The bytes stay in the input's buffer: *data is valid until the input is used
+ * again. */
+static int scan_input(struct scan *s, struct pt_input *in, const unsigned char **data,
+		      size_t *len)
+{
+	size_t pos = 0, avail = 0;
+
+	for (;;) {
+		const unsigned char *q;
+		int more = pt_input_need(in, avail + ((size_t)1 << 20), &q), r;
+
+		if (more < 0)
+			return -1;
+		avail = in->end - in->pos;
+		s->buf = q;
+		while (pos < avail && (r = scan_field(s, M_PROFILE, &pos, avail, more)) != 0)
+			if (r < 0)
+				return -1;
+		if (!more)
 			break;
-		case 1:
-		case 5:
-			if (end - i < (wt == 1 ? 8u : 4u))
-				return pt_diag_error_at(s->d, s->base + at,
-							"truncated field %" PRIu64 " in '%s'", f,
-							msg_names[m]);
-			i += wt == 1 ? 8 : 4;
-			break;
-		case 2: {
-			size_t lat = i;
-			r = get_varint(s->buf, &i, end, &len);
-			if (r <= 0)
-				return varint_error(s, lat, r);
-			if (len > end - i)
-				return pt_diag_error_at(s->d, s->base + at,
-							"field %" PRIu64
-							" of '%s' declares %" PRIu64
-							" bytes but only %zu remain",
-							f, msg_names[m], len, end - i);
-			break;
-		}
-		default:
-			return pt_diag_error_at(s->d, s->base + at,
-						"unsupported wire type %u (field %" PRIu64
-						" of '%s')",
-						wt, f, msg_names[m]);
-		}
-		if (k != F_UNKNOWN) {
-			unsigned want = k == F_VARINT ? 0 : 2;
-			int ok = wt == want || (k == F_PACKABLE && wt == 0);
-			if (!ok)
-				return pt_diag_error_at(s->d, s->base + at,
-							"field %" PRIu64
-							" of '%s' has wire type %u, "
-							"expected %u",
-							f, msg_names[m], wt, want);
-		}
-		if (m == M_PROFILE) {
-			size_t next = wt == 2 ? i + (size_t)len : i;
-			if (f == 2 && wt == 2) {
-				size_t n = s->noff[2];
-				PT_ALLOC_GROW(s->sample_pos, n + 1, s->sample_alloc);
-				PT_ALLOC_GROW(s->sample_len, n + 1, s->sample_len_alloc);
-				s->sample_pos[n] = i;
-				s->sample_len[n] = (size_t)len;
-			} else {
-				memcpy(s->rest + s->nrest, s->buf + at, next - at);
-				s->nrest += next - at;
-			}
-		}
-		if (wt == 2) {
-			if (k == F_MSG) {
-				if (m == M_PROFILE && f >= 2 && f <= 5)
-					note_offset(s, f, at);
-				if (scan_msg(s, sub, i, i + (size_t)len) < 0)
-					return -1;
-			} else if (k == F_PACKABLE) {
-				if (scan_packed(s, i, i + (size_t)len) < 0)
-					return -1;
-			}
-			i += (size_t)len;
-		}
 	}
+	*data = s->buf;
+	*len = avail;
 	return 0;
 }
 
@@ -672,7 +721,7 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 {
 	struct scan s;
 	struct reader r;
-	unsigned char *data = NULL;
+	const unsigned char *data = NULL;
 	size_t len = 0;
 	PbProfile *pb = NULL;
 	int ret = -1;
@@ -685,13 +734,9 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	pt_map_init(&r.locs);
 	s.base = pt_input_tell(in);
 	s.d = d;
-	if (pt_input_slurp(in, &data, &len) < 0)
+	if (scan_input(&s, in, &data, &len) < 0)
 		goto out;
-	s.buf = data;
-	s.rest = pt_xmalloc(len ? len : 1);
-	if (scan_msg(&s, M_PROFILE, 0, len) < 0)
-		goto out;
-	pb = perftools__profiles__profile__unpack(NULL, s.nrest, s.rest);
+	pb = perftools__profiles__profile__unpack(NULL, s.nrest, s.rest ? s.rest : data);
 	if (!pb) {
 		/* the pre-scan accepts everything protobuf-c needs; keep a clear error anyway */
 		pt_diag_error_at(d, s.base, "protobuf-c could not decode the profile");
@@ -708,7 +753,6 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 out:
 	if (pb)
 		perftools__profiles__profile__free_unpacked(pb, NULL);
-	free(data);
 	free(r.strs);
 	free(r.loc_frames);
 	free(r.loc_start);

@@ -14,7 +14,7 @@
 #include "diag.h"
 
 #define PT_INPUT_DEFAULT_MAX ((uint64_t)8 << 30) /* 8 GiB */
-#define PT_INPUT_MAX_LINE    ((size_t)256 << 20) /* longest line we accept */
+#define PT_INPUT_MAX_LINE    ((size_t)16 << 20) /* longest line we accept (a 100k-frame stack fits) */
 
 struct pt_input {
 	const char *name; /* display name: the path, or "<stdin>" */

@@ -62,19 +62,39 @@ test_expect_success 'random bytes, NUL bytes and invalid UTF-8 never crash' '
 	done'
 
 test_expect_success 'a gzip bomb is stopped by --max-input-size, fast and small' '
-	{ printf "main;x 1\n"; head -c 200000000 /dev/zero; } | gzip -1 -c >bomb.gz &&
+	yes "main;x 1" | head -c 200000000 | gzip -1 -c >bomb.gz &&
 	test_expect_code 1 "$PROFTOOL" top --max-input-size 64M bomb.gz &&
 	test_one_line_err "proftool: bomb.gz: input is larger than --max-input-size (67108864 bytes)"'
 
+# 1 GB of zeros, gzipped (1 MB): every reader, forced with --from, gives up on it at
+# once, however large the default --max-input-size; measured where that is possible
+head -c 1000000000 /dev/zero | gzip -1 -c >zeros.gz
+for f in collapsed perf stackprof stackprof-json pprof cpuprofile; do
+	test_expect_success "1 GB of gzipped zeros as $f: exit 1, one line" '
+		test_expect_code 1 "$PROFTOOL" top --from '"$f"' zeros.gz &&
+		test "$(wc -l <err)" = 1 && grep -q "^proftool: zeros.gz[:]" err'
+done
 if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
-	test_expect_success 'malformed inputs stay under 100 MiB' '
+	test_expect_success '1 GB of gzipped zeros: every reader within 1 s of CPU and 100 MiB' '
+		for f in collapsed perf stackprof stackprof-json pprof cpuprofile; do
+			set -- $("$MEASURE" -- "$PROFTOOL" top --from $f zeros.gz 2>/dev/null)
+			test "$2" -lt '"$limit_kib"' || { echo "$f: $2 KiB"; exit 1; }
+			awk -v c="$4" "BEGIN { exit !(c < 1) }" || { echo "$f: $4 s of CPU"; exit 1; }
+		done'
+else
+	test_skip '1 GB of gzipped zeros: every reader within 1 s of CPU and 100 MiB' 'needs bench/measure and a plain build'
+fi
+
+if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
+	test_expect_success 'malformed inputs stay under 100 MiB and 1 s of CPU' '
 		for f in "$MALFORMED"/*; do
 			case $f in *.err) continue ;; esac
 			set -- $("$MEASURE" -- "$PROFTOOL" top "$f" 2>/dev/null)
 			test "$2" -lt '"$limit_kib"' || { echo "$f: $2 KiB"; exit 1; }
+			awk -v c="$4" "BEGIN { exit !(c < 1) }" || { echo "$f: $4 s of CPU"; exit 1; }
 		done'
 else
-	test_skip 'malformed inputs stay under 100 MiB' 'needs bench/measure and a plain build'
+	test_skip 'malformed inputs stay under 100 MiB and 1 s of CPU' 'needs bench/measure and a plain build'
 fi
 
 test_done
