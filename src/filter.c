@@ -1053,7 +1053,8 @@ static void clear_stacks(struct pt_profile *p)
 	memset(p->node_self, 0, p->nodes_alloc * p->ntypes * sizeof(int64_t));
 	p->nnodes = 1;
 	p->nodes[0].first_child = 0;
-	p->nodes[0].nchildren = 0;
+	if (p->indexed_alloc)
+		memset(p->indexed, 0, p->indexed_alloc);
 	p->nsamples = 0;
 	p->nevents = 0;
 	p->keep_timeline = 0;

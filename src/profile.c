@@ -68,6 +68,7 @@ void pt_profile_release(struct pt_profile *p)
 	free(p->comments);
 	free(p->meta);
 	pt_map_release(&p->children);
+	free(p->indexed);
 	pt_map_release(&p->sample_index);
 	pt_intern_release(&p->strings);
 	pt_intern_release(&p->func_keys);
@@ -276,10 +277,12 @@ uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uin
 
 uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 {
-	uint32_t *slot = NULL, id, c;
+	uint32_t *slot = NULL, id, c, nsiblings = 0;
+	int indexed = (size_t)parent / 8 < p->indexed_alloc &&
+		      (p->indexed[parent / 8] >> (parent % 8) & 1);
 
-	if (p->nodes[parent].nchildren < PT_CHILD_SCAN) {
-		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling)
+	if (!indexed) {
+		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling, nsiblings++)
 			if (p->nodes[c].frame == frame)
 				return c;
 	} else {
@@ -305,13 +308,18 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 	p->nodes[id].parent = parent;
 	p->nodes[id].frame = frame;
 	p->nodes[id].first_child = 0;
-	p->nodes[id].nchildren = 0;
 	p->nodes[id].next_sibling = p->nodes[parent].first_child;
 	p->nodes[parent].first_child = id;
 	p->nodes[id].depth = p->nodes[parent].depth + 1;
 	p->nnodes++;
-	if (++p->nodes[parent].nchildren == PT_CHILD_SCAN) {
+	if (!indexed && nsiblings + 1 >= PT_CHILD_SCAN) {
 		/* from now on this parent is looked up in the map: index its children */
+		size_t byte = (size_t)parent / 8, old = p->indexed_alloc;
+		if (byte >= old) {
+			PT_ALLOC_GROW(p->indexed, byte + 1, p->indexed_alloc);
+			memset(p->indexed + old, 0, p->indexed_alloc - old);
+		}
+		p->indexed[byte] |= (uint8_t)(1u << (parent % 8));
 		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling)
 			*pt_map_put(&p->children, (uint64_t)parent << 32 | p->nodes[c].frame) = c;
 	}

@@ -95,7 +95,6 @@ struct pt_node {
 	uint32_t first_child;  /* 0 = none (node 0 is never a child) */
 	uint32_t next_sibling; /* 0 = none */
 	uint32_t depth;	       /* root = 0 */
-	uint32_t nchildren;
 };
 
 struct pt_label {
@@ -171,6 +170,8 @@ struct pt_profile {
 	 * children; a parent with fewer is searched along its sibling list, so the many
 	 * nodes of a tree with mostly unique stacks cost no hashing at all */
 	struct pt_map children;
+	uint8_t *indexed; /* a bit per node: its children are in the map */
+	size_t indexed_alloc;
 	/* the last stack added (root first) and its nodes: consecutive samples share long
 	 * prefixes, which then cost no hash lookups */
 	uint32_t *last_frames, *last_nodes;
