@@ -1050,7 +1050,7 @@ static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct xlat *x,
 /* drop dst's tree, rows and timeline, keeping its tables */
 static void clear_stacks(struct pt_profile *p)
 {
-	memset(p->node_self, 0, p->nodes_alloc * p->ntypes * sizeof(int64_t));
+	memset(p->node_self, 0, (size_t)p->nnodes * p->ntypes * sizeof(int64_t));
 	p->nnodes = 1;
 	p->nodes[0].first_child = 0;
 	if (p->indexed_alloc)

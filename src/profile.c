@@ -79,13 +79,14 @@ void pt_profile_release(struct pt_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Re-stride an array of n rows of `oldw` values to `neww` values per row (neww > oldw). */
-static int64_t *restride(int64_t *v, size_t n, uint32_t oldw, uint32_t neww)
+/* Re-stride an array of n rows (`used` of them in use) of `oldw` values to `neww`
+ * values per row (neww > oldw). */
+static int64_t *restride(int64_t *v, size_t n, size_t used, uint32_t oldw, uint32_t neww)
 {
 	int64_t *nv = pt_xcalloc(n ? n : 1, (size_t)neww * sizeof(int64_t));
 	size_t i;
 	if (v && oldw)
-		for (i = 0; i < n; i++)
+		for (i = 0; i < used; i++)
 			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
 	free(v);
 	return nv;
@@ -99,10 +100,10 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 	p->types[t].name = pt_str(p, name);
 	p->types[t].unit = pt_str(p, unit);
 	p->types[t].decimals = 0;
-	p->node_self = restride(p->node_self, p->nodes_alloc, t, t + 1);
-	p->sample_values = restride(p->sample_values, p->samples_alloc, t, t + 1);
+	p->node_self = restride(p->node_self, p->nodes_alloc, p->nnodes, t, t + 1);
+	p->sample_values = restride(p->sample_values, p->samples_alloc, p->nsamples, t, t + 1);
 	if (p->event_values)
-		p->event_values = restride(p->event_values, p->events_alloc, t, t + 1);
+		p->event_values = restride(p->event_values, p->events_alloc, p->nevents, t, t + 1);
 	p->ntypes = t + 1;
 	if (p->agg)
 		pt_agg_add_type(p->agg);
@@ -296,13 +297,12 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 		abort();
 	}
 	if ((size_t)id + 1 > p->nodes_alloc) {
-		size_t old = p->nodes_alloc;
 		PT_ALLOC_GROW(p->nodes, (size_t)id + 1, p->nodes_alloc);
 		p->node_self = pt_xreallocarray(p->node_self, p->nodes_alloc,
 						(p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
-		memset(p->node_self + old * p->ntypes, 0,
-		       (p->nodes_alloc - old) * p->ntypes * sizeof(int64_t));
 	}
+	/* rows are zeroed as nodes are made: spare capacity is never touched */
+	memset(p->node_self + (size_t)id * p->ntypes, 0, p->ntypes * sizeof(int64_t));
 	if (slot) /* the map has not changed since pt_map_put */
 		*slot = id;
 	p->nodes[id].parent = parent;
@@ -364,13 +364,11 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 		return p->last_row = *slot;
 	row = p->nsamples;
 	if ((size_t)row + 1 > p->samples_alloc) {
-		size_t old = p->samples_alloc;
 		PT_ALLOC_GROW(p->samples, (size_t)row + 1, p->samples_alloc);
 		p->sample_values = pt_xreallocarray(p->sample_values, p->samples_alloc,
 						    (p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
-		memset(p->sample_values + old * p->ntypes, 0,
-		       (p->samples_alloc - old) * p->ntypes * sizeof(int64_t));
 	}
+	memset(p->sample_values + (size_t)row * p->ntypes, 0, p->ntypes * sizeof(int64_t));
 	*slot = row;
 	p->samples[row].node = node;
 	p->samples[row].labels = labels;
