@@ -30,7 +30,7 @@ static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
 	"-o: .collapsed/.folded (collapsed), and the other writers' suffixes.",
-	tables};
+	tables, NULL};
 
 int cmd_convert(int argc, char **argv)
 {

@@ -24,7 +24,7 @@ static const struct pt_cmd_spec spec = {
 	"flamegraph.pl colours _[k], _[j] and _[i]. A profile with the sample types 'base'\n"
 	"and 'new' (two-count collapsed input) is drawn as a differential flame graph:\n"
 	"widths from new, red where it grew, blue where it shrank.",
-	tables};
+	tables, NULL};
 
 int cmd_flamegraph(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
 static const struct pt_opt *const tables[] = {pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"formats", "formats", "List every profile format with whether it can be read and written.",
-	tables};
+	tables, NULL};
 
 int cmd_formats(int argc, char **argv)
 {

@@ -29,7 +29,7 @@ static const struct pt_cmd_spec spec = {
 	"Merge profiles with the same sample types (names and units) into one: values of\n"
 	"equal stacks and labels add up; timelines are kept when every input has one. With\n"
 	"an input without stacks the result holds per-function aggregates only.",
-	tables};
+	tables, NULL};
 
 static void type_list(struct pt_buf *b, const struct pt_profile *p)
 {

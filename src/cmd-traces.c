@@ -19,7 +19,7 @@ static const struct pt_cmd_spec spec = {
 	"traces", "traces [OPTIONS] [FILE]",
 	"Print every unique stack (with its labels) and its value, leaf first, as\n"
 	"go tool pprof -traces does. FILE '-' or none reads stdin.",
-	tables};
+	tables, NULL};
 
 struct traces_ctx {
 	const struct pt_profile *p;
