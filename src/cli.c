@@ -174,7 +174,13 @@ int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, i
 	return 0;
 }
 
-void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
+/* a command's tables as getopt_long wants them */
+struct pt_getopt {
+	struct option *longopts;
+	char *shortopts;
+};
+
+static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
 {
 	struct pt_buf shortopts = PT_BUF_INIT;
 	size_t n = 0, i, j;
@@ -202,7 +208,7 @@ void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
 	g->shortopts = pt_buf_detach(&shortopts, NULL);
 }
 
-void pt_getopt_release(struct pt_getopt *g)
+static void pt_getopt_release(struct pt_getopt *g)
 {
 	free(g->longopts);
 	free(g->shortopts);
@@ -219,7 +225,10 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 	return PT_EXIT_USAGE;
 }
 
-int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv)
+/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
+ * argument, prints one line naming the command and returns '?'. */
+static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
+			  char **argv)
 {
 	int c;
 

@@ -129,17 +129,6 @@ struct pt_cmd_spec {
 	pt_option_fn option;		    /* the command's own options; NULL if none */
 };
 
-struct pt_getopt {
-	struct option *longopts;
-	char *shortopts;
-};
-
-void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables);
-void pt_getopt_release(struct pt_getopt *g);
-/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
- * argument, prints one line naming the command and returns '?'. */
-int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv);
-
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp);
 /* print "proftool: CMD: MSG (see 'proftool CMD --help')" and return PT_EXIT_USAGE */
 int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
