@@ -121,7 +121,66 @@ int pt_tag_option(uint32_t *flags, int id)
 	return 0;
 }
 
-void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
+void pt_report_args_init(struct pt_report_args *r, int csv_ok, enum pt_granularity gran)
+{
+	memset(r, 0, sizeof(*r));
+	r->nodes = -1;
+	r->format = PT_FMT_TEXT;
+	r->csv_ok = csv_ok;
+	r->gran = gran;
+}
+
+long pt_report_limit(const struct pt_report_args *r, long dflt)
+{
+	if (r->nodes < 0)
+		return dflt;
+	return r->nodes ? r->nodes : -1;
+}
+
+int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, int id,
+		     const char *arg)
+{
+	switch (id) {
+	case PT_OPT_NODES:
+		if (pt_parse_count(arg, &r->nodes) < 0) {
+			pt_usage_error(spec, "bad count '%s' for -n", arg);
+			return -1;
+		}
+		return 1;
+	case PT_OPT_CUM:
+		r->by_cum = 1;
+		return 1;
+	case PT_OPT_FORMAT:
+		if (pt_parse_report_format(arg, &r->format) < 0 ||
+		    (r->format == PT_FMT_CSV && !r->csv_ok)) {
+			pt_usage_error(spec, "unknown format '%s' (%s)", arg,
+				       r->csv_ok ? "text, csv or json" : "text or json");
+			return -1;
+		}
+		return 1;
+	case PT_OPT_OUTPUT:
+		r->outpath = arg;
+		return 1;
+	case PT_OPT_GRANULARITY:
+		if (pt_parse_granularity(arg, &r->gran) < 0) {
+			pt_usage_error(spec,
+				       "unknown granularity '%s' (functions, files, lines or "
+				       "addresses)",
+				       arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* a command's tables as getopt_long wants them */
+struct pt_getopt {
+	struct option *longopts;
+	char *shortopts;
+};
+
+static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
 {
 	struct pt_buf shortopts = PT_BUF_INIT;
 	size_t n = 0, i, j;
@@ -149,7 +208,7 @@ void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
 	g->shortopts = pt_buf_detach(&shortopts, NULL);
 }
 
-void pt_getopt_release(struct pt_getopt *g)
+static void pt_getopt_release(struct pt_getopt *g)
 {
 	free(g->longopts);
 	free(g->shortopts);
@@ -166,7 +225,10 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 	return PT_EXIT_USAGE;
 }
 
-int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv)
+/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
+ * argument, prints one line naming the command and returns '?'. */
+static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
+			  char **argv)
 {
 	int c;
 
@@ -187,6 +249,36 @@ int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc
 		return '?';
 	}
 	return c;
+}
+
+int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
+		 struct pt_report_args *report, void *own)
+{
+	struct pt_getopt g;
+	int c, ret = -1;
+
+	pt_getopt_init(&g, spec->tables);
+	while (ret < 0 && (c = pt_getopt_next(&g, spec, argc, argv)) != -1) {
+		int r = 0;
+		if (c == PT_OPT_HELP) {
+			pt_usage(spec, stdout);
+			ret = PT_EXIT_OK;
+			break;
+		}
+		/* '?' (already reported) is nobody's, so it ends as a usage error below */
+		if (common)
+			r = pt_common_option(common, spec, c, optarg);
+		if (!r && common)
+			r = pt_perf_option(common, c, optarg);
+		if (!r && report)
+			r = pt_report_option(report, spec, c, optarg);
+		if (!r && spec->option)
+			r = spec->option(own, spec, c, optarg);
+		if (r <= 0)
+			ret = PT_EXIT_USAGE;
+	}
+	pt_getopt_release(&g);
+	return ret;
 }
 
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)

@@ -10,6 +10,7 @@
 
 #include "filter.h"
 #include "load.h"
+#include "report.h"
 
 /* exit statuses (documented in the man page) */
 enum {
@@ -71,23 +72,62 @@ extern const struct pt_opt pt_perf_options[];
 extern const struct pt_opt pt_tag_options[];
 extern const struct pt_opt pt_help_option[]; /* just --help */
 
+/* What and where a command prints: -n, --cum, --format, -o, --granularity, handled by
+ * pt_report_option. Each command words the help itself, so its table
+ * lists the rows it takes with these macros (git's OPT_* in parse-options.h). */
+enum {
+	PT_OPT_NODES = 'n',
+	PT_OPT_OUTPUT = 'o',
+	PT_OPT_CUM = 352,
+	PT_OPT_FORMAT,
+	PT_OPT_GRANULARITY,
+};
+#define PT_OPT_NODES_ROW(help)                                                                     \
+	{                                                                                          \
+		"nodes", 'n', required_argument, PT_OPT_NODES, "N", help                           \
+	}
+#define PT_OPT_CUM_ROW(help)                                                                       \
+	{                                                                                          \
+		"cum", 0, no_argument, PT_OPT_CUM, NULL, help                                      \
+	}
+#define PT_OPT_FORMAT_ROW(argname, help)                                                           \
+	{                                                                                          \
+		"format", 0, required_argument, PT_OPT_FORMAT, argname, help                       \
+	}
+#define PT_OPT_OUTPUT_ROW(help)                                                                    \
+	{                                                                                          \
+		"output", 'o', required_argument, PT_OPT_OUTPUT, "FILE", help                      \
+	}
+#define PT_OPT_GRANULARITY_ROW(help)                                                               \
+	{                                                                                          \
+		"granularity", 0, required_argument, PT_OPT_GRANULARITY,                           \
+			"functions|files|lines|addresses", help                                    \
+	}
+
+struct pt_report_args {
+	long nodes; /* -n N; -1 if not given (see pt_report_limit) */
+	int by_cum;
+	enum pt_report_format format;
+	int csv_ok;	     /* --format csv is accepted (text and json always are) */
+	const char *outpath; /* NULL = stdout */
+	enum pt_granularity gran;
+};
+/* text and json, and csv if csv_ok; gran is the command's default granularity */
+void pt_report_args_init(struct pt_report_args *r, int csv_ok, enum pt_granularity gran);
+/* the row limit for a report: -n N, where 0 is all (-1); without -n, dflt */
+long pt_report_limit(const struct pt_report_args *r, long dflt);
+
+struct pt_cmd_spec;
+/* 1 if id was the command's option (handled), 0 if not, -1 on a bad value (printed) */
+typedef int (*pt_option_fn)(void *ctx, const struct pt_cmd_spec *spec, int id, const char *arg);
+
 struct pt_cmd_spec {
 	const char *name;
 	const char *usage;		    /* "top [OPTIONS] [FILE]" */
 	const char *summary;		    /* one line */
 	const struct pt_opt *const *tables; /* NULL-terminated list of tables */
+	pt_option_fn option;		    /* the command's own options; NULL if none */
 };
-
-struct pt_getopt {
-	struct option *longopts;
-	char *shortopts;
-};
-
-void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables);
-void pt_getopt_release(struct pt_getopt *g);
-/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
- * argument, prints one line naming the command and returns '?'. */
-int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc, char **argv);
 
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp);
 /* print "proftool: CMD: MSG (see 'proftool CMD --help')" and return PT_EXIT_USAGE */
@@ -114,6 +154,17 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 int pt_perf_option(struct pt_common *c, int id, const char *arg);
 /* 1 if id was a tag option (PT_WRITE_TAG_* added to *flags), 0 if not */
 int pt_tag_option(uint32_t *flags, int id);
+/* 1 if id was a report option (stored in r), 0 if not, -1 on a bad value (printed) */
+int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, int id,
+		     const char *arg);
+
+/* Parse a command's options up to its operands (optind is left at the first): --help,
+ * the common and perf options into *common, the report options into *report (either
+ * NULL if the command takes none) and the rest by spec->option(own, ...). Returns -1
+ * when the command should run, else its exit status: PT_EXIT_OK after printing --help,
+ * PT_EXIT_USAGE after an unknown option or a bad value (printed). */
+int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
+		 struct pt_report_args *report, void *own);
 
 /* Load FILE with the common options; on failure print the diagnostic and return
  * PT_EXIT_INPUT, else 0 (warnings for skipped lines are printed here too). */

@@ -9,17 +9,24 @@
 #include "format.h"
 #include "write-opts.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP, OPT_GRANULARITY };
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP };
+
+/* convert's own options */
+struct convert_args {
+	struct pt_write_opts *wo;
+	const char *to;
+};
+
+static int convert_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
 
 static const struct pt_opt convert_options[] = {
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o; see 'proftool formats')"},
-	{"output", 'o', required_argument, 'o', "FILE",
-	 "write to FILE (atomically: a temporary file renamed on success)"},
+	PT_OPT_OUTPUT_ROW("write to FILE (atomically: a temporary file renamed on success)"),
 	{"no-gzip", 0, no_argument, OPT_NO_GZIP, NULL,
 	 "pprof: write the raw protobuf instead of gzipping it"},
-	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
-	 "merge frames of one function, file or line first (default: keep them as read)"},
+	PT_OPT_GRANULARITY_ROW(
+		"merge frames of one function, file or line first (default: keep them as read)"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {
@@ -30,59 +37,47 @@ static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
 	"-o: .collapsed/.folded (collapsed), and the other writers' suffixes.",
-	tables};
+	tables, convert_option};
+
+static int convert_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct convert_args *ca = ctx;
+	int r = pt_write_option(ca->wo, sp, id, arg);
+
+	if (r)
+		return r;
+	if (pt_tag_option(&ca->wo->flags, id))
+		return 1;
+	switch (id) {
+	case OPT_TO:
+		ca->to = arg;
+		return 1;
+	case OPT_NO_GZIP:
+		ca->wo->flags |= PT_WRITE_NO_GZIP;
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_convert(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
 	struct pt_write_opts wo;
-	struct pt_getopt g;
+	struct convert_args ca = {&wo, NULL};
 	struct pt_profile p;
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
-	const char *path = "-", *outpath = NULL, *to = NULL;
-	enum pt_granularity gran = PT_GRAN_ADDRESSES;
-	int c, t, ret;
+	const char *path = "-", *outpath, *to;
+	int t, ret;
 
 	pt_write_opts_init(&wo);
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (!r)
-			r = pt_write_option(&wo, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r || pt_perf_option(&common, c, optarg) || pt_tag_option(&wo.flags, c))
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case OPT_TO:
-			to = optarg;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_NO_GZIP:
-			wo.flags |= PT_WRITE_NO_GZIP;
-			break;
-		case OPT_GRANULARITY:
-			if (pt_parse_granularity(optarg, &gran) < 0) {
-				pt_usage_error(&spec,
-					       "unknown granularity '%s' (functions, files, lines "
-					       "or addresses)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_ADDRESSES);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &ca)) >= 0)
+		return ret;
+	outpath = ra.outpath;
+	to = ca.to;
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
 	if (to) {
@@ -106,7 +101,7 @@ int cmd_convert(int argc, char **argv)
 	if ((ret = pt_cli_load(&common, path, &p)))
 		goto out;
 	pt_diag_init(&d, path);
-	if (pt_filter_granularity(&p, gran, &d) < 0) {
+	if (pt_filter_granularity(&p, ra.gran, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
@@ -120,7 +115,4 @@ int cmd_convert(int argc, char **argv)
 out:
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

@@ -20,32 +20,38 @@
 #include "xalloc.h"
 
 enum {
-	OPT_FORMAT = PT_OPT_CMD_BASE,
-	OPT_CUM,
-	OPT_NORMALIZE,
+	OPT_NORMALIZE = PT_OPT_CMD_BASE,
 	OPT_TO,
 	OPT_FAIL,
 	OPT_MIN_SHARE,
-	OPT_GRANULARITY,
 };
 
+/* diff's own options */
+struct diff_args {
+	int normalize;
+	const char *to;
+	double fail_pct; /* < 0: no gate */
+	double min_share;
+};
+
+static int diff_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
 static const struct pt_opt diff_options[] = {
-	{"nodes", 'n', required_argument, 'n', "N",
-	 "show the N largest changes; 0 shows all (default 30 for text, all for csv/json)"},
-	{"cum", 0, no_argument, OPT_CUM, NULL, "sort by the change of cum instead of flat"},
-	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
-	 "table format; csv and json give raw values in the base unit"},
+	PT_OPT_NODES_ROW(
+		"show the N largest changes; 0 shows all (default 30 for text, all for csv/json)"),
+	PT_OPT_CUM_ROW("sort by the change of cum instead of flat"),
+	PT_OPT_FORMAT_ROW("text|csv|json",
+			  "table format; csv and json give raw values in the base unit"),
 	{"normalize", 0, no_argument, OPT_NORMALIZE, NULL, "scale BASE to NEW's total first"},
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "write the stacks of both instead: collapsed gives difffolded.pl's two counts, svg a "
 	 "differential flame graph"},
-	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{"fail-on-regression", 0, required_argument, OPT_FAIL, "PCT",
 	 "exit 3 when a function's cum share grew by more than PCT points"},
 	{"min-share", 0, required_argument, OPT_MIN_SHARE, "PCT",
 	 "the gate looks only at functions with at least PCT% of NEW (default 0)"},
-	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
-	 "compare per function (default), source file, line or address"},
+	PT_OPT_GRANULARITY_ROW("compare per function (default), source file, line or address"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {diff_options, pt_input_options, pt_help_option, NULL};
@@ -53,7 +59,7 @@ static const struct pt_cmd_spec spec = {
 	"diff", "diff [OPTIONS] BASE NEW",
 	"Compare two profiles function by function: flat and cum in both and the change,\n"
 	"sorted by the size of the change. --fail-on-regression makes it a CI gate (exit 3).",
-	tables};
+	tables, diff_option};
 
 static int parse_pct(const char *s, double *out)
 {
@@ -67,6 +73,34 @@ static int parse_pct(const char *s, double *out)
 	if (*end || !(v >= 0) || v > 100)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+static int diff_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct diff_args *da = ctx;
+
+	switch (id) {
+	case OPT_NORMALIZE:
+		da->normalize = 1;
+		return 1;
+	case OPT_TO:
+		da->to = arg;
+		return 1;
+	case OPT_FAIL:
+		if (parse_pct(arg, &da->fail_pct) < 0) {
+			pt_usage_error(
+				sp, "bad percentage '%s' for --fail-on-regression (0 to 100)", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_MIN_SHARE:
+		if (parse_pct(arg, &da->min_share) < 0) {
+			pt_usage_error(sp, "bad percentage '%s' for --min-share (0 to 100)", arg);
+			return -1;
+		}
+		return 1;
+	}
 	return 0;
 }
 
@@ -238,8 +272,9 @@ out:
 int cmd_diff(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
+	struct diff_args da = {0, NULL, -1, 0};
 	struct pt_diff_opts o;
-	struct pt_getopt g;
 	struct pt_profile bp, np, both;
 	struct pt_agg ba, na;
 	struct pt_diff df;
@@ -247,97 +282,32 @@ int cmd_diff(int argc, char **argv)
 	struct pt_diag d;
 	struct pt_filter_log blog, nlog;
 	const struct pt_format *to_fmt = NULL;
-	const char *outpath = NULL, *to = NULL;
-	double fail_pct = -1, min_share = 0;
-	long n = -1;
-	int c, bt, nt, ret = PT_EXIT_OK, normalize = 0, have = 0;
+	int bt, nt, ret = PT_EXIT_OK, have = 0;
 	uint32_t i;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'n':
-			if (pt_parse_count(optarg, &n) < 0) {
-				pt_usage_error(&spec, "bad count '%s' for -n", optarg);
-				goto usage;
-			}
-			break;
-		case OPT_CUM:
-			o.by_cum = 1;
-			break;
-		case OPT_FORMAT:
-			if (pt_parse_report_format(optarg, &o.format) < 0) {
-				pt_usage_error(&spec, "unknown format '%s' (text, csv or json)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		case OPT_NORMALIZE:
-			normalize = 1;
-			break;
-		case OPT_TO:
-			to = optarg;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_FAIL:
-			if (parse_pct(optarg, &fail_pct) < 0) {
-				pt_usage_error(&spec,
-					       "bad percentage '%s' for --fail-on-regression (0 to "
-					       "100)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		case OPT_MIN_SHARE:
-			if (parse_pct(optarg, &min_share) < 0) {
-				pt_usage_error(&spec,
-					       "bad percentage '%s' for --min-share (0 to 100)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		case OPT_GRANULARITY:
-			if (pt_parse_granularity(optarg, &o.gran) < 0) {
-				pt_usage_error(&spec,
-					       "unknown granularity '%s' (functions, files, lines "
-					       "or addresses)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &da)) >= 0)
+		return ret;
+	o.by_cum = ra.by_cum;
+	o.format = ra.format;
+	o.gran = ra.gran;
 	if (argc - optind != 2)
 		return pt_usage_error(&spec, "two profiles needed: BASE and NEW");
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		return pt_usage_error(&spec, "only one of BASE and NEW can be stdin");
-	if (to) {
-		to_fmt = pt_format_find(to);
+	if (da.to) {
+		to_fmt = pt_format_find(da.to);
 		if (!to_fmt || !to_fmt->write) {
 			fprintf(stderr,
 				"proftool: diff: cannot write format '%s' in this build (see "
 				"'proftool formats')\n",
-				to);
+				da.to);
 			return PT_EXIT_INPUT;
 		}
 	}
-	o.limit = n < 0 ? (o.format == PT_FMT_TEXT ? 30 : -1) : n == 0 ? -1 : n;
+	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT ? 30 : -1);
 	o.base_path = argv[optind];
 	o.new_path = argv[optind + 1];
 	o.base_log = &blog;
@@ -362,7 +332,7 @@ int cmd_diff(int argc, char **argv)
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
-	if (strcmp(pt_s(&bp, bp.types[bt].unit), pt_s(&np, np.types[nt].unit)) && !normalize) {
+	if (strcmp(pt_s(&bp, bp.types[bt].unit), pt_s(&np, np.types[nt].unit)) && !da.normalize) {
 		fprintf(stderr,
 			"proftool: diff: the sample types differ in unit: %s [%s] in '%s', %s "
 			"[%s] in '%s' (--normalize compares shares)\n",
@@ -382,19 +352,20 @@ int cmd_diff(int argc, char **argv)
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
-	pt_diff_build(&df, &bp, &ba, (uint32_t)bt, &np, &na, (uint32_t)nt, normalize);
+	pt_diff_build(&df, &bp, &ba, (uint32_t)bt, &np, &na, (uint32_t)nt, da.normalize);
 	o.base = &bp;
 	o.base_type = (uint32_t)bt;
 	have = 1;
 
-	pt_diag_init(&d, outpath ? outpath : "<stdout>");
+	pt_diag_init(&d, ra.outpath ? ra.outpath : "<stdout>");
 	if (to_fmt) {
 		const struct pt_profile *none = !pt_profile_has_stacks(&bp)   ? &bp
 						: !pt_profile_has_stacks(&np) ? &np
 									      : NULL;
 		if (none) {
 			pt_diag_init(&d, none == &bp ? o.base_path : o.new_path);
-			pt_diag_error(&d, "--to %s needs stacks, and the profile has none (%s)", to,
+			pt_diag_error(&d, "--to %s needs stacks, and the profile has none (%s)",
+				      da.to,
 				      none->no_stacks_reason ? none->no_stacks_reason
 							     : "aggregates only");
 			ret = pt_cli_fail(&d);
@@ -402,7 +373,7 @@ int cmd_diff(int argc, char **argv)
 		}
 		build_both(&both, &bp, (uint32_t)bt, &np, (uint32_t)nt, &df);
 	}
-	if (pt_output_open(&out, outpath, &d) < 0) {
+	if (pt_output_open(&out, ra.outpath, &d) < 0) {
 		if (to_fmt)
 			pt_profile_release(&both);
 		ret = pt_cli_fail(&d);
@@ -431,8 +402,8 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 
-	if (fail_pct >= 0) {
-		uint32_t nreg, *reg = pt_diff_regressions(&df, fail_pct, min_share, &nreg);
+	if (da.fail_pct >= 0) {
+		uint32_t nreg, *reg = pt_diff_regressions(&df, da.fail_pct, da.min_share, &nreg);
 		struct pt_buf b = PT_BUF_INIT;
 		for (i = 0; i < nreg; i++) {
 			const struct pt_diff_row *r = &df.rows[reg[i]];
@@ -448,7 +419,7 @@ int cmd_diff(int argc, char **argv)
 			fprintf(stderr,
 				"proftool: diff: %u function%s grew by more than %g points of cum "
 				"share\n",
-				nreg, nreg == 1 ? "" : "s", fail_pct);
+				nreg, nreg == 1 ? "" : "s", da.fail_pct);
 			ret = PT_EXIT_REGRESSION;
 		}
 		pt_buf_release(&b);
@@ -465,7 +436,4 @@ out:
 	pt_profile_release(&bp);
 	pt_profile_release(&np);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

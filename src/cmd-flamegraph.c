@@ -10,9 +10,10 @@
 #include "format.h"
 #include "write-opts.h"
 
+static int flamegraph_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
 static const struct pt_opt flamegraph_options[] = {
-	{"output", 'o', required_argument, 'o', "FILE",
-	 "write to FILE (atomically) instead of standard output"},
+	PT_OPT_OUTPUT_ROW("write to FILE (atomically) instead of standard output"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {flamegraph_options, pt_svg_options, pt_input_options,
@@ -24,42 +25,29 @@ static const struct pt_cmd_spec spec = {
 	"flamegraph.pl colours _[k], _[j] and _[i]. A profile with the sample types 'base'\n"
 	"and 'new' (two-count collapsed input) is drawn as a differential flame graph:\n"
 	"widths from new, red where it grew, blue where it shrank.",
-	tables};
+	tables, flamegraph_option};
+
+/* the svg writer's options */
+static int flamegraph_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	return pt_write_option(ctx, sp, id, arg);
+}
 
 int cmd_flamegraph(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
 	struct pt_write_opts wo;
-	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_diag d;
-	const char *path = "-", *outpath = NULL;
-	int c, t, ret;
+	const char *path = "-";
+	int t, ret;
 
 	pt_write_opts_init(&wo);
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (!r)
-			r = pt_write_option(&wo, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'o':
-			outpath = optarg;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &wo)) >= 0)
+		return ret;
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
 
@@ -75,11 +63,8 @@ int cmd_flamegraph(int argc, char **argv)
 		goto out;
 	}
 	wo.type = t;
-	ret = pt_cli_write(outpath, path, &pt_format_svg, &p, &wo);
+	ret = pt_cli_write(ra.outpath, path, &pt_format_svg, &p, &wo);
 out:
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

@@ -10,25 +10,15 @@
 static const struct pt_opt *const tables[] = {pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"formats", "formats", "List every profile format with whether it can be read and written.",
-	tables};
+	tables, NULL};
 
 int cmd_formats(int argc, char **argv)
 {
-	struct pt_getopt g;
 	size_t i, j;
-	int c;
+	int ret;
 
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		if (c == 'h') {
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		}
-		pt_getopt_release(&g);
-		return PT_EXIT_USAGE;
-	}
-	pt_getopt_release(&g);
+	if ((ret = pt_cli_parse(&spec, argc, argv, NULL, NULL, NULL)) >= 0)
+		return ret;
 	if (optind < argc)
 		return pt_usage_error(&spec, "unexpected argument '%s'", argv[optind]);
 

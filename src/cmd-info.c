@@ -12,10 +12,8 @@
 #include "report.h"
 #include "units.h"
 
-enum { OPT_FORMAT = PT_OPT_CMD_BASE };
-
 static const struct pt_opt info_options[] = {
-	{"format", 0, required_argument, OPT_FORMAT, "text|json", "output format"},
+	PT_OPT_FORMAT_ROW("text|json", "output format"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {info_options, pt_input_options, pt_help_option, NULL};
@@ -23,7 +21,7 @@ static const struct pt_cmd_spec spec = {
 	"info", "info [OPTIONS] [FILE]",
 	"Describe a profile: its format, sample types with unit and total, sample count,\n"
 	"unique stacks and functions, duration and producer metadata.",
-	tables};
+	tables, NULL};
 
 struct facts {
 	uint64_t stacks;    /* nodes with a nonzero self value: unique stacks */
@@ -175,44 +173,20 @@ static void info_json(const struct pt_profile *p, const struct pt_agg *a, const 
 int cmd_info(int argc, char **argv)
 {
 	struct pt_common common;
-	struct pt_getopt g;
+	struct pt_report_args ra;
 	struct pt_profile p;
 	struct pt_agg a;
 	struct pt_diag d;
 	struct pt_filter_log log;
 	const char *path = "-";
-	int c, ret, json = 0;
+	int ret;
 
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "json")) {
-				json = 1;
-			} else if (strcmp(optarg, "text")) {
-				pt_usage_error(&spec, "unknown format '%s' (text or json)", optarg);
-				goto usage;
-			}
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
-	if (argc - optind > 1)
-		return pt_usage_error(&spec, "one FILE at a time");
-	if (optind < argc)
-		path = argv[optind];
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
 
 	pt_profile_init(&p);
 	pt_filter_log_init(&log);
@@ -223,7 +197,7 @@ int cmd_info(int argc, char **argv)
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
-	if (json)
+	if (ra.format == PT_FMT_JSON)
 		info_json(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
 	else
 		info_text(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
@@ -232,7 +206,4 @@ out:
 	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

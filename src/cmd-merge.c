@@ -15,9 +15,10 @@
 
 enum { OPT_TO = PT_OPT_CMD_BASE };
 
+static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
 static const struct pt_opt merge_options[] = {
-	{"output", 'o', required_argument, 'o', "FILE",
-	 "write to FILE (atomically); without it, standard output"},
+	PT_OPT_OUTPUT_ROW("write to FILE (atomically); without it, standard output"),
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o, else pprof)"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -29,7 +30,18 @@ static const struct pt_cmd_spec spec = {
 	"Merge profiles with the same sample types (names and units) into one: values of\n"
 	"equal stacks and labels add up; timelines are kept when every input has one. With\n"
 	"an input without stacks the result holds per-function aggregates only.",
-	tables};
+	tables, merge_option};
+
+static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	const char **to = ctx;
+
+	(void)sp;
+	if (id != OPT_TO)
+		return 0;
+	*to = arg;
+	return 1;
+}
 
 static void type_list(struct pt_buf *b, const struct pt_profile *p)
 {
@@ -78,40 +90,21 @@ static void align_decimals(struct pt_profile *dst, struct pt_profile *src, const
 int cmd_merge(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
 	struct pt_write_opts wo;
-	struct pt_getopt g;
 	struct pt_profile dst, src;
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
-	const char *outpath = NULL, *to = NULL;
+	const char *outpath, *to = NULL;
 	uint32_t *map = NULL;
-	int c, i, ret = PT_EXIT_OK, timeline = 1;
+	int i, ret = PT_EXIT_OK, timeline = 1;
 
 	memset(&wo, 0, sizeof(wo));
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_TO:
-			to = optarg;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &to)) >= 0)
+		return ret;
+	outpath = ra.outpath;
 	if (optind >= argc)
 		return pt_usage_error(&spec, "no input profiles");
 	if (to) {
@@ -189,7 +182,4 @@ out:
 	free(map);
 	pt_profile_release(&dst);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

@@ -11,15 +11,23 @@
 #include "cmd.h"
 #include "report.h"
 
-enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH, OPT_FORMAT };
+enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH };
+
+/* method's own options */
+struct method_args {
+	int use_regex;
+	const char *source_path;
+};
+
+static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
 
 static const struct pt_opt method_options[] = {
 	{"regex", 0, no_argument, OPT_REGEX, NULL,
 	 "PATTERN is a POSIX extended regex (default: a literal substring)"},
 	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
 	 "look for source files under DIR (the recorded path, then shorter tails of it)"},
-	{"format", 0, required_argument, OPT_FORMAT, "text|json", "output format"},
-	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	PT_OPT_FORMAT_ROW("text|json", "output format"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {method_options, pt_input_options, pt_help_option,
@@ -30,7 +38,23 @@ static const struct pt_cmd_spec spec = {
 	"callees, and its source lines annotated with total/self per line. Counts are once\n"
 	"per stack; a profile without stacks (stackprof without raw) has only per-occurrence\n"
 	"edges and line totals, and says so.",
-	tables};
+	tables, method_option};
+
+static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct method_args *ma = ctx;
+
+	(void)sp;
+	switch (id) {
+	case OPT_REGEX:
+		ma->use_regex = 1;
+		return 1;
+	case OPT_SOURCE_PATH:
+		ma->source_path = arg;
+		return 1;
+	}
+	return 0;
+}
 
 struct method_ctx {
 	const struct pt_profile *p;
@@ -47,50 +71,23 @@ static int emit_method(void *ctx, FILE *out, struct pt_diag *d)
 int cmd_method(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
+	struct method_args ma = {0, NULL};
 	struct pt_method_opts o;
-	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
 	struct pt_diag d;
 	regex_t re;
-	const char *path = "-", *outpath = NULL;
-	int c, t, ret = PT_EXIT_OK, have_agg = 0, use_regex = 0, have_re = 0;
+	const char *path = "-";
+	int t, ret = PT_EXIT_OK, have_agg = 0, have_re = 0;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case OPT_REGEX:
-			use_regex = 1;
-			break;
-		case OPT_SOURCE_PATH:
-			o.source_path = optarg;
-			break;
-		case OPT_FORMAT:
-			if (pt_parse_report_format(optarg, &o.format) < 0 ||
-			    o.format == PT_FMT_CSV) {
-				pt_usage_error(&spec, "unknown format '%s' (text or json)", optarg);
-				goto usage;
-			}
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &ma)) >= 0)
+		return ret;
+	o.format = ra.format;
+	o.source_path = ma.source_path;
 	if (optind >= argc)
 		return pt_usage_error(&spec, "a PATTERN is required");
 	if (argc - optind > 2)
@@ -98,7 +95,7 @@ int cmd_method(int argc, char **argv)
 	o.pattern = argv[optind];
 	if (optind + 1 < argc)
 		path = argv[optind + 1];
-	if (use_regex) {
+	if (ma.use_regex) {
 		int rc = regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			char msg[256];
@@ -120,7 +117,7 @@ int cmd_method(int argc, char **argv)
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	ret = pt_cli_emit(outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
+	ret = pt_cli_emit(ra.outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
 out:
 	if (have_re)
 		regfree(&re);
@@ -128,7 +125,4 @@ out:
 		pt_agg_release(&a);
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

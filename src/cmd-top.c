@@ -10,7 +10,7 @@
 #include "cmd.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_STYLE, OPT_EDGE_FRACTION, OPT_GRANULARITY };
+enum { OPT_STYLE = PT_OPT_CMD_BASE, OPT_EDGE_FRACTION };
 
 /* --style values: text layouts of other tools */
 static const struct {
@@ -22,20 +22,21 @@ static const struct {
 	{"stackprof", PT_STYLE_STACKPROF},
 };
 
+static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
 static const struct pt_opt top_options[] = {
-	{"nodes", 'n', required_argument, 'n', "N",
-	 "show the N heaviest rows; 0 shows all (default 30 for text, all for csv/json)"},
-	{"cum", 0, no_argument, OPT_CUM, NULL, "sort by cumulative value instead of flat"},
-	{"format", 0, required_argument, OPT_FORMAT, "text|csv|json",
-	 "output format; csv and json give raw values in the base unit"},
-	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	PT_OPT_NODES_ROW(
+		"show the N heaviest rows; 0 shows all (default 30 for text, all for csv/json)"),
+	PT_OPT_CUM_ROW("sort by cumulative value instead of flat"),
+	PT_OPT_FORMAT_ROW("text|csv|json",
+			  "output format; csv and json give raw values in the base unit"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{"style", 0, required_argument, OPT_STYLE, "default|pprof|stackprof",
 	 "text layout: ours, go tool pprof -top's (its header, units, trimming; all rows) "
 	 "or stackprof --text's (Mode/Samples/GC header, ties in input order)"},
 	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
 	 "pprof style: ignore calls under F of the total for the inline marks (default 0.001)"},
-	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
-	 "one row per function (default), source file, line or address"},
+	PT_OPT_GRANULARITY_ROW("one row per function (default), source file, line or address"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
@@ -44,7 +45,35 @@ static const struct pt_cmd_spec spec = {
 	"top", "top [OPTIONS] [FILE]",
 	"Print the heaviest functions: flat (self) and cumulative values, where a function\n"
 	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin.",
-	tables};
+	tables, top_option};
+
+static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct pt_top_opts *o = ctx;
+	size_t i;
+	char *end;
+	double f;
+
+	switch (id) {
+	case OPT_EDGE_FRACTION:
+		f = strtod(arg, &end);
+		if (end == arg || *end || !(f >= 0 && f <= 1)) {
+			pt_usage_error(sp, "bad fraction '%s' (a number from 0 to 1)", arg);
+			return -1;
+		}
+		o->edge_fraction = f;
+		return 1;
+	case OPT_STYLE:
+		for (i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+			if (!strcmp(styles[i].name, arg)) {
+				o->style = styles[i].style;
+				return 1;
+			}
+		pt_usage_error(sp, "unknown style '%s' (default, pprof or stackprof)", arg);
+		return -1;
+	}
+	return 0;
+}
 
 struct top_ctx {
 	const struct pt_profile *p;
@@ -61,95 +90,27 @@ static int emit_top(void *ctx, FILE *out, struct pt_diag *d)
 int cmd_top(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
 	struct pt_top_opts o;
-	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
 	struct pt_diag d;
 	struct pt_filter_log log;
-	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
-	const char *path = "-", *outpath = NULL;
-	long n = -1;
-	int c, t, ret = PT_EXIT_OK, have_agg = 0;
+	const char *path = "-";
+	int t, ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.edge_fraction = 0.001;
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r || pt_perf_option(&common, c, optarg))
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'n':
-			if (pt_parse_count(optarg, &n) < 0) {
-				pt_usage_error(&spec, "bad count '%s' for -n", optarg);
-				goto usage;
-			}
-			break;
-		case OPT_CUM:
-			o.by_cum = 1;
-			break;
-		case OPT_FORMAT:
-			if (pt_parse_report_format(optarg, &o.format) < 0) {
-				pt_usage_error(&spec, "unknown format '%s' (text, csv or json)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_EDGE_FRACTION: {
-			char *end;
-			double f = strtod(optarg, &end);
-			if (end == optarg || *end || !(f >= 0 && f <= 1)) {
-				pt_usage_error(&spec, "bad fraction '%s' (a number from 0 to 1)",
-					       optarg);
-				goto usage;
-			}
-			o.edge_fraction = f;
-			break;
-		}
-		case OPT_STYLE: {
-			size_t i;
-			for (i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
-				if (!strcmp(styles[i].name, optarg))
-					break;
-			if (i == sizeof(styles) / sizeof(styles[0])) {
-				pt_usage_error(&spec,
-					       "unknown style '%s' (default, pprof or stackprof)",
-					       optarg);
-				goto usage;
-			}
-			o.style = styles[i].style;
-			break;
-		}
-		case OPT_GRANULARITY:
-			if (pt_parse_granularity(optarg, &gran) < 0) {
-				pt_usage_error(&spec,
-					       "unknown granularity '%s' (functions, files, lines "
-					       "or addresses)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &o)) >= 0)
+		return ret;
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
-	o.limit = n < 0	   ? (o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1)
-		  : n == 0 ? -1
-			   : n;
+	o.by_cum = ra.by_cum;
+	o.format = ra.format;
+	o.limit = pt_report_limit(&ra,
+				  o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1);
 
 	pt_profile_init(&p);
 	pt_filter_log_init(&log);
@@ -162,20 +123,17 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate_views(&p, gran, 0, &a, &d) < 0) {
+	if (t < 0 || pt_aggregate_views(&p, ra.gran, 0, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	ret = pt_cli_emit(outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
+	ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
 out:
 	if (have_agg)
 		pt_agg_release(&a);
 	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

@@ -10,7 +10,7 @@
 #include "report.h"
 
 static const struct pt_opt traces_options[] = {
-	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {traces_options, pt_input_options, pt_help_option,
@@ -19,7 +19,7 @@ static const struct pt_cmd_spec spec = {
 	"traces", "traces [OPTIONS] [FILE]",
 	"Print every unique stack (with its labels) and its value, leaf first, as\n"
 	"go tool pprof -traces does. FILE '-' or none reads stdin.",
-	tables};
+	tables, NULL};
 
 struct traces_ctx {
 	const struct pt_profile *p;
@@ -35,33 +35,16 @@ static int emit_traces(void *ctx, FILE *out, struct pt_diag *d)
 int cmd_traces(int argc, char **argv)
 {
 	struct pt_common common;
-	struct pt_getopt g;
+	struct pt_report_args ra;
 	struct pt_profile p;
 	struct pt_diag d;
-	const char *path = "-", *outpath = NULL;
-	int c, t, ret;
+	const char *path = "-";
+	int t, ret;
 
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'o':
-			outpath = optarg;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
 
@@ -74,11 +57,8 @@ int cmd_traces(int argc, char **argv)
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
-	ret = pt_cli_emit(outpath, path, emit_traces, &(struct traces_ctx){&p, (uint32_t)t});
+	ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&p, (uint32_t)t});
 out:
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }

@@ -10,18 +10,13 @@
 #include "cmd.h"
 #include "report.h"
 
-enum { OPT_CUM = PT_OPT_CMD_BASE, OPT_FORMAT, OPT_GRANULARITY };
-
 static const struct pt_opt tree_options[] = {
-	{"nodes", 'n', required_argument, 'n', "N",
-	 "show the N heaviest functions; 0 shows all (default 30 for text without PATTERN, "
-	 "else all)"},
-	{"cum", 0, no_argument, OPT_CUM, NULL, "sort by cumulative value instead of flat"},
-	{"format", 0, required_argument, OPT_FORMAT, "text|json",
-	 "output format; json gives raw values in the base unit"},
-	{"output", 'o', required_argument, 'o', "FILE", "write to FILE instead of stdout"},
-	{"granularity", 0, required_argument, OPT_GRANULARITY, "functions|files|lines|addresses",
-	 "one row per function (default), source file, line or address"},
+	PT_OPT_NODES_ROW("show the N heaviest functions; 0 shows all (default 30 for text without "
+			 "PATTERN, else all)"),
+	PT_OPT_CUM_ROW("sort by cumulative value instead of flat"),
+	PT_OPT_FORMAT_ROW("text|json", "output format; json gives raw values in the base unit"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	PT_OPT_GRANULARITY_ROW("one row per function (default), source file, line or address"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {tree_options, pt_input_options, pt_help_option, NULL};
@@ -30,7 +25,7 @@ static const struct pt_cmd_spec spec = {
 	"For each function (those whose name matches the extended regex PATTERN), its\n"
 	"callers above and callees below with the value of each call and its share of the\n"
 	"function's cum, as pprof -peek prints them. With one argument it is the FILE.",
-	tables};
+	tables, NULL};
 
 struct tree_ctx {
 	const struct pt_profile *p;
@@ -47,64 +42,20 @@ static int emit_tree(void *ctx, FILE *out, struct pt_diag *d)
 int cmd_tree(int argc, char **argv)
 {
 	struct pt_common common;
+	struct pt_report_args ra;
 	struct pt_tree_opts o;
-	struct pt_getopt g;
 	struct pt_profile p;
 	struct pt_agg a;
 	struct pt_diag d;
 	struct pt_filter_log log;
-	enum pt_granularity gran = PT_GRAN_FUNCTIONS;
-	const char *path = "-", *outpath = NULL;
-	long n = -1;
-	int c, t, ret = PT_EXIT_OK, have_agg = 0;
+	const char *path = "-";
+	int t, ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
-	pt_getopt_init(&g, tables);
-	while ((c = pt_getopt_next(&g, &spec, argc, argv)) != -1) {
-		int r = pt_common_option(&common, &spec, c, optarg);
-		if (r < 0)
-			goto usage;
-		if (r)
-			continue;
-		switch (c) {
-		case 'h':
-			pt_usage(&spec, stdout);
-			pt_getopt_release(&g);
-			return PT_EXIT_OK;
-		case 'n':
-			if (pt_parse_count(optarg, &n) < 0) {
-				pt_usage_error(&spec, "bad count '%s' for -n", optarg);
-				goto usage;
-			}
-			break;
-		case OPT_CUM:
-			o.by_cum = 1;
-			break;
-		case OPT_FORMAT:
-			if (pt_parse_report_format(optarg, &o.format) < 0 ||
-			    o.format == PT_FMT_CSV) {
-				pt_usage_error(&spec, "unknown format '%s' (text or json)", optarg);
-				goto usage;
-			}
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_GRANULARITY:
-			if (pt_parse_granularity(optarg, &gran) < 0) {
-				pt_usage_error(&spec,
-					       "unknown granularity '%s' (functions, files, lines "
-					       "or addresses)",
-					       optarg);
-				goto usage;
-			}
-			break;
-		default:
-			goto usage;
-		}
-	}
-	pt_getopt_release(&g);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
 	if (argc - optind > 2)
 		return pt_usage_error(&spec, "one PATTERN and one FILE at most");
 	if (argc - optind == 2) {
@@ -116,7 +67,9 @@ int cmd_tree(int argc, char **argv)
 	}
 	if (optind < argc)
 		path = argv[optind];
-	o.limit = n < 0 ? (o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1) : n == 0 ? -1 : n;
+	o.by_cum = ra.by_cum;
+	o.format = ra.format;
+	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1);
 
 	pt_profile_init(&p);
 	pt_filter_log_init(&log);
@@ -126,20 +79,17 @@ int cmd_tree(int argc, char **argv)
 		goto out;
 	pt_diag_init(&d, path);
 	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, gran, &a, &d) < 0) {
+	if (t < 0 || pt_aggregate(&p, ra.gran, &a, &d) < 0) {
 		ret = pt_cli_fail(&d);
 		goto out;
 	}
 	have_agg = 1;
 	o.type = (uint32_t)t;
-	ret = pt_cli_emit(outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
+	ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
 out:
 	if (have_agg)
 		pt_agg_release(&a);
 	pt_filter_log_release(&log);
 	pt_profile_release(&p);
 	return ret;
-usage:
-	pt_getopt_release(&g);
-	return PT_EXIT_USAGE;
 }
