@@ -14,7 +14,7 @@ void pt_buf_add_raw(struct pt_buf *b, int64_t v, uint32_t decimals)
 	uint32_t i;
 
 	if (!decimals) {
-		pt_buf_addf(b, "%" PRId64, v);
+		pt_buf_add_i64(b, v);
 		return;
 	}
 	for (i = 0; i < decimals; i++)

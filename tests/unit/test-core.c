@@ -1,6 +1,8 @@
 /* test-core.c: arena, intern, buf, map, input (lines, gzip, limits), units. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,6 +58,40 @@ static void test_buf(void)
 	pt_buf_reset(&b);
 	pt_buf_add_raw(&b, -5, 3);
 	ok(!strcmp(b.buf, "-0.005"), "negative fixed-point value");
+	pt_buf_release(&b);
+}
+
+/* the integer appenders write what printf writes, at every length and both ends */
+static void test_buf_ints(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	char want[64];
+	uint64_t u;
+	int bad = 0, k;
+
+	/* every power of ten and its neighbours, signed and unsigned */
+	for (u = 1; u; u = u <= UINT64_MAX / 10 ? u * 10 : 0) {
+		for (k = -1; k <= 1; k++) {
+			uint64_t v = u + (uint64_t)(int64_t)k;
+			int64_t s = (int64_t)(v & INT64_MAX);
+			pt_buf_reset(&b);
+			pt_buf_addch(&b, 'x');
+			pt_buf_add_u64(&b, v);
+			snprintf(want, sizeof(want), "x%" PRIu64, v);
+			bad += strcmp(b.buf, want) != 0 || b.len != strlen(want);
+			pt_buf_reset(&b);
+			pt_buf_add_i64(&b, s);
+			pt_buf_add_i64(&b, -s);
+			snprintf(want, sizeof(want), "%" PRId64 "%" PRId64, s, -s);
+			bad += strcmp(b.buf, want) != 0;
+		}
+	}
+	pt_buf_reset(&b);
+	pt_buf_add_i64(&b, INT64_MIN);
+	pt_buf_add_u64(&b, UINT64_MAX);
+	snprintf(want, sizeof(want), "%" PRId64 "%" PRIu64, INT64_MIN, UINT64_MAX);
+	bad += strcmp(b.buf, want) != 0;
+	is_int(bad, 0, "pt_buf_add_i64 and pt_buf_add_u64 write what printf writes");
 	pt_buf_release(&b);
 }
 
@@ -202,6 +238,7 @@ int main(void)
 {
 	test_intern();
 	test_buf();
+	test_buf_ints();
 	test_map();
 	test_units();
 	test_input();
