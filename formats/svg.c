@@ -359,6 +359,17 @@ static double name_hash(const char *s, size_t n, int reverse)
 	return v / max * 1.5 > 1 ? 1 : v / max * 1.5;
 }
 
+static void add_rgb(struct pt_buf *b, int r, int g, int bl)
+{
+	pt_buf_addstr(b, "rgb(");
+	pt_buf_add_i64(b, r);
+	pt_buf_addch(b, ',');
+	pt_buf_add_i64(b, g);
+	pt_buf_addch(b, ',');
+	pt_buf_add_i64(b, bl);
+	pt_buf_addch(b, ')');
+}
+
 static void palette_color(struct pt_buf *b, const char *pal, const char *name, size_t n,
 			  uint32_t kind)
 {
@@ -413,7 +424,7 @@ static void palette_color(struct pt_buf *b, const char *pal, const char *name, s
 	} else { /* grey */
 		r = g = bl = 160 + (int)(40 * v1);
 	}
-	pt_buf_addf(b, "rgb(%d,%d,%d)", r, g, bl);
+	add_rgb(b, r, g, bl);
 }
 
 /* differential: white for no change, red for growth, blue for shrinkage */
@@ -597,10 +608,17 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 		n = 9;
 	}
 	pt_buf_reset(b);
-	pt_buf_addf(b,
-		    "<g class=\"frame\" data-name=\"%s\" data-x=\"%.2f\" data-w=\"%.2f\" "
-		    "data-depth=\"%" PRIu32 "\"><title>%s (",
-		    esc.buf, x, w, r->depth, esc.buf);
+	pt_buf_addstr(b, "<g class=\"frame\" data-name=\"");
+	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_addstr(b, "\" data-x=\"");
+	pt_buf_add_fixed(b, x, 2);
+	pt_buf_addstr(b, "\" data-w=\"");
+	pt_buf_add_fixed(b, w, 2);
+	pt_buf_addstr(b, "\" data-depth=\"");
+	pt_buf_add_u64(b, r->depth);
+	pt_buf_addstr(b, "\"><title>");
+	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_addstr(b, " (");
 	pt_buf_add_scaled(b, p, s->t, r->value);
 	pt_buf_addstr(b, ", ");
 	pt_buf_add_pct(b, r->value, total);
@@ -609,14 +627,24 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 		pt_buf_add_scaled(b, p, s->t, r->value - r->base);
 		pt_buf_addstr(b, " from base");
 	}
-	pt_buf_addf(b, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"",
-		    x, y, w, FRAME_H - 1);
+	pt_buf_addstr(b, ")</title><rect x=\"");
+	pt_buf_add_fixed(b, x, 2);
+	pt_buf_addstr(b, "\" y=\"");
+	pt_buf_add_fixed(b, y, 1);
+	pt_buf_addstr(b, "\" width=\"");
+	pt_buf_add_fixed(b, w, 2);
+	pt_buf_addstr(b, "\" height=\"");
+	pt_buf_add_i64(b, FRAME_H - 1);
+	pt_buf_addstr(b, "\" fill=\"");
 	if (s->tb != UINT32_MAX)
 		diff_color(b, r->value - r->base, maxdelta);
 	else
 		palette_color(b, s->o->colors, name, n, kind);
-	pt_buf_addf(b, "\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3,
-		    y + FRAME_H - 5.5);
+	pt_buf_addstr(b, "\" rx=\"2\" ry=\"2\"/><text x=\"");
+	pt_buf_add_fixed(b, x + 3, 2);
+	pt_buf_addstr(b, "\" y=\"");
+	pt_buf_add_fixed(b, y + FRAME_H - 5.5, 1);
+	pt_buf_addstr(b, "\">");
 	{
 		/* the label as drawn before any script runs (viewers without scripts) */
 		double fit = (w - 6) / (FONT_SIZE * FONT_WIDTH);

@@ -95,6 +95,45 @@ static void test_buf_ints(void)
 	pt_buf_release(&b);
 }
 
+/* pt_buf_add_fixed rounds as printf does: on exact ties, just beside them, at every
+ * magnitude it handles itself and beyond */
+static void test_buf_fixed(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	char want[512];
+	uint64_t seed = 42;
+	int bad = 0, i, d;
+
+	for (i = 0; i < 200000; i++) {
+		double x;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		switch (i % 4) {
+		case 0: /* exact and near ties: k / 200, k / 20 */
+			x = (double)(seed >> 40) / (i % 8 ? 200.0 : 20.0);
+			break;
+		case 1: /* any magnitude up to past the fast range */
+			x = (double)(seed >> 11) / (double)(1ULL << (seed % 64));
+			break;
+		case 2:
+			x = (double)(seed >> 34) / 100.0 + 0.005;
+			break;
+		default:
+			x = -(double)(seed >> 44) / 1000.0;
+		}
+		for (d = 1; d <= 2; d++) {
+			pt_buf_reset(&b);
+			pt_buf_add_fixed(&b, x, d);
+			snprintf(want, sizeof(want), "%.*f", d, x);
+			bad += strcmp(b.buf, want) != 0;
+		}
+	}
+	pt_buf_reset(&b);
+	pt_buf_add_fixed(&b, -0.0, 2);
+	bad += strcmp(b.buf, "-0.00") != 0;
+	is_int(bad, 0, "pt_buf_add_fixed writes what printf's %%.1f and %%.2f write");
+	pt_buf_release(&b);
+}
+
 static void test_map(void)
 {
 	struct pt_map m;
@@ -239,6 +278,7 @@ int main(void)
 	test_intern();
 	test_buf();
 	test_buf_ints();
+	test_buf_fixed();
 	test_map();
 	test_units();
 	test_input();
