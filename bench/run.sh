@@ -3,7 +3,9 @@
 # times each reader/writer and a baseline on the same file in the same run (wc -l,
 # cat; go tool pprof / stackprof / node when present), and prints a table: input size,
 # wall time, MB/s, peak RSS, and the ratio to the baseline. Ratios, not absolute
-# times, are what we compare across machines (bench/RESULTS.md).
+# times, are what we compare across machines (bench/RESULTS.md). A writer row's output
+# rate is the writer's own: its CPU time is the convert's minus that of `proftool info`
+# (read, no writer) on the same file in the same run.
 #   BENCH_PERF_MB=500 BENCH_STACKS=300000 make bench
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,14 +30,32 @@ run () {
 	test "$3" = 0 || { echo "bench: '$cmd' exited with $3" >&2; exit 1; }
 }
 
-# row NAME SIZE OUTSIZE: one table row from the last two runs (baseline, then proftool)
+# row NAME SIZE OUTSIZE [READCPU]: one table row from the last two runs (baseline, then
+# proftool); with READCPU (a writer row) the output rate is per CPU second of the writer
+# alone, that is of the run's CPU minus READCPU
 row () {
-	awk -v n="$1" -v sz="$2" -v ob="$3" -v s="$secs" -v c="$cpu" -v r="$rss" \
+	awk -v n="$1" -v sz="$2" -v ob="$3" -v rc="${4:-}" -v s="$secs" -v c="$cpu" -v r="$rss" \
 		-v bn="$bname" -v bs="$bsecs" -v bc="$bcpu" -v br="$brss" 'BEGIN {
 		mb = sz / 1048576; s = s > 0 ? s : 0.001; c = c > 0 ? c : 0.001
 		bs = bs > 0 ? bs : 0.001; bc = bc > 0 ? bc : 0.001
-		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %.0f MB/s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | %.1fx (cpu %.1fx) |\n",
-			n, mb, s, c, mb / c, ob / 1048576 / c, r / 1024, bn, bs, bc, br / 1024, s / bs, c / bc }'
+		if (rc == "") {
+			orate = sprintf("%.0f MB/s", ob / 1048576 / c)
+		} else {
+			w = c - rc; w = w > 0.001 ? w : 0.001
+			orate = sprintf("%.0f MB/s (writer cpu %.2f s)", ob / 1048576 / w, w)
+		}
+		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | %.1fx (cpu %.1fx) |\n",
+			n, mb, s, c, mb / c, orate, r / 1024, bn, bs, bc, br / 1024, s / bs, c / bc }'
+}
+
+# readcpu FILE: sets rcpu, the least CPU of three `proftool info` runs on FILE (reading
+# and building the profile, no writer), for the writer rows
+readcpu () {
+	rcpu=
+	for i in 1 2 3; do
+		run "$work/info" "$PROFTOOL" info "$1"
+		rcpu=$(awk -v a="$rcpu" -v b="$cpu" 'BEGIN { print (a == "" || b < a) ? b : a }')
+	done
 }
 
 # baseline NAME OUTFILE CMD...: run and remember as the baseline
@@ -49,6 +69,10 @@ baseline () {
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -m); $(date -u +%Y-%m-%d)"
 echo
 echo "Rates are per CPU second (user + system), which a busy machine disturbs least."
+echo "Writer rows (\"(writer)\"): the output rate is the writer's own, output bytes per CPU"
+echo "second of the convert minus the least of three \`proftool info\` runs on the same file"
+echo "in this run (reading without writing; info also aggregates per function, so the"
+echo "writer's share is if anything underestimated)."
 echo
 echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | time / baseline |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -67,9 +91,10 @@ size=$(stat -c %s "$work/big.collapsed")
 baseline "wc -l" "$work/wc" wc -l "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" top --cum -n 30 "$work/big.collapsed"
 row "collapsed ($stacks stacks) -> top --cum" "$size" 0
+readcpu "$work/big.collapsed"
 baseline "cat" "$work/cat" cat "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" convert --to collapsed "$work/big.collapsed"
-row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")"
+row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 
 # pprof -> top: the collapsed stacks written as pprof by our writer
 if have_format pprof 3; then
@@ -115,5 +140,5 @@ size=$(stat -c %s "$work/big.collapsed")
 for f in pprof cpuprofile speedscope callgrind dot svg; do
 	have_format "$f" 3 || continue
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
-	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")"
+	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done

@@ -82,11 +82,18 @@ static int cg_add(struct cg *c, size_t row, const int64_t *v)
  * calls into a function add up to its cumulative value counted once per stack, which is
  * what callgrind_annotate --inclusive and kcachegrind show as its inclusive cost.
  * Root frames get the synthetic caller (function 0, written as "(root)"). */
+#define CACHE_N 4096
+
+struct row_cache {
+	uint32_t frame, func, row;
+};
+
 static void cg_from_tree(struct cg *c)
 {
 	const struct pt_profile *p = c->p;
 	uint32_t w = p->ntypes, n, *active;
 	int64_t *ncum;
+	struct row_cache *cache = pt_xmalloc(CACHE_N * sizeof(*cache));
 
 	ncum = pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (w ? w : 1) * sizeof(int64_t));
 	memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
@@ -108,14 +115,25 @@ static void cg_from_tree(struct cg *c)
 	}
 
 	active = pt_xcalloc(p->nfuncs + 1, sizeof(uint32_t));
+	memset(cache, 0xff, CACHE_N * sizeof(*cache));
 	n = p->nodes[0].first_child;
 	while (n) {
 		uint32_t func = pt_frame_of(p, n)->func;
 		if (!active[func]++) {
 			uint32_t par = p->nodes[n].parent;
-			uint32_t pf = par ? pt_frame_of(p, par)->func : 0;
-			int64_t pl = par ? pt_frame_of(p, par)->line : 0;
-			size_t row = cg_row(c, pf, pl, func);
+			/* the row is a function of (caller's frame, callee): a small
+			 * direct-mapped cache spares most of cg_row's two hash lookups */
+			uint32_t pfr = par ? p->nodes[par].frame : 0;
+			struct row_cache *rc = &cache[(pfr * 0x9e3779b1u ^ func) & (CACHE_N - 1)];
+			size_t row;
+			if (rc->frame == pfr && rc->func == func) {
+				row = rc->row;
+			} else {
+				uint32_t pf = par ? pt_frame_of(p, par)->func : 0;
+				int64_t pl = par ? pt_frame_of(p, par)->line : 0;
+				row = cg_row(c, pf, pl, func);
+				*rc = (struct row_cache){pfr, func, (uint32_t)row};
+			}
 			cg_add(c, row, ncum + (size_t)n * w);
 			c->rows[row].calls++;
 		}
@@ -134,6 +152,7 @@ static void cg_from_tree(struct cg *c)
 	}
 	free(active);
 	free(ncum);
+	free(cache);
 }
 
 /* An aggregate-only profile (no stacks): self per line and the reader's edges, which

@@ -282,11 +282,14 @@ struct wnode {
 };
 
 struct writer {
+	const struct pt_profile *p;
 	struct wnode *nodes;
 	size_t n, alloc;
-	struct pt_map index;
 	struct pt_intern names;
 	struct pt_arena arena;
+	uint32_t *name_of_frame; /* profile frame -> name id, UINT32_MAX until needed */
+	uint32_t *rank;		 /* name id * 2 + (1 for ';') -> place in the line order */
+	struct pt_buf out;
 };
 
 static void sanitize(struct pt_buf *b, const char *s, size_t n)
@@ -323,39 +326,90 @@ static const char *tag_for(uint32_t flags, uint32_t wflags)
 	return NULL;
 }
 
-static uint32_t wchild(struct writer *w, uint32_t parent, uint32_t name)
+static uint32_t frame_name(struct writer *w, uint32_t fid, uint32_t wflags, struct pt_buf *name)
 {
-	uint32_t *slot = pt_map_put(&w->index, (uint64_t)parent << 32 | name);
-	uint32_t id;
-	if (*slot != PT_MAP_NEW)
-		return *slot;
-	id = (uint32_t)w->n;
+	const struct pt_profile *p = w->p;
+	if (w->name_of_frame[fid] == UINT32_MAX) {
+		const struct pt_frame *f = &p->frames[fid];
+		uint32_t sid = p->funcs[f->func].name;
+		const char *tag = tag_for(f->flags, wflags);
+		pt_buf_reset(name);
+		sanitize(name, pt_s(p, sid), pt_intern_len(&p->strings, sid));
+		if (tag && !(name->len >= 4 && !memcmp(name->buf + name->len - 4, tag, 4)))
+			pt_buf_addstr(name, tag);
+		w->name_of_frame[fid] = pt_intern(&w->names, name->buf, name->len);
+	}
+	return w->name_of_frame[fid];
+}
+
+static uint32_t wnode_new(struct writer *w, uint32_t parent, uint32_t name)
+{
+	uint32_t id = (uint32_t)w->n;
 	PT_ALLOC_GROW(w->nodes, w->n + 1, w->alloc);
-	w->nodes[id].parent = parent;
-	w->nodes[id].name = name;
-	w->nodes[id].first_child = 0;
-	w->nodes[id].next_sibling = w->nodes[parent].first_child;
+	w->nodes[id] = (struct wnode){parent, name, 0, w->nodes[parent].first_child, 0};
 	w->nodes[parent].first_child = id;
-	w->nodes[id].value = 0;
 	w->n++;
-	*slot = id;
 	return id;
 }
 
-/* a line of output from a node: its own count (' ') or its children's lines (';') */
-struct pseudo {
-	uint32_t node;
-	char term;
-};
-
-static int pseudo_cmp(const void *a, const void *b, void *ctx)
+/* Merge the profile's tree into w->nodes by printed name, in node order. Only a node
+ * with a name that several frames print, or below such a node, can meet another node of
+ * the same name path; the others get their wnode directly. So the (parent, name) hash,
+ * whose cache misses made this writer slow on big trees, sees only those nodes. */
+static void merge_tree(struct writer *w, uint32_t wflags, uint32_t t)
 {
-	const struct pseudo *x = a, *y = b;
+	const struct pt_profile *p = w->p;
+	struct pt_buf name = PT_BUF_INIT;
+	struct pt_map index;
+	uint32_t *wnode_of, f, n;
+	uint8_t *shared, *tainted;
+
+	for (f = 1; f < p->nframes; f++)
+		frame_name(w, f, wflags, &name);
+	shared = pt_xcalloc((size_t)w->names.n + 1, 1);
+	for (f = 1; f < p->nframes; f++)
+		if (shared[w->name_of_frame[f]] < 2)
+			shared[w->name_of_frame[f]]++;
+	tainted = pt_xmalloc((size_t)p->nnodes);
+	wnode_of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	pt_map_init(&index);
+	/* at most one wnode per node: no regrowing (copies and page faults) on the way */
+	PT_ALLOC_GROW(w->nodes, p->nnodes, w->alloc);
+	memset(&w->nodes[0], 0, sizeof(w->nodes[0]));
+	w->n = 1;
+	wnode_of[0] = 0;
+	tainted[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t par = p->nodes[n].parent, nm = w->name_of_frame[p->nodes[n].frame];
+		struct wnode *x;
+		tainted[n] = tainted[par] || shared[nm] > 1;
+		if (tainted[n]) {
+			uint32_t *slot = pt_map_put(&index, (uint64_t)wnode_of[par] << 32 | nm);
+			if (*slot == PT_MAP_NEW)
+				*slot = wnode_new(w, wnode_of[par], nm);
+			wnode_of[n] = *slot;
+		} else {
+			wnode_of[n] = wnode_new(w, wnode_of[par], nm);
+		}
+		x = &w->nodes[wnode_of[n]];
+		x->value = pt_add(x->value, p->node_self[(size_t)n * p->ntypes + t]);
+	}
+	pt_map_release(&index);
+	free(wnode_of);
+	free(tainted);
+	free(shared);
+	pt_buf_release(&name);
+}
+
+/* a line of output from a node: its own count (' ') or its children's lines (';') */
+static int pair_cmp(const void *a, const void *b, void *ctx)
+{
 	const struct writer *w = ctx;
-	const char *xs = pt_intern_str(&w->names, w->nodes[x->node].name);
-	const char *ys = pt_intern_str(&w->names, w->nodes[y->node].name);
-	size_t xl = pt_intern_len(&w->names, w->nodes[x->node].name);
-	size_t yl = pt_intern_len(&w->names, w->nodes[y->node].name);
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const char *xs = pt_intern_str(&w->names, x / 2);
+	const char *ys = pt_intern_str(&w->names, y / 2);
+	size_t xl = pt_intern_len(&w->names, x / 2);
+	size_t yl = pt_intern_len(&w->names, y / 2);
 	size_t m = xl < yl ? xl : yl;
 	int c = memcmp(xs, ys, m);
 	unsigned char xc, yc;
@@ -363,47 +417,82 @@ static int pseudo_cmp(const void *a, const void *b, void *ctx)
 	if (c)
 		return c;
 	/* compare what follows the common part: the terminator, or the longer name */
-	xc = (unsigned char)(xl > m ? xs[m] : x->term);
-	yc = (unsigned char)(yl > m ? ys[m] : y->term);
+	xc = (unsigned char)(xl > m ? xs[m] : x % 2 ? ';' : ' ');
+	yc = (unsigned char)(yl > m ? ys[m] : y % 2 ? ';' : ' ');
 	if (xc != yc)
 		return xc < yc ? -1 : 1;
 	if (xl != yl)
 		return xl < yl ? -1 : 1;
-	return (unsigned char)x->term - (unsigned char)y->term;
+	return (int)(x % 2) - (int)(y % 2);
 }
 
-struct level {
-	size_t start, end, pos; /* pseudo entries of this level in the shared vector */
-	size_t pathlen;		/* length of the path text before this level's names */
-};
+/* The place of every (name, terminator) pair in `LC_ALL=C sort` order of the lines, so
+ * that sorting siblings compares two integers. The pairs are distinct strings, so the
+ * order is total and any sort gives the one result. */
+static void rank_pairs(struct writer *w)
+{
+	size_t np = (size_t)w->names.n * 2, i;
+	uint32_t *pairs = pt_xmalloc((np ? np : 1) * sizeof(uint32_t));
+	for (i = 0; i < np; i++)
+		pairs[i] = (uint32_t)i;
+	qsort_r(pairs, np, sizeof(*pairs), pair_cmp, w);
+	w->rank = pt_xmalloc((np ? np : 1) * sizeof(uint32_t));
+	for (i = 0; i < np; i++)
+		w->rank[pairs[i]] = (uint32_t)i;
+	free(pairs);
+}
 
-static size_t push_children(struct writer *w, struct pseudo **v, size_t *n, size_t *alloc,
+/* entries are rank << 32 | wnode */
+static int entry_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void sort_entries(uint64_t *v, size_t n)
+{
+	size_t i, j;
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), entry_cmp);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static size_t push_children(struct writer *w, uint64_t **v, size_t *n, size_t *alloc,
 			    uint32_t parent)
 {
 	size_t start = *n;
 	uint32_t c;
 	for (c = w->nodes[parent].first_child; c; c = w->nodes[c].next_sibling) {
-		if (w->nodes[c].value) {
-			PT_ALLOC_GROW(*v, *n + 1, *alloc);
-			(*v)[(*n)++] = (struct pseudo){c, ' '};
-		}
-		if (w->nodes[c].first_child) {
-			PT_ALLOC_GROW(*v, *n + 1, *alloc);
-			(*v)[(*n)++] = (struct pseudo){c, ';'};
-		}
+		PT_ALLOC_GROW(*v, *n + 2, *alloc);
+		if (w->nodes[c].value)
+			(*v)[(*n)++] = (uint64_t)w->rank[w->nodes[c].name * 2] << 32 | c;
+		if (w->nodes[c].first_child)
+			(*v)[(*n)++] = (uint64_t)w->rank[w->nodes[c].name * 2 + 1] << 32 | c;
 	}
 	if (*n > start) /* *v is NULL while nothing was pushed */
-		qsort_r(*v + start, *n - start, sizeof(**v), pseudo_cmp, w);
+		sort_entries(*v + start, *n - start);
 	return start;
 }
+
+struct level {
+	size_t start, end, pos; /* entries of this level in the shared vector */
+	size_t pathlen;		/* length of the path text before this level's names */
+};
 
 static int collapsed_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 			   struct pt_diag *d)
 {
 	struct writer w;
-	struct pt_buf path = PT_BUF_INIT, name = PT_BUF_INIT;
-	uint32_t *wnode_of, *name_of_frame, n, t;
-	struct pseudo *v = NULL;
+	struct pt_buf path = PT_BUF_INIT;
+	uint32_t n, t, decimals;
+	uint64_t *v = NULL;
 	size_t nv = 0, valloc = 0, depth = 0, lalloc = 0;
 	struct level *levels = NULL;
 
@@ -415,40 +504,19 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 		return pt_diag_error(d, "collapsed output holds one sample type: "
 					"choose one with --sample-index");
 	t = (uint32_t)o->type;
+	decimals = p->types[t].decimals;
 
 	memset(&w, 0, sizeof(w));
+	w.p = p;
+	pt_buf_init(&w.out);
 	pt_arena_init(&w.arena);
 	pt_intern_init(&w.names, &w.arena);
-	pt_map_init(&w.index);
-	PT_ALLOC_GROW(w.nodes, 1, w.alloc);
-	memset(&w.nodes[0], 0, sizeof(w.nodes[0]));
-	w.n = 1;
-
-	name_of_frame = pt_xmalloc((size_t)p->nframes * sizeof(uint32_t));
-	for (n = 0; n < p->nframes; n++)
-		name_of_frame[n] = UINT32_MAX;
-	wnode_of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	wnode_of[0] = 0;
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t fid = p->nodes[n].frame;
-		if (name_of_frame[fid] == UINT32_MAX) {
-			const struct pt_frame *f = &p->frames[fid];
-			uint32_t sid = p->funcs[f->func].name;
-			const char *tag = tag_for(f->flags, o->flags);
-			size_t len = pt_intern_len(&p->strings, sid);
-			const char *s = pt_s(p, sid);
-			pt_buf_reset(&name);
-			sanitize(&name, s, len);
-			if (tag && !(name.len >= 4 && !memcmp(name.buf + name.len - 4, tag, 4)))
-				pt_buf_addstr(&name, tag);
-			name_of_frame[fid] = pt_intern(&w.names, name.buf, name.len);
-		}
-		wnode_of[n] = wchild(&w, wnode_of[p->nodes[n].parent], name_of_frame[fid]);
-		w.nodes[wnode_of[n]].value =
-			pt_add(w.nodes[wnode_of[n]].value, p->node_self[(size_t)n * p->ntypes + t]);
-	}
-	free(wnode_of);
-	free(name_of_frame);
+	w.name_of_frame = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	for (n = 0; n <= p->nframes; n++)
+		w.name_of_frame[n] = UINT32_MAX;
+	merge_tree(&w, o->flags, t);
+	free(w.name_of_frame);
+	rank_pairs(&w);
 
 	/* depth-first in exactly the order `LC_ALL=C sort` puts the lines */
 	PT_ALLOC_GROW(levels, 1, lalloc);
@@ -459,30 +527,34 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 	depth = 1;
 	while (depth) {
 		struct level *l = &levels[depth - 1];
-		struct pseudo e;
-		const char *s;
-		size_t len;
+		const struct wnode *e;
+		int term;
 
 		if (l->pos == l->end) {
 			nv = l->start;
 			depth--;
 			continue;
 		}
-		e = v[l->pos++];
+		e = &w.nodes[(uint32_t)v[l->pos]];
+		term = (v[l->pos] >> 32) == w.rank[e->name * 2] ? ' ' : ';';
+		l->pos++;
 		pt_buf_setlen(&path, l->pathlen);
 		if (path.len)
 			pt_buf_addch(&path, ';');
-		s = pt_intern_str(&w.names, w.nodes[e.node].name);
-		len = pt_intern_len(&w.names, w.nodes[e.node].name);
-		pt_buf_add(&path, s, len);
-		if (e.term == ' ') {
-			pt_buf_addch(&path, ' ');
-			pt_buf_add_raw(&path, w.nodes[e.node].value, p->types[t].decimals);
-			pt_buf_addch(&path, '\n');
-			fwrite(path.buf, 1, path.len, out);
+		pt_buf_add(&path, pt_intern_str(&w.names, e->name),
+			   pt_intern_len(&w.names, e->name));
+		if (term == ' ') {
+			pt_buf_add(&w.out, path.buf, path.len);
+			pt_buf_addch(&w.out, ' ');
+			pt_buf_add_raw(&w.out, e->value, decimals);
+			pt_buf_addch(&w.out, '\n');
+			if (w.out.len >= 65536) {
+				fwrite(w.out.buf, 1, w.out.len, out);
+				pt_buf_reset(&w.out);
+			}
 		} else {
 			size_t pathlen = path.len, start;
-			start = push_children(&w, &v, &nv, &valloc, e.node);
+			start = push_children(&w, &v, &nv, &valloc, (uint32_t)(e - w.nodes));
 			PT_ALLOC_GROW(levels, depth + 1, lalloc);
 			levels[depth].start = start;
 			levels[depth].end = nv;
@@ -491,15 +563,16 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 			depth++;
 		}
 	}
+	fwrite(w.out.buf, 1, w.out.len, out);
 
 	free(levels);
 	free(v);
 	free(w.nodes);
-	pt_map_release(&w.index);
+	free(w.rank);
 	pt_intern_release(&w.names);
 	pt_arena_release(&w.arena);
 	pt_buf_release(&path);
-	pt_buf_release(&name);
+	pt_buf_release(&w.out);
 	return 0;
 }
 

@@ -1565,12 +1565,9 @@ struct writer {
 	FILE *fp;
 };
 
-static uint32_t wnode_child(struct writer *w, uint32_t parent, uint32_t cf)
+static uint32_t wnode_new(struct writer *w, uint32_t parent, uint32_t cf)
 {
-	uint32_t *slot = pt_map_put(&w->index, (uint64_t)parent << 32 | cf), id;
-	if (*slot != PT_MAP_NEW)
-		return *slot;
-	id = (uint32_t)w->n;
+	uint32_t id = (uint32_t)w->n;
 	PT_ALLOC_GROW(w->nodes, w->n + 1, w->alloc);
 	memset(&w->nodes[id], 0, sizeof(w->nodes[id]));
 	w->nodes[id].parent = parent;
@@ -1582,8 +1579,15 @@ static uint32_t wnode_child(struct writer *w, uint32_t parent, uint32_t cf)
 		w->nodes[parent].first_child = id;
 	w->nodes[parent].last_child = id;
 	w->n++;
-	*slot = id;
 	return id;
+}
+
+static uint32_t wnode_child(struct writer *w, uint32_t parent, uint32_t cf)
+{
+	uint32_t *slot = pt_map_put(&w->index, (uint64_t)parent << 32 | cf);
+	if (*slot == PT_MAP_NEW)
+		*slot = wnode_new(w, parent, cf);
+	return *slot;
 }
 
 static void add_hit(struct writer *w, uint32_t wn, int64_t line, int64_t count)
@@ -1681,6 +1685,44 @@ static int vm_script(const char *file, const char **digits)
 	return 1;
 }
 
+/* `,"callFrame":{...},"hitCount":` for the cf (0: the root) onto b; a script gets its
+ * id from `scripts` the first time its file is seen, so call this in writing order */
+static void call_frame(const struct writer *w, struct pt_buf *b, struct pt_intern *scripts,
+		       uint32_t cf, uint64_t vm_max)
+{
+	const struct pt_profile *p = w->p;
+	const char *name = "(root)", *file = "", *digits;
+	size_t namelen = 6, filelen = 0;
+	int64_t line = 0, col = 0;
+	char script[32] = "0";
+
+	if (cf) {
+		const struct pt_frame *f = &p->frames[w->cf_frame[cf]];
+		const struct pt_func *fn = &p->funcs[f->func];
+		name = pt_s(p, fn->name);
+		namelen = pt_intern_len(&p->strings, fn->name);
+		file = pt_s(p, fn->file);
+		filelen = pt_intern_len(&p->strings, fn->file);
+		line = fn->start_line;
+		col = f->column;
+		if (!strcmp(name, "(anonymous)"))
+			namelen = 0;
+		if (vm_script(file, &digits)) {
+			snprintf(script, sizeof(script), "%s", digits);
+			filelen = 0;
+		} else if (filelen) {
+			uint32_t sid = pt_intern(scripts, file, filelen);
+			snprintf(script, sizeof(script), "%" PRIu64, vm_max + (uint64_t)sid);
+		}
+	}
+	pt_buf_addstr(b, ",\"callFrame\":{\"functionName\":");
+	put_json_str(b, name, namelen);
+	pt_buf_addf(b, ",\"scriptId\":\"%s\",\"url\":", script);
+	put_json_str(b, file, filelen);
+	pt_buf_addf(b, ",\"lineNumber\":%" PRId64 ",\"columnNumber\":%" PRId64 "},\"hitCount\":",
+		    line > 0 ? line - 1 : -1, col > 0 ? col - 1 : -1);
+}
+
 struct timed {
 	int64_t time;
 	uint32_t event;
@@ -1699,7 +1741,11 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			    struct pt_diag *d)
 {
 	struct writer w;
-	uint32_t *wnode_of = NULL, *sample_node = NULL, *tick_first = NULL, n, t, i;
+	uint32_t *wnode_of = NULL, *sample_node = NULL, *tick_first = NULL, *cf_of_frame, n, t, i,
+		 fi;
+	uint8_t *cf_shared, *cf_used, *tainted;
+	size_t *cf_off, *cf_len;
+	struct pt_buf cftext = PT_BUF_INIT;
 	int64_t *deltas = NULL, start = 0, end, sum = 0;
 	size_t nsamp = 0, samp_alloc = 0, k;
 	struct pt_intern scripts;
@@ -1740,20 +1786,47 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 	w.cf_frame[0] = 0;
 	w.ncf = 1;
 
-	/* output node of every tree node (a parent has a smaller id than its children) */
-	wnode_of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	wnode_of[0] = 0;
-	for (n = 1; n < p->nnodes; n++) {
-		const struct pt_frame *f = pt_frame_of(p, n);
-		uint64_t key = (uint64_t)f->func << 32 | ((uint64_t)f->column & 0xffffffffu);
+	/* output node of every tree node, in node order (a parent has a smaller id than its
+	 * children). A node whose (function, column) several frames share, or that is
+	 * below such a node, may meet another node of the same path and goes through the
+	 * (parent, cf) hash; the others get their own wnode directly. */
+	cf_of_frame = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	cf_shared = pt_xcalloc((size_t)p->nframes + 1, 1);
+	for (fi = 1; fi < p->nframes; fi++) {
+		const struct pt_frame *fr = &p->frames[fi];
+		uint64_t key = (uint64_t)fr->func << 32 | ((uint64_t)fr->column & 0xffffffffu);
 		uint32_t *slot = pt_map_put(&w.cfindex, key);
 		if (*slot == PT_MAP_NEW) {
 			PT_ALLOC_GROW(w.cf_frame, w.ncf + 1, w.cf_alloc);
-			w.cf_frame[w.ncf] = p->nodes[n].frame;
+			w.cf_frame[w.ncf] = fi;
 			*slot = (uint32_t)w.ncf++;
+		} else {
+			cf_shared[*slot] = 1;
 		}
-		wnode_of[n] = wnode_child(&w, wnode_of[p->nodes[n].parent], *slot);
+		cf_of_frame[fi] = *slot;
 	}
+	cf_used = pt_xcalloc(w.ncf, 1);
+	tainted = pt_xmalloc((size_t)p->nnodes);
+	tainted[0] = 0;
+	PT_ALLOC_GROW(w.nodes, p->nnodes, w.alloc);
+	wnode_of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	wnode_of[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t cf = cf_of_frame[p->nodes[n].frame], par = p->nodes[n].parent;
+		if (!cf_used[cf]) {
+			/* the first node's frame speaks for the cf, as columns are cut to
+			 * 32 bits in its key */
+			cf_used[cf] = 1;
+			w.cf_frame[cf] = p->nodes[n].frame;
+		}
+		tainted[n] = tainted[par] || cf_shared[cf];
+		if (tainted[n])
+			wnode_of[n] = wnode_child(&w, wnode_of[par], cf);
+		else
+			wnode_of[n] = wnode_new(&w, wnode_of[par], cf);
+	}
+	free(tainted);
+	free(cf_shared);
 
 	/* the samples, in order, with the time to the previous one */
 	for (k = 1; k < p->nevents && !has_times; k++)
@@ -1879,6 +1952,8 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		tick_first[w.ticks[k].node] = (uint32_t)k;
 	for (n = 1; n < w.ncf; n++) {
 		const char *digits;
+		if (!cf_used[n])
+			continue;
 		const struct pt_func *fn = &p->funcs[p->frames[w.cf_frame[n]].func];
 		if (vm_script(pt_s(p, fn->file), &digits)) {
 			uint64_t v = strtoull(digits, NULL, 10);
@@ -1887,64 +1962,50 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		}
 	}
 
-	/* write: nodes in pre-order */
+	/* write: nodes in pre-order. The callFrame text of a cf is made the first time it
+	 * is written (that is when its script gets its id) and copied after that. */
+	cf_off = pt_xmalloc(w.ncf * sizeof(size_t));
+	cf_len = pt_xmalloc(w.ncf * sizeof(size_t));
+	for (k = 0; k < w.ncf; k++)
+		cf_off[k] = SIZE_MAX;
 	pt_buf_addstr(&w.out, "{\"nodes\":[");
 	{
 		n = 0;
 		for (;;) {
 			struct wnode *wn = &w.nodes[n];
-			const char *name = "(root)", *file = "", *digits;
-			size_t namelen = 6, filelen = 0;
-			int64_t line = 0, col = 0;
-			char script[32] = "0";
 			uint32_t c;
 
-			if (n) {
-				const struct pt_frame *f = &p->frames[w.cf_frame[wn->cf]];
-				const struct pt_func *fn = &p->funcs[f->func];
-				name = pt_s(p, fn->name);
-				namelen = pt_intern_len(&p->strings, fn->name);
-				file = pt_s(p, fn->file);
-				filelen = pt_intern_len(&p->strings, fn->file);
-				line = fn->start_line;
-				col = f->column;
-				if (!strcmp(name, "(anonymous)"))
-					namelen = 0;
-				if (vm_script(file, &digits)) {
-					snprintf(script, sizeof(script), "%s", digits);
-					filelen = 0;
-				} else if (filelen) {
-					uint32_t sid = pt_intern(&scripts, file, filelen);
-					snprintf(script, sizeof(script), "%" PRIu64,
-						 vm_max + (uint64_t)sid);
-				}
+			if (cf_off[wn->cf] == SIZE_MAX) {
+				cf_off[wn->cf] = cftext.len;
+				call_frame(&w, &cftext, &scripts, wn->cf, vm_max);
+				cf_len[wn->cf] = cftext.len - cf_off[wn->cf];
 			}
-			pt_buf_addf(&w.out,
-				    "%s{\"id\":%" PRIu32 ",\"callFrame\":{\"functionName\":",
-				    n ? "," : "", wn->id);
-			put_json_str(&w.out, name, namelen);
-			pt_buf_addf(&w.out, ",\"scriptId\":\"%s\",\"url\":", script);
-			put_json_str(&w.out, file, filelen);
-			pt_buf_addf(&w.out,
-				    ",\"lineNumber\":%" PRId64 ",\"columnNumber\":%" PRId64
-				    "},\"hitCount\":%" PRId64,
-				    line > 0 ? line - 1 : -1, col > 0 ? col - 1 : -1, wn->hits);
+			if (n)
+				pt_buf_addch(&w.out, ',');
+			pt_buf_addstr(&w.out, "{\"id\":");
+			pt_buf_add_u64(&w.out, wn->id);
+			pt_buf_add(&w.out, cftext.buf + cf_off[wn->cf], cf_len[wn->cf]);
+			pt_buf_add_i64(&w.out, wn->hits);
 			if (wn->first_child) {
 				pt_buf_addstr(&w.out, ",\"children\":[");
-				for (c = wn->first_child; c; c = w.nodes[c].next_sibling)
-					pt_buf_addf(&w.out, "%s%" PRIu32,
-						    c == wn->first_child ? "" : ",", w.nodes[c].id);
+				for (c = wn->first_child; c; c = w.nodes[c].next_sibling) {
+					if (c != wn->first_child)
+						pt_buf_addch(&w.out, ',');
+					pt_buf_add_u64(&w.out, w.nodes[c].id);
+				}
 				pt_buf_addch(&w.out, ']');
 			}
 			if (tick_first[n] != UINT32_MAX) {
 				size_t t0 = tick_first[n], t1;
 				pt_buf_addstr(&w.out, ",\"positionTicks\":[");
-				for (t1 = t0; t1 < w.nticks && w.ticks[t1].node == n; t1++)
-					pt_buf_addf(&w.out,
-						    "%s{\"line\":%" PRId64 ",\"ticks\":%" PRId64
-						    "}",
-						    t1 == t0 ? "" : ",", w.ticks[t1].line,
-						    w.ticks[t1].ticks);
+				for (t1 = t0; t1 < w.nticks && w.ticks[t1].node == n; t1++) {
+					pt_buf_addstr(&w.out,
+						      t1 == t0 ? "{\"line\":" : ",{\"line\":");
+					pt_buf_add_i64(&w.out, w.ticks[t1].line);
+					pt_buf_addstr(&w.out, ",\"ticks\":");
+					pt_buf_add_i64(&w.out, w.ticks[t1].ticks);
+					pt_buf_addch(&w.out, '}');
+				}
 				pt_buf_addch(&w.out, ']');
 			}
 			pt_buf_addch(&w.out, '}');
@@ -1960,21 +2021,33 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			n = w.nodes[n].next_sibling;
 		}
 	}
-	pt_buf_addf(&w.out, "],\"startTime\":%" PRId64 ",\"endTime\":%" PRId64 ",\"samples\":[",
-		    start, end);
+	pt_buf_addstr(&w.out, "],\"startTime\":");
+	pt_buf_add_i64(&w.out, start);
+	pt_buf_addstr(&w.out, ",\"endTime\":");
+	pt_buf_add_i64(&w.out, end);
+	pt_buf_addstr(&w.out, ",\"samples\":[");
 	for (k = 0; k < nsamp; k++) {
-		pt_buf_addf(&w.out, "%s%" PRIu32, k ? "," : "", w.nodes[sample_node[k]].id);
+		if (k)
+			pt_buf_addch(&w.out, ',');
+		pt_buf_add_u64(&w.out, w.nodes[sample_node[k]].id);
 		flush_if_big(&w);
 	}
 	pt_buf_addstr(&w.out, "],\"timeDeltas\":[");
 	for (k = 0; k < nsamp; k++) {
-		pt_buf_addf(&w.out, "%s%" PRId64, k ? "," : "", deltas[k]);
+		if (k)
+			pt_buf_addch(&w.out, ',');
+		pt_buf_add_i64(&w.out, deltas[k]);
 		flush_if_big(&w);
 	}
 	pt_buf_addstr(&w.out, "]}\n");
 	fwrite(w.out.buf, 1, w.out.len, fp);
 	ret = 0;
 	free(wnode_of);
+	free(cf_of_frame);
+	free(cf_used);
+	free(cf_off);
+	free(cf_len);
+	pt_buf_release(&cftext);
 	free(tick_first);
 	free(sample_node);
 	free(deltas);

@@ -50,11 +50,18 @@ static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
 
 /* Edges between kept entries from the call tree: each node of a kept entry is joined to
  * its nearest ancestor of a kept entry; an edge counts once per stack. */
+#define CACHE_N 4096
+
+struct edge_cache {
+	uint32_t from, to, edge;
+};
+
 static void edges_from_tree(struct dot *g)
 {
 	const struct pt_profile *p = g->p;
-	uint32_t n, *entry, *anc, *active = NULL, *frame_entry, *func_entry;
-	size_t active_alloc = 0;
+	uint32_t n, *entry, *anc, *active = NULL, *frame_entry, *func_entry, *on_path = NULL;
+	size_t active_alloc = 0, path_alloc = 0;
+	struct edge_cache *cache = pt_xmalloc(CACHE_N * sizeof(*cache));
 	int64_t *ncum;
 
 	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
@@ -81,11 +88,25 @@ static void edges_from_tree(struct dot *g)
 		anc[n] = par && g->kept[entry[par]] ? par : anc[par];
 	}
 
-	/* depth-first, counting an edge only at its rootmost occurrence on the path */
+	/* depth-first, counting an edge only at its rootmost occurrence on the path; the
+	 * edge of each node on the path is kept by depth for the way back up, and a small
+	 * direct-mapped cache spares most hash lookups of (from, to) */
+	memset(cache, 0xff, CACHE_N * sizeof(*cache));
 	n = p->nodes[0].first_child;
 	while (n) {
+		uint32_t d = p->nodes[n].depth;
+		PT_ALLOC_GROW(on_path, (size_t)d + 1, path_alloc);
+		on_path[d] = UINT32_MAX;
 		if (g->kept[entry[n]] && anc[n]) {
-			size_t before = g->nedges, e = dot_edge(g, entry[anc[n]], entry[n]);
+			uint32_t from = entry[anc[n]], to = entry[n];
+			struct edge_cache *ec = &cache[(from * 0x9e3779b1u ^ to) & (CACHE_N - 1)];
+			size_t before = g->nedges, e;
+			if (ec->from == from && ec->to == to) {
+				e = ec->edge;
+			} else {
+				e = dot_edge(g, from, to);
+				*ec = (struct edge_cache){from, to, (uint32_t)e};
+			}
 			PT_ALLOC_GROW(active, g->nedges, active_alloc);
 			if (g->nedges > before)
 				active[e] = 0;
@@ -93,15 +114,15 @@ static void edges_from_tree(struct dot *g)
 				g->edges[e].value = pt_add(g->edges[e].value, ncum[n]);
 			if (anc[n] == p->nodes[n].parent)
 				g->edges[e].residual = 0;
+			on_path[d] = (uint32_t)e;
 		}
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
 			continue;
 		}
 		while (n) {
-			if (g->kept[entry[n]] && anc[n])
-				active[pt_map_get(&g->edge_index,
-						  (uint64_t)entry[anc[n]] << 32 | entry[n])]--;
+			if (on_path[p->nodes[n].depth] != UINT32_MAX)
+				active[on_path[p->nodes[n].depth]]--;
 			if (p->nodes[n].next_sibling) {
 				n = p->nodes[n].next_sibling;
 				break;
@@ -110,6 +131,8 @@ static void edges_from_tree(struct dot *g)
 		}
 	}
 	free(active);
+	free(on_path);
+	free(cache);
 	free(frame_entry);
 	free(func_entry);
 	free(entry);

@@ -31,22 +31,72 @@ struct group {
 	uint32_t comm, thread; /* string ids, 0 if none */
 };
 
+/* The document is written by hand into `out` (flushed in chunks): yajl's generator costs
+ * a call and a printf per number, and the samples are millions of numbers. Strings still
+ * go through yajl (`str`, a generator that writes into `out`) so that they are escaped
+ * exactly as before. */
 struct ss {
 	const struct pt_profile *p;
-	yajl_gen g;
+	FILE *fp;
+	struct pt_buf out;
+	yajl_gen str;
 	uint32_t *sframe;      /* profile frame id -> shared frame index */
 	uint32_t elided;       /* shared index of the marker frame, UINT32_MAX if none */
 	uint32_t *group_of_ls; /* label set id -> group */
+	uint32_t *row_depth;   /* sample row -> depth of its node (read once: cache misses) */
 	struct group *groups;
 	size_t ngroups, groups_alloc;
 	uint32_t *stack; /* scratch: one root-first stack */
 	size_t stack_alloc;
+	/* Consecutive samples share long prefixes: the text of the last stack written,
+	 * "[i,j,k," with the node and the text offset at each depth, is kept so that the
+	 * next stack only walks up and prints where it differs. */
+	char *digits;	  /* "N," per shared frame, 12 bytes apart; its length in dlen */
+	uint8_t *dlen;	  /* per shared frame */
+	uint32_t *pnodes; /* the last stack's nodes, root first */
+	size_t *poff;	  /* offset in line of the entry at each depth, and one past */
+	size_t pdepth, palloc;
+	struct pt_buf line;
 	struct pt_buf b;
 };
 
-static void ss_key(yajl_gen g, const char *k)
+static void ss_print(void *ctx, const char *s, size_t n)
 {
-	yajl_gen_string(g, (const unsigned char *)k, strlen(k));
+	pt_buf_add(ctx, s, n);
+}
+
+static void ss_flush(struct ss *s)
+{
+	if (s->out.len >= 65536) {
+		fwrite(s->out.buf, 1, s->out.len, s->fp);
+		pt_buf_reset(&s->out);
+	}
+}
+
+/* a JSON string of n bytes: invalid UTF-8 as U+FFFD, then yajl's escaping */
+static void ss_strn(struct ss *s, const char *str, size_t n)
+{
+	yajl_gen_reset(s->str, NULL);
+	pt_json_strn(s->str, str, n);
+}
+
+static void ss_str(struct ss *s, const char *str)
+{
+	ss_strn(s, str, strlen(str));
+}
+
+static void ss_sid(struct ss *s, uint32_t id)
+{
+	ss_strn(s, pt_s(s->p, id), pt_intern_len(&s->p->strings, id));
+}
+
+/* `"key":`, preceded by a comma unless it opens an object */
+static void ss_key(struct ss *s, const char *k, int first)
+{
+	if (!first)
+		pt_buf_addch(&s->out, ',');
+	ss_str(s, k);
+	pt_buf_addch(&s->out, ':');
 }
 
 static const char *ss_unit(const struct pt_profile *p, uint32_t t)
@@ -65,6 +115,7 @@ static const char *ss_unit(const struct pt_profile *p, uint32_t t)
 static uint32_t shared_frames(struct ss *s)
 {
 	const struct pt_profile *p = s->p;
+	struct pt_buf *o = &s->out;
 	struct pt_arena arena;
 	struct pt_intern keys;
 	uint32_t f, n = 0;
@@ -72,8 +123,8 @@ static uint32_t shared_frames(struct ss *s)
 	pt_arena_init(&arena);
 	pt_intern_init(&keys, &arena);
 	s->sframe = pt_xcalloc((size_t)p->nframes + 1, sizeof(uint32_t));
-	ss_key(s->g, "frames");
-	yajl_gen_array_open(s->g);
+	ss_key(s, "frames", 1);
+	pt_buf_addch(o, '[');
 	for (f = 1; f < p->nframes; f++) {
 		const struct pt_frame *fr = &p->frames[f];
 		const struct pt_func *fn = &p->funcs[fr->func];
@@ -82,40 +133,53 @@ static uint32_t shared_frames(struct ss *s)
 		s->sframe[f] = id;
 		if (id < n)
 			continue;
-		n++;
-		yajl_gen_map_open(s->g);
-		ss_key(s->g, "name");
+		if (n++)
+			pt_buf_addch(o, ',');
+		pt_buf_addch(o, '{');
+		ss_key(s, "name", 1);
 		if (fn->name)
-			pt_json_str(s->g, p, fn->name);
+			ss_sid(s, fn->name);
 		else
-			pt_json_cstr(s->g, "(unknown)");
+			ss_str(s, "(unknown)");
 		if (fn->file) {
-			ss_key(s->g, "file");
-			pt_json_str(s->g, p, fn->file);
+			ss_key(s, "file", 0);
+			ss_sid(s, fn->file);
 		}
 		if (fr->line > 0) {
-			ss_key(s->g, "line");
-			pt_json_int(s->g, fr->line);
+			ss_key(s, "line", 0);
+			pt_buf_add_i64(o, fr->line);
 		}
 		if (fr->column > 0) {
-			ss_key(s->g, "col");
-			pt_json_int(s->g, fr->column);
+			ss_key(s, "col", 0);
+			pt_buf_add_i64(o, fr->column);
 		}
-		yajl_gen_map_close(s->g);
+		pt_buf_addch(o, '}');
+		ss_flush(s);
 	}
 	s->elided = UINT32_MAX;
 	for (f = 1; f < p->nnodes; f++)
 		if (p->nodes[f].depth > DEPTH_HEAD + DEPTH_TAIL + 1) {
+			if (n)
+				pt_buf_addch(o, ',');
 			s->elided = n++;
-			yajl_gen_map_open(s->g);
-			ss_key(s->g, "name");
-			pt_json_cstr(s->g, ELIDED_NAME);
-			yajl_gen_map_close(s->g);
+			pt_buf_addch(o, '{');
+			ss_key(s, "name", 1);
+			ss_str(s, ELIDED_NAME);
+			pt_buf_addch(o, '}');
 			break;
 		}
-	yajl_gen_array_close(s->g);
+	pt_buf_addch(o, ']');
 	pt_intern_release(&keys);
 	pt_arena_release(&arena);
+	/* every index as text once, for the samples */
+	s->digits = pt_xmalloc(((size_t)n + 1) * 12);
+	s->dlen = pt_xmalloc((size_t)n + 1);
+	for (f = 0; f < n; f++) {
+		char *d = s->digits + (size_t)f * 12;
+		size_t len = pt_fmt_u64(d, f);
+		d[len] = ',';
+		s->dlen[f] = (uint8_t)(len + 1);
+	}
 	return n;
 }
 
@@ -199,24 +263,84 @@ static size_t node_stack(struct ss *s, uint32_t n)
 	return depth;
 }
 
-static void weight(yajl_gen g, struct pt_buf *b, int64_t v, uint32_t decimals)
+static void weight(struct pt_buf *b, int64_t v, uint32_t decimals)
 {
-	if (!decimals) {
-		pt_json_int(g, v);
+	if (decimals)
+		pt_buf_add_raw(b, v, decimals);
+	else
+		pt_buf_add_i64(b, v);
+}
+
+/* "[i,j,k]" for a stack deeper than speedscope takes: the middle as the marker frame */
+static void write_elided_stack(struct ss *s, uint32_t node, size_t depth)
+{
+	struct pt_buf *o = &s->out;
+	size_t k;
+
+	node_stack(s, node);
+	pt_buf_addch(o, '[');
+	for (k = 0; k < depth; k++) {
+		if (k == DEPTH_HEAD) {
+			pt_buf_add_u64(o, s->elided);
+			pt_buf_addch(o, ',');
+			k = depth - DEPTH_TAIL;
+		}
+		pt_buf_add_u64(o, s->stack[k]);
+		pt_buf_addch(o, k + 1 < depth ? ',' : ']');
+	}
+	s->pdepth = 0; /* the kept stack does not match the line any more */
+}
+
+/* "[i,j,k]": the shared frame indices of a stack (depth >= 1), root first */
+static void write_stack(struct ss *s, uint32_t node, size_t depth)
+{
+	const struct pt_profile *p = s->p;
+	size_t i = depth, k;
+	uint32_t n = node;
+
+	if (depth > DEPTH_HEAD + DEPTH_TAIL + 1) {
+		write_elided_stack(s, node, depth);
 		return;
 	}
-	pt_buf_reset(b);
-	pt_buf_add_raw(b, v, decimals);
-	yajl_gen_number(g, b->buf, b->len);
+	if (depth + 1 > s->palloc) {
+		size_t want = s->palloc;
+		PT_ALLOC_GROW(s->pnodes, depth + 1, want);
+		s->poff = pt_xreallocarray(s->poff, want, sizeof(*s->poff));
+		s->palloc = want;
+	}
+	/* up to the deepest node the last stack shares (the node at depth i is pnodes[i-1]) */
+	while (i > 0 && !(i <= s->pdepth && s->pnodes[i - 1] == n)) {
+		s->pnodes[--i] = n;
+		n = p->nodes[n].parent;
+	}
+	if (!s->line.len) {
+		pt_buf_addch(&s->line, '[');
+		s->poff[0] = 1;
+	}
+	pt_buf_setlen(&s->line, s->poff[i]);
+	pt_buf_grow(&s->line, (depth - i) * 12);
+	for (k = i; k < depth; k++) {
+		uint32_t f = s->sframe[p->nodes[s->pnodes[k]].frame];
+		s->poff[k] = s->line.len;
+		memcpy(s->line.buf + s->line.len, s->digits + (size_t)f * 12, 12);
+		s->line.len += s->dlen[f];
+	}
+	s->poff[depth] = s->line.len;
+	s->line.buf[s->line.len] = '\0';
+	s->pdepth = depth;
+	/* the line without its last comma, closed */
+	pt_buf_add(&s->out, s->line.buf, s->line.len - 1);
+	pt_buf_addch(&s->out, ']');
 }
 
 /* the samples of one group for type t: events in time order, or one per stack row */
-static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type)
+static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, int first)
 {
 	const struct pt_profile *p = s->p;
+	struct pt_buf *o = &s->out;
 	uint32_t w = p->ntypes, dec = p->types[t].decimals, r;
 	int64_t total = 0;
-	size_t i, k, pass;
+	size_t i, pass, nout;
 
 	/* the total first: speedscope takes the length as endValue - startValue */
 	if (p->nevents) {
@@ -225,27 +349,29 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type)
 				total = pt_add(total, p->event_values[i * w + t]);
 	} else {
 		for (r = 0; r < p->nsamples; r++)
-			if (s->group_of_ls[p->samples[r].labels] == gi &&
-			    p->nodes[p->samples[r].node].depth)
+			if (s->group_of_ls[p->samples[r].labels] == gi && s->row_depth[r])
 				total = pt_add(total, p->sample_values[(size_t)r * w + t]);
 	}
 
-	yajl_gen_map_open(s->g);
-	ss_key(s->g, "type");
-	pt_json_cstr(s->g, "sampled");
-	ss_key(s->g, "name");
+	if (!first)
+		pt_buf_addch(o, ',');
+	pt_buf_addch(o, '{');
+	ss_key(s, "type", 1);
+	ss_str(s, "sampled");
+	ss_key(s, "name", 0);
 	group_name(s, &s->groups[gi], t, with_type);
-	pt_json_cstr(s->g, s->b.buf);
-	ss_key(s->g, "unit");
-	pt_json_cstr(s->g, ss_unit(p, t));
-	ss_key(s->g, "startValue");
-	pt_json_int(s->g, 0);
-	ss_key(s->g, "endValue");
-	weight(s->g, &s->b, total, dec);
+	ss_strn(s, s->b.buf, strlen(s->b.buf));
+	ss_key(s, "unit", 0);
+	ss_str(s, ss_unit(p, t));
+	ss_key(s, "startValue", 0);
+	pt_buf_addch(o, '0');
+	ss_key(s, "endValue", 0);
+	weight(o, total, dec);
 	/* two passes over the same selection: samples, then weights */
 	for (pass = 0; pass < 2; pass++) {
-		ss_key(s->g, pass ? "weights" : "samples");
-		yajl_gen_array_open(s->g);
+		ss_key(s, pass ? "weights" : "samples", 0);
+		pt_buf_addch(o, '[');
+		nout = 0;
 		for (i = 0; i < (p->nevents ? p->nevents : p->nsamples); i++) {
 			uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
 			int64_t v = p->nevents ? p->event_values[i * w + t]
@@ -253,27 +379,20 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type)
 			size_t depth;
 			if (s->group_of_ls[p->samples[row].labels] != gi || !v)
 				continue;
-			depth = p->nodes[p->samples[row].node].depth;
+			depth = s->row_depth[row];
 			if (!depth)
 				continue;
-			if (pass) {
-				weight(s->g, &s->b, v, dec);
-				continue;
-			}
-			node_stack(s, p->samples[row].node);
-			yajl_gen_array_open(s->g);
-			for (k = 0; k < depth; k++) {
-				if (depth > DEPTH_HEAD + DEPTH_TAIL + 1 && k == DEPTH_HEAD) {
-					yajl_gen_integer(s->g, s->elided);
-					k = depth - DEPTH_TAIL;
-				}
-				yajl_gen_integer(s->g, s->stack[k]);
-			}
-			yajl_gen_array_close(s->g);
+			if (nout++)
+				pt_buf_addch(o, ',');
+			if (pass)
+				weight(o, v, dec);
+			else
+				write_stack(s, p->samples[row].node, depth);
+			ss_flush(s);
 		}
-		yajl_gen_array_close(s->g);
+		pt_buf_addch(o, ']');
 	}
-	yajl_gen_map_close(s->g);
+	pt_buf_addch(o, '}');
 }
 
 static int speedscope_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
@@ -282,7 +401,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	struct ss s;
 	uint32_t t, t0, t1;
 	size_t gi;
-	int ret = 0;
+	int first = 1;
 
 	if (!pt_profile_has_stacks(p))
 		return pt_diag_error(d, "%s",
@@ -290,28 +409,39 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 							 : "the profile has no stacks");
 	memset(&s, 0, sizeof(s));
 	pt_buf_init(&s.b);
+	pt_buf_init(&s.out);
+	pt_buf_init(&s.line);
 	s.p = p;
-	s.g = pt_json_gen(out);
+	s.fp = out;
+	s.str = yajl_gen_alloc(NULL);
+	if (!s.str) {
+		fprintf(stderr, "proftool: out of memory\n");
+		exit(1);
+	}
+	yajl_gen_config(s.str, yajl_gen_print_callback, ss_print, &s.out);
 	t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	t1 = o->type == PT_TYPE_ALL ? p->ntypes : t0 + 1;
 	find_groups(&s);
+	s.row_depth = pt_xmalloc(((size_t)p->nsamples + 1) * sizeof(uint32_t));
+	for (t = 0; t < p->nsamples; t++)
+		s.row_depth[t] = p->nodes[p->samples[t].node].depth;
 
-	yajl_gen_map_open(s.g);
-	ss_key(s.g, "$schema");
-	pt_json_cstr(s.g, "https://www.speedscope.app/file-format-schema.json");
-	ss_key(s.g, "exporter");
-	pt_json_cstr(s.g, PACKAGE_NAME " " PACKAGE_VERSION);
-	ss_key(s.g, "name");
+	pt_buf_addch(&s.out, '{');
+	ss_key(&s, "$schema", 1);
+	ss_str(&s, "https://www.speedscope.app/file-format-schema.json");
+	ss_key(&s, "exporter", 0);
+	ss_str(&s, PACKAGE_NAME " " PACKAGE_VERSION);
+	ss_key(&s, "name", 0);
 	pt_buf_addf(&s.b, "%s profile", p->format ? p->format : "proftool");
-	pt_json_cstr(s.g, s.b.buf);
-	ss_key(s.g, "activeProfileIndex");
-	pt_json_int(s.g, 0);
-	ss_key(s.g, "shared");
-	yajl_gen_map_open(s.g);
+	ss_str(&s, s.b.buf);
+	ss_key(&s, "activeProfileIndex", 0);
+	pt_buf_addch(&s.out, '0');
+	ss_key(&s, "shared", 0);
+	pt_buf_addch(&s.out, '{');
 	shared_frames(&s);
-	yajl_gen_map_close(s.g);
-	ss_key(s.g, "profiles");
-	yajl_gen_array_open(s.g);
+	pt_buf_addch(&s.out, '}');
+	ss_key(&s, "profiles", 0);
+	pt_buf_addch(&s.out, '[');
 	for (gi = 0; gi < s.ngroups; gi++) {
 		/* group 0 (no thread labels) only if some row is in it, or nothing else is */
 		if (gi == 0 && s.ngroups > 1) {
@@ -322,22 +452,28 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 			if (r == p->nsamples)
 				continue;
 		}
-		for (t = t0; t < t1; t++)
-			write_profile(&s, gi, t, t1 - t0 > 1);
+		for (t = t0; t < t1; t++) {
+			write_profile(&s, gi, t, t1 - t0 > 1, first);
+			first = 0;
+		}
 	}
-	yajl_gen_array_close(s.g);
-	if (yajl_gen_map_close(s.g) != yajl_gen_status_ok)
-		ret = pt_diag_error(d, "internal error writing JSON");
-	else
-		fputc('\n', out);
+	pt_buf_addstr(&s.out, "]}\n");
+	fwrite(s.out.buf, 1, s.out.len, out);
 
-	yajl_gen_free(s.g);
+	yajl_gen_free(s.str);
 	free(s.sframe);
 	free(s.group_of_ls);
+	free(s.row_depth);
 	free(s.groups);
 	free(s.stack);
+	free(s.digits);
+	free(s.dlen);
+	free(s.pnodes);
+	free(s.poff);
+	pt_buf_release(&s.line);
 	pt_buf_release(&s.b);
-	return ret;
+	pt_buf_release(&s.out);
+	return 0;
 }
 
 static const char *const speedscope_suffixes[] = {".speedscope.json", NULL};

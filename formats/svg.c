@@ -87,18 +87,22 @@ struct merged {
 	struct pt_map index;
 };
 
-static uint32_t mchild(struct merged *m, uint32_t parent, uint32_t key)
+static uint32_t mnew(struct merged *m, uint32_t parent, uint32_t key)
 {
-	uint32_t *slot = pt_map_put(&m->index, (uint64_t)parent << 32 | key), id;
-	if (*slot != PT_MAP_NEW)
-		return *slot;
-	id = (uint32_t)m->nn;
+	uint32_t id = (uint32_t)m->nn;
 	PT_ALLOC_GROW(m->n, m->nn + 1, m->alloc);
 	m->n[id] = (struct mnode){parent, key, 0, m->n[parent].first_child, 0, 0};
 	m->n[parent].first_child = id;
 	m->nn++;
-	*slot = id;
 	return id;
+}
+
+static uint32_t mchild(struct merged *m, uint32_t parent, uint32_t key)
+{
+	uint32_t *slot = pt_map_put(&m->index, (uint64_t)parent << 32 | key);
+	if (*slot == PT_MAP_NEW)
+		*slot = mnew(m, parent, key);
+	return *slot;
 }
 
 static int key_cmp(const void *a, const void *b, void *ctx)
@@ -113,95 +117,175 @@ static int key_cmp(const void *a, const void *b, void *ctx)
 	return (unsigned char)xs[0] - (unsigned char)ys[0];
 }
 
-struct child_sort {
+/* The tree the graph is drawn from: the merged tree, or, when no two frames share a key
+ * (nothing can merge), the profile's own tree, node for node, without a copy. */
+struct gview {
 	const struct svg *s;
-	const struct merged *m;
+	const struct mnode *m; /* NULL: the profile's tree */
 };
+
+static uint32_t g_first(const struct gview *g, uint32_t i)
+{
+	return g->m ? g->m[i].first_child : g->s->p->nodes[i].first_child;
+}
+
+static uint32_t g_next(const struct gview *g, uint32_t i)
+{
+	return g->m ? g->m[i].next_sibling : g->s->p->nodes[i].next_sibling;
+}
+
+static uint32_t g_key(const struct gview *g, uint32_t i)
+{
+	return g->m ? g->m[i].key : g->s->key_of_frame[g->s->p->nodes[i].frame];
+}
 
 static int child_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct child_sort *c = ctx;
-	uint32_t x = c->m->n[*(const uint32_t *)a].key, y = c->m->n[*(const uint32_t *)b].key;
-	return key_cmp(&x, &y, (void *)c->s);
+	const struct gview *g = ctx;
+	uint32_t x = g_key(g, *(const uint32_t *)a), y = g_key(g, *(const uint32_t *)b);
+	return key_cmp(&x, &y, (void *)g->s);
+}
+
+/* Merge in node order. Only a node whose key several frames share, or one below it, can
+ * meet another node of the same path: the others skip the hash. Fills cum (and cumb)
+ * with the self values; returns 0 if some value of type t is negative. */
+static int merge_graph(struct svg *s, const uint8_t *shared, struct merged *m, int64_t **cum,
+		       int64_t **cumb)
+{
+	const struct pt_profile *p = s->p;
+	uint32_t *of_node, n;
+	uint8_t *tainted;
+	size_t i;
+	int nonneg = 1;
+
+	memset(m, 0, sizeof(*m));
+	pt_map_init(&m->index);
+	PT_ALLOC_GROW(m->n, p->nnodes, m->alloc);
+	memset(&m->n[0], 0, sizeof(m->n[0]));
+	m->nn = 1;
+	of_node = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
+	tainted = pt_xmalloc((size_t)p->nnodes + 1);
+	of_node[0] = 0;
+	tainted[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t par = p->nodes[n].parent, key = s->key_of_frame[p->nodes[n].frame], id;
+		int64_t v = p->node_self[(size_t)n * p->ntypes + s->t];
+		tainted[n] = tainted[par] || shared[key] > 1;
+		id = tainted[n] ? mchild(m, of_node[par], key) : mnew(m, of_node[par], key);
+		of_node[n] = id;
+		m->n[id].self = pt_add(m->n[id].self, v);
+		if (s->tb != UINT32_MAX)
+			m->n[id].self_base = pt_add(m->n[id].self_base,
+						    p->node_self[(size_t)n * p->ntypes + s->tb]);
+		nonneg &= v >= 0;
+	}
+	free(of_node);
+	free(tainted);
+	*cum = pt_xmalloc(m->nn * sizeof(int64_t));
+	for (i = 0; i < m->nn; i++)
+		(*cum)[i] = m->n[i].self;
+	if (s->tb != UINT32_MAX) {
+		*cumb = pt_xmalloc(m->nn * sizeof(int64_t));
+		for (i = 0; i < m->nn; i++)
+			(*cumb)[i] = m->n[i].self_base;
+	}
+	return nonneg;
 }
 
 static void layout_graph(struct svg *s)
 {
 	const struct pt_profile *p = s->p;
 	struct merged m;
-	struct child_sort cs;
-	uint32_t *of_node, n, c, *kids = NULL, *depth;
-	size_t nkids, kalloc = 0, i;
-	int64_t *cum, *cumb;
+	struct gview g;
+	uint32_t c, f, *kids = NULL, *depth;
+	size_t nkids, kalloc = 0, i, k, nn;
+	int64_t *cum = NULL, *cumb = NULL;
 	double *x;
+	uint8_t *shared, *placed;
+	int prune, any_shared = 0;
 
-	memset(&m, 0, sizeof(m));
-	pt_map_init(&m.index);
-	PT_ALLOC_GROW(m.n, 1, m.alloc);
-	memset(&m.n[0], 0, sizeof(m.n[0]));
-	m.nn = 1;
-	of_node = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
-	of_node[0] = 0;
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t id =
-			mchild(&m, of_node[p->nodes[n].parent], frame_key(s, p->nodes[n].frame));
-		of_node[n] = id;
-		m.n[id].self = pt_add(m.n[id].self, p->node_self[(size_t)n * p->ntypes + s->t]);
-		if (s->tb != UINT32_MAX)
-			m.n[id].self_base = pt_add(m.n[id].self_base,
-						   p->node_self[(size_t)n * p->ntypes + s->tb]);
-	}
-	free(of_node);
-
-	/* inclusive values: a merged child is always created after its parent */
-	cum = pt_xcalloc(m.nn, sizeof(int64_t));
-	cumb = pt_xcalloc(m.nn, sizeof(int64_t));
-	for (i = 0; i < m.nn; i++) {
-		cum[i] = m.n[i].self;
-		cumb[i] = m.n[i].self_base;
-	}
-	for (i = m.nn; i-- > 1;) {
-		cum[m.n[i].parent] = pt_add(cum[m.n[i].parent], cum[i]);
-		cumb[m.n[i].parent] = pt_add(cumb[m.n[i].parent], cumb[i]);
-	}
-
-	/* sort every child list by name, then place children left to right */
-	cs.s = s;
-	cs.m = &m;
-	for (i = 0; i < m.nn; i++) {
-		nkids = 0;
-		for (c = m.n[i].first_child; c; c = m.n[c].next_sibling) {
-			PT_ALLOC_GROW(kids, nkids + 1, kalloc);
-			kids[nkids++] = c;
+	for (f = 1; f < p->nframes; f++)
+		frame_key(s, f);
+	shared = pt_xcalloc((size_t)s->keys.n + 1, 1);
+	for (f = 1; f < p->nframes; f++)
+		if (shared[s->key_of_frame[f]]++)
+			any_shared = 1, shared[s->key_of_frame[f]] = 2;
+	g.s = s;
+	if (any_shared) {
+		prune = merge_graph(s, shared, &m, &cum, &cumb);
+		g.m = m.n;
+		nn = m.nn;
+	} else {
+		/* node n is merged node n: the same values, in the same order */
+		g.m = NULL;
+		nn = p->nnodes;
+		cum = pt_xmalloc(nn * sizeof(int64_t));
+		prune = 1;
+		for (i = 0; i < nn; i++) {
+			cum[i] = p->node_self[i * p->ntypes + s->t];
+			prune &= cum[i] >= 0;
 		}
-		if (nkids < 2)
-			continue;
-		qsort_r(kids, nkids, sizeof(*kids), child_cmp, &cs);
-		m.n[i].first_child = kids[0];
-		for (c = 0; c + 1 < nkids; c++)
-			m.n[kids[c]].next_sibling = kids[c + 1];
-		m.n[kids[nkids - 1]].next_sibling = 0;
+		if (s->tb != UINT32_MAX) {
+			cumb = pt_xmalloc(nn * sizeof(int64_t));
+			for (i = 0; i < nn; i++)
+				cumb[i] = p->node_self[i * p->ntypes + s->tb];
+		}
 	}
-	x = pt_xcalloc(m.nn, sizeof(double));
-	depth = pt_xcalloc(m.nn, sizeof(uint32_t));
-	for (i = 0; i < m.nn; i++) {
+	free(shared);
+
+	/* inclusive values: a child always comes after its parent */
+	for (i = nn; i-- > 1;) {
+		uint32_t par = g.m ? g.m[i].parent : p->nodes[i].parent;
+		cum[par] = pt_add(cum[par], cum[i]);
+		if (cumb)
+			cumb[par] = pt_add(cumb[par], cumb[i]);
+	}
+
+	/* Place children left to right, sorted by name, in node order (the order the
+	 * rectangles are written in). A frame narrower than half the minimum width is
+	 * drawn by nobody below it either (no value is negative), so its children are
+	 * neither sorted nor placed; the half leaves room for rounding in x1 - x0, which
+	 * is below total * 2^-51 (hence no pruning for absurdly small minimum widths). */
+	if (s->min_value <= (double)cum[0] * 1e-12)
+		prune = 0;
+	x = pt_xcalloc(nn, sizeof(double));
+	depth = pt_xcalloc(nn, sizeof(uint32_t));
+	placed = pt_xcalloc(nn, 1);
+	placed[0] = 1;
+	for (i = 0; i < nn; i++) {
 		double at = x[i];
-		for (c = m.n[i].first_child; c; c = m.n[c].next_sibling) {
-			x[c] = at;
-			depth[c] = depth[i] + 1;
-			at += (double)(cum[c] > 0 ? cum[c] : 0);
+		if (!placed[i])
+			continue;
+		if (!prune || (double)cum[i] * 2 >= s->min_value) {
+			nkids = 0;
+			for (c = g_first(&g, (uint32_t)i); c; c = g_next(&g, c)) {
+				PT_ALLOC_GROW(kids, nkids + 1, kalloc);
+				kids[nkids++] = c;
+			}
+			if (nkids > 1)
+				qsort_r(kids, nkids, sizeof(*kids), child_cmp, &g);
+			for (k = 0; k < nkids; k++) {
+				c = kids[k];
+				x[c] = at;
+				depth[c] = depth[i] + 1;
+				placed[c] = 1;
+				at += (double)(cum[c] > 0 ? cum[c] : 0);
+			}
 		}
 		if (i && cum[i] > 0)
-			add_rect(s, x[i], x[i] + (double)cum[i], depth[i] - 1, m.n[i].key, cum[i],
-				 cumb[i]);
+			add_rect(s, x[i], x[i] + (double)cum[i], depth[i] - 1,
+				 g_key(&g, (uint32_t)i), cum[i], cumb ? cumb[i] : 0);
 	}
 	free(x);
 	free(depth);
+	free(placed);
 	free(kids);
 	free(cum);
 	free(cumb);
-	free(m.n);
-	pt_map_release(&m.index);
+	if (g.m) {
+		free(m.n);
+		pt_map_release(&m.index);
+	}
 }
 
 /* ---- flame chart: stacks in time order, equal neighbours merged ---- */
@@ -275,6 +359,17 @@ static double name_hash(const char *s, size_t n, int reverse)
 	return v / max * 1.5 > 1 ? 1 : v / max * 1.5;
 }
 
+static void add_rgb(struct pt_buf *b, int r, int g, int bl)
+{
+	pt_buf_addstr(b, "rgb(");
+	pt_buf_add_i64(b, r);
+	pt_buf_addch(b, ',');
+	pt_buf_add_i64(b, g);
+	pt_buf_addch(b, ',');
+	pt_buf_add_i64(b, bl);
+	pt_buf_addch(b, ')');
+}
+
 static void palette_color(struct pt_buf *b, const char *pal, const char *name, size_t n,
 			  uint32_t kind)
 {
@@ -329,7 +424,7 @@ static void palette_color(struct pt_buf *b, const char *pal, const char *name, s
 	} else { /* grey */
 		r = g = bl = 160 + (int)(40 * v1);
 	}
-	pt_buf_addf(b, "rgb(%d,%d,%d)", r, g, bl);
+	add_rgb(b, r, g, bl);
 }
 
 /* differential: white for no change, red for growth, blue for shrinkage */
@@ -513,10 +608,17 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 		n = 9;
 	}
 	pt_buf_reset(b);
-	pt_buf_addf(b,
-		    "<g class=\"frame\" data-name=\"%s\" data-x=\"%.2f\" data-w=\"%.2f\" "
-		    "data-depth=\"%" PRIu32 "\"><title>%s (",
-		    esc.buf, x, w, r->depth, esc.buf);
+	pt_buf_addstr(b, "<g class=\"frame\" data-name=\"");
+	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_addstr(b, "\" data-x=\"");
+	pt_buf_add_fixed(b, x, 2);
+	pt_buf_addstr(b, "\" data-w=\"");
+	pt_buf_add_fixed(b, w, 2);
+	pt_buf_addstr(b, "\" data-depth=\"");
+	pt_buf_add_u64(b, r->depth);
+	pt_buf_addstr(b, "\"><title>");
+	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_addstr(b, " (");
 	pt_buf_add_scaled(b, p, s->t, r->value);
 	pt_buf_addstr(b, ", ");
 	pt_buf_add_pct(b, r->value, total);
@@ -525,14 +627,24 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 		pt_buf_add_scaled(b, p, s->t, r->value - r->base);
 		pt_buf_addstr(b, " from base");
 	}
-	pt_buf_addf(b, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"",
-		    x, y, w, FRAME_H - 1);
+	pt_buf_addstr(b, ")</title><rect x=\"");
+	pt_buf_add_fixed(b, x, 2);
+	pt_buf_addstr(b, "\" y=\"");
+	pt_buf_add_fixed(b, y, 1);
+	pt_buf_addstr(b, "\" width=\"");
+	pt_buf_add_fixed(b, w, 2);
+	pt_buf_addstr(b, "\" height=\"");
+	pt_buf_add_i64(b, FRAME_H - 1);
+	pt_buf_addstr(b, "\" fill=\"");
 	if (s->tb != UINT32_MAX)
 		diff_color(b, r->value - r->base, maxdelta);
 	else
 		palette_color(b, s->o->colors, name, n, kind);
-	pt_buf_addf(b, "\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3,
-		    y + FRAME_H - 5.5);
+	pt_buf_addstr(b, "\" rx=\"2\" ry=\"2\"/><text x=\"");
+	pt_buf_add_fixed(b, x + 3, 2);
+	pt_buf_addstr(b, "\" y=\"");
+	pt_buf_add_fixed(b, y + FRAME_H - 5.5, 1);
+	pt_buf_addstr(b, "\">");
 	{
 		/* the label as drawn before any script runs (viewers without scripts) */
 		double fit = (w - 6) / (FONT_SIZE * FONT_WIDTH);

@@ -91,6 +91,53 @@ void pt_buf_addf(struct pt_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+size_t pt_fmt_u64(char *dst, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char tmp[PT_U64_DIGITS];
+	size_t i = sizeof(tmp), n;
+
+	/* two digits per division, from the right */
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		tmp[--i] = pairs[2 * r + 1];
+		tmp[--i] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--i] = pairs[2 * v + 1];
+		tmp[--i] = pairs[2 * v];
+	} else {
+		tmp[--i] = (char)('0' + v);
+	}
+	n = sizeof(tmp) - i;
+	memcpy(dst, tmp + i, n);
+	return n;
+}
+
+void pt_buf_add_u64(struct pt_buf *b, uint64_t v)
+{
+	pt_buf_grow(b, PT_U64_DIGITS);
+	b->len += pt_fmt_u64(b->buf + b->len, v);
+	b->buf[b->len] = '\0';
+}
+
+void pt_buf_add_i64(struct pt_buf *b, int64_t v)
+{
+	pt_buf_grow(b, PT_U64_DIGITS + 1);
+	if (v < 0) {
+		b->buf[b->len++] = '-';
+		/* negating in unsigned arithmetic: INT64_MIN has no positive int64_t */
+		b->len += pt_fmt_u64(b->buf + b->len, (uint64_t)0 - (uint64_t)v);
+	} else {
+		b->len += pt_fmt_u64(b->buf + b->len, (uint64_t)v);
+	}
+	b->buf[b->len] = '\0';
+}
+
 void pt_buf_setlen(struct pt_buf *b, size_t len)
 {
 	if (!b->alloc)

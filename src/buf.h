@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pt_buf {
 	size_t alloc;
@@ -28,6 +29,14 @@ void pt_buf_addstr(struct pt_buf *b, const char *s);
 void pt_buf_addch(struct pt_buf *b, int c);
 void pt_buf_addf(struct pt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pt_buf_vaddf(struct pt_buf *b, const char *fmt, va_list ap);
+/* decimal integers, byte for byte as printf's "%" PRIu64 / "%" PRId64 writes them, for
+ * writers that print millions of numbers */
+void pt_buf_add_u64(struct pt_buf *b, uint64_t v);
+void pt_buf_add_i64(struct pt_buf *b, int64_t v);
+/* the digits of v at dst, which has room for PT_U64_DIGITS bytes (no NUL); returns
+ * how many were written */
+#define PT_U64_DIGITS 20
+size_t pt_fmt_u64(char *dst, uint64_t v);
 void pt_buf_setlen(struct pt_buf *b, size_t len);
 static inline void pt_buf_reset(struct pt_buf *b)
 {

@@ -126,7 +126,7 @@ yajl_gen pt_json_gen(FILE *fp)
 	return g;
 }
 
-static void json_bytes(yajl_gen g, const char *s, size_t n)
+void pt_json_strn(yajl_gen g, const char *s, size_t n)
 {
 	struct pt_buf b = PT_BUF_INIT;
 	pt_buf_add_utf8(&b, s, n);
@@ -136,12 +136,12 @@ static void json_bytes(yajl_gen g, const char *s, size_t n)
 
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
 {
-	json_bytes(g, pt_s(p, id), pt_intern_len(&p->strings, id));
+	pt_json_strn(g, pt_s(p, id), pt_intern_len(&p->strings, id));
 }
 
 void pt_json_cstr(yajl_gen g, const char *s)
 {
-	json_bytes(g, s, strlen(s));
+	pt_json_strn(g, s, strlen(s));
 }
 
 void pt_json_int(yajl_gen g, int64_t v)

@@ -163,6 +163,7 @@ yajl_gen pt_json_gen(FILE *fp);
 /* a profile string as a JSON string (made valid UTF-8) */
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
 void pt_json_cstr(yajl_gen g, const char *s);
+void pt_json_strn(yajl_gen g, const char *s, size_t n);
 void pt_json_int(yajl_gen g, int64_t v);
 
 #endif

@@ -14,7 +14,7 @@ void pt_buf_add_raw(struct pt_buf *b, int64_t v, uint32_t decimals)
 	uint32_t i;
 
 	if (!decimals) {
-		pt_buf_addf(b, "%" PRId64, v);
+		pt_buf_add_i64(b, v);
 		return;
 	}
 	for (i = 0; i < decimals; i++)
@@ -49,16 +49,41 @@ static int unit_is_bytes(const char *unit)
 	return !strcmp(unit, "bytes") || !strcmp(unit, "byte") || !strcmp(unit, "B");
 }
 
+void pt_buf_add_fixed(struct pt_buf *b, double x, int decimals)
+{
+	uint64_t scale = decimals == 1 ? 10 : 100, r;
+	double y, fl, f;
+
+	/* Below 1e7, x * scale is within 2^-53 * 1e9 < 1e-6 of the exact product, so
+	 * its fraction says which way printf rounds unless it is within 1e-6 of a tie.
+	 * Near ties, negative numbers (and -0), large ones and NaN go to printf. */
+	if ((decimals != 1 && decimals != 2) || !(x >= 0 && x < 1e7) || signbit(x)) {
+		pt_buf_addf(b, "%.*f", decimals, x);
+		return;
+	}
+	y = x * (double)scale;
+	fl = floor(y);
+	f = y - fl;
+	if (fabs(f - 0.5) < 1e-6) {
+		pt_buf_addf(b, "%.*f", decimals, x);
+		return;
+	}
+	r = (uint64_t)fl + (f > 0.5);
+	pt_buf_add_u64(b, r / scale);
+	pt_buf_addch(b, '.');
+	if (scale == 100)
+		pt_buf_addch(b, (int)('0' + r / 10 % 10));
+	pt_buf_addch(b, (int)('0' + r % 10));
+}
+
 /* pprof's rule: two decimals, with ".00" dropped */
 static void add_2f(struct pt_buf *b, double x, const char *suffix)
 {
-	char tmp[64];
-	size_t n;
-	snprintf(tmp, sizeof(tmp), "%.2f", x);
-	n = strlen(tmp);
-	if (n > 3 && !strcmp(tmp + n - 3, ".00"))
-		tmp[n - 3] = '\0';
-	pt_buf_addf(b, "%s%s", tmp, suffix);
+	size_t start = b->len;
+	pt_buf_add_fixed(b, x, 2);
+	if (b->len - start > 3 && !memcmp(b->buf + b->len - 3, ".00", 3))
+		pt_buf_setlen(b, b->len - 3);
+	pt_buf_addstr(b, suffix);
 }
 
 void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t, int64_t v)
@@ -103,7 +128,7 @@ void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t,
 	if (ty->decimals)
 		pt_buf_add_raw(b, v, ty->decimals);
 	else
-		pt_buf_addf(b, "%" PRId64, v);
+		pt_buf_add_i64(b, v);
 }
 
 double pt_pct(int64_t v, int64_t total)
@@ -113,5 +138,6 @@ double pt_pct(int64_t v, int64_t total)
 
 void pt_buf_add_pct(struct pt_buf *b, int64_t v, int64_t total)
 {
-	pt_buf_addf(b, "%.2f%%", pt_pct(v, total));
+	pt_buf_add_fixed(b, pt_pct(v, total), 2);
+	pt_buf_addch(b, '%');
 }

@@ -1,6 +1,8 @@
 /* test-core.c: arena, intern, buf, map, input (lines, gzip, limits), units. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,6 +58,79 @@ static void test_buf(void)
 	pt_buf_reset(&b);
 	pt_buf_add_raw(&b, -5, 3);
 	ok(!strcmp(b.buf, "-0.005"), "negative fixed-point value");
+	pt_buf_release(&b);
+}
+
+/* the integer appenders write what printf writes, at every length and both ends */
+static void test_buf_ints(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	char want[64];
+	uint64_t u;
+	int bad = 0, k;
+
+	/* every power of ten and its neighbours, signed and unsigned */
+	for (u = 1; u; u = u <= UINT64_MAX / 10 ? u * 10 : 0) {
+		for (k = -1; k <= 1; k++) {
+			uint64_t v = u + (uint64_t)(int64_t)k;
+			int64_t s = (int64_t)(v & INT64_MAX);
+			pt_buf_reset(&b);
+			pt_buf_addch(&b, 'x');
+			pt_buf_add_u64(&b, v);
+			snprintf(want, sizeof(want), "x%" PRIu64, v);
+			bad += strcmp(b.buf, want) != 0 || b.len != strlen(want);
+			pt_buf_reset(&b);
+			pt_buf_add_i64(&b, s);
+			pt_buf_add_i64(&b, -s);
+			snprintf(want, sizeof(want), "%" PRId64 "%" PRId64, s, -s);
+			bad += strcmp(b.buf, want) != 0;
+		}
+	}
+	pt_buf_reset(&b);
+	pt_buf_add_i64(&b, INT64_MIN);
+	pt_buf_add_u64(&b, UINT64_MAX);
+	snprintf(want, sizeof(want), "%" PRId64 "%" PRIu64, INT64_MIN, UINT64_MAX);
+	bad += strcmp(b.buf, want) != 0;
+	is_int(bad, 0, "pt_buf_add_i64 and pt_buf_add_u64 write what printf writes");
+	pt_buf_release(&b);
+}
+
+/* pt_buf_add_fixed rounds as printf does: on exact ties, just beside them, at every
+ * magnitude it handles itself and beyond */
+static void test_buf_fixed(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	char want[512];
+	uint64_t seed = 42;
+	int bad = 0, i, d;
+
+	for (i = 0; i < 200000; i++) {
+		double x;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		switch (i % 4) {
+		case 0: /* exact and near ties: k / 200, k / 20 */
+			x = (double)(seed >> 40) / (i % 8 ? 200.0 : 20.0);
+			break;
+		case 1: /* any magnitude up to past the fast range */
+			x = (double)(seed >> 11) / (double)(1ULL << (seed % 64));
+			break;
+		case 2:
+			x = (double)(seed >> 34) / 100.0 + 0.005;
+			break;
+		default:
+			x = -(double)(seed >> 44) / 1000.0;
+		}
+		for (d = 1; d <= 2; d++) {
+			pt_buf_reset(&b);
+			pt_buf_add_fixed(&b, x, d);
+			snprintf(want, sizeof(want), "%.*f", d, x);
+			bad += strcmp(b.buf, want) != 0;
+		}
+	}
+	pt_buf_reset(&b);
+	pt_buf_add_fixed(&b, -0.0, 2);
+	bad += strcmp(b.buf, "-0.00") != 0;
+	is_int(bad, 0, "pt_buf_add_fixed writes what printf's %%.1f and %%.2f write");
 	pt_buf_release(&b);
 }
 
@@ -202,6 +277,8 @@ int main(void)
 {
 	test_intern();
 	test_buf();
+	test_buf_ints();
+	test_buf_fixed();
 	test_map();
 	test_units();
 	test_input();
