@@ -20,14 +20,27 @@ have_format () {
 	"$PROFTOOL" formats | awk -v f="$1" -v col="$2" '$1 == f && $col == "yes" { ok = 1 } END { exit !ok }'
 }
 
-# run OUTFILE CMD...: sets secs and rss (KiB); stops on a non-zero exit
+# run OUTFILE CMD...: runs CMD BENCH_REPEAT times (default 3) and keeps the least wall
+# and CPU time and the largest peak RSS (KiB): a busy machine only ever adds time, so
+# the least is the best estimate of the cost. Stops on a non-zero exit.
 run () {
 	out=$1
 	shift
-	cmd="$*"
-	set -- $("$MEASURE" -o "$out" -- "$@" | tail -1)
-	secs=$1 rss=$2 cpu=$4
-	test "$3" = 0 || { echo "bench: '$cmd' exited with $3" >&2; exit 1; }
+	secs= cpu= rss=
+	i=0
+	while test $i -lt "${BENCH_REPEAT:-3}"; do
+		res=$("$MEASURE" -o "$out" -- "$@" 2>/dev/null | tail -1)
+		read -r s1 r1 rc c1 <<EOF
+$res
+EOF
+		test "$rc" = 0 || { echo "bench: '$*' exited with $rc" >&2; exit 1; }
+		read -r secs cpu rss <<EOF
+$(awk -v s="$secs" -v c="$cpu" -v r="$rss" -v s1="$s1" -v r1="$r1" -v c1="$c1" 'BEGIN {
+	if (s == "" || s1 < s) s = s1; if (c == "" || c1 < c) c = c1; if (r == "" || r1 > r) r = r1
+	print s, c, r }')
+EOF
+		i=$((i + 1))
+	done
 }
 
 # row NAME SIZE OUTSIZE [READCPU]: one table row from the last two runs (baseline, then
@@ -44,18 +57,17 @@ row () {
 			w = c - rc; w = w > 0.001 ? w : 0.001
 			orate = sprintf("%.0f MB/s (writer cpu %.2f s)", ob / 1048576 / w, w)
 		}
-		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | %.1fx (cpu %.1fx) |\n",
-			n, mb, s, c, mb / c, orate, r / 1024, bn, bs, bc, br / 1024, s / bs, c / bc }'
+		# a ratio under 1 reads better as "N x faster"
+		cr = c / bc < 1 ? sprintf("%.1fx faster", bc / c) : sprintf("%.1fx", c / bc)
+		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | cpu %s, wall %.2fx, RSS %.2fx |\n",
+			n, mb, s, c, mb / c, orate, r / 1024, bn, bs, bc, br / 1024, cr, s / bs, r / (br > 0 ? br : 1) }'
 }
 
-# readcpu FILE: sets rcpu, the least CPU of three `proftool info` runs on FILE (reading
-# and building the profile, no writer), for the writer rows
+# readcpu FILE: sets rcpu, the least CPU of `proftool info` runs on FILE (reading and
+# building the profile, no writer), for the writer rows
 readcpu () {
-	rcpu=
-	for i in 1 2 3; do
-		run "$work/info" "$PROFTOOL" info "$1"
-		rcpu=$(awk -v a="$rcpu" -v b="$cpu" 'BEGIN { print (a == "" || b < a) ? b : a }')
-	done
+	run "$work/info" "$PROFTOOL" info "$1"
+	rcpu=$cpu
 }
 
 # baseline NAME OUTFILE CMD...: run and remember as the baseline
@@ -68,13 +80,14 @@ baseline () {
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -m); $(date -u +%Y-%m-%d)"
 echo
-echo "Rates are per CPU second (user + system), which a busy machine disturbs least."
+echo "Rates are per CPU second (user + system), which a busy machine disturbs least; every"
+echo "figure is the least of ${BENCH_REPEAT:-3} runs (the largest, for peak RSS)."
 echo "Writer rows (\"(writer)\"): the output rate is the writer's own, output bytes per CPU"
-echo "second of the convert minus the least of three \`proftool info\` runs on the same file"
+echo "second of the convert minus the least \`proftool info\` run on the same file"
 echo "in this run (reading without writing; info also aggregates per function, so the"
 echo "writer's share is if anything underestimated)."
 echo
-echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | time / baseline |"
+echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | proftool / baseline |"
 echo "|---|---|---|---|---|---|---|---|"
 
 if have_format perf 2; then
@@ -111,7 +124,7 @@ fi
 
 # stackprof raw dump -> top, against the stackprof CLI
 if have_format stackprof 2 && command -v ruby >/dev/null 2>&1; then
-	ruby "$top/bench/gen-stackprof.rb" "$work/big.dump" "${BENCH_STACKPROF_COPIES:-200}"
+	ruby "$top/bench/gen-stackprof.rb" "$work/big.dump" "${BENCH_STACKPROF_COPIES:-1000}"
 	size=$(stat -c %s "$work/big.dump")
 	if command -v stackprof >/dev/null 2>&1; then
 		baseline "stackprof --text" "$work/sp" stackprof --text "$work/big.dump"
