@@ -261,7 +261,8 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 		goto out;
 	}
 	if (!r.ncounts) {
-		ret = pt_diag_error(d, d->skipped ? "no valid stack line" : "empty input");
+		ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
+					 d->skipped ? "no valid stack line" : "empty input");
 		goto out;
 	}
 out:

@@ -37,12 +37,14 @@ struct rnode {
 	uint32_t ticks;		    /* resolved: first tick of this node */
 	uint32_t nticks, tick_used;
 	uint32_t state;
+	uint64_t off; /* input offset of its object, for errors */
 };
 
 struct pair {
 	uint32_t parent; /* node index */
 	uint32_t pad;
 	int64_t child; /* node id */
+	uint64_t off;  /* input offset of the child id, for errors */
 };
 
 struct tick {
@@ -66,6 +68,7 @@ struct unit {
 	size_t nlines, lines_alloc;
 	int64_t start, end; /* microseconds; NO_VALUE when absent */
 	int has_samples, has_deltas, has_timestamps, legacy, one_based;
+	uint64_t samples_off, deltas_off; /* input offsets of the arrays, for errors */
 	/* trace identity */
 	int64_t pid, tid;
 	uint32_t id; /* string id of the profile id */
@@ -138,6 +141,7 @@ struct reader {
 	struct pt_diag *d;
 	yajl_handle h;
 	uint64_t chunk_off; /* stream offset of the chunk being parsed */
+	uint64_t end_off;   /* stream offset of the end of the input, once read */
 	int failed;	    /* a callback set the diag */
 
 	struct level *stack;
@@ -167,6 +171,12 @@ struct reader {
 };
 
 static int fail_at(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* input offset just past the token being reported */
+static uint64_t here(const struct reader *r)
+{
+	return r->chunk_off + yajl_get_bytes_consumed(r->h);
+}
 
 static int fail_at(struct reader *r, const char *fmt, ...)
 {
@@ -393,6 +403,7 @@ static struct rnode *new_node(struct reader *r)
 	n = &u->nodes[u->nnodes++];
 	memset(n, 0, sizeof(*n));
 	n->id = n->parent_id = n->line = n->col = n->hit_count = NO_VALUE;
+	n->off = here(r) - 1; /* its '{' */
 	return n;
 }
 
@@ -518,12 +529,18 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		case K_TIMESTAMPS:
 			if (vk != V_ARRAY)
 				return wrong_type(r, k, "an array");
-			if (k == K_SAMPLES)
+			if (k == K_SAMPLES) {
 				u->has_samples = 1;
-			else if (k == K_DELTAS)
-				u->has_deltas = 1;
-			else
-				u->has_timestamps = 1;
+				if (!u->samples_off)
+					u->samples_off = here(r) - 1;
+			} else {
+				if (k == K_DELTAS)
+					u->has_deltas = 1;
+				else
+					u->has_timestamps = 1;
+				if (!u->deltas_off)
+					u->deltas_off = here(r) - 1;
+			}
 			return push(r, C_INTS,
 				    k == K_SAMPLES  ? A_SAMPLES
 				    : k == K_DELTAS ? A_DELTAS
@@ -645,6 +662,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			u->children[u->nchildren].parent = l->idx;
 			u->children[u->nchildren].pad = 0;
 			u->children[u->nchildren].child = x;
+			u->children[u->nchildren].off = here(r) - len;
 			u->nchildren++;
 			return 1;
 		}
@@ -758,8 +776,11 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		case K_LINES:
 			if (vk != V_ARRAY)
 				return wrong_type(r, k, "an array");
-			if (k == K_DELTAS)
+			if (k == K_DELTAS) {
 				u->has_deltas = 1;
+				if (!u->deltas_off)
+					u->deltas_off = here(r) - 1;
+			}
 			return push(r, C_INTS, k == K_DELTAS ? A_DELTAS : A_LINES, 0);
 		case K_START:
 		case K_END:
@@ -880,6 +901,10 @@ static void commit_event1(struct reader *r)
 	u->ndeltas += c->ndeltas;
 	u->has_samples |= c->has_samples || c->nsamples;
 	u->has_deltas |= c->has_deltas;
+	if (!u->samples_off) /* errors point at the first chunk's arrays */
+		u->samples_off = c->samples_off;
+	if (!u->deltas_off)
+		u->deltas_off = c->deltas_off;
 	u->legacy |= c->legacy;
 	u->one_based |= c->one_based;
 }
@@ -1111,13 +1136,13 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 
 	idmap_init(&ids, u);
 	if (!u->nnodes) {
-		pt_diag_error(r->d, "the profile has no nodes");
+		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
 		goto out;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
 		if (!idmap_put(&ids, n->id, (uint32_t)i)) {
-			pt_diag_error(r->d, "duplicate node id %" PRId64, n->id);
+			pt_diag_error_at(r->d, n->off, "duplicate node id %" PRId64, n->id);
 			goto out;
 		}
 		n->parent = UINT32_MAX;
@@ -1129,9 +1154,9 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		if (n->parent_id != NO_VALUE) {
 			uint32_t pi = idmap_get(&ids, n->parent_id);
 			if (pi == UINT32_MAX) {
-				pt_diag_error(r->d,
-					      "unknown parent node id %" PRId64 " of node %" PRId64,
-					      n->parent_id, n->id);
+				pt_diag_error_at(r->d, n->off,
+						 "unknown parent node id %" PRId64 " of node %" PRId64,
+						 n->parent_id, n->id);
 				goto out;
 			}
 			n->parent = pi;
@@ -1141,15 +1166,15 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		uint32_t ci = idmap_get(&ids, u->children[i].child);
 		struct rnode *c;
 		if (ci == UINT32_MAX) {
-			pt_diag_error(r->d,
-				      "unknown node id %" PRId64 " in children of node %" PRId64,
-				      u->children[i].child, u->nodes[u->children[i].parent].id);
+			pt_diag_error_at(r->d, u->children[i].off,
+					 "unknown node id %" PRId64 " in children of node %" PRId64,
+					 u->children[i].child, u->nodes[u->children[i].parent].id);
 			goto out;
 		}
 		c = &u->nodes[ci];
 		if (c->parent != UINT32_MAX && c->parent != u->children[i].parent) {
-			pt_diag_error(
-				r->d,
+			pt_diag_error_at(
+				r->d, u->children[i].off,
 				"node id %" PRId64 " has two parents (%" PRId64 " and %" PRId64 ")",
 				c->id, u->nodes[c->parent].id, u->nodes[u->children[i].parent].id);
 			goto out;
@@ -1160,14 +1185,15 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		if (u->nodes[i].parent != UINT32_MAX)
 			continue;
 		if (root != UINT32_MAX) {
-			pt_diag_error(r->d, "two root nodes (ids %" PRId64 " and %" PRId64 ")",
-				      u->nodes[root].id, u->nodes[i].id);
+			pt_diag_error_at(r->d, u->nodes[i].off,
+					 "two root nodes (ids %" PRId64 " and %" PRId64 ")",
+					 u->nodes[root].id, u->nodes[i].id);
 			goto out;
 		}
 		root = (uint32_t)i;
 	}
 	if (root == UINT32_MAX) {
-		pt_diag_error(r->d, "no root node: the parent links form a cycle");
+		pt_diag_error_at(r->d, u->nodes[0].off, "no root node: the parent links form a cycle");
 		goto out;
 	}
 
@@ -1194,8 +1220,9 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			j = u->nodes[j].parent;
 		}
 		if (u->nodes[j].state == 1) {
-			pt_diag_error(r->d, "cycle in the node tree (through node id %" PRId64 ")",
-				      u->nodes[j].id);
+			pt_diag_error_at(r->d, u->nodes[j].off,
+					 "cycle in the node tree (through node id %" PRId64 ")",
+					 u->nodes[j].id);
 			goto out;
 		}
 		while (nchain) {
@@ -1222,7 +1249,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			int64_t left = n->hit_count == NO_VALUE ? 0 : n->hit_count;
 			uint32_t k;
 			if (left < 0) {
-				pt_diag_error(r->d, "negative hitCount in node %" PRId64, n->id);
+				pt_diag_error_at(r->d, n->off, "negative hitCount in node %" PRId64,
+						 n->id);
 				goto out;
 			}
 			for (k = 0; k < n->nticks && left > 0; k++) {
@@ -1244,13 +1272,15 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 
 	if (u->has_deltas && u->ndeltas != u->nsamples) {
-		pt_diag_error(r->d, "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
-			      u->ndeltas, u->nsamples);
+		pt_diag_error_at(r->d, u->deltas_off,
+				 "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
+				 u->ndeltas, u->nsamples);
 		goto out;
 	}
 	if (u->has_timestamps && u->ndeltas != u->nsamples) {
-		pt_diag_error(r->d, "'timestamps' and 'samples' differ in length (%zu and %zu)",
-			      u->ndeltas, u->nsamples);
+		pt_diag_error_at(r->d, u->deltas_off,
+				 "'timestamps' and 'samples' differ in length (%zu and %zu)",
+				 u->ndeltas, u->nsamples);
 		goto out;
 	}
 	{
@@ -1273,8 +1303,9 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			int64_t line = 0, t = 0, v[2];
 
 			if (ni == UINT32_MAX) {
-				pt_diag_error(r->d, "unknown node id %" PRId64 " in samples",
-					      u->samples[s]);
+				pt_diag_error_at(r->d, u->samples_off,
+						 "unknown node id %" PRId64 " in samples (entry %zu)",
+						 u->samples[s], s);
 				goto out;
 			}
 			n = &u->nodes[ni];
@@ -1390,6 +1421,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		if (rc == 0 && in->pos == in->end)
 			break;
 	}
+	r.end_off = pt_input_tell(in);
 	if (st == yajl_status_ok) {
 		r.chunk_off = pt_input_tell(in);
 		st = yajl_complete_parse(r.h);
@@ -1418,7 +1450,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		goto out;
 	}
 	if (!r.top_seen) {
-		pt_diag_error(d, "empty input");
+		pt_diag_error_at(d, 0, "empty input");
 		goto out;
 	}
 
@@ -1426,11 +1458,11 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	first = r.is_trace ? 1 : 0;
 	nunits = r.nunits;
 	if (first == nunits) {
-		pt_diag_error(d, "no Profile or ProfileChunk events in the trace");
+		pt_diag_error_at(d, r.end_off, "no Profile or ProfileChunk events in the trace");
 		goto out;
 	}
 	if (!r.is_trace && !r.units[0].nnodes) {
-		pt_diag_error(d, "not a V8 CPU profile: no 'nodes' or 'head'");
+		pt_diag_error_at(d, r.end_off, "not a V8 CPU profile: no 'nodes' or 'head'");
 		goto out;
 	}
 	pt_profile_add_type(p, "samples", "count");
@@ -1471,9 +1503,13 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 			if (r.is_trace) {
 				/* say which profile of the trace */
 				char msg[sizeof(d->msg)];
+				enum pt_diag_where w = d->where;
+				uint64_t pos = d->pos;
 				snprintf(msg, sizeof(msg), "%s", d->msg);
 				pt_diag_error(d, "profile pid %" PRId64 " id '%s': %s", u->pid,
 					      pt_s(p, u->id), msg);
+				d->where = w; /* keep the offset the error had */
+				d->pos = pos;
 			}
 			goto out;
 		}

@@ -882,12 +882,14 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 			for (i = 1; i < r.events.n; i++)
 				pt_buf_addf(&names, "%s%s", i > 1 ? ", " : "",
 					    pt_intern_str(&r.events, i));
-			ret = pt_diag_error(d, "no samples of event '%s' (the input has: %s)",
-					    o->event, names.buf);
+			ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
+						 "no samples of event '%s' (the input has: %s)",
+						 o->event, names.buf);
 			pt_buf_release(&names);
 		} else {
-			ret = pt_diag_error(d, d->skipped ? "no valid sample in the input"
-							  : "no samples in the input");
+			ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
+						 d->skipped ? "no valid sample in the input"
+							    : "no samples in the input");
 		}
 		goto out;
 	}

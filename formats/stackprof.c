@@ -100,6 +100,7 @@ struct lframe {
 	uint32_t name, file;
 	int64_t line, total, self;
 	uint32_t func, frame; /* model ids, set at the end */
+	uint64_t off;	      /* input offset of its first mention, for errors */
 };
 
 struct ledge {
@@ -123,6 +124,8 @@ struct builder {
 	struct pt_diag *d;
 	uint64_t off; /* input offset of the event being handled, for errors */
 	int done;
+	yajl_handle jh; /* JSON: the parser, and the offset of its chunk, for b->off */
+	uint64_t jbase;
 
 	struct ctx *stack;
 	size_t depth, stack_alloc;
@@ -171,6 +174,7 @@ struct builder {
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
 	uint64_t ndeltas_seen;
 	uint64_t nts_seen;
+	uint64_t deltas_off, ts_off; /* input offsets of their first entries, for errors */
 	int64_t ts_first, ts_last;
 
 	/* raw_lines (stackprof >= 0.2.26): runs shaped like raw's, a line per frame; they
@@ -267,6 +271,7 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 	f = &b->lf[b->nlf];
 	memset(f, 0, sizeof(*f));
 	f->has_key_str = v->t == V_STR;
+	f->off = b->off;
 	f->key_int = v->i;
 	f->key_str = v->s;
 	*out = b->nlf++;
@@ -640,8 +645,10 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 			return berr(b, "expected an Integer in '%s', found %s", key_name(c->key),
 				    vname(v));
 		if (c->key == K_TIMESTAMPS) {
-			if (!b->nts_seen++)
+			if (!b->nts_seen++) {
 				b->ts_first = v->i;
+				b->ts_off = b->off;
+			}
 			b->ts_last = v->i;
 			if (b->p->keep_timeline) {
 				PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
@@ -649,7 +656,8 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 			}
 		} else if (c->key == K_DELTAS) {
 			/* kept only where they weigh samples: wall mode, or the timeline */
-			b->ndeltas_seen++;
+			if (!b->ndeltas_seen++)
+				b->deltas_off = b->off;
 			if (b->p->keep_timeline || !b->mode ||
 			    !strcmp(pt_s(b->p, b->mode), "wall")) {
 				PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
@@ -926,9 +934,9 @@ static int finish(struct builder *b)
 	int ret = -1;
 
 	if (!b->done)
-		return pt_diag_error(b->d, "the dump ends early");
+		return pt_diag_error_at(b->d, b->off, "the dump ends early");
 	if (!b->have_frames)
-		return pt_diag_error(b->d, "not a stackprof dump: no 'frames'");
+		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
 
 	/* sample types: samples; time for cpu/wall; objects for object mode */
 	pt_profile_add_type(p, "samples", "count");
@@ -1012,8 +1020,8 @@ static int finish(struct builder *b)
 				pt_buf_reset(&t);
 				frame_label(b, b->tframe[k], &t);
 				free(node);
-				pt_diag_error(b->d, "'raw' names frame %s, which 'frames' lacks",
-					      t.buf);
+				pt_diag_error_at(b->d, f->off,
+						 "'raw' names frame %s, which 'frames' lacks", t.buf);
 				goto out;
 			}
 			if (!b->have_lines)
@@ -1031,8 +1039,10 @@ static int finish(struct builder *b)
 		if ((b->ndeltas_seen && b->ndeltas_seen != nsamples) ||
 		    (b->nts_seen && b->nts_seen != nsamples)) {
 			free(node);
-			pt_diag_error(
+			pt_diag_error_at(
 				b->d,
+				b->ndeltas_seen && b->ndeltas_seen != nsamples ? b->deltas_off
+									       : b->ts_off,
 				"'raw' holds %" PRIu64 " samples but '%s' has %" PRIu64 " entries",
 				nsamples,
 				b->ndeltas_seen && b->ndeltas_seen != nsamples
@@ -1100,8 +1110,8 @@ static int finish(struct builder *b)
 			if (!b->lf[e->callee].defined) {
 				pt_buf_reset(&t);
 				frame_label(b, e->callee, &t);
-				pt_diag_error(b->d, "'edges' name frame %s, which 'frames' lacks",
-					      t.buf);
+				pt_diag_error_at(b->d, b->lf[e->callee].off,
+						 "'edges' name frame %s, which 'frames' lacks", t.buf);
 				goto out;
 			}
 			c = pt_agg_entry(a, e->callee, NULL);
@@ -1658,11 +1668,20 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 
 /* ---- JSON (stackprof --json): yajl's streaming callbacks into the same builder ---- */
 
+/* the offset just past the token being reported, for errors and first mentions */
+static struct builder *j_at(void *ctx)
+{
+	struct builder *b = ctx;
+	if (b->jh)
+		b->off = b->jbase + yajl_get_bytes_consumed(b->jh);
+	return b;
+}
+
 static int j_null(void *ctx)
 {
 	struct val v;
 	memset(&v, 0, sizeof(v));
-	return b_scalar(ctx, &v) == 0;
+	return b_scalar(j_at(ctx), &v) == 0;
 }
 
 static int j_bool(void *ctx, int x)
@@ -1671,7 +1690,7 @@ static int j_bool(void *ctx, int x)
 	memset(&v, 0, sizeof(v));
 	v.t = V_BOOL;
 	v.i = x;
-	return b_scalar(ctx, &v) == 0;
+	return b_scalar(j_at(ctx), &v) == 0;
 }
 
 /* digits only (with an optional '-'): an Integer, else a Float */
@@ -1707,12 +1726,12 @@ static int j_number(void *ctx, const char *s, size_t n)
 {
 	struct val v;
 	j_numval(s, n, &v);
-	return b_scalar(ctx, &v) == 0;
+	return b_scalar(j_at(ctx), &v) == 0;
 }
 
 static int j_string(void *ctx, const unsigned char *s, size_t n)
 {
-	struct builder *b = ctx;
+	struct builder *b = j_at(ctx);
 	struct val v;
 	memset(&v, 0, sizeof(v));
 	v.t = V_STR;
@@ -1726,7 +1745,7 @@ static int j_key(void *ctx, const unsigned char *s, size_t n)
 	struct val v;
 	if (n && n < 19 && strspn((const char *)s, "0123456789") >= n) {
 		j_numval((const char *)s, n, &v);
-		return b_scalar(ctx, &v) == 0;
+		return b_scalar(j_at(ctx), &v) == 0;
 	}
 	return j_string(ctx, s, n);
 }
@@ -1809,7 +1828,8 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 		avail = in->end - in->pos;
 		if (!avail)
 			break;
-		b.off = base;
+		b.off = b.jbase = base;
+		b.jh = h;
 		st = yajl_parse(h, q, avail);
 		if (st != yajl_status_ok) {
 			uint64_t at = base + yajl_get_bytes_consumed(h);

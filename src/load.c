@@ -18,7 +18,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	if (!head)
 		return -1;
 	if (!len)
-		return pt_diag_error(d, "empty input");
+		return pt_diag_error_at(d, 0, "empty input");
 	if (o->from) {
 		f = pt_format_find(o->from);
 		if (!f || !f->read)
@@ -27,7 +27,8 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	} else {
 		f = pt_format_detect(head, len);
 		if (!f)
-			return pt_diag_error(d, "unrecognized profile format (see 'proftool "
+			return pt_diag_error_at(d, 0,
+						"unrecognized profile format (see 'proftool "
 						"formats'; --from FORMAT forces one)");
 	}
 	p->keep_timeline = o->read.keep_timeline;
@@ -35,7 +36,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	if (!ret && !p->format)
 		p->format = f->name;
 	if (!ret && !p->ntypes)
-		ret = pt_diag_error(d, "no sample types in the profile");
+		ret = pt_diag_error_at(d, 0, "no sample types in the profile");
 	return ret;
 }
 

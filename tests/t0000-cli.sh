@@ -75,16 +75,16 @@ test_expect_success 'an unreadable input (a directory): exit 1, one line' '
 
 test_expect_success 'empty input: exit 1, one line' '
 	: >empty && test_expect_code 1 "$PROFTOOL" top empty &&
-	test_one_line_err "proftool: empty: empty input"'
+	test_one_line_err "proftool: empty: byte 0: empty input"'
 
 test_expect_success 'empty stdin: exit 1, one line' '
 	test_expect_code 1 "$PROFTOOL" top - </dev/null &&
-	test_one_line_err "proftool: <stdin>: empty input"'
+	test_one_line_err "proftool: <stdin>: byte 0: empty input"'
 
 test_expect_success 'binary garbage: exit 1, one line' '
 	head -c 4096 "$SRCDIR/src/proftool.c" | tr "a-z" "\000-\031" >garbage &&
 	test_expect_code 1 "$PROFTOOL" top garbage &&
-	test_one_line_err "proftool: garbage: unrecognized profile format (see '"'"'proftool formats'"'"'; --from FORMAT forces one)"'
+	test_one_line_err "proftool: garbage: byte 0: unrecognized profile format (see '"'"'proftool formats'"'"'; --from FORMAT forces one)"'
 
 test_expect_success 'an unknown --from format is an input error' '
 	test_expect_code 1 "$PROFTOOL" top --from nope "$SAMPLES/collapsed/perfdemo-g.collapsed" &&

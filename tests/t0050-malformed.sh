@@ -11,6 +11,12 @@ for err in "$MALFORMED"/*.err; do
 		test $? = 1 && test ! -s out && test_cmp "$MALFORMED/'"$input"'.err" err'
 done
 
+test_expect_success 'every expected error names the line or the byte offset' '
+	for err in "$MALFORMED"/*.err; do
+		grep -Eq "^proftool: [^:]+(:[0-9]+|: byte [0-9]+): " "$err" ||
+			{ echo "no position: $(cat "$err")"; exit 1; }
+	done'
+
 test_expect_success 'malformed inputs fail the same when a writer asks for the timeline' '
 	for f in pprof-fuzz-no-types.pb collapsed-no-count.txt truncated-gzip.gz; do
 		(cd "$MALFORMED" && "$PROFTOOL" convert --to speedscope "$f" >"$OLDPWD/out" 2>"$OLDPWD/err");

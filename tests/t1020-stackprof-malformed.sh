@@ -90,7 +90,7 @@ test_expect_success 'a bad Float with control bytes: still one line' '
 test_expect_success 'a String frame id with a newline in an error: one line' '
 	printf "\004\010{\007:\013frames{\000:\010raw[\010i\006\"\010a\nbi\006" >r.dump &&
 	test_expect_code 1 "$PROFTOOL" top r.dump &&
-	test_one_line_err "proftool: r.dump: '"'"'raw'"'"' names frame a?b, which '"'"'frames'"'"' lacks"'
+	test_one_line_err "proftool: r.dump: byte 23: '"'"'raw'"'"' names frame a?b, which '"'"'frames'"'"' lacks"'
 
 test_expect_success 'a link to an object that was never read' '
 	printf "\004\010{\006:\006a@\012" >l.dump &&
@@ -106,7 +106,7 @@ test_expect_success 'data after the dump (one newline is fine, more is not)' '
 test_expect_success 'raw names a frame that frames lacks' '
 	printf "\004\010{\007:\013frames{\000:\010raw[\010i\006i\011i\006" >r.dump &&
 	test_expect_code 1 "$PROFTOOL" top r.dump &&
-	test_one_line_err "proftool: r.dump: '"'"'raw'"'"' names frame 4, which '"'"'frames'"'"' lacks"'
+	test_one_line_err "proftool: r.dump: byte 23: '"'"'raw'"'"' names frame 4, which '"'"'frames'"'"' lacks"'
 
 test_expect_success '100000 nested Arrays in metadata: an error, no crash' '
 	{ printf "\004\010{\006:\015metadata"; head -c 100000 /dev/zero | tr "\000" "["; } |

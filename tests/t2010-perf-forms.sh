@@ -130,7 +130,7 @@ test_expect_success 'the dso is the balanced " (...)" at the end: "(/b (deleted)
 test_expect_success '--event with no matching sample is an error naming the events' '
 	printf "a 1   1.0:          5 e1: \n$F" >in.txt &&
 	test_expect_code 1 "$PROFTOOL" convert --to collapsed --event e2 in.txt &&
-	test_one_line_err "proftool: in.txt: no samples of event '"'"'e2'"'"' (the input has: e1)"'
+	test_one_line_err "proftool: in.txt:4: no samples of event '"'"'e2'"'"' (the input has: e1)"'
 
 test_expect_success 'perf script text is detected without --from' '
 	for f in "$SAMPLES"/perf/*.txt; do

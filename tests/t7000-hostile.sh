@@ -4,7 +4,8 @@ test_description='hostile inputs made from every real sample: truncations, bit f
 . "$(dirname "$0")/lib.sh"
 
 # Every damaged input must end in exit 0 (still a valid profile) or exit 1 with exactly
-# one line on stderr naming the file, and -o must leave no file behind on failure.
+# one line on stderr naming the file and the line or byte offset, and -o must leave no
+# file behind on failure.
 # A 20 s guard catches hangs; memory is measured with bench/measure where it is built
 # and the binary is not under a sanitizer or valgrind (they inflate RSS).
 MEASURE=${BUILDDIR:-$SRCDIR}/bench/measure
@@ -23,7 +24,8 @@ check_one () {
 	1)
 		test ! -e out.collapsed || { echo "$1: failed but left out.collapsed"; return 1; }
 		test "$(wc -l <err)" = 1 || { echo "$1: $(wc -l <err) stderr lines:"; cat err; return 1; }
-		grep -q "^proftool: $1[:]" err || { echo "$1: error does not name the file:"; cat err; return 1; }
+		grep -Eq "^proftool: $1(:[0-9]+|: byte [0-9]+): " err ||
+			{ echo "$1: error does not name the file and the line or byte:"; cat err; return 1; }
 		;;
 	*) echo "$1: exit $rc"; cat err; return 1 ;;
 	esac
