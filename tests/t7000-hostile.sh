@@ -68,6 +68,25 @@ test_expect_success 'a gzip bomb is stopped by --max-input-size, fast and small'
 	test_expect_code 1 "$PROFTOOL" top --max-input-size 64M bomb.gz &&
 	test_one_line_err "proftool: bomb.gz: input is larger than --max-input-size (67108864 bytes)"'
 
+# One stack of 100000 distinct frames whose leaf has a 1 MB name: every writer takes it
+# and every reader of their output gives the same stack back (no recursion anywhere)
+test_expect_success 'a 100000-frame stack with a 1 MB name through every writer and back' '
+	awk "BEGIN { s = \"main\"; for (i = 1; i < 100000; i++) s = s \";f\" i
+		n = \"x\"; while (length(n) < 1048576) n = n n; print s \";\" n, 7 }" >deep.collapsed &&
+	"$PROFTOOL" convert --to collapsed deep.collapsed >back.collapsed &&
+	cmp deep.collapsed back.collapsed &&
+	for f in pprof cpuprofile; do
+		"$PROFTOOL" convert --to $f -o deep.$f deep.collapsed &&
+		"$PROFTOOL" convert --from $f --to collapsed deep.$f >back.collapsed &&
+		cmp deep.collapsed back.collapsed || { echo "$f round trip differs"; exit 1; }
+	done &&
+	for f in callgrind dot speedscope svg; do
+		"$PROFTOOL" convert --to $f -o deep.$f deep.collapsed &&
+		test -s deep.$f || { echo "$f: no output"; exit 1; }
+	done &&
+	"$PROFTOOL" top --cum -n 3 deep.collapsed >top.txt &&
+	grep -q "^Showing 3 of 100001 functions" top.txt && grep -q "^Total: 7\$" top.txt'
+
 # 1 GB of zeros, gzipped (1 MB, made once for the tests below): every reader, forced
 # with --from, gives up on it at once, however large the default --max-input-size
 head -c 1000000000 /dev/zero | gzip -1 -c >"$TRASH/zeros.gz"
