@@ -84,8 +84,7 @@ echo "Rates are per CPU second (user + system), which a busy machine disturbs le
 echo "figure is the least of ${BENCH_REPEAT:-3} runs (the largest, for peak RSS)."
 echo "Writer rows (\"(writer)\"): the output rate is the writer's own, output bytes per CPU"
 echo "second of the convert minus the least \`proftool info\` run on the same file"
-echo "in this run (reading without writing; info also aggregates per function, so the"
-echo "writer's share is if anything underestimated)."
+echo "in this run (info reads the profile and sums its values, and writes nothing)."
 echo
 echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | proftool / baseline |"
 echo "|---|---|---|---|---|---|---|---|"
