@@ -23,6 +23,31 @@ test_expect_success 'malformed inputs fail the same when a writer asks for the t
 		test $? = 1 && test ! -s out && test_cmp "$MALFORMED/$f.err" err || exit 1
 	done'
 
+# The inputs libFuzzer found crashes and hangs with (tests/malformed/fuzz/README): each
+# through top and every writer, read as the format of the harness that found it
+for f in "$MALFORMED"/fuzz/*-*; do
+	name=$(basename "$f")
+	from=${name%%-*}
+	test "$from" = detect && from= || from="--from $from"
+	test_expect_success "fuzz finding: $name through top and every writer" '
+		cp "'"$f"'" in &&
+		for w in top collapsed pprof cpuprofile speedscope callgrind dot svg; do
+			if test $w = top; then
+				"$PROFTOOL" top '"$from"' in >out 2>err
+			else
+				"$PROFTOOL" convert '"$from"' --to $w -o out.$w in 2>err
+			fi
+			rc=$?
+			case $rc in
+			0) ;;
+			1) test "$(wc -l <err)" = 1 &&
+				grep -Eq "^proftool: in(:[0-9]+|: byte [0-9]+): " err ||
+				{ echo "$w:"; cat err; exit 1; } ;;
+			*) echo "$w: exit $rc"; cat err; exit 1 ;;
+			esac
+		done'
+done
+
 test_expect_success 'a gzip bomb stops at --max-input-size' '
 	{ printf "a;b 1\n"; head -c 20000000 /dev/zero; } | gzip -c >bomb.gz &&
 	test_expect_code 1 "$PROFTOOL" top --max-input-size 1M bomb.gz &&
