@@ -186,7 +186,7 @@ static int fail_at(struct reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pt_diag_error_at(r->d, r->chunk_off + yajl_get_bytes_consumed(r->h), "%s", msg);
+	pt_diag_error_at(r->d, here(r), "%s", msg);
 	r->failed = 1;
 	return 0; /* tells yajl to stop */
 }
@@ -1443,7 +1443,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 			e = m + strlen(m);
 			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
 				*--e = '\0';
-			pt_diag_error_at(d, r.chunk_off + yajl_get_bytes_consumed(r.h),
+			pt_diag_error_at(d, here(&r),
 					 "invalid JSON: %s", m);
 			yajl_free_error(r.h, msg);
 		}

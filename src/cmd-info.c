@@ -25,59 +25,40 @@ static const struct pt_cmd_spec spec = {
 	"unique stacks and functions, duration and producer metadata.",
 	tables, NULL};
 
-/* what info reports of the values: no call-graph views, so reading is all it costs
- * (bench/run.sh takes it as the read cost of the writers) */
-struct sums {
-	int64_t *total;	    /* per type: every value of the profile */
-	uint64_t functions; /* distinct functions that appear in a stack */
-};
-
-static void sum_up(const struct pt_profile *p, struct sums *a)
-{
-	uint32_t n, t, w = p->ntypes;
-	unsigned char *seen;
-
-	a->total = pt_xcalloc(w ? w : 1, sizeof(int64_t));
-	a->functions = 0;
-	if (p->agg) {
-		memcpy(a->total, p->agg->total, w * sizeof(int64_t));
-		a->functions = p->agg->nentries;
-		return;
-	}
-	seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
-	for (n = 0; n < p->nnodes; n++) {
-		for (t = 0; t < w; t++)
-			a->total[t] = pt_add(a->total[t], p->node_self[(size_t)n * w + t]);
-		if (n && !seen[p->frames[p->nodes[n].frame].func]) {
-			seen[p->frames[p->nodes[n].frame].func] = 1;
-			a->functions++;
-		}
-	}
-	free(seen);
-}
-
 struct facts {
 	uint64_t stacks;    /* nodes with a nonzero self value: unique stacks */
 	uint64_t functions; /* distinct functions that appear in a stack */
 };
 
-static void count_facts(const struct pt_profile *p, const struct sums *a, struct facts *f)
+/* From the tree alone, without the call-graph views, so that info costs no more than
+ * reading (bench/run.sh takes it as the read cost of the writers). */
+static void count_facts(const struct pt_profile *p, struct facts *f)
 {
 	uint32_t n, t;
+	unsigned char *seen;
 
 	memset(f, 0, sizeof(*f));
 	if (pt_profile_has_stacks(p)) {
-		for (n = 1; n < p->nnodes; n++)
+		seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
+		for (n = 1; n < p->nnodes; n++) {
+			uint32_t fn = p->frames[p->nodes[n].frame].func;
 			for (t = 0; t < p->ntypes; t++)
 				if (p->node_self[(size_t)n * p->ntypes + t]) {
 					f->stacks++;
 					break;
 				}
+			if (!seen[fn]) {
+				seen[fn] = 1;
+				f->functions++;
+			}
+		}
+		free(seen);
+	} else {
+		f->functions = p->agg->nentries;
 	}
-	f->functions = a->functions;
 }
 
-static void info_text(const struct pt_profile *p, const struct sums *a, const char *path,
+static void info_text(const struct pt_profile *p, const char *path,
 		      const struct pt_filter_log *log)
 {
 	struct pt_buf b = PT_BUF_INIT;
@@ -85,15 +66,16 @@ static void info_text(const struct pt_profile *p, const struct sums *a, const ch
 	uint32_t t;
 	size_t i;
 
-	count_facts(p, a, &f);
+	count_facts(p, &f);
 	printf("File: %s\n", path);
 	printf("Format: %s\n", p->format);
 	printf("Sample types:\n");
 	for (t = 0; t < p->ntypes; t++) {
+		int64_t total = pt_profile_total(p, t);
 		pt_buf_reset(&b);
-		pt_buf_add_raw(&b, a->total[t], p->types[t].decimals);
+		pt_buf_add_raw(&b, total, p->types[t].decimals);
 		pt_buf_addstr(&b, " (");
-		pt_buf_add_scaled(&b, p, t, a->total[t]);
+		pt_buf_add_scaled(&b, p, t, total);
 		pt_buf_addch(&b, ')');
 		printf("  %u: %s [%s] total %s%s\n", t, pt_s(p, p->types[t].name),
 		       pt_s(p, p->types[t].unit), b.buf, t == p->default_type ? " (default)" : "");
@@ -126,7 +108,7 @@ static void info_text(const struct pt_profile *p, const struct sums *a, const ch
 	pt_buf_release(&b);
 }
 
-static void info_json(const struct pt_profile *p, const struct sums *a, const char *path,
+static void info_json(const struct pt_profile *p, const char *path,
 		      const struct pt_filter_log *log)
 {
 	yajl_gen g = pt_json_gen(stdout);
@@ -134,7 +116,7 @@ static void info_json(const struct pt_profile *p, const struct sums *a, const ch
 	uint32_t t;
 	size_t i;
 
-	count_facts(p, a, &f);
+	count_facts(p, &f);
 	yajl_gen_map_open(g);
 	pt_json_cstr(g, "file");
 	pt_json_cstr(g, path);
@@ -149,7 +131,7 @@ static void info_json(const struct pt_profile *p, const struct sums *a, const ch
 		pt_json_cstr(g, "unit");
 		pt_json_str(g, p, p->types[t].unit);
 		pt_json_cstr(g, "total");
-		pt_json_int(g, a->total[t]);
+		pt_json_int(g, pt_profile_total(p, t));
 		pt_json_cstr(g, "decimals");
 		pt_json_int(g, p->types[t].decimals);
 		pt_json_cstr(g, "default");
@@ -208,7 +190,6 @@ int cmd_info(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_profile p;
-	struct sums a;
 	struct pt_filter_log log;
 	const char *path = "-";
 	int ret;
@@ -224,12 +205,10 @@ int cmd_info(int argc, char **argv)
 	pt_filter_log_init(&log);
 	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
-	sum_up(&p, &a);
 	if (ra.format == PT_FMT_JSON)
-		info_json(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
+		info_json(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
 	else
-		info_text(&p, &a, !strcmp(path, "-") ? "<stdin>" : path, &log);
-	free(a.total);
+		info_text(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
 out:
 	pt_filter_log_release(&log);
 	pt_profile_release(&p);
