@@ -13,6 +13,7 @@
 #include "map.h"
 #include "report.h"
 #include "text.h"
+#include "units.h"
 #include "xalloc.h"
 
 /* ---- pprof's units (internal/measurement) ---- */
@@ -120,17 +121,6 @@ static void pp_label(struct pt_buf *b, int64_t v, const char *from, const char *
 }
 
 /* measurement.Percentage, padded as pprof prints it */
-static void pp_pct(struct pt_buf *b, int64_t v, int64_t total)
-{
-	double r = total ? fabs((double)v / (double)total) * 100 : 0;
-	if (r >= 99.95 && r <= 100.05)
-		pt_buf_addstr(b, "  100%");
-	else if (r >= 1.0)
-		pt_buf_addf(b, "%5.2f%%", r);
-	else
-		pt_buf_addf(b, "%5.2g%%", r);
-}
-
 static int64_t abs64(int64_t v)
 {
 	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
@@ -407,7 +397,7 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 		pt_buf_addch(b, ' ');
 		if (!strcmp(unit, "ns") && ns != 0 && fabs(ns) < 9e18) {
 			pt_buf_addch(b, '(');
-			pp_pct(b, (int64_t)ns, p->duration_nanos);
+			pt_buf_add_pprof_pct(b, (int64_t)ns, p->duration_nanos);
 			pt_buf_addch(b, ')');
 		}
 		pt_buf_addch(b, '\n');
@@ -561,7 +551,7 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	{
 		struct pt_buf pct = PT_BUF_INIT;
 		const char *s;
-		pp_pct(&pct, flat_sum, r.total);
+		pt_buf_add_pprof_pct(&pct, flat_sum, r.total);
 		for (s = pct.buf; *s == ' '; s++)
 			;
 		pt_buf_addstr(&b, s);
@@ -591,11 +581,11 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		fmt_value(&fv, &r, g.flat[e]);
 		fmt_value(&cv, &r, g.cum[e]);
 		pt_buf_addf(&b, "%10s ", fv.buf);
-		pp_pct(&b, g.flat[e], r.total);
+		pt_buf_add_pprof_pct(&b, g.flat[e], r.total);
 		pt_buf_addch(&b, ' ');
-		pp_pct(&b, sum, r.total);
+		pt_buf_add_pprof_pct(&b, sum, r.total);
 		pt_buf_addf(&b, " %10s ", cv.buf);
-		pp_pct(&b, g.cum[e], r.total);
+		pt_buf_add_pprof_pct(&b, g.cum[e], r.total);
 		pt_buf_addstr(&b, "  ");
 		pt_buf_add_printable(&b, pt_s(p, g.ent_name[e]),
 				     pt_intern_len(&p->strings, g.ent_name[e]));

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,6 @@
 #include "xalloc.h"
 
 /* measurement.Percentage of pprof: "  100%", "12.34%", " 0.52%", "    0%" */
-static void add_pprof_pct(struct pt_buf *b, int64_t v, int64_t total)
-{
-	double r = total ? fabs((double)v / (double)total) * 100 : 0;
-	if (r >= 99.95 && r <= 100.05)
-		pt_buf_addstr(b, "  100%");
-	else if (r >= 1.0)
-		pt_buf_addf(b, "%5.2f%%", r);
-	else
-		pt_buf_addf(b, "%5.2g%%", r);
-}
-
 struct adj {
 	uint32_t *v; /* edge indices */
 	uint32_t n, alloc;
@@ -74,7 +62,7 @@ static void edge_line(struct pt_buf *line, const struct pt_profile *p, const str
 
 	pt_buf_add_scaled(&v, p, t, val);
 	pt_buf_addf(line, "%50s ", v.buf);
-	add_pprof_pct(line, val, cum);
+	pt_buf_add_pprof_pct(line, val, cum);
 	pt_buf_addstr(line, " |   ");
 	pt_report_entry_label(line, p, &a->entries[other]);
 	pt_buf_addch(line, '\n');
@@ -222,13 +210,13 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 		pt_buf_reset(&v);
 		pt_buf_add_scaled(&v, p, t, flat);
 		pt_buf_addf(&line, "%10s ", v.buf);
-		add_pprof_pct(&line, flat, total);
+		pt_buf_add_pprof_pct(&line, flat, total);
 		pt_buf_addch(&line, ' ');
-		add_pprof_pct(&line, sum, total);
+		pt_buf_add_pprof_pct(&line, sum, total);
 		pt_buf_reset(&v);
 		pt_buf_add_scaled(&v, p, t, cum);
 		pt_buf_addf(&line, " %10s ", v.buf);
-		add_pprof_pct(&line, cum, total);
+		pt_buf_add_pprof_pct(&line, cum, total);
 		pt_buf_addstr(&line, "                | ");
 		pt_report_entry_label(&line, p, &a->entries[e]);
 		pt_buf_addch(&line, '\n');

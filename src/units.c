@@ -141,3 +141,14 @@ void pt_buf_add_pct(struct pt_buf *b, int64_t v, int64_t total)
 	pt_buf_add_fixed(b, pt_pct(v, total), 2);
 	pt_buf_addch(b, '%');
 }
+
+void pt_buf_add_pprof_pct(struct pt_buf *b, int64_t v, int64_t total)
+{
+	double r = total ? fabs((double)v / (double)total) * 100 : 0;
+	if (r >= 99.95 && r <= 100.05)
+		pt_buf_addstr(b, "  100%");
+	else if (r >= 1.0)
+		pt_buf_addf(b, "%5.2f%%", r);
+	else
+		pt_buf_addf(b, "%5.2g%%", r);
+}

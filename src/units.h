@@ -15,6 +15,8 @@ void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t,
 /* percentage text "12.34%" of v in total (0 total gives "0%") */
 void pt_buf_add_pct(struct pt_buf *b, int64_t v, int64_t total);
 double pt_pct(int64_t v, int64_t total);
+/* the same as pprof prints it, width 6: "  100%", "12.34%", "0.012%" */
+void pt_buf_add_pprof_pct(struct pt_buf *b, int64_t v, int64_t total);
 /* x with 1 or 2 decimals, byte for byte as printf's "%.1f" / "%.2f" (which it still
  * calls for the rare values it cannot round cheaply) */
 void pt_buf_add_fixed(struct pt_buf *b, double x, int decimals);
