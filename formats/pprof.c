@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "buf.h"
+#include "fold.h"
 #include "format.h"
 #include "intern.h"
 #include "map.h"
@@ -656,6 +657,7 @@ static int read_samples(struct reader *r)
 	alloc.free = bump_free;
 	alloc.allocator_data = &b;
 	index_locations(r);
+	pt_profile_frames_complete(r->p);
 	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
 		uint64_t off = where(r, 2, i);
 		PbSample *ps = perftools__profiles__sample__unpack(

@@ -143,8 +143,7 @@ uint32_t pt_agg_find_func(const struct pt_agg *a, uint32_t func)
 	return UINT32_MAX;
 }
 
-/* the entry a frame folds into at granularity g */
-static uint32_t entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid)
+uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid)
 {
 	const struct pt_frame *f = &p->frames[fid];
 	const struct pt_func *fn = &p->funcs[f->func];
@@ -244,7 +243,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	size_t st_alloc = 0, sub_alloc = 0, depth = 0, es, ls;
 
 	if (p->agg) {
-		if (g != PT_GRAN_FUNCTIONS)
+		if (g != p->agg->gran)
 			return pt_diag_error(d,
 					     "this profile has no stacks (%s), so only "
 					     "function granularity is available",
@@ -269,7 +268,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	for (n = 1; n < p->nnodes; n++) {
 		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent, e;
 		if (frame_entry[fid] == UINT32_MAX)
-			frame_entry[fid] = entry_for_frame(p, out, fid);
+			frame_entry[fid] = pt_agg_entry_for_frame(p, out, fid);
 		e = frame_entry[fid];
 		if (es)
 			node_edge[n] = par ? pt_agg_edge(out, frame_entry[p->nodes[par].frame], e)

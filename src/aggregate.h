@@ -80,7 +80,7 @@ uint32_t pt_agg_line(struct pt_agg *a, uint32_t entry, int64_t line);
 
 /* Compute the views of p at granularity g into out (initialized here; release it).
  * For an aggregate-only profile this copies the reader's aggregate, which exists only
- * at function granularity. Returns 0 or -1 with d filled. */
+ * at its own granularity (functions, or the one a fold was asked for). Returns 0 or -1 with d filled. */
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d);
 /* The same, computing only the views asked for: entries, flat and cum always; edges
@@ -89,6 +89,10 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1 };
 int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       struct pt_agg *out, struct pt_diag *d);
+
+/* the entry frame fid folds into at a's granularity, made if absent (its flags gain
+ * the frame's) */
+uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid);
 
 /* entry index of the first entry whose function is `func`, or UINT32_MAX */
 uint32_t pt_agg_find_func(const struct pt_agg *a, uint32_t func);

@@ -8,6 +8,8 @@
 #include "aggregate.h"
 #include "cli.h"
 #include "cmd.h"
+#include "filter.h"
+#include "fold.h"
 #include "report.h"
 
 enum { OPT_STYLE = PT_OPT_CMD_BASE, OPT_EDGE_FRACTION };
@@ -119,6 +121,13 @@ int cmd_top(int argc, char **argv)
 	o.node_fraction = common.node_fraction_set    ? common.node_fraction
 			  : o.style == PT_STYLE_PPROF ? 0.005
 						      : 0;
+	/* The table needs no tree: the stacks fold into it as they are read, unless a
+	 * filter must see them first or pprof's layout rebuilds its graph from them.
+	 * PROFTOOL_TEST_TREE (tests only) takes the tree's way, to compare the two. */
+	if (!pt_filter_active(&common.filter) &&
+	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) && !getenv("PROFTOOL_TEST_TREE"))
+		pt_profile_request_fold(&p, ra.gran,
+					o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT);
 	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
 		goto out;
 	pt_diag_init(&d, path);

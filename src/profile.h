@@ -27,6 +27,7 @@
 #include "map.h"
 
 struct pt_agg;
+struct pt_fold;
 
 /* saturating addition: hostile inputs must not make sums overflow (UB) */
 static inline int64_t pt_add(int64_t a, int64_t b)
@@ -194,6 +195,9 @@ struct pt_profile {
 
 	/* aggregate-only inputs: no tree, the reader fills this instead */
 	struct pt_agg *agg;
+	/* top's shortcut, asked for before reading: stacks folded into an aggregate as
+	 * they come, no tree (fold.h); NULL normally */
+	struct pt_fold *fold;
 	/* stacks without source lines (stackprof raw before 0.2.26): the producer's own
 	 * per-line counts, function granularity, line totals per occurrence; else NULL */
 	struct pt_agg *line_agg;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "fold.h"
 #include "map.h"
 #include "report.h"
 #include "text.h"
@@ -283,8 +284,13 @@ unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t)
 	unsigned char *by_ent, *by_name = pt_xcalloc(p->strings.n + 1, 1);
 	uint32_t i;
 
-	if (!pt_profile_has_stacks(p))
-		return by_name;
+	if (!pt_profile_has_stacks(p)) {
+		if (!p->fold || p->fold->state == PT_FOLD_OFF || !p->fold->marks)
+			return by_name;
+		/* folded while reading: the fold kept the pairs the marks need */
+		free(by_name);
+		return pt_fold_marks(p, t);
+	}
 	/* without inlined frames there is no mark: skip the walk over every stack */
 	for (i = 1; i < p->nframes; i++)
 		if (p->frames[i].flags & PT_FRAME_INLINED)

@@ -1,0 +1,87 @@
+#!/bin/sh
+test_description='top folds stacks while reading: the same table as through the call tree'
+. "$(dirname "$0")/lib.sh"
+
+# `top` folds the stacks of pprof and collapsed inputs into its table as they are read;
+# PROFTOOL_TEST_TREE=1 makes it build the call tree and walk it instead. Both ways must
+# print the same bytes for every granularity, layout, format, order and sample type.
+D=$SRCDIR/tests/data
+
+# same_both FILE ARGS...: top prints the same (and exits the same) both ways
+same_both () {
+	f=$1
+	shift
+	"$PROFTOOL" top -n 0 "$@" "$f" >folded 2>&1
+	echo "exit $?" >>folded
+	PROFTOOL_TEST_TREE=1 "$PROFTOOL" top -n 0 "$@" "$f" >tree 2>&1
+	echo "exit $?" >>tree
+	test_cmp tree folded
+}
+
+# every way of asking for the table, every sample type of FILE
+all_ways () {
+	ntypes=$("$PROFTOOL" info --format json "$1" | sed 's/.*"sample_types":\[//; s/\].*//' |
+		grep -o '"name"' | wc -l)
+	for g in functions files lines addresses; do
+		same_both "$1" --granularity $g || return 1
+		same_both "$1" --granularity $g --cum --style stackprof || return 1
+		same_both "$1" --granularity $g --format csv --cum || return 1
+		same_both "$1" --granularity $g --format json || return 1
+	done
+	t=1
+	while test "$t" -lt "$ntypes"; do
+		same_both "$1" --sample-index $t || return 1
+		same_both "$1" --sample-index $t --format csv --granularity lines || return 1
+		t=$((t + 1))
+	done
+}
+
+for f in "$SAMPLES"/go/cpu.pb.gz "$SAMPLES"/go/heap.pb.gz "$SAMPLES"/go/goroutine.pb.gz \
+	"$SAMPLES"/collapsed/perfdemo-g.collapsed \
+	"$SAMPLES"/collapsed/perfdemo-g-vs-dwarf.diff.collapsed \
+	"$D"/recursion.collapsed "$D"/mutual.collapsed "$D"/decimal.collapsed; do
+	test_expect_success "folded = tree: $(basename "$f")" "all_ways '$f'"
+done
+
+test_expect_success 'the go samples carry inline marks, and folding keeps them' '
+	"$PROFTOOL" top -n 0 "$SAMPLES/go/cpu.pb.gz" >out &&
+	grep -q " (inline)$" out &&
+	same_both "$SAMPLES/go/cpu.pb.gz" &&
+	same_both "$SAMPLES/go/heap.pb.gz" --sample-index alloc_space'
+
+test_expect_success 'inline marks of a collapsed input (frames met as read)' '
+	"$PROFTOOL" convert --to collapsed --inline "$SAMPLES/go/cpu.pb.gz" >inl.collapsed &&
+	grep -q "_\[i\]" inl.collapsed &&
+	"$PROFTOOL" top -n 0 inl.collapsed | grep -q "(inline)" &&
+	same_both inl.collapsed &&
+	same_both inl.collapsed --cum'
+
+test_expect_success 'decimal counts rescaled while folding' '
+	printf "a;b 1\na;c 2.5\na;b;b 0.25\n" >dec.collapsed &&
+	same_both dec.collapsed --format csv &&
+	"$PROFTOOL" top -n 0 --format csv dec.collapsed >out &&
+	grep -q "^\"b\",\"\",0,1.25,33.3333,1.25,33.3333$" out'
+
+test_expect_success 'readers that build the tree themselves (perf, .cpuprofile, stackprof)' '
+	same_both "$SAMPLES/perf/perfdemo-g.txt" &&
+	same_both "$SAMPLES/perf/perfdemo-2events.txt" --sample-index 1 --cum &&
+	same_both "$SAMPLES/node/small.cpuprofile" --granularity lines &&
+	same_both "$SAMPLES/stackprof/cpu-raw.dump" --style stackprof &&
+	same_both "$SAMPLES/stackprof/cpu.dump" --format csv'
+
+test_expect_success 'aggregate-only stackprof keeps its error for other granularities' '
+	same_both "$SAMPLES/stackprof/cpu.dump" --granularity lines &&
+	test_expect_code 1 "$PROFTOOL" top --granularity lines "$SAMPLES/stackprof/cpu.dump" &&
+	grep -q "only function granularity is available" err'
+
+test_expect_success 'a filter or pprof layout takes the tree (same output either way)' '
+	same_both "$SAMPLES/go/cpu.pb.gz" --focus main &&
+	same_both "$SAMPLES/go/cpu.pb.gz" --style pprof'
+
+test_expect_success 'bad input fails the same way' '
+	printf "a;b x\n" >bad.collapsed &&
+	same_both bad.collapsed &&
+	same_both "$MALFORMED/pprof-bad-location.pb" &&
+	same_both "$MALFORMED/pprof-bad-varint.pb"'
+
+test_done
