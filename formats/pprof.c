@@ -104,6 +104,17 @@ static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t 
 	size_t i = *pos;
 	unsigned shift = 0;
 
+	/* most varints here are ids and counts of one or two bytes */
+	if (end - i >= 2 && !(b[i] & 0x80)) {
+		*v = b[i];
+		*pos = i + 1;
+		return 1;
+	}
+	if (end - i >= 2 && !(b[i + 1] & 0x80)) {
+		*v = (uint64_t)(b[i] & 0x7f) | (uint64_t)b[i + 1] << 7;
+		*pos = i + 2;
+		return 1;
+	}
 	for (;;) {
 		if (i >= end)
 			return 0;
@@ -130,11 +141,22 @@ static int varint_error(struct scan *s, size_t at, int r)
 /* check that [start, end) is a sequence of varints (a packed repeated field) */
 static int scan_packed(struct scan *s, size_t start, size_t end)
 {
+	const unsigned char *b = s->buf;
 	size_t i = start;
 	uint64_t v;
 	while (i < end) {
 		size_t at = i;
-		int r = get_varint(s->buf, &i, end, &v);
+		int r;
+		/* one- and two-byte varints are always whole and valid */
+		if (b[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (i + 1 < end && b[i + 1] < 0x80) {
+			i += 2;
+			continue;
+		}
+		r = get_varint(b, &i, end, &v);
 		if (r <= 0)
 			return varint_error(s, at, r);
 	}
@@ -622,7 +644,11 @@ static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 						ps->location_id[j]);
 		len = r->loc_start[loc + 1] - r->loc_start[loc];
 		PT_ALLOC_GROW(r->stack, n + len, r->stack_alloc);
-		memcpy(r->stack + n, r->loc_frames + r->loc_start[loc], len * sizeof(*r->stack));
+		if (len == 1) /* the common case: no inlined frames, no call to memcpy */
+			r->stack[n] = r->loc_frames[r->loc_start[loc]];
+		else
+			memcpy(r->stack + n, r->loc_frames + r->loc_start[loc],
+			       len * sizeof(*r->stack));
 		n += len;
 	}
 	PT_ALLOC_GROW(r->labels, ps->n_label + 1, r->labels_alloc);

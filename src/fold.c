@@ -117,8 +117,10 @@ static void find_inline_names(const struct pt_profile *p, struct pt_fold *f)
 	f->inline_name_n = (size_t)p->strings.n + 1;
 	f->inline_name = pt_xcalloc(f->inline_name_n, 1);
 	for (i = 1; i < p->nframes; i++)
-		if (p->frames[i].flags & PT_FRAME_INLINED)
+		if (p->frames[i].flags & PT_FRAME_INLINED) {
 			f->inline_name[p->funcs[p->frames[i].func].name] = 1;
+			f->inline_name_any = 1;
+		}
 	f->inline_name_ready = 1;
 }
 
@@ -151,17 +153,37 @@ static void note_pair(struct pt_fold *f, uint32_t caller, uint32_t callee, int i
 	f->stack_pairs[f->nstack_pairs++] = 2 * k + !inlined;
 }
 
+/* the stack's caller -> callee pairs of function names, for the marks */
+static void note_pairs(const struct pt_profile *p, struct pt_fold *f, const uint32_t *frames,
+		       size_t n, int leaf_first)
+{
+	uint32_t prev_name = 0;
+	size_t i;
+
+	if (f->frames_complete && !f->inline_name_ready)
+		find_inline_names(p, f);
+	if (f->inline_name_ready && !f->inline_name_any)
+		return; /* no frame is inlined: no name can be marked */
+	for (i = 0; i < n; i++) {
+		const struct pt_frame *fr = &p->frames[frames[leaf_first ? n - 1 - i : i]];
+		uint32_t name = p->funcs[fr->func].name;
+		/* pprof's graph: one node per name, no edge from a name to itself */
+		if (i && prev_name != name &&
+		    (!f->inline_name_ready || (name < f->inline_name_n && f->inline_name[name])))
+			note_pair(f, prev_name, name, fr->flags & PT_FRAME_INLINED);
+		prev_name = name;
+	}
+}
+
 uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
 {
 	struct pt_fold *f = p->fold;
-	uint32_t prev_name = 0;
-	size_t i;
-	int pairs = f->marks;
+	uint32_t *fe, *stamp, *uniq, no, e = UINT32_MAX;
+	size_t i, nu = 0, fe_n;
 
 	f->state = PT_FOLD_ON;
 	f->pending = 1;
-	f->nuniq = f->nstack_pairs = 0;
-	f->leaf = UINT32_MAX;
+	f->nstack_pairs = 0;
 	if (++f->stackno == 0) {
 		/* the stamps wrapped: forget them all */
 		memset(f->entry_stamp, 0, f->entry_stamp_alloc * sizeof(uint32_t));
@@ -169,28 +191,33 @@ uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, i
 			memset(f->pair_stamp, 0, f->npairs * sizeof(uint32_t));
 		f->stackno = 1;
 	}
-	if (pairs && f->frames_complete && !f->inline_name_ready)
-		find_inline_names(p, f);
 	PT_ALLOC_GROW(f->uniq, n, f->uniq_alloc);
+	/* the hot loop: locals, not the struct, so stores to uniq cannot force reloads */
+	fe = f->frame_entry;
+	fe_n = f->frame_entry_alloc;
+	stamp = f->entry_stamp;
+	uniq = f->uniq;
+	no = f->stackno;
 	for (i = 0; i < n; i++) {
-		uint32_t fid = frames[leaf_first ? n - 1 - i : i], e = entry_of(p, f, fid);
+		uint32_t fid = frames[leaf_first ? n - 1 - i : i];
 
-		if (f->entry_stamp[e] != f->stackno) {
-			f->entry_stamp[e] = f->stackno;
-			f->uniq[f->nuniq++] = e;
+		if (fid < fe_n && fe[fid]) {
+			e = fe[fid] - 1;
+		} else {
+			e = entry_of(p, f, fid);
+			fe = f->frame_entry;
+			fe_n = f->frame_entry_alloc;
+			stamp = f->entry_stamp;
 		}
-		f->leaf = e;
-		if (pairs) {
-			const struct pt_frame *fr = &p->frames[fid];
-			uint32_t name = p->funcs[fr->func].name;
-			/* pprof's graph: one node per name, no edge from a name to itself */
-			if (i && prev_name != name &&
-			    (!f->inline_name_ready ||
-			     (name < f->inline_name_n && f->inline_name[name])))
-				note_pair(f, prev_name, name, fr->flags & PT_FRAME_INLINED);
-			prev_name = name;
+		if (stamp[e] != no) {
+			stamp[e] = no;
+			uniq[nu++] = e;
 		}
 	}
+	f->nuniq = nu;
+	f->leaf = e;
+	if (f->marks)
+		note_pairs(p, f, frames, n, leaf_first);
 	return PT_FOLD_NODE;
 }
 
@@ -220,10 +247,16 @@ void pt_fold_values(struct pt_profile *p, const int64_t *values, int root)
 		int64_t *flat = a->flat + (size_t)f->leaf * w + t;
 		*flat = pt_add(*flat, values[t]);
 	}
-	for (k = 0; k < f->nuniq; k++) {
-		int64_t *cum = a->cum + (size_t)f->uniq[k] * w;
-		for (t = 0; t < w; t++)
-			cum[t] = pt_add(cum[t], values[t]);
+	if (w == 1) {
+		int64_t v = values[0];
+		for (k = 0; k < f->nuniq; k++)
+			a->cum[f->uniq[k]] = pt_add(a->cum[f->uniq[k]], v);
+	} else {
+		for (k = 0; k < f->nuniq; k++) {
+			int64_t *cum = a->cum + (size_t)f->uniq[k] * w;
+			for (t = 0; t < w; t++)
+				cum[t] = pt_add(cum[t], values[t]);
+		}
 	}
 	if (f->nstack_pairs)
 		for (t = 0; t < w; t++)

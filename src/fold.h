@@ -67,7 +67,7 @@ struct pt_fold {
 	size_t nstack_pairs, stack_pairs_alloc;
 	uint8_t *inline_name; /* with frames_complete: string id -> has an inlined frame */
 	size_t inline_name_n;
-	int inline_name_ready;
+	int inline_name_ready, inline_name_any;
 };
 
 /* Ask p to fold at granularity g (before the reader runs); `marks` also keeps what
