@@ -119,6 +119,9 @@ if have_format pprof 3; then
 	fi
 	run "$work/out" "$PROFTOOL" top --cum -n 0 "$work/big.pb.gz"
 	row "pprof ($stacks stacks) -> top --cum" "$size" 0
+	# a filter needs the stacks, so top builds and walks the call tree
+	run "$work/out" "$PROFTOOL" top --cum -n 0 --focus . "$work/big.pb.gz"
+	row "pprof -> top --cum --focus . (filtered: the call tree's way)" "$size" 0
 fi
 
 # stackprof raw dump -> top, against the stackprof CLI
