@@ -398,8 +398,6 @@ struct reader {
 	size_t nframes, frames_alloc;
 
 	/* the previous stack, root first, and its nodes: a common prefix is reused */
-	uint32_t *prev_frames, *prev_nodes;
-	size_t nprev, prev_alloc, prevn_alloc;
 
 	/* frame cache: key (flags, sym, dso[, addr]) -> run in `pool` (count, ids...) */
 	struct pt_intern fkeys;
@@ -677,30 +675,20 @@ static void head_info(struct reader *r, const struct header *h)
 
 static void flush(struct reader *r)
 {
-	size_t n, k = 0, i;
-	uint32_t node = 0;
+	size_t n;
+	uint32_t node;
 
 	if (!r->in_record)
 		return;
 	r->in_record = 0;
 	if (r->skip_record)
 		return;
-	/* root first: the process, then the callchain reversed */
+	/* the callchain, leaf first, then the process at the root (pt_profile_stack skips
+	 * the prefix shared with the previous record; `top` folds it instead) */
 	n = r->nframes + 1;
-	PT_ALLOC_GROW(r->frames, n + 1, r->frames_alloc);
-	PT_ALLOC_GROW(r->prev_frames, n, r->prev_alloc);
-	PT_ALLOC_GROW(r->prev_nodes, n, r->prevn_alloc);
-	while (k < r->nprev && k < n &&
-	       r->prev_frames[k] == (k ? r->frames[r->nframes - k] : r->root))
-		k++;
-	node = k ? r->prev_nodes[k - 1] : 0;
-	for (i = k; i < n; i++) {
-		uint32_t f = i ? r->frames[r->nframes - i] : r->root;
-		node = pt_profile_child(r->p, node, f);
-		r->prev_frames[i] = f;
-		r->prev_nodes[i] = node;
-	}
-	r->nprev = n;
+	PT_ALLOC_GROW(r->frames, n, r->frames_alloc);
+	r->frames[r->nframes] = r->root;
+	node = pt_profile_stack(r->p, r->frames, n, 1);
 
 	PT_ALLOC_GROW(r->vals, r->p->ntypes, r->vals_alloc);
 	memset(r->vals, 0, r->p->ntypes * sizeof(*r->vals));
@@ -897,8 +885,6 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		p->duration_nanos = r.tmax - r.t0;
 out:
 	free(r.frames);
-	free(r.prev_frames);
-	free(r.prev_nodes);
 	free(r.fval);
 	free(r.pool);
 	free(r.hval);

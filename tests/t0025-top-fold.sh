@@ -2,7 +2,7 @@
 test_description='top folds stacks while reading: the same table as through the call tree'
 . "$(dirname "$0")/lib.sh"
 
-# `top` folds the stacks of pprof and collapsed inputs into its table as they are read;
+# `top` folds the stacks of pprof, collapsed and perf inputs into its table as they are read;
 # PROFTOOL_TEST_TREE=1 makes it build the call tree and walk it instead. Both ways must
 # print the same bytes for every granularity, layout, format, order and sample type.
 D=$SRCDIR/tests/data
@@ -39,7 +39,9 @@ all_ways () {
 for f in "$SAMPLES"/go/cpu.pb.gz "$SAMPLES"/go/heap.pb.gz "$SAMPLES"/go/goroutine.pb.gz \
 	"$SAMPLES"/collapsed/perfdemo-g.collapsed \
 	"$SAMPLES"/collapsed/perfdemo-g-vs-dwarf.diff.collapsed \
-	"$D"/recursion.collapsed "$D"/mutual.collapsed "$D"/decimal.collapsed; do
+	"$D"/recursion.collapsed "$D"/mutual.collapsed "$D"/decimal.collapsed \
+	"$SAMPLES"/perf/perfdemo-g.txt "$SAMPLES"/perf/perfdemo-2events.txt \
+	"$SAMPLES"/perf/perfdemo-dwarf.txt; do
 	test_expect_success "folded = tree: $(basename "$f")" "all_ways '$f'"
 done
 
@@ -62,9 +64,11 @@ test_expect_success 'decimal counts rescaled while folding' '
 	"$PROFTOOL" top -n 0 --format csv dec.collapsed >out &&
 	grep -q "^\"b\",\"\",0,1.25,33.3333,1.25,33.3333$" out'
 
-test_expect_success 'readers that build the tree themselves (perf, .cpuprofile, stackprof)' '
-	same_both "$SAMPLES/perf/perfdemo-g.txt" &&
-	same_both "$SAMPLES/perf/perfdemo-2events.txt" --sample-index 1 --cum &&
+test_expect_success 'perf options while folding' '
+	same_both "$SAMPLES/perf/perfdemo-pidtid.txt" --tid --addrs &&
+	same_both "$SAMPLES/perf/perfdemo-kernel.txt" --pid --no-tidy'
+
+test_expect_success 'readers that build the tree themselves (.cpuprofile, stackprof)' '
 	same_both "$SAMPLES/node/small.cpuprofile" --granularity lines &&
 	same_both "$SAMPLES/stackprof/cpu-raw.dump" --style stackprof &&
 	same_both "$SAMPLES/stackprof/cpu.dump" --format csv'
