@@ -178,6 +178,12 @@ void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profi
 			  FILE *fp);
 /* print a diag and return PT_EXIT_INPUT */
 int pt_cli_fail(const struct pt_diag *d);
+/* pt_cli_load_log, then the sample type c asks for and the views of the profile at
+ * granularity g (pt_aggregate_views). Returns 0 with *type and *a set (the caller
+ * releases a), or prints the failure and returns its exit status (a is not set). */
+int pt_cli_load_agg(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_filter_log *log, enum pt_granularity g, unsigned views,
+		    uint32_t *type, struct pt_agg *a);
 
 /* At most one FILE operand after the options: *path is set to it, or left as it was
  * (stdin) without one. Returns 0, or prints a usage error and returns PT_EXIT_USAGE. */

@@ -76,10 +76,9 @@ int cmd_method(int argc, char **argv)
 	struct pt_method_opts o;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_diag d;
 	regex_t re;
 	const char *path = "-";
-	int t, ret = PT_EXIT_OK, have_agg = 0, have_re = 0;
+	int ret = PT_EXIT_OK, have_agg = 0, have_re = 0;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
@@ -107,16 +106,10 @@ int cmd_method(int argc, char **argv)
 	}
 
 	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
+	if ((ret = pt_cli_load_agg(&common, path, &p, NULL, PT_GRAN_FUNCTIONS,
+				   PT_AGG_EDGES | PT_AGG_LINES, &o.type, &a)))
 		goto out;
-	pt_diag_init(&d, path);
-	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
 	have_agg = 1;
-	o.type = (uint32_t)t;
 	ret = pt_cli_emit(ra.outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
 out:
 	if (have_re)

@@ -96,10 +96,9 @@ int cmd_top(int argc, char **argv)
 	struct pt_top_opts o;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_diag d;
 	struct pt_filter_log log;
 	const char *path = "-";
-	int t, ret = PT_EXIT_OK, have_agg = 0;
+	int ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.edge_fraction = 0.001;
@@ -128,16 +127,9 @@ int cmd_top(int argc, char **argv)
 	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) && !getenv("PROFTOOL_TEST_TREE"))
 		pt_profile_request_fold(&p, ra.gran,
 					o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT);
-	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
+	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, 0, &o.type, &a)))
 		goto out;
-	pt_diag_init(&d, path);
-	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate_views(&p, ra.gran, 0, &a, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
 	have_agg = 1;
-	o.type = (uint32_t)t;
 	ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
 out:
 	if (have_agg)

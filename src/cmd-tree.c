@@ -46,10 +46,9 @@ int cmd_tree(int argc, char **argv)
 	struct pt_tree_opts o;
 	struct pt_profile p;
 	struct pt_agg a;
-	struct pt_diag d;
 	struct pt_filter_log log;
 	const char *path = "-";
-	int t, ret = PT_EXIT_OK, have_agg = 0;
+	int ret = PT_EXIT_OK, have_agg = 0;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
@@ -75,16 +74,10 @@ int cmd_tree(int argc, char **argv)
 	pt_filter_log_init(&log);
 	o.filters = &log;
 	o.node_fraction = common.node_fraction;
-	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
+	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, PT_AGG_EDGES | PT_AGG_LINES,
+				   &o.type, &a)))
 		goto out;
-	pt_diag_init(&d, path);
-	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0 || pt_aggregate(&p, ra.gran, &a, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
 	have_agg = 1;
-	o.type = (uint32_t)t;
 	ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
 out:
 	if (have_agg)
