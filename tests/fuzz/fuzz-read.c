@@ -1,6 +1,8 @@
 /* fuzz-read.c: libFuzzer harness for one reader (FUZZ_FORMAT) or for detection
  * (FUZZ_FORMAT ""): read the bytes, aggregate, and run every writer on the result, so
- * hostile names reach the writers too. A diagnostic must be one line. */
+ * hostile names reach the writers too. A diagnostic must be one line. The same bytes
+ * are read again the way `top` reads them, folded as they come (fold.h), and that
+ * table must equal the tree walk's. */
 #include "config.h"
 
 #include <stdint.h>
@@ -9,10 +11,58 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "fold.h"
 #include "format.h"
 #include "load.h"
+#include "report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int same_table(const struct pt_agg *x, const struct pt_agg *y)
+{
+	size_t w = x->ntypes;
+
+	if (x->ntypes != y->ntypes || x->nentries != y->nentries ||
+	    memcmp(x->total, y->total, w * sizeof(int64_t)))
+		return 0;
+	return !memcmp(x->entries, y->entries, x->nentries * sizeof(*x->entries)) &&
+	       !memcmp(x->flat, y->flat, x->nentries * w * sizeof(int64_t)) &&
+	       !memcmp(x->cum, y->cum, x->nentries * w * sizeof(int64_t));
+}
+
+/* read the bytes again as top does, at a granularity the input picks */
+static void check_fold(const uint8_t *data, size_t size, const struct pt_load_opts *o0,
+		       const struct pt_profile *tree)
+{
+	enum pt_granularity g = (enum pt_granularity)(size ? data[size / 2] % 4 : 0);
+	struct pt_load_opts o = *o0;
+	struct pt_input in;
+	struct pt_diag d;
+	struct pt_profile p;
+	struct pt_agg fa, ta;
+	int fr, tr;
+
+	o.read.keep_timeline = 0;
+	pt_diag_init(&d, "fuzz");
+	pt_profile_init(&p);
+	pt_profile_request_fold(&p, g, 1);
+	if (pt_input_open_mem(&in, "fuzz", data, size, o.max_size, &d) < 0 ||
+	    pt_load_input(&in, &o, &p, &d) < 0)
+		abort(); /* the tree's read of the same bytes succeeded */
+	fr = pt_aggregate_views(&p, g, 0, &fa, &d);
+	tr = pt_aggregate_views(tree, g, 0, &ta, &d);
+	if (fr != tr)
+		abort();
+	if (fr == 0) {
+		if (!same_table(&fa, &ta))
+			abort();
+		pt_agg_release(&fa);
+		pt_agg_release(&ta);
+	}
+	free(pt_report_inline_marks(&p, p.default_type));
+	pt_input_close(&in);
+	pt_profile_release(&p);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pt_agg a;
 		if (pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) == 0)
 			pt_agg_release(&a);
+		check_fold(data, size, &o, &p);
 		for (i = 0; pt_formats[i]; i++) {
 			struct pt_write_opts wo;
 			FILE *out;
