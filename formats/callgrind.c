@@ -36,18 +36,22 @@ struct cg {
 	struct pt_buf b;
 };
 
-/* the row for (func, line, callee), created empty if new */
-static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
+/* the position (func, line): an id for the pair, new ones numbered as they come */
+static uint32_t cg_pos(struct cg *c, uint32_t func, int64_t line)
 {
 	uint32_t *ps =
 		pt_map_put(&c->pos_index, (uint64_t)func << 32 | ((uint64_t)line & 0xffffffffu));
-	uint32_t pos, *rs;
-	size_t id;
-
 	if (*ps == PT_MAP_NEW)
 		*ps = c->npos++;
-	pos = *ps;
-	rs = pt_map_put(&c->row_index, (uint64_t)pos << 32 | callee);
+	return *ps;
+}
+
+/* the row for (func, line, callee) at position pos, created empty if new */
+static size_t cg_row_at(struct cg *c, uint32_t pos, uint32_t func, int64_t line, uint32_t callee)
+{
+	uint32_t *rs = pt_map_put(&c->row_index, (uint64_t)pos << 32 | callee);
+	size_t id;
+
 	if (*rs != PT_MAP_NEW)
 		return *rs;
 	id = c->nrows;
@@ -64,6 +68,20 @@ static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
 	c->nrows++;
 	*rs = (uint32_t)id;
 	return id;
+}
+
+static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
+{
+	return cg_row_at(c, cg_pos(c, func, line), func, line, callee);
+}
+
+/* a frame's position, looked up once per frame */
+static uint32_t cg_frame_pos(struct cg *c, uint32_t *pos_of_frame, uint32_t frame)
+{
+	const struct pt_frame *f = &c->p->frames[frame];
+	if (!pos_of_frame[frame])
+		pos_of_frame[frame] = cg_pos(c, frame ? f->func : 0, frame ? f->line : 0) + 1;
+	return pos_of_frame[frame] - 1;
 }
 
 static int cg_add(struct cg *c, size_t row, const int64_t *v)
@@ -91,7 +109,7 @@ struct row_cache {
 static void cg_from_tree(struct cg *c)
 {
 	const struct pt_profile *p = c->p;
-	uint32_t w = p->ntypes, n, *active;
+	uint32_t w = p->ntypes, n, *active, *pos_of_frame;
 	int64_t *ncum;
 	struct row_cache *cache = pt_xmalloc(CACHE_N * sizeof(*cache));
 
@@ -103,15 +121,20 @@ static void cg_from_tree(struct cg *c)
 		for (t = 0; t < w; t++)
 			dst[t] = pt_add(dst[t], src[t]);
 	}
+	pos_of_frame = pt_xcalloc((size_t)p->nframes + 1, sizeof(uint32_t));
 	for (n = 1; n < p->nnodes; n++) {
-		const struct pt_frame *f = pt_frame_of(p, n);
+		uint32_t fr = p->nodes[n].frame;
+		const struct pt_frame *f = &p->frames[fr];
 		const int64_t *v = p->node_self + (size_t)n * w;
 		uint32_t t;
 		for (t = 0; t < c->nt; t++)
 			if (v[c->t0 + t])
 				break;
 		if (t < c->nt)
-			cg_add(c, cg_row(c, f->func, f->line, UINT32_MAX), v);
+			cg_add(c,
+			       cg_row_at(c, cg_frame_pos(c, pos_of_frame, fr), f->func, f->line,
+					 UINT32_MAX),
+			       v);
 	}
 
 	active = pt_xcalloc(p->nfuncs + 1, sizeof(uint32_t));
@@ -131,7 +154,7 @@ static void cg_from_tree(struct cg *c)
 			} else {
 				uint32_t pf = par ? pt_frame_of(p, par)->func : 0;
 				int64_t pl = par ? pt_frame_of(p, par)->line : 0;
-				row = cg_row(c, pf, pl, func);
+				row = cg_row_at(c, cg_frame_pos(c, pos_of_frame, pfr), pf, pl, func);
 				*rc = (struct row_cache){pfr, func, (uint32_t)row};
 			}
 			cg_add(c, row, ncum + (size_t)n * w);
@@ -151,6 +174,7 @@ static void cg_from_tree(struct cg *c)
 		}
 	}
 	free(active);
+	free(pos_of_frame);
 	free(ncum);
 	free(cache);
 }
@@ -201,45 +225,73 @@ static void cg_name(struct pt_buf *b, const char *s, size_t n, const char *fallb
 		pt_buf_addstr(b, fallback);
 }
 
+/* "key=(N)" at the end of b, which has room for it */
+static void add_ref(struct pt_buf *b, const char *key, size_t klen, uint32_t id)
+{
+	char *d = b->buf + b->len;
+	memcpy(d, key, klen);
+	d += klen;
+	*d++ = '=';
+	*d++ = '(';
+	d += pt_fmt_u64(d, id);
+	*d++ = ')';
+	pt_buf_setlen(b, (size_t)(d - b->buf));
+}
+
 /* "fl=(3)" or, the first time, "fl=(3) name"; ids shared by fl/cfl and fn/cfn */
-static void cg_file(struct cg *c, FILE *out, const char *key, uint32_t func)
+static void cg_file(struct cg *c, struct pt_buf *b, const char *key, uint32_t func)
 {
 	const struct pt_profile *p = c->p;
 	uint32_t file = func ? p->funcs[func].file : 0;
-	pt_buf_reset(&c->b);
-	if (c->fl_id[file]) {
-		fprintf(out, "%s=(%" PRIu32 ")\n", key, c->fl_id[file]);
-		return;
+	size_t klen = strlen(key);
+	int first = !c->fl_id[file];
+
+	if (first)
+		c->fl_id[file] = ++c->nfl;
+	pt_buf_grow(b, klen + PT_U64_DIGITS + 4);
+	add_ref(b, key, klen, c->fl_id[file]);
+	if (first) {
+		pt_buf_addch(b, ' ');
+		cg_name(b, pt_s(p, file), pt_intern_len(&p->strings, file), "???");
 	}
-	c->fl_id[file] = ++c->nfl;
-	cg_name(&c->b, pt_s(p, file), pt_intern_len(&p->strings, file), "???");
-	fprintf(out, "%s=(%" PRIu32 ") %s\n", key, c->fl_id[file], c->b.buf);
+	pt_buf_addch(b, '\n');
 }
 
-static void cg_func(struct cg *c, FILE *out, const char *key, uint32_t func)
+static void cg_func(struct cg *c, struct pt_buf *b, const char *key, uint32_t func)
 {
 	const struct pt_profile *p = c->p;
-	pt_buf_reset(&c->b);
-	if (c->fn_id[func]) {
-		fprintf(out, "%s=(%" PRIu32 ")\n", key, c->fn_id[func]);
-		return;
+	size_t klen = strlen(key);
+	int first = !c->fn_id[func];
+
+	if (first)
+		c->fn_id[func] = ++c->nfn;
+	pt_buf_grow(b, klen + PT_U64_DIGITS + 4);
+	add_ref(b, key, klen, c->fn_id[func]);
+	if (first) {
+		pt_buf_addch(b, ' ');
+		if (func)
+			cg_name(b, pt_s(p, p->funcs[func].name),
+				pt_intern_len(&p->strings, p->funcs[func].name), "(unknown)");
+		else
+			pt_buf_addstr(b, "(root)");
 	}
-	c->fn_id[func] = ++c->nfn;
-	if (func)
-		cg_name(&c->b, pt_s(p, p->funcs[func].name),
-			pt_intern_len(&p->strings, p->funcs[func].name), "(unknown)");
-	else
-		pt_buf_addstr(&c->b, "(root)");
-	fprintf(out, "%s=(%" PRIu32 ") %s\n", key, c->fn_id[func], c->b.buf);
+	pt_buf_addch(b, '\n');
 }
 
-static void cg_costs(struct cg *c, FILE *out, int64_t line, const int64_t *v)
+/* "LINE V..." with negative values as 0 */
+static void cg_costs(struct cg *c, struct pt_buf *b, int64_t line, const int64_t *v)
 {
 	uint32_t t;
-	fprintf(out, "%" PRId64, line > 0 ? line : 0);
-	for (t = 0; t < c->nt; t++)
-		fprintf(out, " %" PRId64, v[t] > 0 ? v[t] : 0);
-	fputc('\n', out);
+	char *d;
+	pt_buf_grow(b, ((size_t)c->nt + 1) * (PT_U64_DIGITS + 1));
+	d = b->buf + b->len;
+	d += pt_fmt_u64(d, (uint64_t)(line > 0 ? line : 0));
+	for (t = 0; t < c->nt; t++) {
+		*d++ = ' ';
+		d += pt_fmt_u64(d, (uint64_t)(v[t] > 0 ? v[t] : 0));
+	}
+	*d++ = '\n';
+	pt_buf_setlen(b, (size_t)(d - b->buf));
 }
 
 /* rows grouped by function (self rows first, by line), then calls by line and callee */
@@ -306,8 +358,8 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	struct pt_agg a;
 	struct crow *sorted;
 	int64_t *svals, *sum;
-	size_t i, n;
-	uint32_t t, cur = UINT32_MAX;
+	size_t i, k, n, *start;
+	uint32_t t, f, cur = UINT32_MAX;
 
 	memset(&c, 0, sizeof(c));
 	pt_buf_init(&c.b);
@@ -330,15 +382,29 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	pt_map_release(&c.pos_index);
 	pt_map_release(&c.row_index);
 
-	/* sort the rows, and their values with them, into writing order */
+	/* Sort the rows, and their values with them, into writing order: bucketed by
+	 * function first (a counting sort), so that qsort only orders each function's few
+	 * rows. */
 	n = c.nrows ? c.nrows : 1;
 	sorted = pt_xmalloc(n * sizeof(*sorted));
 	svals = pt_xreallocarray(NULL, n, (c.nt ? c.nt : 1) * sizeof(int64_t));
+	start = pt_xcalloc((size_t)p->nfuncs + 2, sizeof(size_t));
+	for (i = 0; i < c.nrows; i++)
+		start[c.rows[i].func + 1]++;
+	for (f = 0; f <= p->nfuncs; f++)
+		start[f + 1] += start[f];
 	for (i = 0; i < c.nrows; i++) {
-		sorted[i] = c.rows[i];
-		sorted[i].calls = i; /* the original index while sorting */
+		size_t at = start[c.rows[i].func]++;
+		sorted[at] = c.rows[i];
+		sorted[at].calls = i; /* the original index while sorting */
 	}
-	qsort(sorted, c.nrows, sizeof(*sorted), row_cmp);
+	for (i = 0; i < c.nrows; i = k) {
+		for (k = i + 1; k < c.nrows && sorted[k].func == sorted[i].func; k++)
+			;
+		if (k - i > 1)
+			qsort(sorted + i, k - i, sizeof(*sorted), row_cmp);
+	}
+	free(start);
 	for (i = 0; i < c.nrows; i++) {
 		size_t orig = (size_t)sorted[i].calls;
 		sorted[i].calls = c.rows[orig].calls;
@@ -355,23 +421,38 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 
 	c.fl_id = pt_xcalloc((size_t)p->strings.n + 1, sizeof(uint32_t));
 	c.fn_id = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	/* the rows go out through one buffer, in blocks, with numbers written by hand:
+	 * a call costs several lines, and printf per line cost more than the rest */
+	pt_buf_reset(&c.b);
 	for (i = 0; i < c.nrows; i++) {
 		const struct crow *r = &sorted[i];
 		if (r->func != cur) {
 			cur = r->func;
-			fputc('\n', out);
-			cg_file(&c, out, "fl", cur);
-			cg_func(&c, out, "fn", cur);
+			pt_buf_addch(&c.b, '\n');
+			cg_file(&c, &c.b, "fl", cur);
+			cg_func(&c, &c.b, "fn", cur);
 		}
 		if (r->callee != UINT32_MAX) {
 			int64_t target = p->funcs[r->callee].start_line;
-			cg_file(&c, out, "cfi", r->callee);
-			cg_func(&c, out, "cfn", r->callee);
+			cg_file(&c, &c.b, "cfi", r->callee);
+			cg_func(&c, &c.b, "cfn", r->callee);
 			/* N >= 1: callgrind_annotate adds a calls=0 cost to the caller's self */
-			fprintf(out, "calls=%" PRIu64 " %" PRId64 "\n", r->calls ? r->calls : 1,
-				target > 0 ? target : 0);
+			char *q;
+			pt_buf_grow(&c.b, 6 + 2 * PT_U64_DIGITS + 2);
+			q = c.b.buf + c.b.len;
+			memcpy(q, "calls=", 6);
+			q += 6;
+			q += pt_fmt_u64(q, r->calls ? r->calls : 1);
+			*q++ = ' ';
+			q += pt_fmt_u64(q, (uint64_t)(target > 0 ? target : 0));
+			*q++ = '\n';
+			pt_buf_setlen(&c.b, (size_t)(q - c.b.buf));
 		}
-		cg_costs(&c, out, r->line, svals + i * c.nt);
+		cg_costs(&c, &c.b, r->line, svals + i * c.nt);
+		if (c.b.len >= 65536 || i + 1 == c.nrows) {
+			fwrite(c.b.buf, 1, c.b.len, out);
+			pt_buf_reset(&c.b);
+		}
 	}
 
 	free(c.fl_id);

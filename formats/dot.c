@@ -154,6 +154,18 @@ static void edges_from_agg(struct dot *g)
 	}
 }
 
+/* printf's "%02x", by hand: there is a colour or two per edge */
+static void add_hex2(struct pt_buf *b, unsigned v)
+{
+	static const char hex[] = "0123456789abcdef";
+	if (v > 0xff) {
+		pt_buf_addf(b, "%02x", v);
+		return;
+	}
+	pt_buf_addch(b, hex[v >> 4]);
+	pt_buf_addch(b, hex[v & 0xf]);
+}
+
 /* pprof's palette idea: grey for little, towards red for much (blue for negative) */
 static void dot_color(struct pt_buf *b, double score, int background)
 {
@@ -173,8 +185,10 @@ static void dot_color(struct pt_buf *b, double score, int background)
 		gr = val * (1 - sat * score);
 	}
 	bl = val * (1 - sat);
-	pt_buf_addf(b, "#%02x%02x%02x", (unsigned)(r * 255), (unsigned)(gr * 255),
-		    (unsigned)(bl * 255));
+	pt_buf_addch(b, '#');
+	add_hex2(b, (unsigned)(r * 255));
+	add_hex2(b, (unsigned)(gr * 255));
+	add_hex2(b, (unsigned)(bl * 255));
 }
 
 /* text inside a dot "..." string: valid UTF-8, no control bytes, '"' and '\' escaped, and
@@ -353,22 +367,34 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		pt_buf_release(&name);
 	}
 
+	/* the edges go out through one buffer in blocks, numbers written by hand: with
+	 * every edge kept there can be millions */
+	pt_buf_reset(&b);
 	for (k = 0; k < g.nedges; k++) {
 		const struct dedge *e = &g.edges[k];
 		double frac = g.total ? (double)i64abs(e->value) / (double)i64abs(g.total) : 0;
-		if (i64abs(e->value) < edge_cut || !e->value)
-			continue;
-		pt_buf_reset(&b);
-		pt_buf_addf(&b, "N%" PRIu32 " -> N%" PRIu32 " [label=\" ", e->from + 1, e->to + 1);
-		pt_buf_add_scaled(&b, p, g.t, e->value);
-		pt_buf_addf(&b, "\" weight=%d penwidth=%.2f color=\"",
-			    1 + (int)(frac * 100 > 100 ? 100 : frac * 100), 1 + 5 * frac);
-		dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
-		pt_buf_addch(&b, '"');
-		if (e->residual)
-			pt_buf_addstr(&b, " style=\"dotted\"");
-		pt_buf_addstr(&b, "]\n");
-		fwrite(b.buf, 1, b.len, out);
+		if (i64abs(e->value) >= edge_cut && e->value) {
+			pt_buf_addch(&b, 'N');
+			pt_buf_add_u64(&b, (uint64_t)e->from + 1);
+			pt_buf_addstr(&b, " -> N");
+			pt_buf_add_u64(&b, (uint64_t)e->to + 1);
+			pt_buf_addstr(&b, " [label=\" ");
+			pt_buf_add_scaled(&b, p, g.t, e->value);
+			pt_buf_addstr(&b, "\" weight=");
+			pt_buf_add_i64(&b, 1 + (int)(frac * 100 > 100 ? 100 : frac * 100));
+			pt_buf_addstr(&b, " penwidth=");
+			pt_buf_add_fixed(&b, 1 + 5 * frac, 2);
+			pt_buf_addstr(&b, " color=\"");
+			dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
+			pt_buf_addch(&b, '"');
+			if (e->residual)
+				pt_buf_addstr(&b, " style=\"dotted\"");
+			pt_buf_addstr(&b, "]\n");
+		}
+		if (b.len >= 65536 || k + 1 == g.nedges) {
+			fwrite(b.buf, 1, b.len, out);
+			pt_buf_reset(&b);
+		}
 	}
 	fprintf(out, "}\n");
 

@@ -38,9 +38,12 @@ struct mnode {
 /* a drawn rectangle */
 struct rect {
 	double x0, x1; /* in value units from the left */
+	uint32_t id;   /* the node (in the graph; in the chart, 0) */
 	uint32_t depth, key;
 	int64_t value, base; /* inclusive value (and base's, in differential mode) */
 };
+
+struct keyinfo;
 
 struct svg {
 	const struct pt_profile *p;
@@ -53,6 +56,8 @@ struct svg {
 	size_t nrects, rects_alloc;
 	double min_value; /* narrower rects are dropped */
 	struct pt_buf b;
+	struct keyinfo *kinfo; /* per key, filled as frames are written */
+	struct pt_buf names;   /* the strings kinfo points into */
 };
 
 static uint32_t frame_key(struct svg *s, uint32_t fid)
@@ -70,13 +75,13 @@ static uint32_t frame_key(struct svg *s, uint32_t fid)
 	return s->key_of_frame[fid];
 }
 
-static void add_rect(struct svg *s, double x0, double x1, uint32_t depth, uint32_t key,
-		     int64_t value, int64_t base)
+static void add_rect(struct svg *s, uint32_t id, double x0, double x1, uint32_t depth,
+		     uint32_t key, int64_t value, int64_t base)
 {
 	if (x1 - x0 < s->min_value)
 		return;
 	PT_ALLOC_GROW(s->rects, s->nrects + 1, s->rects_alloc);
-	s->rects[s->nrects++] = (struct rect){x0, x1, depth, key, value, base};
+	s->rects[s->nrects++] = (struct rect){x0, x1, id, depth, key, value, base};
 }
 
 /* ---- flame graph: a tree merged by key, children sorted by name ---- */
@@ -139,23 +144,14 @@ static uint32_t g_key(const struct gview *g, uint32_t i)
 	return g->m ? g->m[i].key : g->s->key_of_frame[g->s->p->nodes[i].frame];
 }
 
-static int child_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct gview *g = ctx;
-	uint32_t x = g_key(g, *(const uint32_t *)a), y = g_key(g, *(const uint32_t *)b);
-	return key_cmp(&x, &y, (void *)g->s);
-}
-
 /* Merge in node order. Only a node whose key several frames share, or one below it, can
- * meet another node of the same path: the others skip the hash. Fills cum (and cumb)
- * with the self values; returns 0 if some value of type t is negative. */
-static int merge_graph(struct svg *s, const uint8_t *shared, struct merged *m, int64_t **cum,
-		       int64_t **cumb)
+ * meet another node of the same path: the others skip the hash. Returns 0 if some value
+ * of type t is negative. */
+static int merge_graph(struct svg *s, const uint8_t *shared, struct merged *m)
 {
 	const struct pt_profile *p = s->p;
 	uint32_t *of_node, n;
 	uint8_t *tainted;
-	size_t i;
 	int nonneg = 1;
 
 	memset(m, 0, sizeof(*m));
@@ -181,28 +177,77 @@ static int merge_graph(struct svg *s, const uint8_t *shared, struct merged *m, i
 	}
 	free(of_node);
 	free(tainted);
-	*cum = pt_xmalloc(m->nn * sizeof(int64_t));
-	for (i = 0; i < m->nn; i++)
-		(*cum)[i] = m->n[i].self;
-	if (s->tb != UINT32_MAX) {
-		*cumb = pt_xmalloc(m->nn * sizeof(int64_t));
-		for (i = 0; i < m->nn; i++)
-			(*cumb)[i] = m->n[i].self_base;
-	}
 	return nonneg;
 }
+
+static int64_t g_self(const struct gview *g, uint32_t i, uint32_t t)
+{
+	const struct pt_profile *p = g->s->p;
+	if (g->m)
+		return t == g->s->t ? g->m[i].self : g->m[i].self_base;
+	return p->node_self[(size_t)i * p->ntypes + t];
+}
+
+static uint32_t g_parent(const struct gview *g, uint32_t i)
+{
+	return g->m ? g->m[i].parent : g->s->p->nodes[i].parent;
+}
+
+/* Inclusive values of type t, the one array per node the layout needs: a child always
+ * comes after its parent, so one pass from the last node adds each into its parent.
+ * Returns 0 if some value is negative. */
+static int inclusive(const struct gview *g, size_t nn, uint32_t t, int64_t **out)
+{
+	int64_t *cum = pt_xmalloc(nn * sizeof(int64_t));
+	size_t i;
+	int nonneg = 1;
+
+	for (i = 0; i < nn; i++) {
+		cum[i] = g_self(g, (uint32_t)i, t);
+		nonneg &= cum[i] >= 0;
+	}
+	for (i = nn; i-- > 1;) {
+		uint32_t par = g_parent(g, (uint32_t)i);
+		cum[par] = pt_add(cum[par], cum[i]);
+	}
+	*out = cum;
+	return nonneg;
+}
+
+/* a child to place: its key beside it, so sorting reads no node */
+struct kid {
+	uint32_t key, id;
+};
+
+static int kid_cmp(const void *a, const void *b, void *ctx)
+{
+	return key_cmp(&((const struct kid *)a)->key, &((const struct kid *)b)->key, ctx);
+}
+
+static int rect_id_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct rect *)a)->id, y = ((const struct rect *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* a placed node whose children are to be placed */
+struct todo {
+	uint32_t id, depth;
+	double x;
+};
 
 static void layout_graph(struct svg *s)
 {
 	const struct pt_profile *p = s->p;
 	struct merged m;
 	struct gview g;
-	uint32_t c, f, *kids = NULL, *depth;
-	size_t nkids, kalloc = 0, i, k, nn;
+	struct todo *todo = NULL;
+	size_t ntodo = 0, todo_alloc = 0, nkids, kalloc = 0, k, nn;
+	uint32_t f, c;
+	struct kid *kids = NULL;
 	int64_t *cum = NULL, *cumb = NULL;
-	double *x;
-	uint8_t *shared, *placed;
-	int prune, any_shared = 0;
+	uint8_t *shared;
+	int prune = 1, any_shared = 0;
 
 	for (f = 1; f < p->nframes; f++)
 		frame_key(s, f);
@@ -211,74 +256,53 @@ static void layout_graph(struct svg *s)
 		if (shared[s->key_of_frame[f]]++)
 			any_shared = 1, shared[s->key_of_frame[f]] = 2;
 	g.s = s;
+	/* without shared keys nothing can merge: node n is merged node n */
+	g.m = NULL;
+	nn = p->nnodes;
 	if (any_shared) {
-		prune = merge_graph(s, shared, &m, &cum, &cumb);
+		prune = merge_graph(s, shared, &m);
 		g.m = m.n;
 		nn = m.nn;
-	} else {
-		/* node n is merged node n: the same values, in the same order */
-		g.m = NULL;
-		nn = p->nnodes;
-		cum = pt_xmalloc(nn * sizeof(int64_t));
-		prune = 1;
-		for (i = 0; i < nn; i++) {
-			cum[i] = p->node_self[i * p->ntypes + s->t];
-			prune &= cum[i] >= 0;
-		}
-		if (s->tb != UINT32_MAX) {
-			cumb = pt_xmalloc(nn * sizeof(int64_t));
-			for (i = 0; i < nn; i++)
-				cumb[i] = p->node_self[i * p->ntypes + s->tb];
-		}
 	}
 	free(shared);
+	prune &= inclusive(&g, nn, s->t, &cum);
+	if (s->tb != UINT32_MAX)
+		inclusive(&g, nn, s->tb, &cumb);
 
-	/* inclusive values: a child always comes after its parent */
-	for (i = nn; i-- > 1;) {
-		uint32_t par = g.m ? g.m[i].parent : p->nodes[i].parent;
-		cum[par] = pt_add(cum[par], cum[i]);
-		if (cumb)
-			cumb[par] = pt_add(cumb[par], cumb[i]);
-	}
-
-	/* Place children left to right, sorted by name, in node order (the order the
-	 * rectangles are written in). A frame narrower than half the minimum width is
+	/* Place children left to right, sorted by name, from the root down, visiting only
+	 * the nodes placed (no array per node for x, depth, placed); the rectangles are
+	 * written in node order. A frame narrower than half the minimum width is
 	 * drawn by nobody below it either (no value is negative), so its children are
 	 * neither sorted nor placed; the half leaves room for rounding in x1 - x0, which
 	 * is below total * 2^-51 (hence no pruning for absurdly small minimum widths). */
 	if (s->min_value <= (double)cum[0] * 1e-12)
 		prune = 0;
-	x = pt_xcalloc(nn, sizeof(double));
-	depth = pt_xcalloc(nn, sizeof(uint32_t));
-	placed = pt_xcalloc(nn, 1);
-	placed[0] = 1;
-	for (i = 0; i < nn; i++) {
-		double at = x[i];
-		if (!placed[i])
+	PT_ALLOC_GROW(todo, 1, todo_alloc);
+	todo[ntodo++] = (struct todo){0, 0, 0};
+	while (ntodo) {
+		struct todo t = todo[--ntodo];
+		double at = t.x;
+		if (prune && (double)cum[t.id] * 2 < s->min_value)
 			continue;
-		if (!prune || (double)cum[i] * 2 >= s->min_value) {
-			nkids = 0;
-			for (c = g_first(&g, (uint32_t)i); c; c = g_next(&g, c)) {
-				PT_ALLOC_GROW(kids, nkids + 1, kalloc);
-				kids[nkids++] = c;
-			}
-			if (nkids > 1)
-				qsort_r(kids, nkids, sizeof(*kids), child_cmp, &g);
-			for (k = 0; k < nkids; k++) {
-				c = kids[k];
-				x[c] = at;
-				depth[c] = depth[i] + 1;
-				placed[c] = 1;
-				at += (double)(cum[c] > 0 ? cum[c] : 0);
-			}
+		nkids = 0;
+		for (c = g_first(&g, t.id); c; c = g_next(&g, c)) {
+			PT_ALLOC_GROW(kids, nkids + 1, kalloc);
+			kids[nkids++] = (struct kid){g_key(&g, c), c};
 		}
-		if (i && cum[i] > 0)
-			add_rect(s, x[i], x[i] + (double)cum[i], depth[i] - 1,
-				 g_key(&g, (uint32_t)i), cum[i], cumb ? cumb[i] : 0);
+		if (nkids > 1)
+			qsort_r(kids, nkids, sizeof(*kids), kid_cmp, s);
+		PT_ALLOC_GROW(todo, ntodo + nkids, todo_alloc);
+		for (k = 0; k < nkids; k++) {
+			c = kids[k].id;
+			if (cum[c] > 0)
+				add_rect(s, c, at, at + (double)cum[c], t.depth, kids[k].key, cum[c],
+					 cumb ? cumb[c] : 0);
+			todo[ntodo++] = (struct todo){c, t.depth + 1, at};
+			at += (double)(cum[c] > 0 ? cum[c] : 0);
+		}
 	}
-	free(x);
-	free(depth);
-	free(placed);
+	qsort(s->rects, s->nrects, sizeof(*s->rects), rect_id_cmp);
+	free(todo);
 	free(kids);
 	free(cum);
 	free(cumb);
@@ -328,7 +352,7 @@ static void layout_chart(struct svg *s)
 		/* close what this stack does not continue */
 		while (nopen > common) {
 			nopen--;
-			add_rect(s, open[nopen].x0, xnow, (uint32_t)nopen, open[nopen].key,
+			add_rect(s, 0, open[nopen].x0, xnow, (uint32_t)nopen, open[nopen].key,
 				 open[nopen].value, 0);
 		}
 		PT_ALLOC_GROW(open, depth + 1, oalloc);
@@ -587,29 +611,59 @@ static const char svg_script[] =
 	"init();\n"
 	"]]></script>\n";
 
-static void write_rect(struct svg *s, FILE *out, const struct rect *r, double scale,
+/* What a key's frames share: its name escaped, as a label (valid UTF-8) and its fill,
+ * made once per key rather than per frame. */
+struct keyinfo {
+	size_t esc, esc_len, lab, lab_len; /* in struct svg's names */
+	char fill[24];			   /* "rgb(r,g,b)" */
+	uint8_t fill_len, done;
+};
+
+static const struct keyinfo *key_info(struct svg *s, uint32_t key)
+{
+	struct keyinfo *k = &s->kinfo[key];
+	const char *ks = pt_intern_str(&s->keys, key), *name = ks + 1;
+	size_t n = pt_intern_len(&s->keys, key) - 1;
+	uint32_t kind = (uint32_t)(unsigned char)ks[0] - '@';
+	struct pt_buf c = PT_BUF_INIT;
+
+	if (k->done)
+		return k;
+	if (!n) {
+		name = "(unknown)";
+		n = 9;
+	}
+	k->esc = s->names.len;
+	xml_text(&s->names, name, n);
+	k->esc_len = s->names.len - k->esc;
+	k->lab = s->names.len;
+	pt_buf_add_utf8(&s->names, name, n);
+	k->lab_len = s->names.len - k->lab;
+	if (s->tb == UINT32_MAX) {
+		palette_color(&c, s->o->colors, name, n, kind);
+		memcpy(k->fill, c.buf, c.len);
+		k->fill_len = (uint8_t)c.len;
+	}
+	pt_buf_release(&c);
+	k->done = 1;
+	return k;
+}
+
+static void write_rect(struct svg *s, struct pt_buf *b, const struct rect *r, double scale,
 		       uint32_t maxdepth, int64_t total, int64_t maxdelta)
 {
 	const struct pt_profile *p = s->p;
-	const char *key = pt_intern_str(&s->keys, r->key), *name = key + 1;
-	size_t n = pt_intern_len(&s->keys, r->key) - 1;
-	uint32_t kind = (uint32_t)(unsigned char)key[0] - '@';
-	double x = XPAD + r->x0 * scale, w = (r->x1 - r->x0) * scale, y;
-	struct pt_buf *b = &s->b;
-	struct pt_buf esc = PT_BUF_INIT;
+	const struct keyinfo *k = key_info(s, r->key);
+	const char *esc = s->names.buf + k->esc;
+	double x = XPAD + r->x0 * scale, w = (r->x1 - r->x0) * scale, y, fit;
+	size_t chars;
 
 	if (s->o->flags & PT_WRITE_INVERTED)
 		y = YPAD_TOP + (double)r->depth * FRAME_H;
 	else
 		y = YPAD_TOP + (double)(maxdepth - r->depth) * FRAME_H;
-	xml_text(&esc, n ? name : "(unknown)", n ? n : 9);
-	if (!n) {
-		name = "(unknown)";
-		n = 9;
-	}
-	pt_buf_reset(b);
 	pt_buf_addstr(b, "<g class=\"frame\" data-name=\"");
-	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_add(b, esc, k->esc_len);
 	pt_buf_addstr(b, "\" data-x=\"");
 	pt_buf_add_fixed(b, x, 2);
 	pt_buf_addstr(b, "\" data-w=\"");
@@ -617,7 +671,7 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 	pt_buf_addstr(b, "\" data-depth=\"");
 	pt_buf_add_u64(b, r->depth);
 	pt_buf_addstr(b, "\"><title>");
-	pt_buf_add(b, esc.buf, esc.len);
+	pt_buf_add(b, esc, k->esc_len);
 	pt_buf_addstr(b, " (");
 	pt_buf_add_scaled(b, p, s->t, r->value);
 	pt_buf_addstr(b, ", ");
@@ -639,34 +693,26 @@ static void write_rect(struct svg *s, FILE *out, const struct rect *r, double sc
 	if (s->tb != UINT32_MAX)
 		diff_color(b, r->value - r->base, maxdelta);
 	else
-		palette_color(b, s->o->colors, name, n, kind);
+		pt_buf_add(b, k->fill, k->fill_len);
 	pt_buf_addstr(b, "\" rx=\"2\" ry=\"2\"/><text x=\"");
 	pt_buf_add_fixed(b, x + 3, 2);
 	pt_buf_addstr(b, "\" y=\"");
 	pt_buf_add_fixed(b, y + FRAME_H - 5.5, 1);
 	pt_buf_addstr(b, "\">");
-	{
-		/* the label as drawn before any script runs (viewers without scripts) */
-		double fit = (w - 6) / (FONT_SIZE * FONT_WIDTH);
-		size_t chars = fit > 0 ? (size_t)fit : 0, len = esc.len, cut;
-		if (chars >= 3) {
-			struct pt_buf lab = PT_BUF_INIT;
-			pt_buf_add_utf8(&lab, name, n);
-			cut = fit_chars(lab.buf, lab.len, chars);
-			if (cut < lab.len) {
-				size_t keep = fit_chars(lab.buf, lab.len, chars - 2);
-				xml_text(b, lab.buf, keep);
-				pt_buf_addstr(b, "..");
-			} else {
-				xml_text(b, lab.buf, lab.len);
-			}
-			pt_buf_release(&lab);
+	/* the label as drawn before any script runs (viewers without scripts) */
+	fit = (w - 6) / (FONT_SIZE * FONT_WIDTH);
+	chars = fit > 0 ? (size_t)fit : 0;
+	if (chars >= 3) {
+		const char *lab = s->names.buf + k->lab;
+		if (fit_chars(lab, k->lab_len, chars) < k->lab_len) {
+			xml_text(b, lab, fit_chars(lab, k->lab_len, chars - 2));
+			pt_buf_addstr(b, "..");
+		} else {
+			/* the whole name: its escaped form (the label is valid UTF-8) */
+			pt_buf_add(b, esc, k->esc_len);
 		}
-		(void)len;
 	}
 	pt_buf_addstr(b, "</text></g>\n");
-	fwrite(b->buf, 1, b->len, out);
-	pt_buf_release(&esc);
 }
 
 static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
@@ -690,6 +736,7 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 					"choose one with --sample-index");
 	memset(&s, 0, sizeof(s));
 	pt_buf_init(&s.b);
+	pt_buf_init(&s.names);
 	s.p = p;
 	s.o = o;
 	s.t = (uint32_t)o->type;
@@ -706,7 +753,7 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 
 	for (i = 0; i < p->nsamples; i++) {
 		int64_t v = p->sample_values[i * p->ntypes + s.t];
-		if (v > 0 && p->nodes[p->samples[i].node].depth)
+		if (v > 0 && p->samples[i].node) /* not the root, the only node of depth 0 */
 			total = pt_add(total, v);
 	}
 	scale = total > 0 ? (width - 2 * XPAD) / (double)total : 0;
@@ -773,8 +820,16 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 			"No samples</text>\n",
 			width / 2, YPAD_TOP + FRAME_H - 4.0);
 	fprintf(out, "<g id=\"frames\">\n");
-	for (i = 0; i < s.nrects; i++)
-		write_rect(&s, out, &s.rects[i], scale, maxdepth, total, maxdelta);
+	/* the frames go out in blocks: one fwrite per frame costs more than the frame */
+	s.kinfo = pt_xcalloc((size_t)s.keys.n + 1, sizeof(*s.kinfo));
+	pt_buf_reset(&s.b);
+	for (i = 0; i < s.nrects; i++) {
+		write_rect(&s, &s.b, &s.rects[i], scale, maxdepth, total, maxdelta);
+		if (s.b.len >= 65536 || i + 1 == s.nrects) {
+			fwrite(s.b.buf, 1, s.b.len, out);
+			pt_buf_reset(&s.b);
+		}
+	}
 	fprintf(out, "</g>\n");
 	fprintf(out, svg_script, FONT_SIZE, FONT_WIDTH);
 	fprintf(out, "</svg>\n");
@@ -783,6 +838,8 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	pt_buf_release(&s.b);
 	free(s.rects);
 	free(s.key_of_frame);
+	free(s.kinfo);
+	pt_buf_release(&s.names);
 	pt_intern_release(&s.keys);
 	pt_arena_release(&s.arena);
 	return 0;
