@@ -25,9 +25,10 @@ static int same_table(const struct pt_agg *x, const struct pt_agg *y)
 	if (x->ntypes != y->ntypes || x->nentries != y->nentries ||
 	    memcmp(x->total, y->total, w * sizeof(int64_t)))
 		return 0;
-	return !memcmp(x->entries, y->entries, x->nentries * sizeof(*x->entries)) &&
-	       !memcmp(x->flat, y->flat, x->nentries * w * sizeof(int64_t)) &&
-	       !memcmp(x->cum, y->cum, x->nentries * w * sizeof(int64_t));
+	return !x->nentries ||
+	       (!memcmp(x->entries, y->entries, x->nentries * sizeof(*x->entries)) &&
+		(!w || (!memcmp(x->flat, y->flat, x->nentries * w * sizeof(int64_t)) &&
+			!memcmp(x->cum, y->cum, x->nentries * w * sizeof(int64_t)))));
 }
 
 /* read the bytes again as top does, at a granularity the input picks */
