@@ -254,7 +254,8 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a dot graph shows one sample type: "
 					"choose one with --sample-index");
-	if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0)
+	/* the graph is functions and calls: no per-line view */
+	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, PT_AGG_EDGES, &a, d) < 0)
 		return -1;
 	memset(&g, 0, sizeof(g));
 	g.p = p;
