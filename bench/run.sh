@@ -157,30 +157,27 @@ for f in pprof cpuprofile speedscope callgrind dot svg; do
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
 	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
+# pprof's output above is gzipped (level 1, as Go writes it); its protobuf alone:
+if have_format pprof 3; then
+	run "$work/out" "$PROFTOOL" convert --to pprof --no-gzip "$work/big.collapsed"
+	row "collapsed -> pprof --no-gzip (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
+fi
 
 # callgrind and dot write one entry per function and call edge, so on big.collapsed
 # (175 functions) their output is too small to rate: a second input with many
 # functions (20,000) and call pairs (about a million), rated the same way; dot with
-# every node and edge kept (--nodecount 0, no fraction cut), as its default shows 80
-awk -v n="${BENCH_MANY_STACKS:-60000}" -v nf=20000 'BEGIN {
-	srand(7)
-	for (i = 0; i < n; i++) {
-		d = 5 + int(rand() * 20)
-		s = "main"
-		for (j = 1; j < d; j++) {
-			k = int(rand() * nf)
-			s = s ";mod" (k % 100) "::fn_" k
-		}
-		print s, 1 + int(rand() * 100)
-	}
-}' >"$work/many.collapsed"
+# every node and edge kept (--nodecount 0, no fraction cut), as its default shows 80;
+# svg with every frame (--minwidth 0): by default its output is bounded by its pixels
+# (about 3 MB from big.collapsed's 2.9M nodes), not by what it is given
+sh "$top/bench/gen-many.sh" "$work/many.collapsed" "${BENCH_MANY_STACKS:-60000}"
 readcpu "$work/many.collapsed"
 baseline "cat" "$work/cat" cat "$work/many.collapsed"
 size=$(stat -c %s "$work/many.collapsed")
-for f in callgrind dot; do
+for f in callgrind dot svg; do
 	have_format "$f" 3 || continue
 	set -- --to "$f"
 	test "$f" != dot || set -- "$@" --nodecount 0 --node-fraction 0 --edge-fraction 0
+	test "$f" != svg || set -- "$@" --minwidth 0
 	run "$work/out" "$PROFTOOL" convert "$@" "$work/many.collapsed"
 	row "many functions -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
