@@ -179,5 +179,5 @@ for f in callgrind dot svg; do
 	test "$f" != dot || set -- "$@" --nodecount 0 --node-fraction 0 --edge-fraction 0
 	test "$f" != svg || set -- "$@" --minwidth 0
 	run "$work/out" "$PROFTOOL" convert "$@" "$work/many.collapsed"
-	row "many functions -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
+	row "many functions -> convert $* (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
