@@ -48,12 +48,13 @@ void pt_profile_fold_finish(struct pt_profile *p)
 
 	if (!f || f->state == PT_FOLD_OFF)
 		return;
-	if (p->agg) {
-		/* an aggregate-only reader made its own (it never calls pt_profile_stack) */
+	if (f->state == PT_FOLD_WAITING || p->agg) {
+		/* Nothing was folded: the reader made no stack (its samples, if any, are at
+		 * the root of a tree that has nothing else) or made its own aggregate. The
+		 * profile is whole as it is. */
 		f->state = PT_FOLD_OFF;
 		return;
 	}
-	/* a reader that made no stack at all folded nothing: an empty aggregate is right */
 	p->agg = pt_xmalloc(sizeof(*p->agg));
 	*p->agg = f->agg;
 	memset(&f->agg, 0, sizeof(f->agg));

@@ -82,6 +82,11 @@ test_expect_success 'a filter or pprof layout takes the tree (same output either
 	same_both "$SAMPLES/go/cpu.pb.gz" --focus main &&
 	same_both "$SAMPLES/go/cpu.pb.gz" --style pprof'
 
+test_expect_success 'a profile whose only sample is at the root (fuzz finding)' '
+	same_both "$MALFORMED/fuzz/detect-fold-eb0fbdf6" &&
+	"$PROFTOOL" top "$MALFORMED/fuzz/detect-fold-eb0fbdf6" >out &&
+	grep -q "^Total: 1$" out'
+
 test_expect_success 'bad input fails the same way' '
 	printf "a;b x\n" >bad.collapsed &&
 	same_both bad.collapsed &&
