@@ -168,6 +168,14 @@ struct reader {
 
 	/* the tick object being read */
 	int64_t tick_line, tick_count;
+
+	/* the number array being read (samples, timeDeltas, ...), NULL outside one: its
+	 * elements skip the state machine (cb_number). Points into r->cur, which stays
+	 * put until the array ends. */
+	int64_t **ints;
+	size_t *nints, *ints_alloc;
+	const char *ints_what;
+	int ints_frac;
 };
 
 static int fail_at(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -243,10 +251,20 @@ static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
 	}
 	if (i == n)
 		return -1;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (acc > (UINT64_MAX - 9) / 10)
-			return -1;
-		acc = acc * 10 + (uint64_t)(s[i] - '0');
+	if (n - i <= 18) {
+		/* cannot overflow: no check per digit (most numbers take this path) */
+		for (; i < n; i++) {
+			unsigned dig = (unsigned)(unsigned char)s[i] - '0';
+			if (dig > 9)
+				break;
+			acc = acc * 10 + dig;
+		}
+	} else {
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (acc > (UINT64_MAX - 9) / 10)
+				return -1;
+			acc = acc * 10 + (uint64_t)(s[i] - '0');
+		}
 	}
 	if (i == n) {
 		if (acc > (uint64_t)INT64_MAX)
@@ -458,17 +476,6 @@ static int wrong_type(struct reader *r, enum key k, const char *want)
 	return fail_at(r, "'%s' is not %s", key_name(k), want);
 }
 
-static int add_int(struct reader *r, int64_t **v, size_t *n, size_t *alloc, const char *s,
-		   size_t len, const char *what, int allow_frac)
-{
-	int64_t x;
-	if (parse_num(s, len, &x, allow_frac) < 0)
-		return fail_at(r, "number out of range in '%s'", what);
-	PT_ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = x;
-	return 1;
-}
-
 /* Intern a callFrame string; neighbouring nodes mostly share url and scriptId, so
  * one remembered string per key skips most hash lookups. */
 static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t len)
@@ -480,6 +487,32 @@ static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t 
 	id = pt_strn(p, s, len);
 	r->last_str[slot] = id;
 	return id;
+}
+
+static const char *const arr_name[] = {"samples", "timeDeltas", "timestamps", "lines"};
+
+/* enter a number array of the current unit */
+static int push_ints(struct reader *r, enum arr a)
+{
+	struct unit *u = r->cur;
+	if (!push(r, C_INTS, a, 0))
+		return 0;
+	if (a == A_SAMPLES) {
+		r->ints = &u->samples;
+		r->nints = &u->nsamples;
+		r->ints_alloc = &u->samples_alloc;
+	} else if (a == A_LINES) {
+		r->ints = &u->lines;
+		r->nints = &u->nlines;
+		r->ints_alloc = &u->lines_alloc;
+	} else {
+		r->ints = &u->deltas;
+		r->nints = &u->ndeltas;
+		r->ints_alloc = &u->deltas_alloc;
+	}
+	r->ints_what = arr_name[a];
+	r->ints_frac = a == A_DELTAS || a == A_TIMESTAMPS;
+	return 1;
 }
 
 /* a value (scalar, or the start of a container) arrives in the current context */
@@ -541,11 +574,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 				if (!u->deltas_off)
 					u->deltas_off = here(r) - 1;
 			}
-			return push(r, C_INTS,
-				    k == K_SAMPLES  ? A_SAMPLES
-				    : k == K_DELTAS ? A_DELTAS
-						    : A_TIMESTAMPS,
-				    0);
+			return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
+					    : k == K_DELTAS ? A_DELTAS
+							    : A_TIMESTAMPS);
 		case K_START:
 		case K_END:
 			if (vk != V_NUMBER)
@@ -690,24 +721,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			return 1;
 		}
 		break;
-	case C_INTS: {
-		const char *what = l->arr == A_SAMPLES	? "samples"
-				   : l->arr == A_DELTAS ? "timeDeltas"
-				   : l->arr == A_LINES	? "lines"
-							: "timestamps";
-		if (vk != V_NUMBER)
-			return fail_at(r, "'%s' holds a non-number", what);
-		switch (l->arr) {
-		case A_SAMPLES:
-			return add_int(r, &u->samples, &u->nsamples, &u->samples_alloc, s, len,
-				       what, 0);
-		case A_LINES:
-			return add_int(r, &u->lines, &u->nlines, &u->lines_alloc, s, len, what, 0);
-		default:
-			return add_int(r, &u->deltas, &u->ndeltas, &u->deltas_alloc, s, len, what,
-				       1);
-		}
-	}
+	case C_INTS:
+		/* numbers went to cb_number's fast path */
+		return fail_at(r, "'%s' holds a non-number", r->ints_what);
 	case C_EVENTS:
 		if (vk != V_MAP)
 			break; /* tolerate junk between events */
@@ -781,7 +797,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 				if (!u->deltas_off)
 					u->deltas_off = here(r) - 1;
 			}
-			return push(r, C_INTS, k == K_DELTAS ? A_DELTAS : A_LINES, 0);
+			return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
 		case K_START:
 		case K_END:
 			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
@@ -956,6 +972,9 @@ static int end_container(struct reader *r)
 	case C_EVENT:
 		commit_event(r);
 		break;
+	case C_INTS:
+		r->ints = NULL;
+		break;
 	default:
 		break;
 	}
@@ -976,7 +995,17 @@ static int cb_boolean(void *ctx, int b)
 }
 static int cb_number(void *ctx, const char *s, size_t len)
 {
-	return on_value(ctx, V_NUMBER, s, len);
+	struct reader *r = ctx;
+	int64_t x;
+
+	if (!r->ints)
+		return on_value(ctx, V_NUMBER, s, len);
+	/* an element of samples, timeDeltas...: the bulk of a profile's numbers */
+	if (parse_num(s, len, &x, r->ints_frac) < 0)
+		return fail_at(r, "number out of range in '%s'", r->ints_what);
+	PT_ALLOC_GROW(*r->ints, *r->nints + 1, *r->ints_alloc);
+	(*r->ints)[(*r->nints)++] = x;
+	return 1;
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
