@@ -335,62 +335,89 @@ static int64_t legacy_us(int64_t v)
 
 /* ---- keys ---- */
 
+/* Which key s is, if it matters in context c. A switch on the length with
+ * fixed-size compares (inlined, no memcmp calls): a profile has ~10 keys per node. */
 static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		size_t len;
-		enum key key;
-		uint32_t ctxs; /* bit per enum ctx */
-	} keys[] = {
-#define B(c) (1u << (c))
-		{"id", 2, K_ID, B(C_NODE) | B(C_EVENT)},
-		{"url", 3, K_URL, B(C_NODE) | B(C_CALLFRAME)},
-		{"pid", 3, K_PID, B(C_EVENT)},
-		{"tid", 3, K_TID, B(C_EVENT)},
-		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
-		{"line", 4, K_LINE, B(C_TICK)},
-		{"name", 4, K_NAME, B(C_EVENT) | B(C_ARGS)},
-		{"args", 4, K_ARGS, B(C_EVENT)},
-		{"data", 4, K_DATA, B(C_ARGS)},
-		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
-		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
-		{"lines", 5, K_LINES, B(C_DATA)},
-		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
-		{"parent", 6, K_PARENT, B(C_NODE)},
-		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
-		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
-		{"children", 8, K_CHILDREN, B(C_NODE)},
-		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
-		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
-		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
-		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
-		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
-		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
-		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
-		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
-		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
-		{"positionTicks", 13, K_TICKS, B(C_NODE)},
-		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
-#undef B
-	};
-	/* keys are sorted by length: first index of each length (0..14) */
-	static const uint8_t first[] = {0, 0, 0, 1, 4, 9, 12, 14, 16, 19, 22, 26, 27, 29, 31};
-	size_t i;
+	enum key k = K_NONE;
+	uint32_t ctxs = 0; /* bit per enum ctx where the key means something */
 
-	if (n > 13)
+#define B(c)	(1u << (c))
+#define IS(lit) (!memcmp(s, lit, sizeof(lit) - 1))
+#define KEY(lit, key, where)                                                                       \
+	if (IS(lit)) {                                                                             \
+		k = key;                                                                           \
+		ctxs = where;                                                                      \
+		break;                                                                             \
+	}
+	switch (n) {
+	case 2:
+		KEY("id", K_ID, B(C_NODE) | B(C_EVENT));
+		break;
+	case 3:
+		KEY("url", K_URL, B(C_NODE) | B(C_CALLFRAME));
+		KEY("pid", K_PID, B(C_EVENT));
+		KEY("tid", K_TID, B(C_EVENT));
+		break;
+	case 4:
+		KEY("head", K_HEAD, B(C_TOP) | B(C_PROFILE));
+		KEY("line", K_LINE, B(C_TICK));
+		KEY("name", K_NAME, B(C_EVENT) | B(C_ARGS));
+		KEY("args", K_ARGS, B(C_EVENT));
+		KEY("data", K_DATA, B(C_ARGS));
+		break;
+	case 5:
+		KEY("nodes", K_NODES, B(C_TOP) | B(C_PROFILE));
+		KEY("ticks", K_TICKCOUNT, B(C_TICK));
+		KEY("lines", K_LINES, B(C_DATA));
+		break;
+	case 6:
+		KEY("typeId", K_TYPEID, B(C_TOP) | B(C_PROFILE));
+		KEY("parent", K_PARENT, B(C_NODE));
+		break;
+	case 7:
+		KEY("samples", K_SAMPLES, B(C_TOP) | B(C_PROFILE));
+		KEY("endTime", K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		break;
+	case 8:
+		KEY("hitCount", K_HITCOUNT, B(C_NODE) | B(C_TICK));
+		KEY("children", K_CHILDREN, B(C_NODE));
+		KEY("scriptId", K_SCRIPT, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 9:
+		KEY("callFrame", K_CALLFRAME, B(C_NODE));
+		KEY("startTime", K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		KEY("lineTicks", K_TICKS, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 10:
+		KEY("lineNumber", K_LINE, B(C_NODE) | B(C_CALLFRAME));
+		KEY("timeDeltas", K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		KEY("timestamps", K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE));
+		KEY("cpuProfile", K_CPUPROFILE, B(C_DATA));
+		break;
+	case 11:
+		KEY("traceEvents", K_TRACE_EVENTS, B(C_TOP));
+		break;
+	case 12:
+		KEY("functionName", K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME));
+		KEY("columnNumber", K_COL, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 13:
+		KEY("positionTicks", K_TICKS, B(C_NODE));
+		KEY("bailoutReason", K_BAILOUT, B(C_CALLFRAME));
+		break;
+	default:
+		break;
+	}
+	if (!(ctxs & B(c)))
 		return K_NONE;
-	for (i = first[n]; i < first[n + 1]; i++)
-		if ((keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
-			/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
-			if (keys[i].key == K_HITCOUNT && c == C_TICK)
-				return K_TICKCOUNT;
-			return keys[i].key;
-		}
-	return K_NONE;
+	/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
+	if (k == K_HITCOUNT && c == C_TICK)
+		return K_TICKCOUNT;
+	return k;
+#undef KEY
+#undef IS
+#undef B
 }
 
 /* ---- the state stack ---- */
