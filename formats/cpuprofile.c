@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "format.h"
+#include "hash.h"
 #include "map.h"
 #include "units.h"
 #include "xalloc.h"
@@ -1105,6 +1106,32 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 	return pt_profile_frame(p, &f);
 }
 
+/* node_frame through a cache (callFrame -> node that has it): a profile repeats a few
+ * hundred callFrames over many thousands of nodes */
+static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct pt_map *cache,
+				  struct rnode *n)
+{
+	unsigned char key[28];
+	uint32_t *slot;
+	const struct rnode *o;
+
+	memcpy(key, &n->name, 4);
+	memcpy(key + 4, &n->url, 4);
+	memcpy(key + 8, &n->script, 4);
+	memcpy(key + 12, &n->line, 8);
+	memcpy(key + 20, &n->col, 8);
+	slot = pt_map_put(cache, pt_hash_bytes(key, sizeof(key)));
+	if (*slot == PT_MAP_NEW) {
+		*slot = (uint32_t)(n - u->nodes);
+		return node_frame(r, u, n);
+	}
+	o = &u->nodes[*slot];
+	if (o->name == n->name && o->url == n->url && o->script == n->script &&
+	    o->line == n->line && o->col == n->col)
+		return o->frame;
+	return node_frame(r, u, n); /* a hash collision */
+}
+
 /* node n's frame with a current line (a positionTicks or trace `lines` line) */
 static uint32_t line_frame(struct pt_profile *p, const struct rnode *n, int64_t line)
 {
@@ -1186,11 +1213,13 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 {
 	struct pt_profile *p = r->p;
 	struct idmap ids;
+	struct pt_map frames;
 	uint32_t *chain = NULL, root = UINT32_MAX;
 	size_t nchain = 0, chain_alloc = 0, i;
 	int ret = -1;
 
 	idmap_init(&ids, u);
+	pt_map_init(&frames);
 	if (!u->nnodes) {
 		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
 		goto out;
@@ -1283,7 +1312,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		}
 		while (nchain) {
 			struct rnode *n = &u->nodes[chain[--nchain]];
-			n->frame = node_frame(r, u, n);
+			n->frame = node_frame_cached(r, u, &frames, n);
 			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
 			n->state = 2;
 		}
@@ -1417,6 +1446,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 out:
 	free(chain);
 	idmap_release(&ids);
+	pt_map_release(&frames);
 	return ret;
 }
 
