@@ -1106,30 +1106,48 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 	return pt_profile_frame(p, &f);
 }
 
-/* node_frame through a cache (callFrame -> node that has it): a profile repeats a few
- * hundred callFrames over many thousands of nodes */
-static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct pt_map *cache,
+/* callFrame -> frame, for node_frame_cached: a profile repeats a few hundred callFrames
+ * over many thousands of nodes. The fields are copied here, as comparing with the node
+ * that first had them would reach back into the (big) node array. */
+struct cfcache {
+	struct pt_map map; /* hash of the fields -> index in v */
+	struct cfentry {
+		int64_t line, col;
+		uint32_t name, url, script, frame;
+	} *v;
+	size_t n, alloc;
+};
+
+static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct cfcache *c,
 				  struct rnode *n)
 {
 	unsigned char key[28];
 	uint32_t *slot;
-	const struct rnode *o;
+	struct cfentry *e;
 
 	memcpy(key, &n->name, 4);
 	memcpy(key + 4, &n->url, 4);
 	memcpy(key + 8, &n->script, 4);
 	memcpy(key + 12, &n->line, 8);
 	memcpy(key + 20, &n->col, 8);
-	slot = pt_map_put(cache, pt_hash_bytes(key, sizeof(key)));
-	if (*slot == PT_MAP_NEW) {
-		*slot = (uint32_t)(n - u->nodes);
-		return node_frame(r, u, n);
+	slot = pt_map_put(&c->map, pt_hash_bytes(key, sizeof(key)));
+	if (*slot != PT_MAP_NEW) {
+		e = &c->v[*slot];
+		if (e->name == n->name && e->url == n->url && e->script == n->script &&
+		    e->line == n->line && e->col == n->col)
+			return e->frame;
+		return node_frame(r, u, n); /* a hash collision */
 	}
-	o = &u->nodes[*slot];
-	if (o->name == n->name && o->url == n->url && o->script == n->script &&
-	    o->line == n->line && o->col == n->col)
-		return o->frame;
-	return node_frame(r, u, n); /* a hash collision */
+	PT_ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	*slot = (uint32_t)c->n;
+	e = &c->v[c->n++];
+	e->line = n->line;
+	e->col = n->col;
+	e->name = n->name;
+	e->url = n->url;
+	e->script = n->script;
+	e->frame = node_frame(r, u, n);
+	return e->frame;
 }
 
 /* node n's frame with a current line (a positionTicks or trace `lines` line) */
@@ -1213,13 +1231,14 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 {
 	struct pt_profile *p = r->p;
 	struct idmap ids;
-	struct pt_map frames;
+	struct cfcache frames;
 	uint32_t *chain = NULL, root = UINT32_MAX;
 	size_t nchain = 0, chain_alloc = 0, i;
 	int ret = -1;
 
 	idmap_init(&ids, u);
-	pt_map_init(&frames);
+	memset(&frames, 0, sizeof(frames));
+	pt_map_init(&frames.map);
 	if (!u->nnodes) {
 		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
 		goto out;
@@ -1446,7 +1465,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 out:
 	free(chain);
 	idmap_release(&ids);
-	pt_map_release(&frames);
+	pt_map_release(&frames.map);
+	free(frames.v);
 	return ret;
 }
 
