@@ -1010,7 +1010,16 @@ static int end_container(struct reader *r)
 	return 1;
 }
 
-/* ---- yajl callbacks ---- */
+/* ---- yajl callbacks ----
+ * Each callback first tries the few (context, key) pairs that make up nearly all of a
+ * profile, with branches of its own (one switch over every context mispredicts often);
+ * anything else, errors included, goes to on_value, which handles every case. */
+
+/* the top level, or NULL inside an ignored value or outside any */
+static struct level *hot_level(struct reader *r)
+{
+	return r->skip || !r->depth ? NULL : &r->stack[r->depth - 1];
+}
 
 static int cb_null(void *ctx)
 {
@@ -1026,8 +1035,39 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	struct reader *r = ctx;
 	int64_t x;
 
-	if (!r->ints)
-		return on_value(ctx, V_NUMBER, s, len);
+	if (!r->ints) {
+		struct level *l = hot_level(r);
+		enum key k = r->key;
+		if (!l || parse_num(s, len, &x, 0) < 0)
+			return on_value(ctx, V_NUMBER, s, len);
+		if (l->ctx == C_CALLFRAME && (k == K_LINE || k == K_COL)) {
+			struct rnode *n = &r->cur->nodes[l[-1].idx];
+			if (k == K_LINE)
+				n->line = x;
+			else
+				n->col = x;
+		} else if (l->ctx == C_CHILDREN) {
+			struct unit *u = r->cur;
+			PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
+			u->children[u->nchildren].parent = l->idx;
+			u->children[u->nchildren].pad = 0;
+			u->children[u->nchildren].child = x;
+			u->children[u->nchildren].off = here(r) - len;
+			u->nchildren++;
+		} else if (l->ctx == C_NODE && k == K_ID) {
+			r->cur->nodes[l->idx].id = x;
+		} else if (l->ctx == C_NODE && k == K_HITCOUNT) {
+			r->cur->nodes[l->idx].hit_count = x;
+		} else if (l->ctx == C_TICK && k == K_LINE) {
+			r->tick_line = x;
+		} else if (l->ctx == C_TICK && k == K_TICKCOUNT) {
+			r->tick_count = x;
+		} else {
+			return on_value(ctx, V_NUMBER, s, len);
+		}
+		r->key = K_NONE;
+		return 1;
+	}
 	/* an element of samples, timeDeltas...: the bulk of a profile's numbers */
 	if (parse_num(s, len, &x, r->ints_frac) < 0)
 		return fail_at(r, "number out of range in '%s'", r->ints_what);
@@ -1037,10 +1077,38 @@ static int cb_number(void *ctx, const char *s, size_t len)
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	struct reader *r = ctx;
+	struct level *l = hot_level(r);
+	enum key k = r->key;
+
+	if (l && l->ctx == C_CALLFRAME && k >= K_FUNCNAME && k <= K_SCRIPT) {
+		struct rnode *n = &r->cur->nodes[l[-1].idx];
+		uint32_t id = intern_cached(r, k - K_FUNCNAME, (const char *)s, len);
+		if (k == K_FUNCNAME)
+			n->name = id;
+		else if (k == K_URL)
+			n->url = id;
+		else
+			n->script = id;
+		r->key = K_NONE;
+		return 1;
+	}
 	return on_value(ctx, V_STRING, (const char *)s, len);
 }
 static int cb_start_map(void *ctx)
 {
+	struct reader *r = ctx;
+	struct level *l = hot_level(r);
+
+	if (l && l->ctx == C_NODES) {
+		r->key = K_NONE;
+		new_node(r);
+		return push(r, C_NODE, 0, (uint32_t)(r->cur->nnodes - 1));
+	}
+	if (l && l->ctx == C_NODE && r->key == K_CALLFRAME) {
+		r->key = K_NONE;
+		return push(r, C_CALLFRAME, 0, 0);
+	}
 	return on_value(ctx, V_MAP, NULL, 0);
 }
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
