@@ -237,6 +237,25 @@ static void unit_reset(struct unit *u)
 
 /* ---- numbers ---- */
 
+/* A plain integer of at most 18 digits (it cannot overflow), as most numbers in a
+ * profile are: 1 with *v set, else 0 and parse_num decides. Inlined in the callbacks. */
+static inline int quick_int(const char *s, size_t n, int64_t *v)
+{
+	size_t i = n && s[0] == '-';
+	uint64_t acc = 0;
+
+	if (i == n || n - i > 18)
+		return 0;
+	for (; i < n; i++) {
+		unsigned dig = (unsigned)(unsigned char)s[i] - '0';
+		if (dig > 9)
+			return 0;
+		acc = acc * 10 + dig;
+	}
+	*v = s[0] == '-' ? -(int64_t)acc : (int64_t)acc;
+	return 1;
+}
+
 /* integer (or a number with a fraction, rounded) from yajl's raw number text */
 static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
 {
@@ -1038,7 +1057,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (!r->ints) {
 		struct level *l = hot_level(r);
 		enum key k = r->key;
-		if (!l || parse_num(s, len, &x, 0) < 0)
+		if (!l || (!quick_int(s, len, &x) && parse_num(s, len, &x, 0) < 0))
 			return on_value(ctx, V_NUMBER, s, len);
 		if (l->ctx == C_CALLFRAME && (k == K_LINE || k == K_COL)) {
 			struct rnode *n = &r->cur->nodes[l[-1].idx];
@@ -1069,7 +1088,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 		return 1;
 	}
 	/* an element of samples, timeDeltas...: the bulk of a profile's numbers */
-	if (parse_num(s, len, &x, r->ints_frac) < 0)
+	if (!quick_int(s, len, &x) && parse_num(s, len, &x, r->ints_frac) < 0)
 		return fail_at(r, "number out of range in '%s'", r->ints_what);
 	PT_ALLOC_GROW(*r->ints, *r->nints + 1, *r->ints_alloc);
 	(*r->ints)[(*r->nints)++] = x;
