@@ -11,7 +11,6 @@
 
 #include "buf.h"
 #include "format.h"
-#include "hash.h"
 #include "map.h"
 #include "units.h"
 #include "xalloc.h"
@@ -1208,16 +1207,15 @@ struct cfcache {
 static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct cfcache *c,
 				  struct rnode *n)
 {
-	unsigned char key[28];
-	uint32_t *slot;
+	/* a key that tells callFrames apart well enough (the map mixes it again; the
+	 * fields are compared on a hit) */
+	uint64_t key = ((uint64_t)n->name << 32 | n->url) * 0x9e3779b97f4a7c15ULL ^
+		       (uint64_t)n->script * 0xc2b2ae3d27d4eb4fULL ^
+		       (uint64_t)n->line * 0x165667b19e3779f9ULL ^
+		       (uint64_t)n->col * 0x27d4eb2f165667c5ULL;
+	uint32_t *slot = pt_map_put(&c->map, key);
 	struct cfentry *e;
 
-	memcpy(key, &n->name, 4);
-	memcpy(key + 4, &n->url, 4);
-	memcpy(key + 8, &n->script, 4);
-	memcpy(key + 12, &n->line, 8);
-	memcpy(key + 20, &n->col, 8);
-	slot = pt_map_put(&c->map, pt_hash_bytes(key, sizeof(key)));
 	if (*slot != PT_MAP_NEW) {
 		e = &c->v[*slot];
 		if (e->name == n->name && e->url == n->url && e->script == n->script &&
