@@ -1424,7 +1424,11 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 
 	/* positionTicks, grouped per node */
 	if (u->nticks) {
-		qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
+		/* they come in node order from a .cpuprofile: sort only if not */
+		for (i = 1; i < u->nticks && cmp_tick(&u->ticks[i - 1], &u->ticks[i]) < 0; i++)
+			;
+		if (i < u->nticks)
+			qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
 		for (i = u->nticks; i-- > 0;) {
 			u->nodes[u->ticks[i].node].ticks = (uint32_t)i;
 			u->nodes[u->ticks[i].node].nticks++;
