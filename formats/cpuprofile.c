@@ -558,6 +558,12 @@ static int push_ints(struct reader *r, enum arr a)
 	}
 	r->ints_what = arr_name[a];
 	r->ints_frac = a == A_DELTAS || a == A_TIMESTAMPS;
+	/* samples and timeDeltas are as long as each other: the second one read gets the
+	 * first one's length at once, instead of growing to it through copies */
+	if (a == A_SAMPLES)
+		PT_ALLOC_GROW(u->samples, u->nsamples + u->ndeltas, u->samples_alloc);
+	else if (a != A_LINES)
+		PT_ALLOC_GROW(u->deltas, u->ndeltas + u->nsamples, u->deltas_alloc);
 	return 1;
 }
 
