@@ -34,9 +34,8 @@ struct rnode {
 	uint32_t parent;	    /* resolved: node index, UINT32_MAX = none */
 	uint32_t ptnode;	    /* resolved: call tree node */
 	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
-	uint32_t ticks;		    /* resolved: first tick of this node */
-	uint32_t nticks, tick_used;
-	uint32_t state;
+	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
+	uint32_t nticks;	    /* resolved: its ticks from there */
 	uint64_t off; /* input offset of its object, for errors */
 };
 
@@ -1324,6 +1323,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	struct idmap ids;
 	struct cfcache frames;
 	uint32_t *chain = NULL, root = UINT32_MAX;
+	uint8_t *state = NULL;
 	size_t nchain = 0, chain_alloc = 0, i;
 	int ret = -1;
 
@@ -1341,8 +1341,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			goto out;
 		}
 		n->parent = UINT32_MAX;
-		n->state = 0;
-		n->nticks = n->tick_used = 0;
+		n->nticks = 0;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
@@ -1393,10 +1392,12 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 
 	/* call-tree node of every node, walking up with an explicit chain (no recursion);
-	 * state: 0 new, 1 on the chain, 2 done */
+	 * state: 0 new, 1 on the chain, 2 done (apart from the nodes: every byte per node
+	 * costs, the node array is most of what a big profile's reading touches) */
+	state = pt_xcalloc(u->nnodes, 1);
 	{
 		struct rnode *rt = &u->nodes[root];
-		rt->state = 2;
+		state[root] = 2;
 		if (!strcmp(pt_s(p, rt->name), "(root)")) {
 			rt->frame = 0;
 			rt->ptnode = 0;
@@ -1408,13 +1409,13 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	for (i = 0; i < u->nnodes; i++) {
 		uint32_t j = (uint32_t)i;
 		nchain = 0;
-		while (u->nodes[j].state == 0) {
-			u->nodes[j].state = 1;
+		while (state[j] == 0) {
+			state[j] = 1;
 			PT_ALLOC_GROW(chain, nchain + 1, chain_alloc);
 			chain[nchain++] = j;
 			j = u->nodes[j].parent;
 		}
-		if (u->nodes[j].state == 1) {
+		if (state[j] == 1) {
 			pt_diag_error_at(r->d, u->nodes[j].off,
 					 "cycle in the node tree (through node id %" PRId64 ")",
 					 u->nodes[j].id);
@@ -1424,7 +1425,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			struct rnode *n = &u->nodes[chain[--nchain]];
 			n->frame = node_frame_cached(r, u, &frames, n);
 			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
-			n->state = 2;
+			state[chain[nchain]] = 2;
 		}
 	}
 
@@ -1512,13 +1513,14 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				line = u->lines[s];
 			/* else hand out the node's positionTicks lines, one per sample, in
 			 * their order; samples beyond the ticks get no line */
-			while (!line && n->tick_used < n->nticks) {
-				struct tick *tk = &u->ticks[n->ticks + n->tick_used];
+			while (!line && n->nticks) {
+				struct tick *tk = &u->ticks[n->ticks];
 				if (tk->ticks > 0 && tk->line > 0) {
 					tk->ticks--;
 					line = tk->line;
 				} else {
-					n->tick_used++;
+					n->ticks++;
+					n->nticks--;
 				}
 			}
 			node = n->ptnode;
@@ -1559,6 +1561,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	ret = 0;
 out:
 	free(chain);
+	free(state);
 	idmap_release(&ids);
 	pt_map_release(&frames.map);
 	free(frames.v);
