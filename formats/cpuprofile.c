@@ -1240,6 +1240,13 @@ static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct cfcac
 	return e->frame;
 }
 
+/* the call-tree node that node n's variants with a current line go under: its
+ * parent's, or the top of the tree for the root (made there by build_unit) */
+static uint32_t parent_ptnode(const struct unit *u, const struct rnode *n)
+{
+	return n->parent == UINT32_MAX ? 0 : u->nodes[n->parent].ptnode;
+}
+
 /* node n's frame with a current line (a positionTicks or trace `lines` line) */
 static uint32_t line_frame(struct pt_profile *p, const struct rnode *n, int64_t line)
 {
@@ -1459,7 +1466,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				if (t->line <= 0 || c <= 0 || !n->frame)
 					continue;
 				pt_profile_add_value(p,
-						     pt_profile_child(p, u->nodes[n->parent].ptnode,
+						     pt_profile_child(p, parent_ptnode(u, n),
 								      line_frame(p, n, t->line)),
 						     labels, 0, c);
 				left -= c;
@@ -1525,7 +1532,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			}
 			node = n->ptnode;
 			if (line > 0 && n->frame)
-				node = pt_profile_child(p, u->nodes[n->parent].ptnode,
+				node = pt_profile_child(p, parent_ptnode(u, n),
 							line_frame(p, n, line));
 			if (u->has_deltas) {
 				raw = pt_add(raw, u->deltas[s]);
