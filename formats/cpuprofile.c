@@ -36,7 +36,7 @@ struct rnode {
 	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
 	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
 	uint32_t nticks;	    /* resolved: its ticks from there */
-	uint64_t off; /* input offset of its object, for errors */
+	uint64_t off;		    /* input offset of its object, for errors */
 };
 
 struct pair {
@@ -1200,12 +1200,14 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 /* callFrame -> frame, for node_frame_cached: a profile repeats a few hundred callFrames
  * over many thousands of nodes. The fields are copied here, as comparing with the node
  * that first had them would reach back into the (big) node array. */
+struct cfentry {
+	int64_t line, col;
+	uint32_t name, url, script, frame;
+};
+
 struct cfcache {
-	struct pt_map map; /* hash of the fields -> index in v */
-	struct cfentry {
-		int64_t line, col;
-		uint32_t name, url, script, frame;
-	} *v;
+	struct pt_map map; /* key made of the fields -> index in v */
+	struct cfentry *v;
 	size_t n, alloc;
 };
 
