@@ -34,10 +34,9 @@ struct rnode {
 	uint32_t parent;	    /* resolved: node index, UINT32_MAX = none */
 	uint32_t ptnode;	    /* resolved: call tree node */
 	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
-	uint32_t ticks;		    /* resolved: first tick of this node */
-	uint32_t nticks, tick_used;
-	uint32_t state;
-	uint64_t off; /* input offset of its object, for errors */
+	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
+	uint32_t nticks;	    /* resolved: its ticks from there */
+	uint64_t off;		    /* input offset of its object, for errors */
 };
 
 struct pair {
@@ -168,6 +167,14 @@ struct reader {
 
 	/* the tick object being read */
 	int64_t tick_line, tick_count;
+
+	/* the number array being read (samples, timeDeltas, ...), NULL outside one: its
+	 * elements skip the state machine (cb_number). Points into r->cur, which stays
+	 * put until the array ends. */
+	int64_t **ints;
+	size_t *nints, *ints_alloc;
+	const char *ints_what;
+	int ints_frac;
 };
 
 static int fail_at(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -228,6 +235,25 @@ static void unit_reset(struct unit *u)
 
 /* ---- numbers ---- */
 
+/* A plain integer of at most 18 digits (it cannot overflow), as most numbers in a
+ * profile are: 1 with *v set, else 0 and parse_num decides. Inlined in the callbacks. */
+static inline int quick_int(const char *s, size_t n, int64_t *v)
+{
+	size_t i = n && s[0] == '-';
+	uint64_t acc = 0;
+
+	if (i == n || n - i > 18)
+		return 0;
+	for (; i < n; i++) {
+		unsigned dig = (unsigned)(unsigned char)s[i] - '0';
+		if (dig > 9)
+			return 0;
+		acc = acc * 10 + dig;
+	}
+	*v = s[0] == '-' ? -(int64_t)acc : (int64_t)acc;
+	return 1;
+}
+
 /* integer (or a number with a fraction, rounded) from yajl's raw number text */
 static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
 {
@@ -243,10 +269,20 @@ static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
 	}
 	if (i == n)
 		return -1;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (acc > (UINT64_MAX - 9) / 10)
-			return -1;
-		acc = acc * 10 + (uint64_t)(s[i] - '0');
+	if (n - i <= 18) {
+		/* cannot overflow: no check per digit (most numbers take this path) */
+		for (; i < n; i++) {
+			unsigned dig = (unsigned)(unsigned char)s[i] - '0';
+			if (dig > 9)
+				break;
+			acc = acc * 10 + dig;
+		}
+	} else {
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			if (acc > (UINT64_MAX - 9) / 10)
+				return -1;
+			acc = acc * 10 + (uint64_t)(s[i] - '0');
+		}
 	}
 	if (i == n) {
 		if (acc > (uint64_t)INT64_MAX)
@@ -317,62 +353,89 @@ static int64_t legacy_us(int64_t v)
 
 /* ---- keys ---- */
 
+/* Which key s is, if it matters in context c. A switch on the length with
+ * fixed-size compares (inlined, no memcmp calls): a profile has ~10 keys per node. */
 static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		size_t len;
-		enum key key;
-		uint32_t ctxs; /* bit per enum ctx */
-	} keys[] = {
-#define B(c) (1u << (c))
-		{"id", 2, K_ID, B(C_NODE) | B(C_EVENT)},
-		{"url", 3, K_URL, B(C_NODE) | B(C_CALLFRAME)},
-		{"pid", 3, K_PID, B(C_EVENT)},
-		{"tid", 3, K_TID, B(C_EVENT)},
-		{"head", 4, K_HEAD, B(C_TOP) | B(C_PROFILE)},
-		{"line", 4, K_LINE, B(C_TICK)},
-		{"name", 4, K_NAME, B(C_EVENT) | B(C_ARGS)},
-		{"args", 4, K_ARGS, B(C_EVENT)},
-		{"data", 4, K_DATA, B(C_ARGS)},
-		{"nodes", 5, K_NODES, B(C_TOP) | B(C_PROFILE)},
-		{"ticks", 5, K_TICKCOUNT, B(C_TICK)},
-		{"lines", 5, K_LINES, B(C_DATA)},
-		{"typeId", 6, K_TYPEID, B(C_TOP) | B(C_PROFILE)},
-		{"parent", 6, K_PARENT, B(C_NODE)},
-		{"samples", 7, K_SAMPLES, B(C_TOP) | B(C_PROFILE)},
-		{"endTime", 7, K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"hitCount", 8, K_HITCOUNT, B(C_NODE) | B(C_TICK)},
-		{"children", 8, K_CHILDREN, B(C_NODE)},
-		{"scriptId", 8, K_SCRIPT, B(C_NODE) | B(C_CALLFRAME)},
-		{"startTime", 9, K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"callFrame", 9, K_CALLFRAME, B(C_NODE)},
-		{"lineTicks", 9, K_TICKS, B(C_NODE) | B(C_CALLFRAME)},
-		{"timeDeltas", 10, K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA)},
-		{"timestamps", 10, K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE)},
-		{"lineNumber", 10, K_LINE, B(C_NODE) | B(C_CALLFRAME)},
-		{"cpuProfile", 10, K_CPUPROFILE, B(C_DATA)},
-		{"traceEvents", 11, K_TRACE_EVENTS, B(C_TOP)},
-		{"functionName", 12, K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME)},
-		{"columnNumber", 12, K_COL, B(C_NODE) | B(C_CALLFRAME)},
-		{"positionTicks", 13, K_TICKS, B(C_NODE)},
-		{"bailoutReason", 13, K_BAILOUT, B(C_CALLFRAME)},
-#undef B
-	};
-	/* keys are sorted by length: first index of each length (0..14) */
-	static const uint8_t first[] = {0, 0, 0, 1, 4, 9, 12, 14, 16, 19, 22, 26, 27, 29, 31};
-	size_t i;
+	enum key k = K_NONE;
+	uint32_t ctxs = 0; /* bit per enum ctx where the key means something */
 
-	if (n > 13)
+#define B(c)	(1u << (c))
+#define IS(lit) (!memcmp(s, lit, sizeof(lit) - 1))
+#define KEY(lit, key, where)                                                                       \
+	if (IS(lit)) {                                                                             \
+		k = key;                                                                           \
+		ctxs = where;                                                                      \
+		break;                                                                             \
+	}
+	switch (n) {
+	case 2:
+		KEY("id", K_ID, B(C_NODE) | B(C_EVENT));
+		break;
+	case 3:
+		KEY("url", K_URL, B(C_NODE) | B(C_CALLFRAME));
+		KEY("pid", K_PID, B(C_EVENT));
+		KEY("tid", K_TID, B(C_EVENT));
+		break;
+	case 4:
+		KEY("head", K_HEAD, B(C_TOP) | B(C_PROFILE));
+		KEY("line", K_LINE, B(C_TICK));
+		KEY("name", K_NAME, B(C_EVENT) | B(C_ARGS));
+		KEY("args", K_ARGS, B(C_EVENT));
+		KEY("data", K_DATA, B(C_ARGS));
+		break;
+	case 5:
+		KEY("nodes", K_NODES, B(C_TOP) | B(C_PROFILE));
+		KEY("ticks", K_TICKCOUNT, B(C_TICK));
+		KEY("lines", K_LINES, B(C_DATA));
+		break;
+	case 6:
+		KEY("typeId", K_TYPEID, B(C_TOP) | B(C_PROFILE));
+		KEY("parent", K_PARENT, B(C_NODE));
+		break;
+	case 7:
+		KEY("samples", K_SAMPLES, B(C_TOP) | B(C_PROFILE));
+		KEY("endTime", K_END, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		break;
+	case 8:
+		KEY("hitCount", K_HITCOUNT, B(C_NODE) | B(C_TICK));
+		KEY("children", K_CHILDREN, B(C_NODE));
+		KEY("scriptId", K_SCRIPT, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 9:
+		KEY("callFrame", K_CALLFRAME, B(C_NODE));
+		KEY("startTime", K_START, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		KEY("lineTicks", K_TICKS, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 10:
+		KEY("lineNumber", K_LINE, B(C_NODE) | B(C_CALLFRAME));
+		KEY("timeDeltas", K_DELTAS, B(C_TOP) | B(C_PROFILE) | B(C_DATA));
+		KEY("timestamps", K_TIMESTAMPS, B(C_TOP) | B(C_PROFILE));
+		KEY("cpuProfile", K_CPUPROFILE, B(C_DATA));
+		break;
+	case 11:
+		KEY("traceEvents", K_TRACE_EVENTS, B(C_TOP));
+		break;
+	case 12:
+		KEY("functionName", K_FUNCNAME, B(C_NODE) | B(C_CALLFRAME));
+		KEY("columnNumber", K_COL, B(C_NODE) | B(C_CALLFRAME));
+		break;
+	case 13:
+		KEY("positionTicks", K_TICKS, B(C_NODE));
+		KEY("bailoutReason", K_BAILOUT, B(C_CALLFRAME));
+		break;
+	default:
+		break;
+	}
+	if (!(ctxs & B(c)))
 		return K_NONE;
-	for (i = first[n]; i < first[n + 1]; i++)
-		if ((keys[i].ctxs & (1u << c)) && !memcmp(s, keys[i].name, n)) {
-			/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
-			if (keys[i].key == K_HITCOUNT && c == C_TICK)
-				return K_TICKCOUNT;
-			return keys[i].key;
-		}
-	return K_NONE;
+	/* in a tick object "hitCount" is v8-profiler-next's name for ticks */
+	if (k == K_HITCOUNT && c == C_TICK)
+		return K_TICKCOUNT;
+	return k;
+#undef KEY
+#undef IS
+#undef B
 }
 
 /* ---- the state stack ---- */
@@ -458,17 +521,6 @@ static int wrong_type(struct reader *r, enum key k, const char *want)
 	return fail_at(r, "'%s' is not %s", key_name(k), want);
 }
 
-static int add_int(struct reader *r, int64_t **v, size_t *n, size_t *alloc, const char *s,
-		   size_t len, const char *what, int allow_frac)
-{
-	int64_t x;
-	if (parse_num(s, len, &x, allow_frac) < 0)
-		return fail_at(r, "number out of range in '%s'", what);
-	PT_ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = x;
-	return 1;
-}
-
 /* Intern a callFrame string; neighbouring nodes mostly share url and scriptId, so
  * one remembered string per key skips most hash lookups. */
 static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t len)
@@ -480,6 +532,38 @@ static uint32_t intern_cached(struct reader *r, int slot, const char *s, size_t 
 	id = pt_strn(p, s, len);
 	r->last_str[slot] = id;
 	return id;
+}
+
+static const char *const arr_name[] = {"samples", "timeDeltas", "timestamps", "lines"};
+
+/* enter a number array of the current unit */
+static int push_ints(struct reader *r, enum arr a)
+{
+	struct unit *u = r->cur;
+	if (!push(r, C_INTS, a, 0))
+		return 0;
+	if (a == A_SAMPLES) {
+		r->ints = &u->samples;
+		r->nints = &u->nsamples;
+		r->ints_alloc = &u->samples_alloc;
+	} else if (a == A_LINES) {
+		r->ints = &u->lines;
+		r->nints = &u->nlines;
+		r->ints_alloc = &u->lines_alloc;
+	} else {
+		r->ints = &u->deltas;
+		r->nints = &u->ndeltas;
+		r->ints_alloc = &u->deltas_alloc;
+	}
+	r->ints_what = arr_name[a];
+	r->ints_frac = a == A_DELTAS || a == A_TIMESTAMPS;
+	/* samples and timeDeltas are as long as each other: the second one read gets the
+	 * first one's length at once, instead of growing to it through copies */
+	if (a == A_SAMPLES)
+		PT_ALLOC_GROW(u->samples, u->nsamples + u->ndeltas, u->samples_alloc);
+	else if (a != A_LINES)
+		PT_ALLOC_GROW(u->deltas, u->ndeltas + u->nsamples, u->deltas_alloc);
+	return 1;
 }
 
 /* a value (scalar, or the start of a container) arrives in the current context */
@@ -541,11 +625,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 				if (!u->deltas_off)
 					u->deltas_off = here(r) - 1;
 			}
-			return push(r, C_INTS,
-				    k == K_SAMPLES  ? A_SAMPLES
-				    : k == K_DELTAS ? A_DELTAS
-						    : A_TIMESTAMPS,
-				    0);
+			return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
+					    : k == K_DELTAS ? A_DELTAS
+							    : A_TIMESTAMPS);
 		case K_START:
 		case K_END:
 			if (vk != V_NUMBER)
@@ -690,24 +772,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			return 1;
 		}
 		break;
-	case C_INTS: {
-		const char *what = l->arr == A_SAMPLES	? "samples"
-				   : l->arr == A_DELTAS ? "timeDeltas"
-				   : l->arr == A_LINES	? "lines"
-							: "timestamps";
-		if (vk != V_NUMBER)
-			return fail_at(r, "'%s' holds a non-number", what);
-		switch (l->arr) {
-		case A_SAMPLES:
-			return add_int(r, &u->samples, &u->nsamples, &u->samples_alloc, s, len,
-				       what, 0);
-		case A_LINES:
-			return add_int(r, &u->lines, &u->nlines, &u->lines_alloc, s, len, what, 0);
-		default:
-			return add_int(r, &u->deltas, &u->ndeltas, &u->deltas_alloc, s, len, what,
-				       1);
-		}
-	}
+	case C_INTS:
+		/* numbers went to cb_number's fast path */
+		return fail_at(r, "'%s' holds a non-number", r->ints_what);
 	case C_EVENTS:
 		if (vk != V_MAP)
 			break; /* tolerate junk between events */
@@ -781,7 +848,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 				if (!u->deltas_off)
 					u->deltas_off = here(r) - 1;
 			}
-			return push(r, C_INTS, k == K_DELTAS ? A_DELTAS : A_LINES, 0);
+			return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
 		case K_START:
 		case K_END:
 			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
@@ -956,6 +1023,9 @@ static int end_container(struct reader *r)
 	case C_EVENT:
 		commit_event(r);
 		break;
+	case C_INTS:
+		r->ints = NULL;
+		break;
 	default:
 		break;
 	}
@@ -963,7 +1033,16 @@ static int end_container(struct reader *r)
 	return 1;
 }
 
-/* ---- yajl callbacks ---- */
+/* ---- yajl callbacks ----
+ * Each callback first tries the few (context, key) pairs that make up nearly all of a
+ * profile, with branches of its own (one switch over every context mispredicts often);
+ * anything else, errors included, goes to on_value, which handles every case. */
+
+/* the top level, or NULL inside an ignored value or outside any */
+static struct level *hot_level(struct reader *r)
+{
+	return r->skip || !r->depth ? NULL : &r->stack[r->depth - 1];
+}
 
 static int cb_null(void *ctx)
 {
@@ -976,14 +1055,83 @@ static int cb_boolean(void *ctx, int b)
 }
 static int cb_number(void *ctx, const char *s, size_t len)
 {
-	return on_value(ctx, V_NUMBER, s, len);
+	struct reader *r = ctx;
+	int64_t x;
+
+	if (!r->ints) {
+		struct level *l = hot_level(r);
+		enum key k = r->key;
+		if (!l || (!quick_int(s, len, &x) && parse_num(s, len, &x, 0) < 0))
+			return on_value(ctx, V_NUMBER, s, len);
+		if (l->ctx == C_CALLFRAME && (k == K_LINE || k == K_COL)) {
+			struct rnode *n = &r->cur->nodes[l[-1].idx];
+			if (k == K_LINE)
+				n->line = x;
+			else
+				n->col = x;
+		} else if (l->ctx == C_CHILDREN) {
+			struct unit *u = r->cur;
+			PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
+			u->children[u->nchildren].parent = l->idx;
+			u->children[u->nchildren].pad = 0;
+			u->children[u->nchildren].child = x;
+			u->children[u->nchildren].off = here(r) - len;
+			u->nchildren++;
+		} else if (l->ctx == C_NODE && k == K_ID) {
+			r->cur->nodes[l->idx].id = x;
+		} else if (l->ctx == C_NODE && k == K_HITCOUNT) {
+			r->cur->nodes[l->idx].hit_count = x;
+		} else if (l->ctx == C_TICK && k == K_LINE) {
+			r->tick_line = x;
+		} else if (l->ctx == C_TICK && k == K_TICKCOUNT) {
+			r->tick_count = x;
+		} else {
+			return on_value(ctx, V_NUMBER, s, len);
+		}
+		r->key = K_NONE;
+		return 1;
+	}
+	/* an element of samples, timeDeltas...: the bulk of a profile's numbers */
+	if (!quick_int(s, len, &x) && parse_num(s, len, &x, r->ints_frac) < 0)
+		return fail_at(r, "number out of range in '%s'", r->ints_what);
+	PT_ALLOC_GROW(*r->ints, *r->nints + 1, *r->ints_alloc);
+	(*r->ints)[(*r->nints)++] = x;
+	return 1;
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	struct reader *r = ctx;
+	struct level *l = hot_level(r);
+	enum key k = r->key;
+
+	if (l && l->ctx == C_CALLFRAME && k >= K_FUNCNAME && k <= K_SCRIPT) {
+		struct rnode *n = &r->cur->nodes[l[-1].idx];
+		uint32_t id = intern_cached(r, k - K_FUNCNAME, (const char *)s, len);
+		if (k == K_FUNCNAME)
+			n->name = id;
+		else if (k == K_URL)
+			n->url = id;
+		else
+			n->script = id;
+		r->key = K_NONE;
+		return 1;
+	}
 	return on_value(ctx, V_STRING, (const char *)s, len);
 }
 static int cb_start_map(void *ctx)
 {
+	struct reader *r = ctx;
+	struct level *l = hot_level(r);
+
+	if (l && l->ctx == C_NODES) {
+		r->key = K_NONE;
+		new_node(r);
+		return push(r, C_NODE, 0, (uint32_t)(r->cur->nnodes - 1));
+	}
+	if (l && l->ctx == C_NODE && r->key == K_CALLFRAME) {
+		r->key = K_NONE;
+		return push(r, C_CALLFRAME, 0, 0);
+	}
 	return on_value(ctx, V_MAP, NULL, 0);
 }
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
@@ -1047,6 +1195,58 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 	f.func = pt_profile_func(p, *name ? n->name : r->s_anon, 0, file, l);
 	f.column = c;
 	return pt_profile_frame(p, &f);
+}
+
+/* callFrame -> frame, for node_frame_cached: a profile repeats a few hundred callFrames
+ * over many thousands of nodes. The fields are copied here, as comparing with the node
+ * that first had them would reach back into the (big) node array. */
+struct cfentry {
+	int64_t line, col;
+	uint32_t name, url, script, frame;
+};
+
+struct cfcache {
+	struct pt_map map; /* key made of the fields -> index in v */
+	struct cfentry *v;
+	size_t n, alloc;
+};
+
+static uint32_t node_frame_cached(struct reader *r, struct unit *u, struct cfcache *c,
+				  struct rnode *n)
+{
+	/* a key that tells callFrames apart well enough (the map mixes it again; the
+	 * fields are compared on a hit) */
+	uint64_t key = ((uint64_t)n->name << 32 | n->url) * 0x9e3779b97f4a7c15ULL ^
+		       (uint64_t)n->script * 0xc2b2ae3d27d4eb4fULL ^
+		       (uint64_t)n->line * 0x165667b19e3779f9ULL ^
+		       (uint64_t)n->col * 0x27d4eb2f165667c5ULL;
+	uint32_t *slot = pt_map_put(&c->map, key);
+	struct cfentry *e;
+
+	if (*slot != PT_MAP_NEW) {
+		e = &c->v[*slot];
+		if (e->name == n->name && e->url == n->url && e->script == n->script &&
+		    e->line == n->line && e->col == n->col)
+			return e->frame;
+		return node_frame(r, u, n); /* a hash collision */
+	}
+	PT_ALLOC_GROW(c->v, c->n + 1, c->alloc);
+	*slot = (uint32_t)c->n;
+	e = &c->v[c->n++];
+	e->line = n->line;
+	e->col = n->col;
+	e->name = n->name;
+	e->url = n->url;
+	e->script = n->script;
+	e->frame = node_frame(r, u, n);
+	return e->frame;
+}
+
+/* the call-tree node that node n's variants with a current line go under: its
+ * parent's, or the top of the tree for the root (made there by build_unit) */
+static uint32_t parent_ptnode(const struct unit *u, const struct rnode *n)
+{
+	return n->parent == UINT32_MAX ? 0 : u->nodes[n->parent].ptnode;
 }
 
 /* node n's frame with a current line (a positionTicks or trace `lines` line) */
@@ -1130,11 +1330,15 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 {
 	struct pt_profile *p = r->p;
 	struct idmap ids;
+	struct cfcache frames;
 	uint32_t *chain = NULL, root = UINT32_MAX;
+	uint8_t *state = NULL;
 	size_t nchain = 0, chain_alloc = 0, i;
 	int ret = -1;
 
 	idmap_init(&ids, u);
+	memset(&frames, 0, sizeof(frames));
+	pt_map_init(&frames.map);
 	if (!u->nnodes) {
 		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
 		goto out;
@@ -1146,8 +1350,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			goto out;
 		}
 		n->parent = UINT32_MAX;
-		n->state = 0;
-		n->nticks = n->tick_used = 0;
+		n->nticks = 0;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
@@ -1198,10 +1401,12 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 
 	/* call-tree node of every node, walking up with an explicit chain (no recursion);
-	 * state: 0 new, 1 on the chain, 2 done */
+	 * state: 0 new, 1 on the chain, 2 done (apart from the nodes: every byte per node
+	 * costs, the node array is most of what a big profile's reading touches) */
+	state = pt_xcalloc(u->nnodes, 1);
 	{
 		struct rnode *rt = &u->nodes[root];
-		rt->state = 2;
+		state[root] = 2;
 		if (!strcmp(pt_s(p, rt->name), "(root)")) {
 			rt->frame = 0;
 			rt->ptnode = 0;
@@ -1213,13 +1418,13 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	for (i = 0; i < u->nnodes; i++) {
 		uint32_t j = (uint32_t)i;
 		nchain = 0;
-		while (u->nodes[j].state == 0) {
-			u->nodes[j].state = 1;
+		while (state[j] == 0) {
+			state[j] = 1;
 			PT_ALLOC_GROW(chain, nchain + 1, chain_alloc);
 			chain[nchain++] = j;
 			j = u->nodes[j].parent;
 		}
-		if (u->nodes[j].state == 1) {
+		if (state[j] == 1) {
 			pt_diag_error_at(r->d, u->nodes[j].off,
 					 "cycle in the node tree (through node id %" PRId64 ")",
 					 u->nodes[j].id);
@@ -1227,15 +1432,19 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		}
 		while (nchain) {
 			struct rnode *n = &u->nodes[chain[--nchain]];
-			n->frame = node_frame(r, u, n);
+			n->frame = node_frame_cached(r, u, &frames, n);
 			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
-			n->state = 2;
+			state[chain[nchain]] = 2;
 		}
 	}
 
 	/* positionTicks, grouped per node */
 	if (u->nticks) {
-		qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
+		/* they come in node order from a .cpuprofile: sort only if not */
+		for (i = 1; i < u->nticks && cmp_tick(&u->ticks[i - 1], &u->ticks[i]) < 0; i++)
+			;
+		if (i < u->nticks)
+			qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
 		for (i = u->nticks; i-- > 0;) {
 			u->nodes[u->ticks[i].node].ticks = (uint32_t)i;
 			u->nodes[u->ticks[i].node].nticks++;
@@ -1259,7 +1468,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				if (t->line <= 0 || c <= 0 || !n->frame)
 					continue;
 				pt_profile_add_value(p,
-						     pt_profile_child(p, u->nodes[n->parent].ptnode,
+						     pt_profile_child(p, parent_ptnode(u, n),
 								      line_frame(p, n, t->line)),
 						     labels, 0, c);
 				left -= c;
@@ -1313,18 +1522,19 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				line = u->lines[s];
 			/* else hand out the node's positionTicks lines, one per sample, in
 			 * their order; samples beyond the ticks get no line */
-			while (!line && n->tick_used < n->nticks) {
-				struct tick *tk = &u->ticks[n->ticks + n->tick_used];
+			while (!line && n->nticks) {
+				struct tick *tk = &u->ticks[n->ticks];
 				if (tk->ticks > 0 && tk->line > 0) {
 					tk->ticks--;
 					line = tk->line;
 				} else {
-					n->tick_used++;
+					n->ticks++;
+					n->nticks--;
 				}
 			}
 			node = n->ptnode;
 			if (line > 0 && n->frame)
-				node = pt_profile_child(p, u->nodes[n->parent].ptnode,
+				node = pt_profile_child(p, parent_ptnode(u, n),
 							line_frame(p, n, line));
 			if (u->has_deltas) {
 				raw = pt_add(raw, u->deltas[s]);
@@ -1360,7 +1570,10 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	ret = 0;
 out:
 	free(chain);
+	free(state);
 	idmap_release(&ids);
+	pt_map_release(&frames.map);
+	free(frames.v);
 	return ret;
 }
 
