@@ -160,4 +160,12 @@ test_expect_success 'a 100000-deep stack of parent links reads without recursion
 	"$PROFTOOL" top --format csv chain.cpuprofile >out &&
 	grep -qx "\"r\",\"/r.js\",1,2,100.0000,2,100.0000" out'
 
+test_expect_success 'a root node that is not (root) may carry positionTicks (it crashed once)' '
+	"$PROFTOOL" top -n 0 --format csv "$SRCDIR/tests/data/root-ticks.cpuprofile" >out &&
+	grep -qx "\"main\",\"file:///a.js\",1,2,66.6667,3,100.0000" out &&
+	grep -qx "\"f\",\"file:///a.js\",6,1,33.3333,1,33.3333" out &&
+	"$PROFTOOL" top -n 0 --format csv --granularity lines \
+		"$SRCDIR/tests/data/root-ticks.cpuprofile" >out &&
+	grep -qx "\"main\",\"file:///a.js\",3,2,66.6667,2,66.6667" out'
+
 test_done
