@@ -65,32 +65,34 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 	return start(in, d);
 }
 
-/* allocate the buffers and look at the first raw bytes for the gzip magic */
+/* Allocate the buffer and look at the first bytes for the gzip magic. They are read
+ * straight into the decoded buffer, where plain input stays; only gzip needs a second
+ * buffer for the compressed bytes. */
 static int start(struct pt_input *in, struct pt_diag *d)
 {
+	ssize_t r;
+
 	/* small in-memory inputs get small buffers; both grow as data arrives */
 	in->alloc = in->mem && in->mem_len < CHUNK ? in->mem_len + 64 : CHUNK;
 	in->buf = pt_xmalloc(in->alloc);
-	in->raw_alloc = in->alloc;
-	in->raw = pt_xmalloc(in->raw_alloc);
-	{
-		ssize_t r = read_fd(in, in->raw, in->raw_alloc);
-		if (r < 0)
-			return -1;
-		if (r >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
-			in->gz = 1;
-			if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
-				return pt_diag_error(d, "cannot initialize zlib");
-			in->zs.next_in = in->raw;
-			in->zs.avail_in = (uInt)r;
-		} else {
-			/* not compressed: the bytes are decoded data already */
-			memcpy(in->buf, in->raw, (size_t)r);
-			in->end = (size_t)r;
-			in->total = (uint64_t)r;
-			if (r == 0)
-				in->eof = 1;
-		}
+	r = read_fd(in, in->buf, in->alloc);
+	if (r < 0)
+		return -1;
+	if (r >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b) {
+		in->gz = 1;
+		in->raw_alloc = in->alloc;
+		in->raw = pt_xmalloc(in->raw_alloc);
+		memcpy(in->raw, in->buf, (size_t)r);
+		if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+			return pt_diag_error(d, "cannot initialize zlib");
+		in->zs.next_in = in->raw;
+		in->zs.avail_in = (uInt)r;
+	} else {
+		/* not compressed: the bytes are decoded data already */
+		in->end = (size_t)r;
+		in->total = (uint64_t)r;
+		if (r == 0)
+			in->eof = 1;
 	}
 	return 0;
 }
