@@ -238,44 +238,41 @@ static void add_ref(struct pt_buf *b, const char *key, size_t klen, uint32_t id)
 	pt_buf_setlen(b, (size_t)(d - b->buf));
 }
 
+/* "key=(N)", and the first time "key=(N) name": *id is given out from *count */
+static void cg_ref(struct pt_buf *b, const char *key, uint32_t *id, uint32_t *count,
+		   const char *name, size_t len, const char *fallback)
+{
+	size_t klen = strlen(key);
+	int first = !*id;
+
+	if (first)
+		*id = ++*count;
+	pt_buf_grow(b, klen + PT_U64_DIGITS + 4);
+	add_ref(b, key, klen, *id);
+	if (first) {
+		pt_buf_addch(b, ' ');
+		cg_name(b, name, len, fallback);
+	}
+	pt_buf_addch(b, '\n');
+}
+
 /* "fl=(3)" or, the first time, "fl=(3) name"; ids shared by fl/cfl and fn/cfn */
 static void cg_file(struct cg *c, struct pt_buf *b, const char *key, uint32_t func)
 {
 	const struct pt_profile *p = c->p;
 	uint32_t file = func ? p->funcs[func].file : 0;
-	size_t klen = strlen(key);
-	int first = !c->fl_id[file];
 
-	if (first)
-		c->fl_id[file] = ++c->nfl;
-	pt_buf_grow(b, klen + PT_U64_DIGITS + 4);
-	add_ref(b, key, klen, c->fl_id[file]);
-	if (first) {
-		pt_buf_addch(b, ' ');
-		cg_name(b, pt_s(p, file), pt_intern_len(&p->strings, file), "???");
-	}
-	pt_buf_addch(b, '\n');
+	cg_ref(b, key, &c->fl_id[file], &c->nfl, pt_s(p, file), pt_intern_len(&p->strings, file),
+	       "???");
 }
 
 static void cg_func(struct cg *c, struct pt_buf *b, const char *key, uint32_t func)
 {
 	const struct pt_profile *p = c->p;
-	size_t klen = strlen(key);
-	int first = !c->fn_id[func];
+	uint32_t name = func ? p->funcs[func].name : 0;
 
-	if (first)
-		c->fn_id[func] = ++c->nfn;
-	pt_buf_grow(b, klen + PT_U64_DIGITS + 4);
-	add_ref(b, key, klen, c->fn_id[func]);
-	if (first) {
-		pt_buf_addch(b, ' ');
-		if (func)
-			cg_name(b, pt_s(p, p->funcs[func].name),
-				pt_intern_len(&p->strings, p->funcs[func].name), "(unknown)");
-		else
-			pt_buf_addstr(b, "(root)");
-	}
-	pt_buf_addch(b, '\n');
+	cg_ref(b, key, &c->fn_id[func], &c->nfn, pt_s(p, name), pt_intern_len(&p->strings, name),
+	       func ? "(unknown)" : "(root)");
 }
 
 /* "LINE V..." with negative values as 0 */
