@@ -301,7 +301,8 @@ static void layout_graph(struct svg *s)
 			at += (double)(cum[c] > 0 ? cum[c] : 0);
 		}
 	}
-	qsort(s->rects, s->nrects, sizeof(*s->rects), rect_id_cmp);
+	if (s->nrects > 1)
+		qsort(s->rects, s->nrects, sizeof(*s->rects), rect_id_cmp);
 	free(todo);
 	free(kids);
 	free(cum);
