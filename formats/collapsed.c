@@ -127,6 +127,10 @@ struct reader {
 	struct pt_intern names;
 	uint32_t *frame_of_name;
 	size_t fon_alloc;
+	/* per type, the sum of the counts so far (saturating; counts are never negative):
+	 * no value kept in the profile exceeds it, so a rescale that keeps it in range
+	 * keeps every value in range */
+	int64_t sum[2];
 };
 
 static uint32_t frame_for(struct reader *r, const char *s, size_t n)
@@ -141,18 +145,24 @@ static uint32_t frame_for(struct reader *r, const char *s, size_t n)
 	return r->frame_of_name[id];
 }
 
-/* store v (with `dec` decimals) into type t, rescaling the type if needed */
-static int64_t fit_decimals(struct pt_profile *p, uint32_t t, int64_t v, uint32_t dec,
+/* store v (with `dec` decimals) into type t, rescaling the type if needed; *overflow
+ * is 1 when v would not fit, 2 when the counts before it would not once rescaled */
+static int64_t fit_decimals(struct reader *r, uint32_t t, int64_t v, uint32_t dec,
 			    int *overflow)
 {
-	struct pt_sample_type *ty = &p->types[t];
+	struct pt_sample_type *ty = &r->p->types[t];
 	*overflow = 0;
 	if (dec > ty->decimals) {
 		int64_t f = 1;
 		uint32_t i;
 		for (i = ty->decimals; i < dec; i++)
 			f *= 10;
-		pt_profile_scale_type(p, t, f);
+		if (r->sum[t] > INT64_MAX / f) {
+			*overflow = 2;
+			return 0;
+		}
+		pt_profile_scale_type(r->p, t, f);
+		r->sum[t] *= f;
 		ty->decimals = dec;
 	}
 	while (dec < ty->decimals) {
@@ -216,13 +226,18 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		uint32_t node = pt_profile_stack(r->p, r->frames, nframes, 0);
 		int64_t vals[2];
 		if (ncounts == 1) {
-			vals[0] = fit_decimals(r->p, 0, v[1], dec[1], &ovf);
+			vals[0] = fit_decimals(r, 0, v[1], dec[1], &ovf);
 		} else {
 			for (i = 0; i < 2 && !ovf; i++)
-				vals[i] = fit_decimals(r->p, (uint32_t)i, v[i], dec[i], &ovf);
+				vals[i] = fit_decimals(r, (uint32_t)i, v[i], dec[i], &ovf);
 		}
 		if (ovf)
-			return pt_diag_error_line(r->d, lineno, "count is too large");
+			return pt_diag_error_line(r->d, lineno,
+						  ovf == 2 ? "count has more decimals than the "
+							     "counts before it leave room for"
+							   : "count is too large");
+		for (i = 0; i < ncounts; i++)
+			r->sum[i] = pt_add(r->sum[i], vals[i]);
 		pt_profile_add_sample(r->p, node, 0, vals, 0);
 	}
 	return 0;
