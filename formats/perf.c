@@ -397,8 +397,6 @@ struct reader {
 	uint32_t *frames; /* leaf first */
 	size_t nframes, frames_alloc;
 
-	/* the previous stack, root first, and its nodes: a common prefix is reused */
-
 	/* frame cache: key (flags, sym, dso[, addr]) -> run in `pool` (count, ids...) */
 	struct pt_intern fkeys;
 	uint32_t *fval;

@@ -135,8 +135,8 @@ static void note_pair(struct pt_fold *f, uint32_t caller, uint32_t callee, int i
 		if ((size_t)k + 1 > f->pairs_alloc) {
 			size_t old = f->pairs_alloc, w = f->agg.ntypes ? f->agg.ntypes : 1;
 			PT_ALLOC_GROW(f->pair_callee, (size_t)k + 1, f->pairs_alloc);
-			f->pair_stamp = pt_xreallocarray(f->pair_stamp, f->pairs_alloc,
-							 sizeof(uint32_t));
+			f->pair_stamp =
+				pt_xreallocarray(f->pair_stamp, f->pairs_alloc, sizeof(uint32_t));
 			f->pair_bits = pt_xreallocarray(f->pair_bits, f->pairs_alloc, w);
 			memset(f->pair_bits + old * f->agg.ntypes, 0,
 			       (f->pairs_alloc - old) * f->agg.ntypes);
@@ -183,7 +183,6 @@ uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, i
 	size_t i, nu = 0, fe_n;
 
 	f->state = PT_FOLD_ON;
-	f->pending = 1;
 	f->nstack_pairs = 0;
 	if (++f->stackno == 0) {
 		/* the stamps wrapped: forget them all */
@@ -233,38 +232,6 @@ static void mark_pairs(struct pt_fold *f, uint32_t t)
 	}
 }
 
-void pt_fold_values(struct pt_profile *p, const int64_t *values, int root)
-{
-	struct pt_fold *f = p->fold;
-	struct pt_agg *a = &f->agg;
-	uint32_t w = a->ntypes, t;
-	size_t k;
-
-	for (t = 0; t < w; t++)
-		a->total[t] = pt_add(a->total[t], values[t]);
-	if (root || f->leaf == UINT32_MAX)
-		return;
-	for (t = 0; t < w; t++) {
-		int64_t *flat = a->flat + (size_t)f->leaf * w + t;
-		*flat = pt_add(*flat, values[t]);
-	}
-	if (w == 1) {
-		int64_t v = values[0];
-		for (k = 0; k < f->nuniq; k++)
-			a->cum[f->uniq[k]] = pt_add(a->cum[f->uniq[k]], v);
-	} else {
-		for (k = 0; k < f->nuniq; k++) {
-			int64_t *cum = a->cum + (size_t)f->uniq[k] * w;
-			for (t = 0; t < w; t++)
-				cum[t] = pt_add(cum[t], values[t]);
-		}
-	}
-	if (f->nstack_pairs)
-		for (t = 0; t < w; t++)
-			if (values[t])
-				mark_pairs(f, t);
-}
-
 void pt_fold_value(struct pt_profile *p, uint32_t t, int64_t v, int root)
 {
 	struct pt_fold *f = p->fold;
@@ -282,6 +249,14 @@ void pt_fold_value(struct pt_profile *p, uint32_t t, int64_t v, int root)
 		mark_pairs(f, t);
 }
 
+void pt_fold_values(struct pt_profile *p, const int64_t *values, int root)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->fold->agg.ntypes; t++)
+		pt_fold_value(p, t, values[t], root);
+}
+
 unsigned char *pt_fold_marks(const struct pt_profile *p, uint32_t t)
 {
 	const struct pt_fold *f = p->fold;
@@ -295,6 +270,6 @@ unsigned char *pt_fold_marks(const struct pt_profile *p, uint32_t t)
 			inl[f->pair_callee[k]] |= b & 2 ? 2 : 1;
 	}
 	for (i = 0; i <= p->strings.n; i++)
-		inl[i] = inl[i] == 1 ? 1 : inl[i] == 3 ? 2 : 0;
+		inl[i] = pt_inline_mark(inl[i]);
 	return inl;
 }

@@ -54,7 +54,6 @@ struct pt_fold {
 	uint32_t *uniq;
 	size_t nuniq, uniq_alloc;
 	uint32_t leaf; /* UINT32_MAX for an empty stack */
-	int pending;
 
 	/* inline marks: pairs of function-name string ids */
 	struct pt_map pair_index; /* caller << 32 | callee -> pair */
@@ -78,6 +77,14 @@ void pt_profile_request_fold(struct pt_profile *p, enum pt_granularity g, int ma
 void pt_profile_frames_complete(struct pt_profile *p);
 /* After a successful read: a profile that folded becomes aggregate-only. */
 void pt_profile_fold_finish(struct pt_profile *p);
+/* pprof's mark of a function from its incoming calls: `calls` has 1 if some call into it
+ * was always inlined, 2 if some was not: "(inline)" (1) only for the first alone,
+ * "(partial-inline)" (2) for both, none (0) otherwise */
+static inline unsigned char pt_inline_mark(unsigned char calls)
+{
+	return calls == 1 ? 1 : calls == 3 ? 2 : 0;
+}
+
 /* pprof's inline mark of every function name for type t, as pt_report_inline_marks()
  * returns them: an array of strings.n + 1 bytes, 1 "(inline)", 2 "(partial-inline)" */
 unsigned char *pt_fold_marks(const struct pt_profile *p, uint32_t t);

@@ -410,12 +410,13 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 	return p->last_row = row;
 }
 
-/* while folding, the node is PT_FOLD_NODE (the pending stack) or 0 (the root) */
+/* while folding (a stack has been folded, so one is pending), the node is
+ * PT_FOLD_NODE (that stack) or 0 (the root) */
 static int folding(const struct pt_profile *p, uint32_t node)
 {
 	if (!p->fold || p->fold->state != PT_FOLD_ON)
 		return 0;
-	if (node != 0 && (node != PT_FOLD_NODE || !p->fold->pending))
+	if (node != 0 && node != PT_FOLD_NODE)
 		abort();
 	return 1;
 }

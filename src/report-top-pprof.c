@@ -268,7 +268,7 @@ static unsigned char *graph_marks(const struct pp_graph *g, int64_t cutoff)
 		inl[g->edges[i].to] |= g->edges[i].not_inline ? 2 : 1;
 	}
 	for (i = 0; i < g->nent; i++)
-		marks[i] = inl[i] == 1 ? 1 : inl[i] == 3 ? 2 : 0;
+		marks[i] = pt_inline_mark(inl[i]);
 	free(inl);
 	return marks;
 }
