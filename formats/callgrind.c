@@ -446,11 +446,9 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 			pt_buf_setlen(&c.b, (size_t)(q - c.b.buf));
 		}
 		cg_costs(&c, &c.b, r->line, svals + i * c.nt);
-		if (c.b.len >= 65536 || i + 1 == c.nrows) {
-			fwrite(c.b.buf, 1, c.b.len, out);
-			pt_buf_reset(&c.b);
-		}
+		pt_buf_write_out(&c.b, out, PT_BUF_BLOCK);
 	}
+	pt_buf_write_out(&c.b, out, 0);
 
 	free(c.fl_id);
 	free(c.fn_id);

@@ -564,10 +564,7 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 			pt_buf_addch(&w.out, ' ');
 			pt_buf_add_raw(&w.out, e->value, decimals);
 			pt_buf_addch(&w.out, '\n');
-			if (w.out.len >= 65536) {
-				fwrite(w.out.buf, 1, w.out.len, out);
-				pt_buf_reset(&w.out);
-			}
+			pt_buf_write_out(&w.out, out, PT_BUF_BLOCK);
 		} else {
 			size_t pathlen = path.len, start;
 			start = push_children(&w, &v, &nv, &valloc, (uint32_t)(e - w.nodes));
@@ -579,7 +576,7 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 			depth++;
 		}
 	}
-	fwrite(w.out.buf, 1, w.out.len, out);
+	pt_buf_write_out(&w.out, out, 0);
 
 	free(levels);
 	free(v);

@@ -1915,10 +1915,7 @@ static void put_json_str(struct pt_buf *b, const char *s, size_t n)
 
 static void flush_if_big(struct writer *w)
 {
-	if (w->out.len >= CHUNK) {
-		fwrite(w->out.buf, 1, w->out.len, w->fp);
-		pt_buf_reset(&w->out);
-	}
+	pt_buf_write_out(&w->out, w->fp, PT_BUF_BLOCK);
 }
 
 /* "VM123": the name our reader gives code without a url (eval, new Function) */
@@ -2289,7 +2286,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		flush_if_big(&w);
 	}
 	pt_buf_addstr(&w.out, "]}\n");
-	fwrite(w.out.buf, 1, w.out.len, fp);
+	pt_buf_write_out(&w.out, fp, 0);
 	ret = 0;
 	free(wnode_of);
 	free(cf_of_frame);

@@ -374,29 +374,27 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	for (k = 0; k < g.nedges; k++) {
 		const struct dedge *e = &g.edges[k];
 		double frac = g.total ? (double)i64abs(e->value) / (double)i64abs(g.total) : 0;
-		if (i64abs(e->value) >= edge_cut && e->value) {
-			pt_buf_addch(&b, 'N');
-			pt_buf_add_u64(&b, (uint64_t)e->from + 1);
-			pt_buf_addstr(&b, " -> N");
-			pt_buf_add_u64(&b, (uint64_t)e->to + 1);
-			pt_buf_addstr(&b, " [label=\" ");
-			pt_buf_add_scaled(&b, p, g.t, e->value);
-			pt_buf_addstr(&b, "\" weight=");
-			pt_buf_add_i64(&b, 1 + (int)(frac * 100 > 100 ? 100 : frac * 100));
-			pt_buf_addstr(&b, " penwidth=");
-			pt_buf_add_fixed(&b, 1 + 5 * frac, 2);
-			pt_buf_addstr(&b, " color=\"");
-			dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
-			pt_buf_addch(&b, '"');
-			if (e->residual)
-				pt_buf_addstr(&b, " style=\"dotted\"");
-			pt_buf_addstr(&b, "]\n");
-		}
-		if (b.len >= 65536 || k + 1 == g.nedges) {
-			fwrite(b.buf, 1, b.len, out);
-			pt_buf_reset(&b);
-		}
+		if (i64abs(e->value) < edge_cut || !e->value)
+			continue;
+		pt_buf_addch(&b, 'N');
+		pt_buf_add_u64(&b, (uint64_t)e->from + 1);
+		pt_buf_addstr(&b, " -> N");
+		pt_buf_add_u64(&b, (uint64_t)e->to + 1);
+		pt_buf_addstr(&b, " [label=\" ");
+		pt_buf_add_scaled(&b, p, g.t, e->value);
+		pt_buf_addstr(&b, "\" weight=");
+		pt_buf_add_i64(&b, 1 + (int)(frac * 100 > 100 ? 100 : frac * 100));
+		pt_buf_addstr(&b, " penwidth=");
+		pt_buf_add_fixed(&b, 1 + 5 * frac, 2);
+		pt_buf_addstr(&b, " color=\"");
+		dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
+		pt_buf_addch(&b, '"');
+		if (e->residual)
+			pt_buf_addstr(&b, " style=\"dotted\"");
+		pt_buf_addstr(&b, "]\n");
+		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
 	}
+	pt_buf_write_out(&b, out, 0);
 	fprintf(out, "}\n");
 
 	pt_buf_release(&b);

@@ -67,10 +67,7 @@ static void ss_print(void *ctx, const char *s, size_t n)
 
 static void ss_flush(struct ss *s)
 {
-	if (s->out.len >= 65536) {
-		fwrite(s->out.buf, 1, s->out.len, s->fp);
-		pt_buf_reset(&s->out);
-	}
+	pt_buf_write_out(&s->out, s->fp, PT_BUF_BLOCK);
 }
 
 /* a JSON string of n bytes: invalid UTF-8 as U+FFFD, then yajl's escaping */
@@ -458,7 +455,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 		}
 	}
 	pt_buf_addstr(&s.out, "]}\n");
-	fwrite(s.out.buf, 1, s.out.len, out);
+	pt_buf_write_out(&s.out, out, 0);
 
 	yajl_gen_free(s.str);
 	free(s.sframe);

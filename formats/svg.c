@@ -826,11 +826,9 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	pt_buf_reset(&s.b);
 	for (i = 0; i < s.nrects; i++) {
 		write_rect(&s, &s.b, &s.rects[i], scale, maxdepth, total, maxdelta);
-		if (s.b.len >= 65536 || i + 1 == s.nrects) {
-			fwrite(s.b.buf, 1, s.b.len, out);
-			pt_buf_reset(&s.b);
-		}
+		pt_buf_write_out(&s.b, out, PT_BUF_BLOCK);
 	}
+	pt_buf_write_out(&s.b, out, 0);
 	fprintf(out, "</g>\n");
 	fprintf(out, svg_script, FONT_SIZE, FONT_WIDTH);
 	fprintf(out, "</svg>\n");

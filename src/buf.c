@@ -146,6 +146,14 @@ void pt_buf_setlen(struct pt_buf *b, size_t len)
 	b->buf[len] = '\0';
 }
 
+void pt_buf_write_out(struct pt_buf *b, FILE *fp, size_t min)
+{
+	if (b->len && b->len >= min) {
+		fwrite(b->buf, 1, b->len, fp);
+		pt_buf_reset(b);
+	}
+}
+
 char *pt_buf_detach(struct pt_buf *b, size_t *len)
 {
 	char *s;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct pt_buf {
 	size_t alloc;
@@ -38,6 +39,11 @@ void pt_buf_add_i64(struct pt_buf *b, int64_t v);
 #define PT_U64_DIGITS 20
 size_t pt_fmt_u64(char *dst, uint64_t v);
 void pt_buf_setlen(struct pt_buf *b, size_t len);
+/* Writers fill one buffer and hand it to stdio in blocks: write b's bytes to fp and
+ * empty b once it holds at least `min` bytes (0: whatever it holds). stdio keeps the
+ * error, which the caller checks with ferror. */
+#define PT_BUF_BLOCK 65536
+void pt_buf_write_out(struct pt_buf *b, FILE *fp, size_t min);
 static inline void pt_buf_reset(struct pt_buf *b)
 {
 	pt_buf_setlen(b, 0);
