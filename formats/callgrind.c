@@ -154,7 +154,8 @@ static void cg_from_tree(struct cg *c)
 			} else {
 				uint32_t pf = par ? pt_frame_of(p, par)->func : 0;
 				int64_t pl = par ? pt_frame_of(p, par)->line : 0;
-				row = cg_row_at(c, cg_frame_pos(c, pos_of_frame, pfr), pf, pl, func);
+				row = cg_row_at(c, cg_frame_pos(c, pos_of_frame, pfr), pf, pl,
+						func);
 				*rc = (struct row_cache){pfr, func, (uint32_t)row};
 			}
 			cg_add(c, row, ncum + (size_t)n * w);

@@ -147,8 +147,7 @@ static uint32_t frame_for(struct reader *r, const char *s, size_t n)
 
 /* store v (with `dec` decimals) into type t, rescaling the type if needed; *overflow
  * is 1 when v would not fit, 2 when the counts before it would not once rescaled */
-static int64_t fit_decimals(struct reader *r, uint32_t t, int64_t v, uint32_t dec,
-			    int *overflow)
+static int64_t fit_decimals(struct reader *r, uint32_t t, int64_t v, uint32_t dec, int *overflow)
 {
 	struct pt_sample_type *ty = &r->p->types[t];
 	*overflow = 0;

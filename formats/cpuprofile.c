@@ -1358,7 +1358,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			uint32_t pi = idmap_get(&ids, n->parent_id);
 			if (pi == UINT32_MAX) {
 				pt_diag_error_at(r->d, n->off,
-						 "unknown parent node id %" PRId64 " of node %" PRId64,
+						 "unknown parent node id %" PRId64
+						 " of node %" PRId64,
 						 n->parent_id, n->id);
 				goto out;
 			}
@@ -1396,7 +1397,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		root = (uint32_t)i;
 	}
 	if (root == UINT32_MAX) {
-		pt_diag_error_at(r->d, u->nodes[0].off, "no root node: the parent links form a cycle");
+		pt_diag_error_at(r->d, u->nodes[0].off,
+				 "no root node: the parent links form a cycle");
 		goto out;
 	}
 
@@ -1513,7 +1515,8 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 
 			if (ni == UINT32_MAX) {
 				pt_diag_error_at(r->d, u->samples_off,
-						 "unknown node id %" PRId64 " in samples (entry %zu)",
+						 "unknown node id %" PRId64
+						 " in samples (entry %zu)",
 						 u->samples[s], s);
 				goto out;
 			}
@@ -1656,8 +1659,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 			e = m + strlen(m);
 			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
 				*--e = '\0';
-			pt_diag_error_at(d, here(&r),
-					 "invalid JSON: %s", m);
+			pt_diag_error_at(d, here(&r), "invalid JSON: %s", m);
 			yajl_free_error(r.h, msg);
 		}
 		goto out;

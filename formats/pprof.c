@@ -206,8 +206,9 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 		if (end - i < (wt == 1 ? 8u : 4u)) {
 			if (more)
 				return 0;
-			return pt_diag_error_at(s->d, s->base + at, "truncated field %" PRIu64 " in '%s'",
-						f, msg_names[m]);
+			return pt_diag_error_at(s->d, s->base + at,
+						"truncated field %" PRIu64 " in '%s'", f,
+						msg_names[m]);
 		}
 		i += wt == 1 ? 8 : 4;
 		break;
@@ -230,8 +231,8 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 	}
 	default:
 		return pt_diag_error_at(s->d, s->base + at,
-					"unsupported wire type %u (field %" PRIu64 " of '%s')", wt, f,
-					msg_names[m]);
+					"unsupported wire type %u (field %" PRIu64 " of '%s')", wt,
+					f, msg_names[m]);
 	}
 	if (k != F_UNKNOWN) {
 		unsigned want = k == F_VARINT ? 0 : 2;
@@ -288,8 +289,7 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
  * garbage (a gzip bomb of zeros, say) fails at its first bytes, not after all of it is
  * read. The bytes stay in the input's buffer: *data is valid until the input is used
  * again. */
-static int scan_input(struct scan *s, struct pt_input *in, const unsigned char **data,
-		      size_t *len)
+static int scan_input(struct scan *s, struct pt_input *in, const unsigned char **data, size_t *len)
 {
 	size_t pos = 0, avail = 0;
 
@@ -686,8 +686,8 @@ static int read_samples(struct reader *r)
 	pt_profile_frames_complete(r->p);
 	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
 		uint64_t off = where(r, 2, i);
-		PbSample *ps = perftools__profiles__sample__unpack(
-			&alloc, r->s->sample_len[i], r->s->buf + r->s->sample_pos[i]);
+		PbSample *ps = perftools__profiles__sample__unpack(&alloc, r->s->sample_len[i],
+								   r->s->buf + r->s->sample_pos[i]);
 		if (!ps)
 			ret = pt_diag_error_at(r->d, off,
 					       "protobuf-c could not decode this sample");

@@ -75,8 +75,8 @@ static uint32_t frame_key(struct svg *s, uint32_t fid)
 	return s->key_of_frame[fid];
 }
 
-static void add_rect(struct svg *s, uint32_t id, double x0, double x1, uint32_t depth,
-		     uint32_t key, int64_t value, int64_t base)
+static void add_rect(struct svg *s, uint32_t id, double x0, double x1, uint32_t depth, uint32_t key,
+		     int64_t value, int64_t base)
 {
 	if (x1 - x0 < s->min_value)
 		return;
@@ -295,8 +295,8 @@ static void layout_graph(struct svg *s)
 		for (k = 0; k < nkids; k++) {
 			c = kids[k].id;
 			if (cum[c] > 0)
-				add_rect(s, c, at, at + (double)cum[c], t.depth, kids[k].key, cum[c],
-					 cumb ? cumb[c] : 0);
+				add_rect(s, c, at, at + (double)cum[c], t.depth, kids[k].key,
+					 cum[c], cumb ? cumb[c] : 0);
 			todo[ntodo++] = (struct todo){c, t.depth + 1, at};
 			at += (double)(cum[c] > 0 ? cum[c] : 0);
 		}

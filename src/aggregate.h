@@ -80,7 +80,8 @@ uint32_t pt_agg_line(struct pt_agg *a, uint32_t entry, int64_t line);
 
 /* Compute the views of p at granularity g into out (initialized here; release it).
  * For an aggregate-only profile this copies the reader's aggregate, which exists only
- * at its own granularity (functions, or the one a fold was asked for). Returns 0 or -1 with d filled. */
+ * at its own granularity (functions, or the one a fold was asked for). Returns 0 or -1 with d
+ * filled. */
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d);
 /* The same, computing only the views asked for: entries, flat and cum always; edges

@@ -58,8 +58,7 @@ static void count_facts(const struct pt_profile *p, struct facts *f)
 	}
 }
 
-static void info_text(const struct pt_profile *p, const char *path,
-		      const struct pt_filter_log *log)
+static void info_text(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
 {
 	struct pt_buf b = PT_BUF_INIT;
 	struct facts f;
@@ -108,8 +107,7 @@ static void info_text(const struct pt_profile *p, const char *path,
 	pt_buf_release(&b);
 }
 
-static void info_json(const struct pt_profile *p, const char *path,
-		      const struct pt_filter_log *log)
+static void info_json(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
 {
 	yajl_gen g = pt_json_gen(stdout);
 	struct facts f;

@@ -124,7 +124,8 @@ int cmd_top(int argc, char **argv)
 	 * filter must see them first or pprof's layout rebuilds its graph from them.
 	 * PROFTOOL_TEST_TREE (tests only) takes the tree's way, to compare the two. */
 	if (!pt_filter_active(&common.filter) &&
-	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) && !getenv("PROFTOOL_TEST_TREE"))
+	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) &&
+	    !getenv("PROFTOOL_TEST_TREE"))
 		pt_profile_request_fold(&p, ra.gran,
 					o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT);
 	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, 0, &o.type, &a)))

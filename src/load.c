@@ -43,8 +43,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	return ret;
 }
 
-int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
-	    struct pt_diag *d)
+int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
 {
 	struct pt_input in;
 	int ret = -1;
