@@ -23,7 +23,7 @@ void pt_buf_release(struct pt_buf *b)
 	pt_buf_init(b);
 }
 
-void pt_buf_grow(struct pt_buf *b, size_t extra)
+void pt_buf_grow_slow(struct pt_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 	if (need < b->len) {
@@ -41,28 +41,6 @@ void pt_buf_grow(struct pt_buf *b, size_t extra)
 		b->buf = pt_xrealloc(b->buf, n);
 		b->alloc = n;
 	}
-	b->buf[b->len] = '\0';
-}
-
-void pt_buf_add(struct pt_buf *b, const void *data, size_t n)
-{
-	if (!n)
-		return;
-	pt_buf_grow(b, n);
-	memcpy(b->buf + b->len, data, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-void pt_buf_addstr(struct pt_buf *b, const char *s)
-{
-	pt_buf_add(b, s, strlen(s));
-}
-
-void pt_buf_addch(struct pt_buf *b, int c)
-{
-	pt_buf_grow(b, 1);
-	b->buf[b->len++] = (char)c;
 	b->buf[b->len] = '\0';
 }
 

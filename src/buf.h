@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct pt_buf {
 	size_t alloc;
@@ -23,11 +24,38 @@ extern char pt_buf_slopbuf[];
 
 void pt_buf_init(struct pt_buf *b);
 void pt_buf_release(struct pt_buf *b);
-/* make room for `extra` more bytes (plus the NUL) */
-void pt_buf_grow(struct pt_buf *b, size_t extra);
-void pt_buf_add(struct pt_buf *b, const void *data, size_t n);
-void pt_buf_addstr(struct pt_buf *b, const char *s);
-void pt_buf_addch(struct pt_buf *b, int c);
+void pt_buf_grow_slow(struct pt_buf *b, size_t extra);
+/* make room for `extra` more bytes (plus the NUL). This and the adds below are inline:
+ * writers call them for every few bytes of their output. */
+static inline void pt_buf_grow(struct pt_buf *b, size_t extra)
+{
+	/* alloc > len whenever alloc is not 0 (the NUL) */
+	if (extra >= b->alloc - b->len)
+		pt_buf_grow_slow(b, extra);
+}
+
+static inline void pt_buf_add(struct pt_buf *b, const void *data, size_t n)
+{
+	if (!n)
+		return;
+	pt_buf_grow(b, n);
+	memcpy(b->buf + b->len, data, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+static inline void pt_buf_addstr(struct pt_buf *b, const char *s)
+{
+	pt_buf_add(b, s, strlen(s));
+}
+
+static inline void pt_buf_addch(struct pt_buf *b, int c)
+{
+	pt_buf_grow(b, 1);
+	b->buf[b->len++] = (char)c;
+	b->buf[b->len] = '\0';
+}
+
 void pt_buf_addf(struct pt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pt_buf_vaddf(struct pt_buf *b, const char *fmt, va_list ap);
 /* decimal integers, byte for byte as printf's "%" PRIu64 / "%" PRId64 writes them, for
