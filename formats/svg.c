@@ -180,19 +180,6 @@ static int merge_graph(struct svg *s, const uint8_t *shared, struct merged *m)
 	return nonneg;
 }
 
-static int64_t g_self(const struct gview *g, uint32_t i, uint32_t t)
-{
-	const struct pt_profile *p = g->s->p;
-	if (g->m)
-		return t == g->s->t ? g->m[i].self : g->m[i].self_base;
-	return p->node_self[(size_t)i * p->ntypes + t];
-}
-
-static uint32_t g_parent(const struct gview *g, uint32_t i)
-{
-	return g->m ? g->m[i].parent : g->s->p->nodes[i].parent;
-}
-
 /* Inclusive values of type t, the one array per node the layout needs: a child always
  * comes after its parent, so one pass from the last node adds each into its parent.
  * Returns 0 if some value is negative. */
@@ -200,18 +187,31 @@ static int inclusive(const struct gview *g, size_t nn, uint32_t t, int64_t **out
 {
 	int64_t *cum = pt_xmalloc(nn * sizeof(int64_t));
 	size_t i;
-	int nonneg = 1;
+	int64_t neg = 0;
 
-	for (i = 0; i < nn; i++) {
-		cum[i] = g_self(g, (uint32_t)i, t);
-		nonneg &= cum[i] >= 0;
-	}
-	for (i = nn; i-- > 1;) {
-		uint32_t par = g_parent(g, (uint32_t)i);
-		cum[par] = pt_add(cum[par], cum[i]);
+	if (g->m) {
+		const struct mnode *m = g->m;
+		for (i = 0; i < nn; i++) {
+			cum[i] = t == g->s->t ? m[i].self : m[i].self_base;
+			neg |= cum[i];
+		}
+		for (i = nn; i-- > 1;)
+			cum[m[i].parent] = pt_add(cum[m[i].parent], cum[i]);
+	} else {
+		/* the profile's own tree: millions of nodes, so no call per node */
+		const struct pt_profile *p = g->s->p;
+		const struct pt_node *nodes = p->nodes;
+		const int64_t *self = p->node_self + t;
+		size_t stride = p->ntypes;
+		for (i = 0; i < nn; i++) {
+			cum[i] = self[i * stride];
+			neg |= cum[i];
+		}
+		for (i = nn; i-- > 1;)
+			cum[nodes[i].parent] = pt_add(cum[nodes[i].parent], cum[i]);
 	}
 	*out = cum;
-	return nonneg;
+	return neg >= 0;
 }
 
 /* a child to place: its key beside it, so sorting reads no node */
