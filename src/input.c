@@ -10,7 +10,7 @@
 #include "input.h"
 #include "xalloc.h"
 
-#define CHUNK (1u << 20)
+#define CHUNK (1u << 17)
 
 static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 {
