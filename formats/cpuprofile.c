@@ -1690,6 +1690,18 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	}
 	if (with_time)
 		pt_profile_add_type(p, "wall", "microseconds");
+	{
+		/* the tree's nodes: one per node, and at most one per positionTicks entry
+		 * for its lines; a row per node or line node hit */
+		size_t nodes = 1, rows = 0;
+		for (i = first; i < nunits; i++) {
+			const struct unit *u = &r.units[i];
+			size_t made = u->nnodes + u->nticks;
+			nodes += made;
+			rows += u->has_samples && u->nsamples < made ? u->nsamples : made;
+		}
+		pt_profile_reserve(p, nodes, rows);
+	}
 	for (i = first; i < nunits; i++) {
 		struct unit *u = &r.units[i];
 		uint32_t labels = 0;

@@ -387,6 +387,22 @@ uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n
 	return node;
 }
 
+void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows)
+{
+	size_t w = (p->ntypes ? p->ntypes : 1) * sizeof(int64_t);
+
+	if (nodes > p->nodes_alloc) {
+		p->nodes = pt_xreallocarray(p->nodes, nodes, sizeof(*p->nodes));
+		p->node_self = pt_xreallocarray(p->node_self, nodes, w);
+		p->nodes_alloc = nodes;
+	}
+	if (rows > p->samples_alloc) {
+		p->samples = pt_xreallocarray(p->samples, rows, sizeof(*p->samples));
+		p->sample_values = pt_xreallocarray(p->sample_values, rows, w);
+		p->samples_alloc = rows;
+	}
+}
+
 static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 {
 	uint32_t *slot, row = p->last_row;

@@ -250,6 +250,10 @@ uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t 
 /* label set from n labels (any order); 0 for n == 0 */
 uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uint32_t n);
 
+/* Room for at least `nodes` call-tree nodes and `rows` sample rows in all, for a reader
+ * that knows its counts before it builds: the arrays are then sized once, not doubled
+ * and copied on the way (growing past it still works) */
+void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows);
 /* child of `parent` for `frame`, created if absent */
 uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame);
 /* node for a whole stack of frame ids; root first unless leaf_first */
