@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "xalloc.h"
 
 struct pt_cmd {
 	const char *name;
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 	const struct pt_cmd *cmd;
 	int c;
 
+	pt_xalloc_init();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+hV", global, NULL)) != -1) {
 		switch (c) {

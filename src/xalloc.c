@@ -9,6 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 
 #include "xalloc.h"
 
@@ -21,8 +24,11 @@
  * realloc from growing it in place (mremap moves one mapping only). */
 #define HUGE_MIN ((size_t)4 << 20)
 
+static void heap_advise(void);
+
 static void *huge(void *p, size_t n)
 {
+	heap_advise();
 #if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE)
 	static uintptr_t page;
 	if (n >= HUGE_MIN) {
@@ -39,6 +45,38 @@ static void *huge(void *p, size_t n)
 	(void)n;
 #endif
 	return p;
+}
+
+/* The heap, too: malloc grows it by TOP_PAD at a time, and each new stretch is
+ * advised when an allocation here first sees it (sbrk(0) only reads malloc's record of
+ * the break). Blocks of HUGE_MIN or more get mappings of their own (huge() above). */
+#define TOP_PAD ((size_t)32 << 20)
+static uintptr_t heap_seen; /* the break up to which the heap is advised; 0: not at all */
+
+static void heap_advise(void)
+{
+#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK)
+	uintptr_t b = (uintptr_t)sbrk(0), page = 4096, a;
+	if (!heap_seen || b <= heap_seen)
+		return;
+	a = heap_seen & ~(page - 1);
+	(void)madvise((void *)a, ((b + page - 1) & ~(page - 1)) - a, MADV_HUGEPAGE);
+	heap_seen = b;
+#endif
+}
+
+void pt_xalloc_init(void)
+{
+#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK) &&                   \
+	defined(HAVE_MALLOC_H) && defined(M_TOP_PAD)
+	void *sb = sbrk(0);
+	if (sb == (void *)-1)
+		return;
+	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
+	mallopt(M_TOP_PAD, (int)TOP_PAD);
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD));
+	heap_seen = (uintptr_t)sb;
+#endif
 }
 
 static void die_oom(size_t n)

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+/* Once, first thing in main: sets up malloc for transparent huge pages (xalloc.c). */
+void pt_xalloc_init(void);
 void *pt_xmalloc(size_t n);
 void *pt_xcalloc(size_t nmemb, size_t size);
 void *pt_xrealloc(void *p, size_t n);
