@@ -15,67 +15,73 @@
 
 #include "xalloc.h"
 
-/* Arrays this big ask for transparent huge pages where the kernel leaves them to
- * madvise (Debian's default is "always", others' "madvise"): a fault on a fresh page
- * costs far more than the zeroing it does, about 2 us per 4 KiB on our virtual
- * machines, so a tree of millions of nodes spent a fifth of its time faulting. A 2 MiB
- * page is one fault. The advice covers the block's whole pages: malloc maps a block
- * this big by itself, and advice on part of the mapping would split it, which keeps
- * realloc from growing it in place (mremap moves one mapping only). */
+/* Transparent huge pages. Where the kernel gives them only on request
+ * (/sys/kernel/mm/transparent_hugepage/enabled = madvise, as on our machines), every
+ * fresh 4 KiB page costs a fault of about 2 us, far more than the zeroing it does: a
+ * tree of millions of nodes spent a fifth of its time faulting, a 4 MB .cpuprofile a
+ * sixth. A 2 MiB page is one fault. So the heap and the big blocks ask for them. */
+
+/* malloc grows its heap TOP_PAD at a time and maps blocks of HUGE_MIN or more by
+ * themselves; pt_xalloc_init sets both */
+#define TOP_PAD	 ((size_t)32 << 20)
 #define HUGE_MIN ((size_t)4 << 20)
 
-static void heap_advise(void);
+static uintptr_t heap_seen; /* the break up to which the heap is advised; 0: none */
 
-static void *huge(void *p, size_t n)
+static uintptr_t page_size(void)
 {
-	heap_advise();
-#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE)
 	static uintptr_t page;
-	if (n >= HUGE_MIN) {
-		uintptr_t a, e;
-		if (!page) {
-			long ps = sysconf(_SC_PAGESIZE);
-			page = ps > 0 ? (uintptr_t)ps : 4096;
-		}
-		a = (uintptr_t)p & ~(page - 1);
-		e = ((uintptr_t)p + n + page - 1) & ~(page - 1);
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* advice only */
+#ifdef HAVE_SYS_MMAN_H
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+		page = ps > 0 ? (uintptr_t)ps : 4096;
 	}
-#else
-	(void)n;
 #endif
-	return p;
+	return page ? page : 4096;
 }
 
-/* The heap, too: malloc grows it by TOP_PAD at a time, and each new stretch is
- * advised when an allocation here first sees it (sbrk(0) only reads malloc's record of
- * the break). Blocks of HUGE_MIN or more get mappings of their own (huge() above). */
-#define TOP_PAD ((size_t)32 << 20)
-static uintptr_t heap_seen; /* the break up to which the heap is advised; 0: not at all */
-
-static void heap_advise(void)
+static void advise(uintptr_t from, uintptr_t to)
 {
-#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK)
-	uintptr_t b = (uintptr_t)sbrk(0), page = 4096, a;
-	if (!heap_seen || b <= heap_seen)
-		return;
-	a = heap_seen & ~(page - 1);
-	(void)madvise((void *)a, ((b + page - 1) & ~(page - 1)) - a, MADV_HUGEPAGE);
-	heap_seen = b;
+#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE)
+	uintptr_t pg = page_size(), a = from & ~(pg - 1), e = (to + pg - 1) & ~(pg - 1);
+	(void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* advice: failure changes nothing */
+#else
+	(void)from;
+	(void)to;
 #endif
+}
+
+/* Called after every allocation here: a new stretch of heap (sbrk(0) only reads
+ * malloc's record of the break) is advised; so is a block with a mapping of its own,
+ * over all its pages, since advice on part of a mapping splits it and mremap, which
+ * realloc grows such blocks with, moves one mapping only. */
+static void *huge(void *p, size_t n)
+{
+#ifdef HAVE_SBRK
+	if (heap_seen) {
+		uintptr_t b = (uintptr_t)sbrk(0);
+		if (b > heap_seen) {
+			advise(heap_seen, b);
+			heap_seen = b;
+		}
+	}
+#endif
+	if (n >= HUGE_MIN)
+		advise((uintptr_t)p, (uintptr_t)p + n);
+	return p;
 }
 
 void pt_xalloc_init(void)
 {
 #if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK) &&                   \
 	defined(HAVE_MALLOC_H) && defined(M_TOP_PAD)
-	void *sb = sbrk(0);
-	if (sb == (void *)-1)
+	void *b = sbrk(0);
+	if (b == (void *)-1)
 		return;
 	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
 	mallopt(M_TOP_PAD, (int)TOP_PAD);
-	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD));
-	heap_seen = (uintptr_t)sb;
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD)); /* no giving back to grow again */
+	heap_seen = (uintptr_t)b;
 #endif
 }
 
