@@ -19,7 +19,6 @@
 #include "xalloc.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__ValueType PbValueType;
 typedef Perftools__Profiles__Sample PbSample;
 typedef Perftools__Profiles__Label PbLabel;
 typedef Perftools__Profiles__Mapping PbMapping;
