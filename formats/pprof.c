@@ -19,7 +19,6 @@
 #include "xalloc.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__ValueType PbValueType;
 typedef Perftools__Profiles__Sample PbSample;
 typedef Perftools__Profiles__Label PbLabel;
 typedef Perftools__Profiles__Mapping PbMapping;
@@ -796,19 +795,184 @@ out:
 
 /* ---- writing ---- */
 
+/* The writer encodes the Profile message itself, straight into one buffer that goes to
+ * stdio (or through deflate) in blocks as it fills: protobuf-c's structs for every
+ * sample, and the whole packed message before the first byte went out, cost more time
+ * and memory than the encoding. The bytes are the ones protobuf-c packs: fields in
+ * field-number order, proto3 zeros left out, repeated numbers packed, negative numbers
+ * in ten bytes, strings up to their first NUL. */
+
+#define WIRE_VARINT 0
+#define WIRE_LEN    2
+/* a field's key; every field number here is below 16, so a key is one byte */
+#define KEY(field, wire) ((unsigned char)((field) << 3 | (wire)))
+/* the longest varint, and a key plus a length before a message */
+#define VARINT_MAX   10
+#define VARINT32_MAX 5
+#define HEAD_MAX     (1 + VARINT_MAX)
+
+/* field numbers from formats/profile.proto */
+enum {
+	PROFILE_SAMPLE_TYPE = 1,
+	PROFILE_SAMPLE = 2,
+	PROFILE_MAPPING = 3,
+	PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5,
+	PROFILE_STRING_TABLE = 6,
+	PROFILE_DROP_FRAMES = 7,
+	PROFILE_KEEP_FRAMES = 8,
+	PROFILE_TIME_NANOS = 9,
+	PROFILE_DURATION_NANOS = 10,
+	PROFILE_PERIOD_TYPE = 11,
+	PROFILE_PERIOD = 12,
+	PROFILE_COMMENT = 13,
+	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	PROFILE_DOC_URL = 15,
+	SAMPLE_LOCATION_ID = 1,
+	SAMPLE_VALUE = 2,
+	SAMPLE_LABEL = 3,
+	LOCATION_LINE = 4,
+	LOCATION_IS_FOLDED = 5,
+};
+
+/* 7 bits a byte: (bits * 9 + 64) / 64 bytes for bits = 1 + log2(v), without dividing */
+static inline size_t varint_len(uint64_t v)
+{
+	return ((size_t)(63 - __builtin_clzll(v | 1)) * 9 + 73) / 64;
+}
+
+static inline unsigned char *put_varint(unsigned char *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (unsigned char)v;
+	return o;
+}
+
+/* A message of varint fields numbered 1..n (ValueType, Label, Mapping, Line, Function):
+ * its length, and its bytes at o. A zero is left out (proto3); an int64 is its two's
+ * complement, a bool 0 or 1. */
+static size_t fields_len(const uint64_t *v, unsigned n)
+{
+	size_t len = 0;
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (v[i])
+			len += 1 + varint_len(v[i]);
+	return len;
+}
+
+static unsigned char *put_fields(unsigned char *o, const uint64_t *v, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (v[i]) {
+			*o++ = KEY(i + 1, WIRE_VARINT);
+			o = put_varint(o, v[i]);
+		}
+	return o;
+}
+
+/* Where the bytes go: b fills up and is handed on a block at a time, to stdio or
+ * through deflate, whose output goes to stdio in its own blocks. stdio keeps a write
+ * error for the caller; a deflate error is kept in zfailed. */
+struct sink {
+	struct pt_buf b;
+	FILE *out;
+	int gzip, zfailed;
+	z_stream zs;
+};
+
+/* room for n more bytes at the end of the buffer; sink_done(s, end) then says where
+ * the bytes written there end */
+static inline unsigned char *sink_room(struct sink *s, size_t n)
+{
+	pt_buf_grow(&s->b, n);
+	return (unsigned char *)s->b.buf + s->b.len;
+}
+
+static inline void sink_done(struct sink *s, const unsigned char *end)
+{
+	pt_buf_setlen(&s->b, (size_t)((const char *)end - s->b.buf));
+}
+
+/* hand on all the buffer holds; with finish, end the gzip stream too. The deflated
+ * bytes do not depend on how the input is cut into calls (no flush but the last). */
+static void sink_flush(struct sink *s, int finish)
+{
+	unsigned char chunk[65536];
+	unsigned char *in = (unsigned char *)s->b.buf;
+	size_t len = s->b.len;
+	int zr;
+
+	if (!s->gzip) {
+		pt_buf_write_out(&s->b, s->out, 0);
+		return;
+	}
+	do {
+		size_t take = len > UINT32_MAX ? UINT32_MAX : len;
+		s->zs.next_in = in;
+		s->zs.avail_in = (uInt)take;
+		in += take;
+		len -= take;
+		do {
+			s->zs.next_out = chunk;
+			s->zs.avail_out = sizeof(chunk);
+			zr = deflate(&s->zs, finish && !len ? Z_FINISH : Z_NO_FLUSH);
+			if (zr == Z_STREAM_ERROR)
+				s->zfailed = 1;
+			fwrite(chunk, 1, sizeof(chunk) - s->zs.avail_out, s->out);
+		} while (s->zs.avail_out == 0);
+	} while (len);
+	if (finish && zr != Z_STREAM_END)
+		s->zfailed = 1;
+	pt_buf_reset(&s->b);
+}
+
+/* after each message: hand on a full block */
+static inline void sink_next(struct sink *s)
+{
+	if (s->b.len >= PT_BUF_BLOCK)
+		sink_flush(s, 0);
+}
+
+/* a message of varint fields 1..n as field `field` */
+static void put_msg(struct sink *s, unsigned field, const uint64_t *v, unsigned n)
+{
+	size_t len = fields_len(v, n);
+	unsigned char *o = sink_room(s, HEAD_MAX + len);
+	*o++ = KEY(field, WIRE_LEN);
+	o = put_varint(o, len);
+	sink_done(s, put_fields(o, v, n));
+	sink_next(s);
+}
+
+/* a varint field of the Profile, left out when 0 */
+static void put_varint_field(struct sink *s, unsigned field, uint64_t v)
+{
+	unsigned char *o;
+	if (!v)
+		return;
+	o = sink_room(s, HEAD_MAX);
+	*o++ = KEY(field, WIRE_VARINT);
+	sink_done(s, put_varint(o, v));
+}
+
 struct writer {
 	const struct pt_profile *p;
 	struct pt_arena arena;
-	struct pt_intern loc_keys; /* frame-id sequences -> location id */
-	PbLocation **locs;
-	size_t nlocs, locs_alloc;
+	/* frame-id sequences -> location id: location ids are the intern ids, from 1 */
+	struct pt_intern loc_keys;
+	uint32_t nlocs; /* ids below are made (and their mappings marked) */
 	unsigned char *func_used, *mapping_used;
 	/* per frame, the location of it alone, 0 until met: most locations are one frame,
 	 * and a stack's frames are mostly met before */
 	uint32_t *loc_of_frame;
+	struct sink s;
 };
 
-/* location id for frames f[0..n) (innermost first, all at one address) */
 /* A frame whose name only stands for its address (a pprof location without lines, as
  * our reader names it) is written back without lines; any other frame without a symbol
  * (perf's "[libc.so.6]") keeps its name as a function. */
@@ -821,40 +985,75 @@ static int name_is_address(const struct pt_profile *p, const struct pt_frame *fr
 	return !strcmp(pt_s(p, p->funcs[fr->func].name), name);
 }
 
-static uint64_t location_for(struct writer *w, const uint32_t *f, size_t n)
+/* location id for frames f[0..n) (innermost first, all at one address); the location
+ * itself is written after the samples (and marks the functions of its lines then) */
+static uint32_t location_for(struct writer *w, const uint32_t *f, size_t n)
 {
 	const struct pt_profile *p = w->p;
-	const struct pt_frame *fr = &p->frames[f[0]];
 	uint32_t id = pt_intern(&w->loc_keys, f, n * sizeof(*f));
-	PbLocation *l;
-	size_t j;
 
 	if (id < w->nlocs)
 		return id;
-	PT_ALLOC_GROW(w->locs, w->nlocs + 1, w->locs_alloc);
-	l = pt_arena_alloc(&w->arena, sizeof(*l));
-	perftools__profiles__location__init(l);
-	l->id = id;
-	l->mapping_id = p->frames[f[n - 1]].mapping;
-	w->mapping_used[l->mapping_id] = 1;
-	l->address = fr->addr;
-	l->is_folded = (fr->flags & PT_FRAME_FOLDED) != 0;
-	if (!(n == 1 && name_is_address(p, fr))) {
-		l->n_line = n;
-		l->line = pt_arena_alloc(&w->arena, n * sizeof(*l->line));
-		for (j = 0; j < n; j++) {
-			const struct pt_frame *g = &p->frames[f[j]];
-			PbLine *ln = pt_arena_alloc(&w->arena, sizeof(*ln));
-			perftools__profiles__line__init(ln);
-			ln->function_id = g->func;
-			ln->line = g->line;
-			ln->column = g->column;
-			w->func_used[g->func] = 1;
-			l->line[j] = ln;
-		}
+	w->nlocs = id + 1;
+	w->mapping_used[p->frames[f[n - 1]].mapping] = 1;
+	return id;
+}
+
+/* the frame at index j of a location's key (unaligned bytes in the arena) */
+static uint32_t key_frame(const char *key, size_t j)
+{
+	uint32_t f;
+	memcpy(&f, key + j * sizeof(f), sizeof(f));
+	return f;
+}
+
+static void line_fields(const struct pt_frame *g, uint64_t v[3])
+{
+	v[0] = g->func;
+	v[1] = (uint64_t)g->line;
+	v[2] = (uint64_t)g->column;
+}
+
+/* Location `id`: address and mapping from its frames, a Line per frame unless the
+ * name only stands for the address */
+static void put_location(struct writer *w, uint32_t id)
+{
+	const struct pt_profile *p = w->p;
+	const char *key = pt_intern_str(&w->loc_keys, id);
+	size_t n = pt_intern_len(&w->loc_keys, id) / sizeof(uint32_t), nlines, j, len;
+	const struct pt_frame *fr = &p->frames[key_frame(key, 0)];
+	uint64_t head[3], line[3];
+	int folded = (fr->flags & PT_FRAME_FOLDED) != 0;
+	unsigned char *o;
+
+	head[0] = id;
+	head[1] = p->frames[key_frame(key, n - 1)].mapping;
+	head[2] = fr->addr;
+	nlines = n == 1 && name_is_address(p, fr) ? 0 : n;
+	len = fields_len(head, 3) + (folded ? 2 : 0);
+	for (j = 0; j < nlines; j++) {
+		size_t l;
+		line_fields(&p->frames[key_frame(key, j)], line);
+		l = fields_len(line, 3);
+		len += 1 + varint_len(l) + l;
 	}
-	w->locs[w->nlocs++] = l;
-	return l->id;
+	o = sink_room(&w->s, HEAD_MAX + len);
+	*o++ = KEY(PROFILE_LOCATION, WIRE_LEN);
+	o = put_varint(o, len);
+	o = put_fields(o, head, 3);
+	for (j = 0; j < nlines; j++) {
+		line_fields(&p->frames[key_frame(key, j)], line);
+		w->func_used[line[0]] = 1;
+		*o++ = KEY(LOCATION_LINE, WIRE_LEN);
+		o = put_varint(o, fields_len(line, 3));
+		o = put_fields(o, line, 3);
+	}
+	if (folded) {
+		*o++ = KEY(LOCATION_IS_FOLDED, WIRE_VARINT);
+		*o++ = 1;
+	}
+	sink_done(&w->s, o);
+	sink_next(&w->s);
 }
 
 /* an inlined frame shares its location with its caller when both sit at one address */
@@ -865,10 +1064,26 @@ static int same_location(const struct pt_frame *inner, const struct pt_frame *ou
 	       inner->mapping == outer->mapping;
 }
 
-/* the stack of the row last written, root first, as far as it is known */
+/* the stack of the row last written, root first, as far as it is known; without
+ * inlined frames also each frame's location and where its varint starts, counted back
+ * from the end of the packed location ids (see pprof_write) */
 struct path_entry {
-	uint32_t node, frame, loc; /* loc: 0 until looked up */
+	uint32_t node, frame, loc;
+	size_t back;
 };
+
+/* how far ahead of the row written the memory of a row's nodes is fetched: one row
+ * ahead came too late, four took a tenth off the writer's time */
+#define PREFETCH_ROWS 4
+
+/* the location of frame f alone */
+static inline uint32_t frame_location(struct writer *w, uint32_t f)
+{
+	uint32_t *lf = &w->loc_of_frame[f];
+	if (!*lf)
+		*lf = location_for(w, &f, 1);
+	return *lf;
+}
 
 static int row_is_zero(const struct pt_profile *p, uint32_t row)
 {
@@ -879,68 +1094,159 @@ static int row_is_zero(const struct pt_profile *p, uint32_t row)
 	return 1;
 }
 
-static int64_t str_idx(uint32_t id)
+/* a Label's fields: a string label has no number (nor unit) */
+static const uint64_t *label_fields(const struct pt_label *l, uint64_t v[4])
 {
-	return (int64_t)id;
-}
-
-static PbValueType *value_type(struct writer *w, uint32_t name, uint32_t unit)
-{
-	PbValueType *v = pt_arena_alloc(&w->arena, sizeof(*v));
-	perftools__profiles__value_type__init(v);
-	v->type = str_idx(name);
-	v->unit = str_idx(unit);
+	v[0] = l->key;
+	v[1] = l->str;
+	v[2] = l->str ? 0 : (uint64_t)l->num;
+	v[3] = l->str ? 0 : l->num_unit;
 	return v;
 }
 
-static int write_out(const unsigned char *buf, size_t len, int gzip, FILE *out, struct pt_diag *d)
+/* One Sample: the location ids (innermost first) packed in locs[0..loclen), the row's
+ * nv values and its labels. */
+static void put_sample(struct sink *s, const unsigned char *locs, size_t loclen, const int64_t *v,
+		       uint32_t nv, const struct pt_labelset *ls)
 {
-	z_stream zs;
-	unsigned char chunk[65536];
-	int zr;
+	size_t vlen = 0, len = 0, i;
+	uint64_t lab[4];
+	unsigned char *o;
 
-	if (!gzip) {
-		fwrite(buf, 1, len, out);
-		return 0;
+	for (i = 0; i < nv; i++)
+		vlen += varint_len((uint64_t)v[i]);
+	if (loclen)
+		len += 1 + varint_len(loclen) + loclen;
+	if (nv)
+		len += 1 + varint_len(vlen) + vlen;
+	for (i = 0; i < ls->n; i++) {
+		size_t l = fields_len(label_fields(&ls->v[i], lab), 4);
+		len += 1 + varint_len(l) + l;
 	}
-	memset(&zs, 0, sizeof(zs));
-	/* level 1, as Go's runtime/pprof writes (gzip.BestSpeed): the default level took
-	 * several times longer than building the profile, for about 10% smaller files */
-	if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return pt_diag_error(d, "cannot start gzip compression");
-	zs.next_in = (unsigned char *)buf;
-	zs.avail_in = 0;
-	do {
-		size_t take = len > UINT32_MAX ? UINT32_MAX : len;
-		zs.next_in = (unsigned char *)buf;
-		zs.avail_in = (uInt)take;
-		buf += take;
-		len -= take;
-		do {
-			zs.next_out = chunk;
-			zs.avail_out = sizeof(chunk);
-			zr = deflate(&zs, len ? Z_NO_FLUSH : Z_FINISH);
-			fwrite(chunk, 1, sizeof(chunk) - zs.avail_out, out);
-		} while (zs.avail_out == 0);
-	} while (len);
-	deflateEnd(&zs);
-	return zr == Z_STREAM_END ? 0 : pt_diag_error(d, "gzip compression failed");
+	o = sink_room(s, HEAD_MAX + len);
+	*o++ = KEY(PROFILE_SAMPLE, WIRE_LEN);
+	o = put_varint(o, len);
+	if (loclen) {
+		*o++ = KEY(SAMPLE_LOCATION_ID, WIRE_LEN);
+		o = put_varint(o, loclen);
+		memcpy(o, locs, loclen);
+		o += loclen;
+	}
+	if (nv) {
+		*o++ = KEY(SAMPLE_VALUE, WIRE_LEN);
+		o = put_varint(o, vlen);
+		for (i = 0; i < nv; i++)
+			o = put_varint(o, (uint64_t)v[i]);
+	}
+	for (i = 0; i < ls->n; i++) {
+		label_fields(&ls->v[i], lab);
+		*o++ = KEY(SAMPLE_LABEL, WIRE_LEN);
+		o = put_varint(o, fields_len(lab, 4));
+		o = put_fields(o, lab, 4);
+	}
+	sink_done(s, o);
+	sink_next(s);
+}
+
+/* the Profile's fields after the samples and locations' own */
+static void put_mappings_functions(struct writer *w)
+{
+	const struct pt_profile *p = w->p;
+	uint64_t v[10];
+	uint32_t i;
+
+	for (i = 1; i < p->nmappings; i++) {
+		const struct pt_mapping *m = &p->mappings[i];
+		if (!w->mapping_used[i])
+			continue;
+		v[0] = i;
+		v[1] = m->start;
+		v[2] = m->limit;
+		v[3] = m->offset;
+		v[4] = m->file;
+		v[5] = m->build_id;
+		v[6] = (m->flags & PT_MAPPING_HAS_FUNCTIONS) != 0;
+		v[7] = (m->flags & PT_MAPPING_HAS_FILENAMES) != 0;
+		v[8] = (m->flags & PT_MAPPING_HAS_LINE_NUMBERS) != 0;
+		v[9] = (m->flags & PT_MAPPING_HAS_INLINE_FRAMES) != 0;
+		put_msg(&w->s, PROFILE_MAPPING, v, 10);
+	}
+	for (i = 1; i < w->nlocs; i++)
+		put_location(w, i);
+	for (i = 1; i < p->nfuncs; i++) {
+		const struct pt_func *f = &p->funcs[i];
+		if (!w->func_used[i])
+			continue;
+		v[0] = i;
+		v[1] = f->name;
+		v[2] = f->system_name;
+		v[3] = f->file;
+		v[4] = (uint64_t)f->start_line;
+		put_msg(&w->s, PROFILE_FUNCTION, v, 5);
+	}
+}
+
+/* string_table and the single fields after it */
+static void put_tail(struct sink *s, const struct pt_profile *p, const struct pt_write_opts *opts)
+{
+	uint64_t vt[2], doc_url = 0;
+	unsigned char *o;
+	size_t len;
+	uint32_t i, dt;
+
+	for (i = 0; i < p->strings.n; i++) {
+		const char *str = pt_s(p, i);
+		len = strlen(str);
+		o = sink_room(s, HEAD_MAX + len);
+		*o++ = KEY(PROFILE_STRING_TABLE, WIRE_LEN);
+		o = put_varint(o, len);
+		memcpy(o, str, len);
+		sink_done(s, o + len);
+		sink_next(s);
+	}
+	put_varint_field(s, PROFILE_DROP_FRAMES, p->drop_frames);
+	put_varint_field(s, PROFILE_KEEP_FRAMES, p->keep_frames);
+	put_varint_field(s, PROFILE_TIME_NANOS, (uint64_t)p->time_nanos);
+	put_varint_field(s, PROFILE_DURATION_NANOS, (uint64_t)p->duration_nanos);
+	if (p->period_type.name || p->period_type.unit) {
+		vt[0] = p->period_type.name;
+		vt[1] = p->period_type.unit;
+		put_msg(s, PROFILE_PERIOD_TYPE, vt, 2);
+	}
+	put_varint_field(s, PROFILE_PERIOD, (uint64_t)p->period);
+	if (p->ncomments) {
+		for (len = 0, i = 0; i < p->ncomments; i++)
+			len += varint_len(p->comments[i]);
+		o = sink_room(s, HEAD_MAX + len);
+		*o++ = KEY(PROFILE_COMMENT, WIRE_LEN);
+		o = put_varint(o, len);
+		for (i = 0; i < p->ncomments; i++)
+			o = put_varint(o, p->comments[i]);
+		sink_done(s, o);
+	}
+	/* pprof's default is the last type; say so only when it is another one */
+	dt = opts->type >= 0 ? (uint32_t)opts->type : p->default_type;
+	if (dt < p->ntypes && dt + 1 != p->ntypes)
+		put_varint_field(s, PROFILE_DEFAULT_SAMPLE_TYPE, p->types[dt].name);
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(pt_s(p, p->meta[i].key), "doc_url"))
+			doc_url = p->meta[i].value;
+	put_varint_field(s, PROFILE_DOC_URL, doc_url);
 }
 
 static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 		       struct pt_diag *d)
 {
-	PbProfile pb = PERFTOOLS__PROFILES__PROFILE__INIT;
 	struct writer w;
-	uint32_t *frames = NULL, row, i, nstr = p->strings.n;
-	size_t frames_alloc = 0, nsamples = 0;
-	uint64_t *locids = NULL;
-	size_t locids_alloc = 0;
-	unsigned char *packed = NULL;
+	struct sink *s = &w.s;
+	uint32_t *frames = NULL, row, i;
+	size_t frames_alloc = 0, enc_alloc = 0;
+	unsigned char *enc = NULL; /* the packed location ids of a sample */
 	struct path_entry *path = NULL;
 	size_t path_alloc = 0;
 	uint32_t pathlen = 0;
-	int ret, any_inline = 0;
+	uint64_t vt[2];
+	int ret = 0, any_inline = 0;
 
 	if (!pt_profile_has_stacks(p))
 		return pt_diag_error(d, "cannot write pprof: the profile has no stacks (%s)",
@@ -950,59 +1256,43 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 	pt_arena_init(&w.arena);
 	pt_intern_init(&w.loc_keys, &w.arena);
 	w.nlocs = 1; /* intern id 0 is the empty key: location ids are the intern ids */
-	PT_ALLOC_GROW(w.locs, 1, w.locs_alloc);
-	w.locs[0] = NULL;
 	w.func_used = pt_xcalloc(p->nfuncs, 1);
 	w.mapping_used = pt_xcalloc(p->nmappings, 1);
 	w.loc_of_frame = pt_xcalloc(p->nframes, sizeof(uint32_t));
+	pt_buf_init(&s->b);
+	s->out = out;
+	s->gzip = !(o->flags & PT_WRITE_NO_GZIP);
+	/* level 1, as Go's runtime/pprof writes (gzip.BestSpeed): the default level took
+	 * several times longer than building the profile, for about 10% smaller files */
+	if (s->gzip && deflateInit2(&s->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+				    Z_DEFAULT_STRATEGY) != Z_OK) {
+		s->gzip = 0;
+		ret = pt_diag_error(d, "cannot start gzip compression");
+		goto out;
+	}
 	/* without inlined frames every location is one frame */
 	for (i = 1; i < p->nframes; i++)
 		any_inline |= (p->frames[i].flags & PT_FRAME_INLINED) != 0;
 
-	pb.n_string_table = nstr;
-	pb.string_table = pt_arena_alloc(&w.arena, (size_t)nstr * sizeof(char *));
-	for (i = 0; i < nstr; i++)
-		pb.string_table[i] = (char *)pt_s(p, i);
-
-	pb.n_sample_type = p->ntypes;
-	pb.sample_type = pt_arena_alloc(&w.arena, (size_t)p->ntypes * sizeof(PbValueType *));
-	for (i = 0; i < p->ntypes; i++)
-		pb.sample_type[i] = value_type(&w, p->types[i].name, p->types[i].unit);
-	{
-		/* pprof's default is the last type; say so only when it is another one */
-		uint32_t dt = o->type >= 0 ? (uint32_t)o->type : p->default_type;
-		if (dt < p->ntypes && dt + 1 != p->ntypes)
-			pb.default_sample_type = str_idx(p->types[dt].name);
+	for (i = 0; i < p->ntypes; i++) {
+		vt[0] = p->types[i].name;
+		vt[1] = p->types[i].unit;
+		put_msg(s, PROFILE_SAMPLE_TYPE, vt, 2);
 	}
-	if (p->period_type.name || p->period_type.unit)
-		pb.period_type = value_type(&w, p->period_type.name, p->period_type.unit);
-	pb.period = p->period;
-	pb.time_nanos = p->time_nanos;
-	pb.duration_nanos = p->duration_nanos;
-	pb.drop_frames = str_idx(p->drop_frames);
-	pb.keep_frames = str_idx(p->keep_frames);
-	pb.n_comment = p->ncomments;
-	pb.comment = pt_arena_alloc(&w.arena, (p->ncomments + 1) * sizeof(int64_t));
-	for (i = 0; i < p->ncomments; i++)
-		pb.comment[i] = str_idx(p->comments[i]);
-	for (i = 0; i < p->nmeta; i++)
-		if (!strcmp(pt_s(p, p->meta[i].key), "doc_url"))
-			pb.doc_url = str_idx(p->meta[i].value);
 
 	/* samples: one per row (node, labels); all-zero rows say nothing */
-	pb.sample = pt_arena_alloc(&w.arena, ((size_t)p->nsamples + 1) * sizeof(PbSample *));
 	for (row = 0; row < p->nsamples; row++) {
 		const struct pt_sample *r = &p->samples[row];
-		const struct pt_labelset *ls = &p->labelsets[r->labels];
-		PbSample *s;
-		size_t n = 0, nloc = 0, a, b;
-		uint32_t node, depth;
+		size_t n = 0, loclen = 0, a, b;
+		uint32_t node, depth, nd, meet = 0;
+		unsigned char *locs;
 
 		/* A row's nodes were mostly made together, its leaf last: fetch the memory
-		 * below the next row's leaf while this one is written (a guess, harmless
-		 * when wrong; walking up the tree otherwise waits on each parent). */
-		if (row + 1 < p->nsamples) {
-			const char *nx = (const char *)&p->nodes[p->samples[row + 1].node];
+		 * below the leaf of a row a few ahead while this one is written (a guess,
+		 * harmless when wrong; walking up the tree otherwise waits on each parent). */
+		if (row + PREFETCH_ROWS < p->nsamples) {
+			const char *nx =
+				(const char *)&p->nodes[p->samples[row + PREFETCH_ROWS].node];
 			int k;
 			for (k = 0; k < 16; k++)
 				__builtin_prefetch(nx - 64 * k);
@@ -1010,32 +1300,50 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 		if (row_is_zero(p, row))
 			continue;
 		/* the stack, root first, from the previous one's: walk up only to where the
-		 * two meet (rows often follow one another in the tree) */
+		 * two meet (rows often follow one another in the tree). Location ids are
+		 * given out innermost first. A parent is one level up, so the depth is
+		 * counted, not loaded: the loads of a node wait on the one before. */
 		depth = p->nodes[r->node].depth;
 		PT_ALLOC_GROW(path, (size_t)depth + 1, path_alloc);
-		for (node = r->node; node; node = p->nodes[node].parent) {
-			uint32_t nd = p->nodes[node].depth;
-			if (nd <= pathlen && path[nd].node == node)
+		path[0].back = 0;
+		for (node = r->node, nd = depth; nd; node = p->nodes[node].parent, nd--) {
+			if (nd <= pathlen && path[nd].node == node) {
+				meet = nd;
 				break;
+			}
 			path[nd].node = node;
 			path[nd].frame = p->nodes[node].frame;
-			path[nd].loc = 0;
+			if (!any_inline)
+				path[nd].loc = frame_location(&w, path[nd].frame);
 		}
 		pathlen = depth;
+		if (enc_alloc < VARINT32_MAX * ((size_t)depth + 1)) {
+			/* keep the packed ids of the frames up to `meet` at the end */
+			size_t keep = any_inline ? 0 : path[meet].back,
+			       na = VARINT32_MAX * ((size_t)depth + 1);
+			unsigned char *ne;
+			na = na < 2 * enc_alloc ? 2 * enc_alloc : na;
+			ne = pt_xmalloc(na);
+			if (keep)
+				memcpy(ne + na - keep, enc + enc_alloc - keep, keep);
+			free(enc);
+			enc = ne;
+			enc_alloc = na;
+		}
 		if (!any_inline) {
-			/* a location per frame, innermost first */
-			PT_ALLOC_GROW(locids, (size_t)depth + 1, locids_alloc);
-			for (a = depth; a > 0; a--) {
-				struct path_entry *e = &path[a];
-				if (!e->loc) {
-					uint32_t *lf = &w.loc_of_frame[e->frame];
-					if (!*lf)
-						*lf = (uint32_t)location_for(&w, &e->frame, 1);
-					e->loc = *lf;
-				}
-				locids[nloc++] = e->loc;
+			/* A location per frame. The packed ids, innermost first, end at the
+			 * end of enc, so the rootmost ones, shared with the stack before, are
+			 * still there: only the frames below `meet` are encoded. */
+			unsigned char *end = enc + enc_alloc;
+			loclen = path[meet].back;
+			for (a = meet + 1; a <= depth; a++) {
+				loclen += varint_len(path[a].loc);
+				path[a].back = loclen;
+				put_varint(end - loclen, path[a].loc);
 			}
+			locs = end - loclen;
 		} else {
+			unsigned char *q = enc;
 			PT_ALLOC_GROW(frames, (size_t)depth + 1, frames_alloc);
 			for (a = depth; a > 0; a--)
 				frames[n++] = path[a].frame;
@@ -1044,82 +1352,26 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 								       &p->frames[frames[b]]);
 				     b++)
 					;
-				PT_ALLOC_GROW(locids, nloc + 1, locids_alloc);
-				locids[nloc++] = location_for(&w, frames + a, b - a);
+				q = put_varint(q, location_for(&w, frames + a, b - a));
 			}
+			loclen = (size_t)(q - enc);
+			locs = enc;
 		}
-		s = pt_arena_alloc(&w.arena, sizeof(*s));
-		perftools__profiles__sample__init(s);
-		s->n_location_id = nloc;
-		s->location_id = pt_arena_alloc(&w.arena, (nloc + 1) * sizeof(uint64_t));
-		if (nloc) /* a sample at the root has no locations (and locids may be NULL) */
-			memcpy(s->location_id, locids, nloc * sizeof(uint64_t));
-		s->n_value = p->ntypes;
-		s->value = pt_arena_alloc(&w.arena, ((size_t)p->ntypes + 1) * sizeof(int64_t));
-		memcpy(s->value, p->sample_values + (size_t)row * p->ntypes,
-		       p->ntypes * sizeof(int64_t));
-		s->n_label = ls->n;
-		s->label = pt_arena_alloc(&w.arena, ((size_t)ls->n + 1) * sizeof(PbLabel *));
-		for (i = 0; i < ls->n; i++) {
-			PbLabel *l = pt_arena_alloc(&w.arena, sizeof(*l));
-			perftools__profiles__label__init(l);
-			l->key = str_idx(ls->v[i].key);
-			l->str = str_idx(ls->v[i].str);
-			if (!ls->v[i].str) {
-				l->num = ls->v[i].num;
-				l->num_unit = str_idx(ls->v[i].num_unit);
-			}
-			s->label[i] = l;
-		}
-		pb.sample[nsamples++] = s;
+		put_sample(s, locs, loclen, p->sample_values + (size_t)row * p->ntypes, p->ntypes,
+			   &p->labelsets[r->labels]);
 	}
-	pb.n_sample = nsamples;
-	pb.n_location = w.nlocs - 1;
-	pb.location = w.locs + 1;
+	put_mappings_functions(&w);
+	put_tail(s, p, o);
+	sink_flush(s, 1);
+	if (s->zfailed)
+		ret = pt_diag_error(d, "gzip compression failed");
 
-	pb.function = pt_arena_alloc(&w.arena, (size_t)p->nfuncs * sizeof(PbFunction *));
-	for (i = 1; i < p->nfuncs; i++) {
-		PbFunction *f;
-		if (!w.func_used[i])
-			continue;
-		f = pt_arena_alloc(&w.arena, sizeof(*f));
-		perftools__profiles__function__init(f);
-		f->id = i;
-		f->name = str_idx(p->funcs[i].name);
-		f->system_name = str_idx(p->funcs[i].system_name);
-		f->filename = str_idx(p->funcs[i].file);
-		f->start_line = p->funcs[i].start_line;
-		pb.function[pb.n_function++] = f;
-	}
-	pb.mapping = pt_arena_alloc(&w.arena, (size_t)p->nmappings * sizeof(PbMapping *));
-	for (i = 1; i < p->nmappings; i++) {
-		const struct pt_mapping *m = &p->mappings[i];
-		PbMapping *pm;
-		if (!w.mapping_used[i])
-			continue;
-		pm = pt_arena_alloc(&w.arena, sizeof(*pm));
-		perftools__profiles__mapping__init(pm);
-		pm->id = i;
-		pm->memory_start = m->start;
-		pm->memory_limit = m->limit;
-		pm->file_offset = m->offset;
-		pm->filename = str_idx(m->file);
-		pm->build_id = str_idx(m->build_id);
-		pm->has_functions = (m->flags & PT_MAPPING_HAS_FUNCTIONS) != 0;
-		pm->has_filenames = (m->flags & PT_MAPPING_HAS_FILENAMES) != 0;
-		pm->has_line_numbers = (m->flags & PT_MAPPING_HAS_LINE_NUMBERS) != 0;
-		pm->has_inline_frames = (m->flags & PT_MAPPING_HAS_INLINE_FRAMES) != 0;
-		pb.mapping[pb.n_mapping++] = pm;
-	}
-
-	packed = pt_xmalloc(perftools__profiles__profile__get_packed_size(&pb) + 1);
-	ret = write_out(packed, perftools__profiles__profile__pack(&pb, packed),
-			!(o->flags & PT_WRITE_NO_GZIP), out, d);
-
-	free(packed);
+out:
+	if (s->gzip)
+		deflateEnd(&s->zs);
+	pt_buf_release(&s->b);
 	free(frames);
-	free(locids);
-	free(w.locs);
+	free(enc);
 	free(w.func_used);
 	free(w.mapping_used);
 	free(w.loc_of_frame);

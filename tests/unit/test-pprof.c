@@ -1,10 +1,13 @@
 /* test-pprof.c: the pprof writer checked by decoding its bytes with protobuf-c directly
- * (not through our reader), then read back through the format table. */
+ * (not through our reader), then read back through the format table; and its bytes are
+ * the ones protobuf-c packs, awkward values and gzip too. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "format.h"
 #include "load.h"
@@ -66,6 +69,130 @@ static void build(struct pt_profile *p)
 	pt_profile_add_sample(p, node, ls, v, 0);
 	v[0] = v[1] = 0; /* an all-zero row is not written */
 	pt_profile_add_sample(p, pt_profile_stack(p, st, 1, 1), 0, v, 0);
+}
+
+/* Values at the ends of int64 (negative ones take ten bytes), 300 functions (location
+ * ids past one varint byte), a folded frame, an inlined one, an address-only one, a
+ * stack 1000 deep and then a shorter one sharing its root, many labels, every optional
+ * Profile field set */
+static void build_awkward(struct pt_profile *p)
+{
+	struct pt_mapping m;
+	struct pt_label l[40];
+	uint32_t map, st[1000], fr[300], ls, i;
+	int64_t v[3];
+	char name[32];
+
+	pt_profile_init(p);
+	pt_profile_add_type(p, "a", "count");
+	pt_profile_add_type(p, "b", "bytes");
+	pt_profile_add_type(p, "c", "");
+	p->default_type = 0;
+	p->period_type.unit = pt_str(p, "nanoseconds"); /* a unit without a type */
+	p->period = -7;
+	p->time_nanos = INT64_MIN;
+	p->duration_nanos = INT64_MAX;
+	p->drop_frames = pt_str(p, "drop.*");
+	p->keep_frames = pt_str(p, "keep.*");
+	pt_profile_add_comment(p, "one");
+	pt_profile_add_comment(p, "");
+	pt_profile_add_meta(p, "doc_url", "https://example.com/doc");
+	memset(&m, 0, sizeof(m));
+	m.start = 0x400000;
+	m.limit = UINT64_MAX;
+	m.offset = 0x1000;
+	m.file = pt_str(p, "/bin/y");
+	m.build_id = pt_str(p, "abcdef");
+	m.flags = PT_MAPPING_HAS_FUNCTIONS | PT_MAPPING_HAS_INLINE_FRAMES;
+	map = pt_profile_mapping(p, &m);
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "f%u", (unsigned)i);
+		fr[i] = frame(p, name, i % 2 ? map : 0, 0x400000 + 16 * (uint64_t)i,
+			      i % 3 ? (int64_t)i : -1, i == 7 ? PT_FRAME_FOLDED : 0);
+	}
+	fr[10] = frame(p, "inl", map, 0x400000 + 16 * 11, 5, PT_FRAME_INLINED);
+	fr[20] = frame(p, "0x400140", map, 0x400140, 0, PT_FRAME_NO_SYMBOL);
+	for (i = 0; i < 1000; i++)
+		st[i] = fr[(i * 7) % 300];
+	memset(l, 0, sizeof(l));
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "k%02u", (unsigned)i);
+		l[i].key = pt_str(p, name);
+		if (i % 2)
+			l[i].str = pt_str(p, "s");
+		else
+			l[i].num = i % 4 ? INT64_MIN : (int64_t)i * 1000;
+		if (i % 4 == 2)
+			l[i].num_unit = pt_str(p, "bytes");
+	}
+	ls = pt_profile_labelset(p, l, 40);
+	v[0] = INT64_MIN;
+	v[1] = -1;
+	v[2] = INT64_MAX;
+	pt_profile_add_sample(p, pt_profile_stack(p, st, 1000, 1), ls, v, 0);
+	v[0] = 0;
+	v[1] = 1;
+	v[2] = 0;
+	pt_profile_add_sample(p, pt_profile_stack(p, st + 900, 100, 1), 0, v, 0);
+	pt_profile_add_sample(p, pt_profile_stack(p, st + 990, 10, 1), ls, v, 0);
+	pt_profile_add_sample(p, pt_profile_stack(p, st, 0, 1), 0, v, 0); /* at the root */
+}
+
+/* the profile written with wo, in a malloc'd buffer */
+static char *write_profile(const struct pt_profile *p, const struct pt_write_opts *wo, size_t *len)
+{
+	struct pt_diag d;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	pt_diag_init(&d, "out");
+	ok(pt_format_pprof.write(p, wo, fp, &d) == 0, "the writer succeeds");
+	fclose(fp);
+	return buf;
+}
+
+/* Our encoder writes what protobuf-c would pack: it decodes our bytes, packs them back
+ * to the same bytes, and the gzipped output inflates to them. */
+static void check_canonical(const struct pt_profile *p, const char *what)
+{
+	struct pt_write_opts wo;
+	Perftools__Profiles__Profile *pb;
+	char *raw, *gz;
+	unsigned char *packed = NULL, *inflated;
+	size_t len, gzlen, plen = 0;
+	uLongf ilen;
+	z_stream zs;
+
+	memset(&wo, 0, sizeof(wo));
+	wo.type = PT_TYPE_ALL;
+	wo.flags = PT_WRITE_NO_GZIP;
+	raw = write_profile(p, &wo, &len);
+	pb = perftools__profiles__profile__unpack(NULL, len, (const uint8_t *)raw);
+	ok(pb != NULL, "%s: protobuf-c decodes it", what);
+	if (pb) {
+		packed = malloc(perftools__profiles__profile__get_packed_size(pb) + 1);
+		plen = perftools__profiles__profile__pack(pb, packed);
+		perftools__profiles__profile__free_unpacked(pb, NULL);
+	}
+	ok(packed && plen == len && !memcmp(packed, raw, len),
+	   "%s: protobuf-c packs the decoded message to our bytes", what);
+
+	wo.flags = 0;
+	gz = write_profile(p, &wo, &gzlen);
+	inflated = malloc(len + 1);
+	ilen = (uLongf)len + 1;
+	memset(&zs, 0, sizeof(zs));
+	zs.next_in = (unsigned char *)gz;
+	zs.avail_in = (uInt)gzlen;
+	zs.next_out = inflated;
+	zs.avail_out = (uInt)ilen;
+	ok(inflateInit2(&zs, 15 + 16) == Z_OK && inflate(&zs, Z_FINISH) == Z_STREAM_END &&
+		   zs.total_out == len && !memcmp(inflated, raw, len),
+	   "%s: the gzipped output inflates to the raw bytes", what);
+	inflateEnd(&zs);
+	free(inflated);
+	free(gz);
+	free(packed);
+	free(raw);
 }
 
 static const char *str(const Perftools__Profiles__Profile *pb, int64_t i)
@@ -193,7 +320,16 @@ int main(void)
 	}
 	is_int(q.default_type, 1, "the default type is the last one");
 	pt_profile_release(&q);
+	check_canonical(&p, "perf-like");
 	pt_profile_release(&p);
 	free(buf);
+
+	build_awkward(&p);
+	check_canonical(&p, "awkward");
+	pt_profile_release(&p);
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	check_canonical(&p, "empty");
+	pt_profile_release(&p);
 	return tap_done();
 }
