@@ -1,0 +1,24 @@
+/* sort.h: a stable radix sort of keyed records, for writers that aggregate millions of
+ * (caller, callee) pairs: sorting them and merging runs of equal keys touches memory in
+ * order, where a hash map probes it at random. */
+#ifndef PT_SORT_H
+#define PT_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* a key and two words of payload the caller gives meaning to */
+struct pt_keyed {
+	uint64_t key;
+	uint32_t a, b;
+};
+
+/* Sort v[0 .. n) by key, keeping records with equal keys in their order. Every key is
+ * below 2^bits (bits <= 64); tmp is scratch room for n records. Returns v or tmp,
+ * whichever holds the result; the other is left in some unspecified order. */
+struct pt_keyed *pt_sort_keyed(struct pt_keyed *v, struct pt_keyed *tmp, size_t n, unsigned bits);
+
+/* the number of bits needed to write v (0 for 0) */
+unsigned pt_bits(uint64_t v);
+
+#endif
