@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "format.h"
 #include "map.h"
+#include "sort.h"
 #include "text.h"
 #include "units.h"
 #include "xalloc.h"
@@ -49,26 +50,30 @@ static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
 }
 
 /* Edges between kept entries from the call tree: each node of a kept entry is joined to
- * its nearest ancestor of a kept entry; an edge counts once per stack. */
-#define CACHE_N 4096
-
-struct edge_cache {
-	uint32_t from, to, edge;
-};
-
+ * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
+ * edge counts once per stack, at its rootmost occurrence on the path, and the edges
+ * keep the order in which the depth-first walk first meets them.
+ *
+ * Without hashing: the walk gives a record (edge, walk order, node) per node that adds
+ * to an edge, a stable radix sort brings each edge's records together in walk order, and
+ * each run becomes an edge, put in place by the walk order of its first record. So the
+ * sums saturate exactly as a walk adding into a map of edges would. */
 static void edges_from_tree(struct dot *g)
 {
 	const struct pt_profile *p = g->p;
-	uint32_t n, *entry, *anc, *active = NULL, *frame_entry, *func_entry, *on_path = NULL;
-	size_t active_alloc = 0, path_alloc = 0;
-	struct edge_cache *cache = pt_xmalloc(CACHE_N * sizeof(*cache));
+	uint32_t n, *entry, *anc, *frame_entry, *func_entry, *count, *first_from, *rank;
+	uint32_t ne = g->a->nentries, ebits = pt_bits(ne);
+	unsigned char *on_path = NULL;
+	size_t path_alloc = 0, nrec = 0, cap = p->nnodes ? p->nnodes : 1, i, j, nedges;
+	struct pt_keyed *rec, *tmp, *s;
+	struct pt_map repeat;
 	int64_t *ncum;
 
 	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
 	for (n = 0; n < p->nframes; n++)
 		frame_entry[n] = UINT32_MAX;
 	func_entry = pt_xmalloc((size_t)(p->nfuncs + 1) * sizeof(uint32_t));
-	for (n = 0; n < g->a->nentries; n++)
+	for (n = 0; n < ne; n++)
 		func_entry[g->a->entries[n].func] = n;
 	entry = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
 	anc = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
@@ -87,42 +92,57 @@ static void edges_from_tree(struct dot *g)
 		/* nearest ancestor whose entry is kept (0: none) */
 		anc[n] = par && g->kept[entry[par]] ? par : anc[par];
 	}
+	free(frame_entry);
+	free(func_entry);
 
-	/* depth-first, counting an edge only at its rootmost occurrence on the path; the
-	 * edge of each node on the path is kept by depth for the way back up, and a small
-	 * direct-mapped cache spares most hash lookups of (from, to) */
-	memset(cache, 0xff, CACHE_N * sizeof(*cache));
-	n = p->nodes[0].first_child;
+	/* Depth-first. An edge (a, b) is on the path above a node if the rootmost node of
+	 * entry b on the path came from a (first_from), or else one of the other nodes of b
+	 * did: those few, b recurring, are counted per edge in a map. on_path says per depth
+	 * what to undo on the way back up: 1 counted in count, 2 in the map too. */
+	rec = pt_xmalloc(cap * sizeof(*rec));
+	count = pt_xcalloc(ne + 1, sizeof(uint32_t));
+	first_from = pt_xmalloc((ne + 1) * sizeof(uint32_t));
+	pt_map_init(&repeat);
+	n = p->nnodes ? p->nodes[0].first_child : 0;
 	while (n) {
 		uint32_t d = p->nodes[n].depth;
 		PT_ALLOC_GROW(on_path, (size_t)d + 1, path_alloc);
-		on_path[d] = UINT32_MAX;
+		on_path[d] = 0;
 		if (g->kept[entry[n]] && anc[n]) {
 			uint32_t from = entry[anc[n]], to = entry[n];
-			struct edge_cache *ec = &cache[(from * 0x9e3779b1u ^ to) & (CACHE_N - 1)];
-			size_t before = g->nedges, e;
-			if (ec->from == from && ec->to == to) {
-				e = ec->edge;
+			int first;
+			if (!count[to]) {
+				first = 1;
+				first_from[to] = from;
+			} else if (first_from[to] == from) {
+				first = 0;
 			} else {
-				e = dot_edge(g, from, to);
-				*ec = (struct edge_cache){from, to, (uint32_t)e};
+				uint32_t *k = pt_map_put(&repeat, (uint64_t)from << 32 | to);
+				if (*k == PT_MAP_NEW)
+					*k = 0;
+				first = !(*k)++;
+				on_path[d] = 2;
 			}
-			PT_ALLOC_GROW(active, g->nedges, active_alloc);
-			if (g->nedges > before)
-				active[e] = 0;
-			if (!active[e]++)
-				g->edges[e].value = pt_add(g->edges[e].value, ncum[n]);
-			if (anc[n] == p->nodes[n].parent)
-				g->edges[e].residual = 0;
-			on_path[d] = (uint32_t)e;
+			count[to]++;
+			on_path[d] |= 1;
+			/* a repeat adds nothing, but a direct one makes the edge solid */
+			if (first || anc[n] == p->nodes[n].parent) {
+				rec[nrec].key = (uint64_t)from << ebits | to;
+				rec[nrec].a = (uint32_t)nrec;
+				rec[nrec].b = first ? n : UINT32_MAX;
+				nrec++;
+			}
 		}
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
 			continue;
 		}
 		while (n) {
-			if (on_path[p->nodes[n].depth] != UINT32_MAX)
-				active[on_path[p->nodes[n].depth]]--;
+			unsigned char u = on_path[p->nodes[n].depth];
+			if (u & 1)
+				count[entry[n]]--;
+			if (u & 2)
+				(*pt_map_put(&repeat, (uint64_t)entry[anc[n]] << 32 | entry[n]))--;
 			if (p->nodes[n].next_sibling) {
 				n = p->nodes[n].next_sibling;
 				break;
@@ -130,11 +150,45 @@ static void edges_from_tree(struct dot *g)
 			n = p->nodes[n].parent;
 		}
 	}
-	free(active);
 	free(on_path);
-	free(cache);
-	free(frame_entry);
-	free(func_entry);
+	free(count);
+	free(first_from);
+	pt_map_release(&repeat);
+
+	/* each run of one edge's records: its first record's walk order marks the edge, and
+	 * the marks counted up give each edge its place */
+	tmp = pt_xmalloc(cap * sizeof(*tmp));
+	s = pt_sort_keyed(rec, tmp, nrec, 2 * ebits);
+	rank = (uint32_t *)(s == rec ? tmp : rec); /* the sort's spare room */
+	memset(rank, 0, nrec * sizeof(uint32_t));
+	for (i = 0; i < nrec; i = j) {
+		rank[s[i].a] = 1;
+		for (j = i + 1; j < nrec && s[j].key == s[i].key; j++)
+			;
+	}
+	for (i = 0, nedges = 0; i < nrec; i++) {
+		uint32_t m = rank[i];
+		rank[i] = (uint32_t)nedges;
+		nedges += m;
+	}
+	g->edges = pt_xmalloc((nedges ? nedges : 1) * sizeof(*g->edges));
+	g->nedges = g->edges_alloc = nedges;
+	for (i = 0; i < nrec; i = j) {
+		struct dedge *e = &g->edges[rank[s[i].a]];
+		e->from = (uint32_t)(s[i].key >> ebits);
+		e->to = (uint32_t)(s[i].key & (((uint64_t)1 << ebits) - 1));
+		e->value = 0;
+		e->residual = 1;
+		for (j = i; j < nrec && s[j].key == s[i].key; j++) {
+			uint32_t m = s[j].b;
+			if (m != UINT32_MAX)
+				e->value = pt_add(e->value, ncum[m]);
+			if (m == UINT32_MAX || anc[m] == p->nodes[m].parent)
+				e->residual = 0;
+		}
+	}
+	free(rec);
+	free(tmp);
 	free(entry);
 	free(anc);
 	free(ncum);
@@ -254,8 +308,10 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a dot graph shows one sample type: "
 					"choose one with --sample-index");
-	/* the graph is functions and calls: no per-line view */
-	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, PT_AGG_EDGES, &a, d) < 0)
+	/* the graph is functions and calls: no per-line view, and the call tree's edges
+	 * are made here (edges_from_tree), joined across dropped nodes */
+	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, pt_profile_has_stacks(p) ? 0 : PT_AGG_EDGES,
+			       &a, d) < 0)
 		return -1;
 	memset(&g, 0, sizeof(g));
 	g.p = p;
