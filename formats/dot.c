@@ -279,6 +279,53 @@ static int64_t i64abs(int64_t v)
 	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
 }
 
+/* an edge's attributes, " [label=..." up to its colour's closing quote */
+static void edge_attrs(struct pt_buf *b, const struct dot *g, int64_t v)
+{
+	double frac = g->total ? (double)i64abs(v) / (double)i64abs(g->total) : 0;
+	pt_buf_addstr(b, " [label=\" ");
+	pt_buf_add_scaled(b, g->p, g->t, v);
+	pt_buf_addstr(b, "\" weight=");
+	pt_buf_add_i64(b, 1 + (int)(frac * 100 > 100 ? 100 : frac * 100));
+	pt_buf_addstr(b, " penwidth=");
+	pt_buf_add_fixed(b, 1 + 5 * frac, 2);
+	pt_buf_addstr(b, " color=\"");
+	dot_color(b, g->total ? (double)v / (double)i64abs(g->total) : 0, 0);
+	pt_buf_addch(b, '"');
+}
+
+/* An edge's attributes depend on its value alone, and edges share few values (545
+ * among 767k edges of many.collapsed), while the scaled label, the pen width and the
+ * colour (a pow) cost more than the rest of the line: the text is kept per value in a
+ * small direct-mapped cache. */
+#define TAIL_BITS 10
+#define TAIL_N	  (1u << TAIL_BITS)
+#define TAIL_MAX  112
+
+struct edge_tail {
+	int64_t value;
+	size_t len; /* 0: nothing kept yet */
+	char text[TAIL_MAX];
+};
+
+static void add_edge_attrs(struct pt_buf *b, const struct dot *g, struct edge_tail *tails,
+			   int64_t v)
+{
+	struct edge_tail *c = &tails[(uint64_t)v * 0x9e3779b97f4a7c15u >> (64 - TAIL_BITS)];
+	size_t start = b->len;
+
+	if (c->len && c->value == v) {
+		pt_buf_add(b, c->text, c->len);
+		return;
+	}
+	edge_attrs(b, g, v);
+	if (b->len - start <= TAIL_MAX) {
+		c->value = v;
+		c->len = b->len - start;
+		memcpy(c->text, b->buf + start, c->len);
+	}
+}
+
 /* heaviest first: cum, then flat, then name */
 static int entry_cmp(const void *x, const void *y, void *ctx)
 {
@@ -302,6 +349,7 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	struct dot g;
 	struct pt_buf b = PT_BUF_INIT;
 	uint32_t *order, nkept = 0, nentries = 0, i, dropped_nodes = 0, dropped_edges = 0;
+	struct edge_tail *tails;
 	int64_t node_cut, edge_cut, maxflat = 0, shown = 0;
 	size_t k;
 
@@ -427,29 +475,27 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	/* the edges go out through one buffer in blocks, numbers written by hand: with
 	 * every edge kept there can be millions */
 	pt_buf_reset(&b);
+	tails = pt_xcalloc(TAIL_N, sizeof(*tails));
 	for (k = 0; k < g.nedges; k++) {
 		const struct dedge *e = &g.edges[k];
-		double frac = g.total ? (double)i64abs(e->value) / (double)i64abs(g.total) : 0;
+		char *q;
 		if (i64abs(e->value) < edge_cut || !e->value)
 			continue;
-		pt_buf_addch(&b, 'N');
-		pt_buf_add_u64(&b, (uint64_t)e->from + 1);
-		pt_buf_addstr(&b, " -> N");
-		pt_buf_add_u64(&b, (uint64_t)e->to + 1);
-		pt_buf_addstr(&b, " [label=\" ");
-		pt_buf_add_scaled(&b, p, g.t, e->value);
-		pt_buf_addstr(&b, "\" weight=");
-		pt_buf_add_i64(&b, 1 + (int)(frac * 100 > 100 ? 100 : frac * 100));
-		pt_buf_addstr(&b, " penwidth=");
-		pt_buf_add_fixed(&b, 1 + 5 * frac, 2);
-		pt_buf_addstr(&b, " color=\"");
-		dot_color(&b, g.total ? (double)e->value / (double)i64abs(g.total) : 0, 0);
-		pt_buf_addch(&b, '"');
+		pt_buf_grow(&b, 2 * PT_U64_DIGITS + 7);
+		q = b.buf + b.len;
+		*q++ = 'N';
+		q += pt_fmt_u64(q, (uint64_t)e->from + 1);
+		memcpy(q, " -> N", 5);
+		q += 5;
+		q += pt_fmt_u64(q, (uint64_t)e->to + 1);
+		pt_buf_setlen(&b, (size_t)(q - b.buf));
+		add_edge_attrs(&b, &g, tails, e->value);
 		if (e->residual)
 			pt_buf_addstr(&b, " style=\"dotted\"");
 		pt_buf_addstr(&b, "]\n");
 		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
 	}
+	free(tails);
 	pt_buf_write_out(&b, out, 0);
 	fprintf(out, "}\n");
 
