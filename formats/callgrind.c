@@ -357,7 +357,8 @@ struct cg_tree {
 	uint32_t *self_frame; /* per position: the first frame with self cost, or UINT32_MAX */
 	int64_t *self;	      /* nt per position */
 	int64_t *ncum;	      /* nt per node: inclusive values */
-	struct pt_keyed *calls, *spare; /* sorted records: key (position, callee), a = node */
+	/* sorted records: key (position, callee), a = node, x = its value if nt is 1 */
+	struct pt_keyed *calls, *spare;
 	size_t ncalls;
 	unsigned cbits; /* the callee's bits of a key */
 	/* every line fits 32 bits, so position order is line order; else two lines may
@@ -456,6 +457,7 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 			rec[nrec].key =
 				(uint64_t)t->fpos[par ? p->nodes[par].frame : 0] << t->cbits | func;
 			rec[nrec].a = n;
+			rec[nrec].x = nt == 1 ? (uint64_t)t->ncum[n] : 0;
 			nrec++;
 		}
 		if (p->nodes[n].first_child) {
@@ -496,11 +498,17 @@ static uint64_t cg_run(const struct cg *c, const struct cg_tree *t, size_t *i, i
 	uint32_t k;
 	size_t j;
 
-	memset(v, 0, c->nt * sizeof(int64_t));
-	for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++) {
-		const int64_t *src = t->ncum + (size_t)t->calls[j].a * c->nt;
-		for (k = 0; k < c->nt; k++)
-			v[k] = pt_add(v[k], src[k]);
+	for (k = 0; k < c->nt; k++)
+		v[k] = 0;
+	if (c->nt == 1) {
+		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++)
+			v[0] = pt_add(v[0], (int64_t)t->calls[j].x);
+	} else {
+		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++) {
+			const int64_t *src = t->ncum + (size_t)t->calls[j].a * c->nt;
+			for (k = 0; k < c->nt; k++)
+				v[k] = pt_add(v[k], src[k]);
+		}
 	}
 	*i = j;
 	return calls;

@@ -49,15 +49,19 @@ static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
 	return *slot;
 }
 
+/* a record's flags: its value adds to the edge; its node's parent is its caller */
+enum { REC_ADDS = 1, REC_DIRECT = 2 };
+
 /* Edges between kept entries from the call tree: each node of a kept entry is joined to
  * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
  * edge counts once per stack, at its rootmost occurrence on the path, and the edges
  * keep the order in which the depth-first walk first meets them.
  *
- * Without hashing: the walk gives a record (edge, walk order, node) per node that adds
- * to an edge, a stable radix sort brings each edge's records together in walk order, and
- * each run becomes an edge, put in place by the walk order of its first record. So the
- * sums saturate exactly as a walk adding into a map of edges would. */
+ * Without hashing: the walk gives a record (edge; value, walk order, flags) per node that
+ * adds to an edge or makes it direct, a stable radix sort brings each edge's records
+ * together in walk order, and each run becomes an edge, put in place by the walk order of
+ * its first record. So the sums saturate exactly as a walk adding into a map of edges
+ * would. */
 static void edges_from_tree(struct dot *g)
 {
 	const struct pt_profile *p = g->p;
@@ -128,8 +132,10 @@ static void edges_from_tree(struct dot *g)
 			/* a repeat adds nothing, but a direct one makes the edge solid */
 			if (first || anc[n] == p->nodes[n].parent) {
 				rec[nrec].key = (uint64_t)from << ebits | to;
+				rec[nrec].x = first ? (uint64_t)ncum[n] : 0;
 				rec[nrec].a = (uint32_t)nrec;
-				rec[nrec].b = first ? n : UINT32_MAX;
+				rec[nrec].b = (first ? REC_ADDS : 0) |
+					      (anc[n] == p->nodes[n].parent ? REC_DIRECT : 0);
 				nrec++;
 			}
 		}
@@ -174,18 +180,17 @@ static void edges_from_tree(struct dot *g)
 	g->edges = pt_xmalloc((nedges ? nedges : 1) * sizeof(*g->edges));
 	g->nedges = g->edges_alloc = nedges;
 	for (i = 0; i < nrec; i = j) {
-		struct dedge *e = &g->edges[rank[s[i].a]];
-		e->from = (uint32_t)(s[i].key >> ebits);
-		e->to = (uint32_t)(s[i].key & (((uint64_t)1 << ebits) - 1));
-		e->value = 0;
-		e->residual = 1;
+		int64_t value = 0;
+		int residual = 1;
 		for (j = i; j < nrec && s[j].key == s[i].key; j++) {
-			uint32_t m = s[j].b;
-			if (m != UINT32_MAX)
-				e->value = pt_add(e->value, ncum[m]);
-			if (m == UINT32_MAX || anc[m] == p->nodes[m].parent)
-				e->residual = 0;
+			if (s[j].b & REC_ADDS)
+				value = pt_add(value, (int64_t)s[j].x);
+			if (s[j].b & REC_DIRECT)
+				residual = 0;
 		}
+		g->edges[rank[s[i].a]] = (struct dedge){
+			(uint32_t)(s[i].key >> ebits),
+			(uint32_t)(s[i].key & (((uint64_t)1 << ebits) - 1)), value, residual};
 	}
 	free(rec);
 	free(tmp);

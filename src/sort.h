@@ -7,9 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* a key and two words of payload the caller gives meaning to */
+/* a key and payload the caller gives meaning to: carrying a value along with its key
+ * spares reading it at random after the sort */
 struct pt_keyed {
 	uint64_t key;
+	uint64_t x;
 	uint32_t a, b;
 };
 
