@@ -38,6 +38,10 @@ struct cg {
 	uint32_t nfl, nfn;
 	uint32_t cur; /* the function of the row written last */
 	struct pt_buf b;
+	/* per callee, made once its names are out (cg_call): at call_at[callee] - 1 in
+	 * call_text, the text's length, the length of its part up to "calls=", the text */
+	uint32_t *call_at;
+	struct pt_buf call_text;
 };
 
 /* the position (func, line): an id for the pair, new ones numbered as they come */
@@ -255,9 +259,71 @@ static void cg_header(struct cg *c, FILE *out, const int64_t *sum)
 	fprintf(out, "\n");
 }
 
-/* One row out: fl= and fn= when the function changes, cfi=, cfn= and calls= for a call,
- * then the costs. Rows go out through one buffer, in blocks, with numbers written by
- * hand: a call costs several lines, and printf per line cost more than the rest. */
+/* "calls=N TARGET\n": N >= 1, as callgrind_annotate adds a calls=0 cost to the
+ * caller's self */
+static void cg_calls(struct pt_buf *b, uint64_t calls, int64_t target)
+{
+	char *q;
+	pt_buf_grow(b, 6 + 2 * PT_U64_DIGITS + 2);
+	q = b->buf + b->len;
+	memcpy(q, "calls=", 6);
+	q += 6;
+	q += pt_fmt_u64(q, calls ? calls : 1);
+	*q++ = ' ';
+	q += pt_fmt_u64(q, (uint64_t)(target > 0 ? target : 0));
+	*q++ = '\n';
+	pt_buf_setlen(b, (size_t)(q - b->buf));
+}
+
+/* A call's first lines, "cfi=(A)\ncfn=(B)\ncalls=N T\n". Once the callee's names have
+ * been written they are the same text for all its calls but N, so the text is made
+ * once (with N = 1, as most are) and copied: the millions of calls of a big profile
+ * cost a copy each, not four numbers and two table lookups. */
+static void cg_call(struct cg *c, struct pt_buf *b, uint32_t callee, uint64_t calls)
+{
+	const struct pt_profile *p = c->p;
+	int64_t target = p->funcs[callee].start_line;
+	uint32_t file = callee ? p->funcs[callee].file : 0;
+	const unsigned char *t;
+
+	if (!c->call_at[callee]) {
+		struct pt_buf *ct = &c->call_text;
+		size_t start = ct->len, prefix;
+		if (!c->fl_id[file] || !c->fn_id[callee]) {
+			/* a first use writes a name: this text is not the one to keep */
+			cg_file(c, b, "cfi", callee);
+			cg_func(c, b, "cfn", callee);
+			cg_calls(b, calls, target);
+			return;
+		}
+		pt_buf_add(ct, "\0\0", 2);
+		cg_file(c, ct, "cfi", callee);
+		cg_func(c, ct, "cfn", callee);
+		prefix = ct->len - start - 2 + 6;
+		cg_calls(ct, 1, target);
+		ct->buf[start] = (char)(ct->len - start - 2);
+		ct->buf[start + 1] = (char)prefix;
+		c->call_at[callee] = (uint32_t)start + 1;
+	}
+	t = (const unsigned char *)c->call_text.buf + c->call_at[callee] - 1;
+	if (calls <= 1) {
+		pt_buf_add(b, t + 2, t[0]);
+	} else {
+		char *q;
+		pt_buf_grow(b, t[0] + PT_U64_DIGITS);
+		q = b->buf + b->len;
+		memcpy(q, t + 2, t[1]);
+		q += t[1];
+		q += pt_fmt_u64(q, calls);
+		memcpy(q, t + 2 + t[1] + 1, t[0] - t[1] - 1u);
+		q += t[0] - t[1] - 1u;
+		pt_buf_setlen(b, (size_t)(q - b->buf));
+	}
+}
+
+/* One row out: fl= and fn= when the function changes, a call's lines, then the costs.
+ * Rows go out through one buffer, in blocks, with numbers written by hand: a call costs
+ * several lines, and printf per line cost more than the rest. */
 static void cg_put(struct cg *c, FILE *out, uint32_t func, uint32_t callee, int64_t line,
 		   uint64_t calls, const int64_t *v)
 {
@@ -269,22 +335,8 @@ static void cg_put(struct cg *c, FILE *out, uint32_t func, uint32_t callee, int6
 		cg_file(c, b, "fl", func);
 		cg_func(c, b, "fn", func);
 	}
-	if (callee != UINT32_MAX) {
-		int64_t target = c->p->funcs[callee].start_line;
-		char *q;
-		cg_file(c, b, "cfi", callee);
-		cg_func(c, b, "cfn", callee);
-		/* N >= 1: callgrind_annotate adds a calls=0 cost to the caller's self */
-		pt_buf_grow(b, 6 + 2 * PT_U64_DIGITS + 2);
-		q = b->buf + b->len;
-		memcpy(q, "calls=", 6);
-		q += 6;
-		q += pt_fmt_u64(q, calls ? calls : 1);
-		*q++ = ' ';
-		q += pt_fmt_u64(q, (uint64_t)(target > 0 ? target : 0));
-		*q++ = '\n';
-		pt_buf_setlen(b, (size_t)(q - b->buf));
-	}
+	if (callee != UINT32_MAX)
+		cg_call(c, b, callee, calls);
 	cg_costs(c, b, line, v);
 	pt_buf_write_out(b, out, PT_BUF_BLOCK);
 }
@@ -602,6 +654,8 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	c.cur = UINT32_MAX;
 	c.fl_id = pt_xcalloc((size_t)p->strings.n + 1, sizeof(uint32_t));
 	c.fn_id = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	c.call_at = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	pt_buf_init(&c.call_text);
 	if (pt_profile_has_stacks(p)) {
 		cg_tree_build(&c, &t);
 		if (t.exact) {
@@ -615,6 +669,7 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 		if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
 			free(c.fl_id);
 			free(c.fn_id);
+			free(c.call_at);
 			return -1;
 		}
 		pt_map_init(&c.pos_index);
@@ -631,6 +686,8 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 
 	free(c.fl_id);
 	free(c.fn_id);
+	free(c.call_at);
+	pt_buf_release(&c.call_text);
 	free(c.rows);
 	free(c.vals);
 	pt_buf_release(&c.b);
