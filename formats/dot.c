@@ -352,7 +352,7 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 {
 	struct pt_agg a;
 	struct dot g;
-	struct pt_buf b = PT_BUF_INIT;
+	struct pt_buf b = PT_BUF_INIT, name = PT_BUF_INIT;
 	uint32_t *order, nkept = 0, nentries = 0, i, dropped_nodes = 0, dropped_edges = 0;
 	struct edge_tail *tails;
 	int64_t node_cut, edge_cut, maxflat = 0, shown = 0;
@@ -443,29 +443,40 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		"tooltip=\"proftool\"] }\n",
 		b.buf);
 
+	/* the nodes, then the edges, go out through one buffer in blocks */
+	pt_buf_reset(&b);
 	for (i = 0; i < nkept; i++) {
 		uint32_t e = order[i];
 		const struct pt_agg_entry *en = &a.entries[e];
 		int64_t flat = a.flat[(size_t)e * g.w + g.t], cum = a.cum[(size_t)e * g.w + g.t];
+		/* 8 to 24: the font size is a whole number once rounded up */
 		double fs = 8 + 16 * (maxflat ? sqrt((double)i64abs(flat) / (double)maxflat) : 0);
-		struct pt_buf name = PT_BUF_INIT;
 
+		pt_buf_reset(&name);
 		dot_text(&name, pt_s(p, en->name), pt_intern_len(&p->strings, en->name));
 		if (!name.len)
 			pt_buf_addstr(&name, "(unknown)");
-		pt_buf_reset(&b);
-		pt_buf_addf(&b, "N%" PRIu32 " [label=\"%s\\n", e + 1, name.buf);
+		pt_buf_addch(&b, 'N');
+		pt_buf_add_u64(&b, (uint64_t)e + 1);
+		pt_buf_addstr(&b, " [label=\"");
+		pt_buf_add(&b, name.buf, name.len);
+		pt_buf_addstr(&b, "\\n");
 		dot_value(&b, &g, flat);
 		if (cum != flat) {
 			pt_buf_addstr(&b, "\\nof ");
 			dot_value(&b, &g, cum);
 		}
-		pt_buf_addf(&b, "\" fontsize=%.0f shape=box tooltip=\"%s", ceil(fs), name.buf);
+		pt_buf_addstr(&b, "\" fontsize=");
+		pt_buf_add_i64(&b, (int64_t)ceil(fs));
+		pt_buf_addstr(&b, " shape=box tooltip=\"");
+		pt_buf_add(&b, name.buf, name.len);
 		if (en->file) {
 			pt_buf_addstr(&b, " (");
 			dot_text(&b, pt_s(p, en->file), pt_intern_len(&p->strings, en->file));
-			if (en->line > 0)
-				pt_buf_addf(&b, ":%" PRId64, en->line);
+			if (en->line > 0) {
+				pt_buf_addch(&b, ':');
+				pt_buf_add_i64(&b, en->line);
+			}
 			pt_buf_addch(&b, ')');
 		}
 		pt_buf_addstr(&b, "\" color=\"");
@@ -473,13 +484,11 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		pt_buf_addstr(&b, "\" fillcolor=\"");
 		dot_color(&b, g.total ? (double)cum / (double)i64abs(g.total) : 0, 1);
 		pt_buf_addstr(&b, "\"]\n");
-		fwrite(b.buf, 1, b.len, out);
-		pt_buf_release(&name);
+		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
 	}
+	pt_buf_release(&name);
 
-	/* the edges go out through one buffer in blocks, numbers written by hand: with
-	 * every edge kept there can be millions */
-	pt_buf_reset(&b);
+	/* numbers written by hand: with every edge kept there can be millions */
 	tails = pt_xcalloc(TAIL_N, sizeof(*tails));
 	for (k = 0; k < g.nedges; k++) {
 		const struct dedge *e = &g.edges[k];
