@@ -409,7 +409,8 @@ struct cg_tree {
 	uint32_t *self_frame; /* per position: the first frame with self cost, or UINT32_MAX */
 	int64_t *self;	      /* nt per position */
 	int64_t *ncum;	      /* nt per node: inclusive values */
-	/* sorted records: key (position, callee), a = node, x = its value if nt is 1 */
+	/* sorted records: key (position, callee), a = node, b = occurrences, x = their
+	 * value if nt is 1 */
 	struct pt_keyed *calls, *spare;
 	size_t ncalls;
 	unsigned cbits; /* the callee's bits of a key */
@@ -423,6 +424,8 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 	const struct pt_profile *p = c->p;
 	uint32_t w = p->ntypes, nt = c->nt, nf = p->nframes ? p->nframes : 1;
 	uint32_t n, fr, *active;
+	struct pt_recent *recent;
+	int negative = 0;
 	uint64_t lmin = UINT32_MAX, lmax = 0;
 	size_t i, cap = nf > p->nnodes ? nf : p->nnodes, nrec = 0;
 	struct pt_keyed *rec, *tmp, *s;
@@ -467,15 +470,24 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 
 	/* inclusive values, children into parents from the last node back */
 	t->ncum = pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
-	for (n = 0; n < p->nnodes; n++)
-		memcpy(t->ncum + (size_t)n * nt, p->node_self + (size_t)n * w + c->t0,
-		       nt * sizeof(int64_t));
+	if (nt == w && !c->t0) {
+		memcpy(t->ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
+	} else {
+		for (n = 0; n < p->nnodes; n++) {
+			uint32_t k;
+			for (k = 0; k < nt; k++)
+				t->ncum[(size_t)n * nt + k] =
+					p->node_self[(size_t)n * w + c->t0 + k];
+		}
+	}
 	for (n = p->nnodes; n-- > 1;) {
 		int64_t *dst = t->ncum + (size_t)p->nodes[n].parent * nt;
 		const int64_t *src = t->ncum + (size_t)n * nt;
 		uint32_t k;
-		for (k = 0; k < nt; k++)
+		for (k = 0; k < nt; k++) {
 			dst[k] = pt_add(dst[k], src[k]);
+			negative |= src[k] < 0;
+		}
 	}
 
 	/* self costs per position, in node order */
@@ -498,19 +510,35 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 			t->self[(size_t)pos * nt + k] = pt_add(t->self[(size_t)pos * nt + k], v[k]);
 	}
 
-	/* calls: depth-first, a record at each rootmost occurrence of a function */
+	/* Calls: depth-first, a record at each rootmost occurrence of a function, b the
+	 * occurrences it stands for. With one type and no negative value, a record
+	 * of a key met again soon after takes the new one in (pt_recent). */
 	t->cbits = pt_bits(p->nfuncs);
 	active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	recent = nt == 1 && !negative ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
 	n = p->nnodes ? p->nodes[0].first_child : 0;
 	while (n) {
 		uint32_t func = p->frames[p->nodes[n].frame].func;
 		if (!active[func]++) {
 			uint32_t par = p->nodes[n].parent;
-			rec[nrec].key =
+			uint64_t key =
 				(uint64_t)t->fpos[par ? p->nodes[par].frame : 0] << t->cbits | func;
-			rec[nrec].a = n;
-			rec[nrec].x = nt == 1 ? (uint64_t)t->ncum[n] : 0;
-			nrec++;
+			struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
+			if (r && r->at && r->key == key) {
+				struct pt_keyed *k = &rec[r->at - 1];
+				k->x = (uint64_t)pt_add((int64_t)k->x, t->ncum[n]);
+				k->b++;
+			} else {
+				rec[nrec].key = key;
+				rec[nrec].a = n;
+				rec[nrec].b = 1;
+				rec[nrec].x = nt == 1 ? (uint64_t)t->ncum[n] : 0;
+				nrec++;
+				if (r) {
+					r->key = key;
+					r->at = nrec;
+				}
+			}
 		}
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -526,6 +554,7 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 		}
 	}
 	free(active);
+	free(recent);
 	t->ncalls = nrec;
 	t->calls = pt_sort_keyed(rec, tmp, nrec, pt_bits(t->npos - 1) + t->cbits);
 	t->spare = t->calls == rec ? tmp : rec;
@@ -553,8 +582,10 @@ static uint64_t cg_run(const struct cg *c, const struct cg_tree *t, size_t *i, i
 	for (k = 0; k < c->nt; k++)
 		v[k] = 0;
 	if (c->nt == 1) {
-		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++)
+		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++) {
 			v[0] = pt_add(v[0], (int64_t)t->calls[j].x);
+			calls += t->calls[j].b;
+		}
 	} else {
 		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++) {
 			const int64_t *src = t->ncum + (size_t)t->calls[j].a * c->nt;

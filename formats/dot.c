@@ -61,7 +61,8 @@ enum { REC_ADDS = 1, REC_DIRECT = 2 };
  * adds to an edge or makes it direct, a stable radix sort brings each edge's records
  * together in walk order, and each run becomes an edge, put in place by the walk order of
  * its first record. So the sums saturate exactly as a walk adding into a map of edges
- * would. */
+ * would; a record met again soon after takes the new one in where no value is negative
+ * (pt_recent). */
 static void edges_from_tree(struct dot *g)
 {
 	const struct pt_profile *p = g->p;
@@ -71,7 +72,9 @@ static void edges_from_tree(struct dot *g)
 	size_t path_alloc = 0, nrec = 0, cap = p->nnodes ? p->nnodes : 1, i, j, nedges;
 	struct pt_keyed *rec, *tmp, *s;
 	struct pt_map repeat;
+	struct pt_recent *recent;
 	int64_t *ncum;
+	int negative = 0;
 
 	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
 	for (n = 0; n < p->nframes; n++)
@@ -84,8 +87,10 @@ static void edges_from_tree(struct dot *g)
 	ncum = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(int64_t));
 	for (n = 0; n < p->nnodes; n++)
 		ncum[n] = p->node_self[(size_t)n * p->ntypes + g->t];
-	for (n = p->nnodes; n-- > 1;)
+	for (n = p->nnodes; n-- > 1;) {
 		ncum[p->nodes[n].parent] = pt_add(ncum[p->nodes[n].parent], ncum[n]);
+		negative |= ncum[n] < 0;
+	}
 	entry[0] = UINT32_MAX;
 	anc[0] = 0;
 	for (n = 1; n < p->nnodes; n++) {
@@ -104,6 +109,7 @@ static void edges_from_tree(struct dot *g)
 	 * did: those few, b recurring, are counted per edge in a map. on_path says per depth
 	 * what to undo on the way back up: 1 counted in count, 2 in the map too. */
 	rec = pt_xmalloc(cap * sizeof(*rec));
+	recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*recent));
 	count = pt_xcalloc(ne + 1, sizeof(uint32_t));
 	first_from = pt_xmalloc((ne + 1) * sizeof(uint32_t));
 	pt_map_init(&repeat);
@@ -131,12 +137,26 @@ static void edges_from_tree(struct dot *g)
 			on_path[d] |= 1;
 			/* a repeat adds nothing, but a direct one makes the edge solid */
 			if (first || anc[n] == p->nodes[n].parent) {
-				rec[nrec].key = (uint64_t)from << ebits | to;
-				rec[nrec].x = first ? (uint64_t)ncum[n] : 0;
-				rec[nrec].a = (uint32_t)nrec;
-				rec[nrec].b = (first ? REC_ADDS : 0) |
-					      (anc[n] == p->nodes[n].parent ? REC_DIRECT : 0);
-				nrec++;
+				uint64_t key = (uint64_t)from << ebits | to;
+				struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
+				uint32_t flags = (first ? REC_ADDS : 0) |
+						 (anc[n] == p->nodes[n].parent ? REC_DIRECT : 0);
+				if (r && r->at && r->key == key) {
+					struct pt_keyed *k = &rec[r->at - 1];
+					if (first)
+						k->x = (uint64_t)pt_add((int64_t)k->x, ncum[n]);
+					k->b |= flags;
+				} else {
+					rec[nrec].key = key;
+					rec[nrec].x = first ? (uint64_t)ncum[n] : 0;
+					rec[nrec].a = (uint32_t)nrec;
+					rec[nrec].b = flags;
+					nrec++;
+					if (r) {
+						r->key = key;
+						r->at = nrec;
+					}
+				}
 			}
 		}
 		if (p->nodes[n].first_child) {
@@ -157,6 +177,7 @@ static void edges_from_tree(struct dot *g)
 		}
 	}
 	free(on_path);
+	free(recent);
 	free(count);
 	free(first_from);
 	pt_map_release(&repeat);

@@ -20,6 +20,23 @@ struct pt_keyed {
  * whichever holds the result; the other is left in some unspecified order. */
 struct pt_keyed *pt_sort_keyed(struct pt_keyed *v, struct pt_keyed *tmp, size_t n, unsigned bits);
 
+/* The record made last per key, in a small direct-mapped table. A profile with few
+ * functions has millions of nodes but few pairs: records of one key come close
+ * together, and where regrouping a fold changes nothing (sums of values that are never
+ * negative, which saturate alike in any grouping) they can be folded into the first as
+ * they are made, which leaves the sort little to do. */
+struct pt_recent {
+	uint64_t key;
+	size_t at; /* the record's index + 1; 0: none */
+};
+#define PT_RECENT_BITS 12
+#define PT_RECENT_N    ((size_t)1 << PT_RECENT_BITS)
+
+static inline struct pt_recent *pt_recent_slot(struct pt_recent *table, uint64_t key)
+{
+	return &table[(key * 0x9e3779b97f4a7c15u) >> (64 - PT_RECENT_BITS)];
+}
+
 /* the number of bits needed to write v (0 for 0) */
 unsigned pt_bits(uint64_t v);
 
