@@ -419,25 +419,18 @@ struct cg_tree {
 	int exact;
 };
 
-static void cg_tree_build(struct cg *c, struct cg_tree *t)
+/* Positions: the frames sorted by function, then line as a signed 32-bit number (less
+ * the least, for a short key), with rec and tmp (nf records each) as room; frame 0 is
+ * the root's caller, (0, 0). */
+static void cg_positions(const struct pt_profile *p, struct cg_tree *t, uint32_t nf,
+			 struct pt_keyed *rec, struct pt_keyed *tmp)
 {
-	const struct pt_profile *p = c->p;
-	uint32_t w = p->ntypes, nt = c->nt, nf = p->nframes ? p->nframes : 1;
-	uint32_t n, fr, *active;
-	struct pt_recent *recent;
-	int negative = 0;
 	uint64_t lmin = UINT32_MAX, lmax = 0;
-	size_t i, cap = nf > p->nnodes ? nf : p->nnodes, nrec = 0;
-	struct pt_keyed *rec, *tmp, *s;
+	struct pt_keyed *s;
 	unsigned lbits;
+	uint32_t fr, i;
 
-	memset(t, 0, sizeof(*t));
 	t->exact = 1;
-	rec = pt_xmalloc(cap * sizeof(*rec));
-	tmp = pt_xmalloc(cap * sizeof(*tmp));
-
-	/* positions: the frames sorted by function, then line as a signed 32-bit number
-	 * (less the least, for a short key); frame 0 is the root's caller, (0, 0) */
 	for (fr = 0; fr < nf; fr++) {
 		int64_t l = fr ? p->frames[fr].line : 0;
 		uint64_t u = (uint32_t)l ^ 0x80000000u;
@@ -467,36 +460,48 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 		}
 		t->fpos[fr] = t->npos - 1;
 	}
+}
 
-	/* inclusive values, children into parents from the last node back */
-	t->ncum = pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
+/* inclusive values of the types written, children into parents from the last node
+ * back; *negative is set if any node's is below 0 */
+static int64_t *cg_inclusive(const struct cg *c, int *negative)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t w = p->ntypes, nt = c->nt, n, k;
+	int64_t *ncum =
+		pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
+
 	if (nt == w && !c->t0) {
-		memcpy(t->ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
+		memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
 	} else {
-		for (n = 0; n < p->nnodes; n++) {
-			uint32_t k;
+		for (n = 0; n < p->nnodes; n++)
 			for (k = 0; k < nt; k++)
-				t->ncum[(size_t)n * nt + k] =
-					p->node_self[(size_t)n * w + c->t0 + k];
-		}
+				ncum[(size_t)n * nt + k] = p->node_self[(size_t)n * w + c->t0 + k];
 	}
+	*negative = 0;
 	for (n = p->nnodes; n-- > 1;) {
-		int64_t *dst = t->ncum + (size_t)p->nodes[n].parent * nt;
-		const int64_t *src = t->ncum + (size_t)n * nt;
-		uint32_t k;
+		int64_t *dst = ncum + (size_t)p->nodes[n].parent * nt;
+		const int64_t *src = ncum + (size_t)n * nt;
 		for (k = 0; k < nt; k++) {
 			dst[k] = pt_add(dst[k], src[k]);
-			negative |= src[k] < 0;
+			*negative |= src[k] < 0;
 		}
 	}
+	return ncum;
+}
 
-	/* self costs per position, in node order */
+/* self costs per position, in node order */
+static void cg_self(const struct cg *c, struct cg_tree *t)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t w = p->ntypes, nt = c->nt, n, k;
+
 	t->self_frame = pt_xmalloc((size_t)t->npos * sizeof(uint32_t));
 	memset(t->self_frame, 0xff, (size_t)t->npos * sizeof(uint32_t));
 	t->self = pt_xcalloc((size_t)t->npos * (nt ? nt : 1), sizeof(int64_t));
 	for (n = 1; n < p->nnodes; n++) {
 		const int64_t *v = p->node_self + (size_t)n * w + c->t0;
-		uint32_t k, pos;
+		uint32_t fr, pos;
 		for (k = 0; k < nt; k++)
 			if (v[k])
 				break;
@@ -509,13 +514,19 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 		for (k = 0; k < nt; k++)
 			t->self[(size_t)pos * nt + k] = pt_add(t->self[(size_t)pos * nt + k], v[k]);
 	}
+}
 
-	/* Calls: depth-first, a record at each rootmost occurrence of a function, b the
-	 * occurrences it stands for. With one type and no negative value, a record
-	 * of a key met again soon after takes the new one in (pt_recent). */
-	t->cbits = pt_bits(p->nfuncs);
-	active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
-	recent = nt == 1 && !negative ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
+/* Calls: depth-first, a record at each rootmost occurrence of a function, b the
+ * occurrences it stands for, into rec; returns how many. With fold (one type, no
+ * negative value), a record of a key met again soon after takes the new one in
+ * (pt_recent). */
+static size_t cg_walk(const struct cg *c, const struct cg_tree *t, struct pt_keyed *rec, int fold)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t n, *active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	struct pt_recent *recent = fold ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
+	size_t nrec = 0;
+
 	n = p->nnodes ? p->nodes[0].first_child : 0;
 	while (n) {
 		uint32_t func = p->frames[p->nodes[n].frame].func;
@@ -532,7 +543,7 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 				rec[nrec].key = key;
 				rec[nrec].a = n;
 				rec[nrec].b = 1;
-				rec[nrec].x = nt == 1 ? (uint64_t)t->ncum[n] : 0;
+				rec[nrec].x = c->nt == 1 ? (uint64_t)t->ncum[n] : 0;
 				nrec++;
 				if (r) {
 					r->key = key;
@@ -555,8 +566,27 @@ static void cg_tree_build(struct cg *c, struct cg_tree *t)
 	}
 	free(active);
 	free(recent);
-	t->ncalls = nrec;
-	t->calls = pt_sort_keyed(rec, tmp, nrec, pt_bits(t->npos - 1) + t->cbits);
+	return nrec;
+}
+
+static void cg_tree_build(struct cg *c, struct cg_tree *t)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t nf = p->nframes ? p->nframes : 1;
+	size_t cap = nf > p->nnodes ? nf : p->nnodes;
+	struct pt_keyed *rec = pt_xmalloc(cap * sizeof(*rec)), *tmp;
+	int negative;
+
+	memset(t, 0, sizeof(*t));
+	tmp = pt_xmalloc((size_t)nf * sizeof(*tmp));
+	cg_positions(p, t, nf, rec, tmp);
+	free(tmp);
+	t->ncum = cg_inclusive(c, &negative);
+	cg_self(c, t);
+	t->cbits = pt_bits(p->nfuncs);
+	t->ncalls = cg_walk(c, t, rec, c->nt == 1 && !negative);
+	tmp = pt_xmalloc((t->ncalls ? t->ncalls : 1) * sizeof(*tmp));
+	t->calls = pt_sort_keyed(rec, tmp, t->ncalls, pt_bits(t->npos - 1) + t->cbits);
 	t->spare = t->calls == rec ? tmp : rec;
 }
 

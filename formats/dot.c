@@ -49,9 +49,6 @@ static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
 	return *slot;
 }
 
-/* a record's flags: its value adds to the edge; its node's parent is its caller */
-enum { REC_ADDS = 1, REC_DIRECT = 2 };
-
 /* Edges between kept entries from the call tree: each node of a kept entry is joined to
  * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
  * edge counts once per stack, at its rootmost occurrence on the path, and the edges
@@ -63,64 +60,104 @@ enum { REC_ADDS = 1, REC_DIRECT = 2 };
  * its first record. So the sums saturate exactly as a walk adding into a map of edges
  * would; a record met again soon after takes the new one in where no value is negative
  * (pt_recent). */
-static void edges_from_tree(struct dot *g)
+
+/* per node of the tree */
+struct dot_nodes {
+	uint32_t *entry; /* UINT32_MAX for the root */
+	uint32_t *anc;	 /* the nearest ancestor of a kept entry, 0 if none */
+	int64_t *cum;	 /* inclusive value of the type shown */
+	int negative;	 /* some cum is below 0 */
+};
+
+/* a record's flags (b): its value adds to the edge; its node's parent is its caller */
+enum { REC_ADDS = 1, REC_DIRECT = 2 };
+
+static void dot_nodes_init(const struct dot *g, struct dot_nodes *t)
 {
 	const struct pt_profile *p = g->p;
-	uint32_t n, *entry, *anc, *frame_entry, *func_entry, *count, *first_from, *rank;
-	uint32_t ne = g->a->nentries, ebits = pt_bits(ne);
-	unsigned char *on_path = NULL;
-	size_t path_alloc = 0, nrec = 0, cap = p->nnodes ? p->nnodes : 1, i, j, nedges;
-	struct pt_keyed *rec, *tmp, *s;
-	struct pt_map repeat;
-	struct pt_recent *recent;
-	int64_t *ncum;
-	int negative = 0;
+	uint32_t n, *frame_entry, *func_entry;
 
 	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
 	for (n = 0; n < p->nframes; n++)
 		frame_entry[n] = UINT32_MAX;
 	func_entry = pt_xmalloc((size_t)(p->nfuncs + 1) * sizeof(uint32_t));
-	for (n = 0; n < ne; n++)
+	for (n = 0; n < g->a->nentries; n++)
 		func_entry[g->a->entries[n].func] = n;
-	entry = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
-	anc = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
-	ncum = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(int64_t));
+	t->entry = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
+	t->anc = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
+	t->cum = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(int64_t));
 	for (n = 0; n < p->nnodes; n++)
-		ncum[n] = p->node_self[(size_t)n * p->ntypes + g->t];
+		t->cum[n] = p->node_self[(size_t)n * p->ntypes + g->t];
+	t->negative = 0;
 	for (n = p->nnodes; n-- > 1;) {
-		ncum[p->nodes[n].parent] = pt_add(ncum[p->nodes[n].parent], ncum[n]);
-		negative |= ncum[n] < 0;
+		t->cum[p->nodes[n].parent] = pt_add(t->cum[p->nodes[n].parent], t->cum[n]);
+		t->negative |= t->cum[n] < 0;
 	}
-	entry[0] = UINT32_MAX;
-	anc[0] = 0;
+	t->entry[0] = UINT32_MAX;
+	t->anc[0] = 0;
 	for (n = 1; n < p->nnodes; n++) {
 		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent;
 		if (frame_entry[fid] == UINT32_MAX)
 			frame_entry[fid] = func_entry[p->frames[fid].func];
-		entry[n] = frame_entry[fid];
-		/* nearest ancestor whose entry is kept (0: none) */
-		anc[n] = par && g->kept[entry[par]] ? par : anc[par];
+		t->entry[n] = frame_entry[fid];
+		t->anc[n] = par && g->kept[t->entry[par]] ? par : t->anc[par];
 	}
 	free(frame_entry);
 	free(func_entry);
+}
 
-	/* Depth-first. An edge (a, b) is on the path above a node if the rootmost node of
-	 * entry b on the path came from a (first_from), or else one of the other nodes of b
-	 * did: those few, b recurring, are counted per edge in a map. on_path says per depth
-	 * what to undo on the way back up: 1 counted in count, 2 in the map too. */
-	rec = pt_xmalloc(cap * sizeof(*rec));
-	recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*recent));
-	count = pt_xcalloc(ne + 1, sizeof(uint32_t));
-	first_from = pt_xmalloc((ne + 1) * sizeof(uint32_t));
+/* A record into rec[*nrec] for edge key, or folded into the one made last for it. */
+static void dot_record(struct pt_keyed *rec, size_t *nrec, struct pt_recent *recent, uint64_t key,
+		       int64_t value, uint32_t flags)
+{
+	struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
+	struct pt_keyed *k;
+
+	if (r && r->at && r->key == key) {
+		k = &rec[r->at - 1];
+		if (flags & REC_ADDS)
+			k->x = (uint64_t)pt_add((int64_t)k->x, value);
+		k->b |= flags;
+		return;
+	}
+	k = &rec[*nrec];
+	k->key = key;
+	k->x = flags & REC_ADDS ? (uint64_t)value : 0;
+	k->a = (uint32_t)*nrec;
+	k->b = flags;
+	++*nrec;
+	if (r) {
+		r->key = key;
+		r->at = *nrec;
+	}
+}
+
+/* Depth-first, the records into rec; returns how many. An edge (a, b) is on the path
+ * above a node if the rootmost node of entry b on the path came from a (first_from), or
+ * else one of the other nodes of b did: those few, b recurring, are counted per edge in a
+ * map. on_path says per depth what to undo on the way back up: 1 counted in count, 2 in
+ * the map too. */
+static size_t dot_walk(const struct dot *g, const struct dot_nodes *t, struct pt_keyed *rec,
+		       unsigned ebits)
+{
+	const struct pt_profile *p = g->p;
+	uint32_t ne = g->a->nentries, n;
+	uint32_t *count = pt_xcalloc(ne + 1, sizeof(uint32_t));
+	uint32_t *first_from = pt_xmalloc((ne + 1) * sizeof(uint32_t));
+	struct pt_recent *recent = t->negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*recent));
+	unsigned char *on_path = NULL;
+	size_t path_alloc = 0, nrec = 0;
+	struct pt_map repeat;
+
 	pt_map_init(&repeat);
 	n = p->nnodes ? p->nodes[0].first_child : 0;
 	while (n) {
 		uint32_t d = p->nodes[n].depth;
 		PT_ALLOC_GROW(on_path, (size_t)d + 1, path_alloc);
 		on_path[d] = 0;
-		if (g->kept[entry[n]] && anc[n]) {
-			uint32_t from = entry[anc[n]], to = entry[n];
-			int first;
+		if (g->kept[t->entry[n]] && t->anc[n]) {
+			uint32_t from = t->entry[t->anc[n]], to = t->entry[n];
+			int first, direct = t->anc[n] == p->nodes[n].parent;
 			if (!count[to]) {
 				first = 1;
 				first_from[to] = from;
@@ -136,28 +173,10 @@ static void edges_from_tree(struct dot *g)
 			count[to]++;
 			on_path[d] |= 1;
 			/* a repeat adds nothing, but a direct one makes the edge solid */
-			if (first || anc[n] == p->nodes[n].parent) {
-				uint64_t key = (uint64_t)from << ebits | to;
-				struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
-				uint32_t flags = (first ? REC_ADDS : 0) |
-						 (anc[n] == p->nodes[n].parent ? REC_DIRECT : 0);
-				if (r && r->at && r->key == key) {
-					struct pt_keyed *k = &rec[r->at - 1];
-					if (first)
-						k->x = (uint64_t)pt_add((int64_t)k->x, ncum[n]);
-					k->b |= flags;
-				} else {
-					rec[nrec].key = key;
-					rec[nrec].x = first ? (uint64_t)ncum[n] : 0;
-					rec[nrec].a = (uint32_t)nrec;
-					rec[nrec].b = flags;
-					nrec++;
-					if (r) {
-						r->key = key;
-						r->at = nrec;
-					}
-				}
-			}
+			if (first || direct)
+				dot_record(rec, &nrec, recent, (uint64_t)from << ebits | to,
+					   t->cum[n],
+					   (first ? REC_ADDS : 0) | (direct ? REC_DIRECT : 0));
 		}
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -166,9 +185,10 @@ static void edges_from_tree(struct dot *g)
 		while (n) {
 			unsigned char u = on_path[p->nodes[n].depth];
 			if (u & 1)
-				count[entry[n]]--;
+				count[t->entry[n]]--;
 			if (u & 2)
-				(*pt_map_put(&repeat, (uint64_t)entry[anc[n]] << 32 | entry[n]))--;
+				(*pt_map_put(&repeat,
+					     (uint64_t)t->entry[t->anc[n]] << 32 | t->entry[n]))--;
 			if (p->nodes[n].next_sibling) {
 				n = p->nodes[n].next_sibling;
 				break;
@@ -181,19 +201,26 @@ static void edges_from_tree(struct dot *g)
 	free(count);
 	free(first_from);
 	pt_map_release(&repeat);
+	return nrec;
+}
 
-	/* each run of one edge's records: its first record's walk order marks the edge, and
-	 * the marks counted up give each edge its place */
-	tmp = pt_xmalloc(cap * sizeof(*tmp));
-	s = pt_sort_keyed(rec, tmp, nrec, 2 * ebits);
-	rank = (uint32_t *)(s == rec ? tmp : rec); /* the sort's spare room */
+/* The records sorted, each run of one edge's becomes the edge. Its first record's walk
+ * order marks the edge, and the marks counted up give each edge its place. */
+static void dot_edges(struct dot *g, struct pt_keyed *rec, size_t nrec, unsigned ebits)
+{
+	struct pt_keyed *tmp = pt_xmalloc((nrec ? nrec : 1) * sizeof(*tmp));
+	struct pt_keyed *s = pt_sort_keyed(rec, tmp, nrec, 2 * ebits);
+	/* the sort's spare room, nrec records, holds nrec places */
+	uint32_t *rank = (uint32_t *)(s == rec ? tmp : rec);
+	size_t i, j, nedges = 0;
+
 	memset(rank, 0, nrec * sizeof(uint32_t));
 	for (i = 0; i < nrec; i = j) {
 		rank[s[i].a] = 1;
 		for (j = i + 1; j < nrec && s[j].key == s[i].key; j++)
 			;
 	}
-	for (i = 0, nedges = 0; i < nrec; i++) {
+	for (i = 0; i < nrec; i++) {
 		uint32_t m = rank[i];
 		rank[i] = (uint32_t)nedges;
 		nedges += m;
@@ -213,11 +240,24 @@ static void edges_from_tree(struct dot *g)
 			(uint32_t)(s[i].key >> ebits),
 			(uint32_t)(s[i].key & (((uint64_t)1 << ebits) - 1)), value, residual};
 	}
-	free(rec);
 	free(tmp);
-	free(entry);
-	free(anc);
-	free(ncum);
+}
+
+static void edges_from_tree(struct dot *g)
+{
+	const struct pt_profile *p = g->p;
+	unsigned ebits = pt_bits(g->a->nentries);
+	struct pt_keyed *rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*rec));
+	struct dot_nodes t;
+	size_t nrec;
+
+	dot_nodes_init(g, &t);
+	nrec = dot_walk(g, &t, rec, ebits);
+	free(t.entry);
+	free(t.anc);
+	free(t.cum);
+	dot_edges(g, rec, nrec, ebits);
+	free(rec);
 }
 
 /* an aggregate-only profile has only its reader's edges */
