@@ -389,18 +389,24 @@ static void cg_write_rows(struct cg *c, FILE *out)
 	for (i = 0; i < c->nrows; i++)
 		cg_put(c, out, sorted[i].func, sorted[i].callee, sorted[i].line, sorted[i].calls,
 		       svals + i * c->nt);
+	pt_buf_write_out(&c->b, out, 0);
 	free(sum);
 	free(sorted);
 	free(svals);
 }
 
-/* The call tree's rows, made without hashing. A position is a (function, line) pair of
- * the frames, the line taken in its low 32 bits as callgrind keys it; positions are
- * numbered in (function, line) order. Self rows are summed per position in node order.
- * A call row is a (caller position, callee) pair: each node that is the rootmost
- * occurrence of its function on its path gives one record, in depth-first order, and a
- * stable sort of the records brings each row's together in that order, runs already in
- * writing order. So the sums saturate exactly where the hash map's did. */
+/* The call tree's rows. Self costs come from every node; call costs from each node that
+ * is the rootmost occurrence of its function on its path, charged to (parent's function,
+ * parent's line). So the calls into a function add up to its cumulative value counted
+ * once per stack, which is what callgrind_annotate --inclusive and kcachegrind show as its
+ * inclusive cost. Root frames get the synthetic caller (function 0, written as "(root)").
+ *
+ * Made without hashing. A position is a (function, line) pair of the frames, the line
+ * taken in its low 32 bits as callgrind keys it; positions are numbered in (function,
+ * line) order. Self rows are summed per position in node order. A call row is a (caller
+ * position, callee) pair: each call gives one record, in depth-first order, and a stable
+ * sort of the records brings each row's together in that order, runs already in writing
+ * order. So the sums saturate exactly where a walk adding into a map of rows would. */
 struct cg_tree {
 	uint32_t npos;
 	uint32_t *fpos;	      /* per frame: its position */
@@ -602,7 +608,8 @@ static void cg_tree_release(struct cg_tree *t)
 	free(t->spare);
 }
 
-/* the call row of the run of records from calls[*i]: its sums into v, the run passed */
+/* the call row of the run of records from calls[*i]: its values into v, *i past the
+ * run; returns its count of calls */
 static uint64_t cg_run(const struct cg *c, const struct cg_tree *t, size_t *i, int64_t *v)
 {
 	uint64_t key = t->calls[*i].key, calls = 0;
@@ -638,7 +645,7 @@ static int64_t cg_call_line(const struct pt_profile *p, uint32_t n)
  * then its calls */
 static void cg_tree_write(struct cg *c, const struct cg_tree *t, FILE *out)
 {
-	uint32_t nt = c->nt, pos = 0, k;
+	uint32_t nt = c->nt, pos, k;
 	int64_t *sum = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
 	int64_t *v = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
 	uint64_t mask = ((uint64_t)1 << t->cbits) - 1;
@@ -740,10 +747,8 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 		pt_map_release(&c.row_index);
 		pt_agg_release(&a);
 	}
-	if (!streamed) {
+	if (!streamed)
 		cg_write_rows(&c, out);
-		pt_buf_write_out(&c.b, out, 0);
-	}
 
 	free(c.fl_id);
 	free(c.fn_id);

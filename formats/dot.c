@@ -49,18 +49,6 @@ static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
 	return *slot;
 }
 
-/* Edges between kept entries from the call tree: each node of a kept entry is joined to
- * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
- * edge counts once per stack, at its rootmost occurrence on the path, and the edges
- * keep the order in which the depth-first walk first meets them.
- *
- * Without hashing: the walk gives a record (edge; value, walk order, flags) per node that
- * adds to an edge or makes it direct, a stable radix sort brings each edge's records
- * together in walk order, and each run becomes an edge, put in place by the walk order of
- * its first record. So the sums saturate exactly as a walk adding into a map of edges
- * would; a record met again soon after takes the new one in where no value is negative
- * (pt_recent). */
-
 /* per node of the tree */
 struct dot_nodes {
 	uint32_t *entry; /* UINT32_MAX for the root */
@@ -243,6 +231,17 @@ static void dot_edges(struct dot *g, struct pt_keyed *rec, size_t nrec, unsigned
 	free(tmp);
 }
 
+/* Edges between kept entries from the call tree: each node of a kept entry is joined to
+ * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
+ * edge counts once per stack, at its rootmost occurrence on the path, and the edges
+ * keep the order in which the depth-first walk first meets them.
+ *
+ * Without hashing: the walk gives a record (edge; value, walk order, flags) per node that
+ * adds to an edge or makes it direct, a stable radix sort brings each edge's records
+ * together in walk order, and each run becomes an edge, put in place by the walk order of
+ * its first record. So the sums saturate exactly as a walk adding into a map of edges
+ * would; a record met again soon after takes the new one in where no value is negative
+ * (pt_recent). */
 static void edges_from_tree(struct dot *g)
 {
 	const struct pt_profile *p = g->p;

@@ -1,6 +1,7 @@
-/* sort.h: a stable radix sort of keyed records, for writers that aggregate millions of
- * (caller, callee) pairs: sorting them and merging runs of equal keys touches memory in
- * order, where a hash map probes it at random. */
+/* sort.h: a stable radix sort of keyed records, and a table to fold a key's records as
+ * they are made, for writers that aggregate millions of (caller, callee) pairs: sorting
+ * them and merging runs of equal keys touches memory in order, where a hash map probes
+ * it at random. */
 #ifndef PT_SORT_H
 #define PT_SORT_H
 
