@@ -12,11 +12,14 @@
 #include "buf.h"
 #include "format.h"
 #include "map.h"
+#include "sort.h"
 #include "text.h"
 #include "xalloc.h"
 
 /* A cost row: (function, line) for self costs, or (caller function, call line, callee
- * function) for calls. The synthetic caller of root frames is function id 0. */
+ * function) for calls. The synthetic caller of root frames is function id 0. Rows are
+ * kept in memory only for aggregate-only profiles and trees with odd lines (cg_tree):
+ * other trees stream theirs straight out. */
 struct crow {
 	uint32_t func, callee; /* callee UINT32_MAX for a self-cost row */
 	int64_t line;
@@ -33,7 +36,12 @@ struct cg {
 	uint32_t npos;
 	uint32_t *fl_id, *fn_id; /* name compression ids, 0 = not yet written */
 	uint32_t nfl, nfn;
+	uint32_t cur; /* the function of the row written last */
 	struct pt_buf b;
+	/* per callee, made once its names are out (cg_call): at call_at[callee] - 1 in
+	 * call_text, the text's length, the length of its part up to "calls=", the text */
+	uint32_t *call_at;
+	struct pt_buf call_text;
 };
 
 /* the position (func, line): an id for the pair, new ones numbered as they come */
@@ -46,19 +54,15 @@ static uint32_t cg_pos(struct cg *c, uint32_t func, int64_t line)
 	return *ps;
 }
 
-/* the row for (func, line, callee) at position pos, created empty if new */
-static size_t cg_row_at(struct cg *c, uint32_t pos, uint32_t func, int64_t line, uint32_t callee)
+/* a new row, its values 0 */
+static size_t cg_new_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
 {
-	uint32_t *rs = pt_map_put(&c->row_index, (uint64_t)pos << 32 | callee);
-	size_t id;
-
-	if (*rs != PT_MAP_NEW)
-		return *rs;
-	id = c->nrows;
+	size_t id = c->nrows;
 	if (id + 1 > c->rows_alloc) {
 		size_t old = c->rows_alloc;
 		PT_ALLOC_GROW(c->rows, id + 1, c->rows_alloc);
-		c->vals = pt_xreallocarray(c->vals, c->rows_alloc, c->nt * sizeof(int64_t));
+		c->vals = pt_xreallocarray(c->vals, c->rows_alloc,
+					   (c->nt ? c->nt : 1) * sizeof(int64_t));
 		memset(c->vals + old * c->nt, 0, (c->rows_alloc - old) * c->nt * sizeof(int64_t));
 	}
 	c->rows[id].func = func;
@@ -66,118 +70,24 @@ static size_t cg_row_at(struct cg *c, uint32_t pos, uint32_t func, int64_t line,
 	c->rows[id].line = line;
 	c->rows[id].calls = 0;
 	c->nrows++;
-	*rs = (uint32_t)id;
 	return id;
 }
 
+/* the row for (func, line, callee), created empty if new */
 static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
 {
-	return cg_row_at(c, cg_pos(c, func, line), func, line, callee);
+	uint32_t *rs = pt_map_put(&c->row_index, (uint64_t)cg_pos(c, func, line) << 32 | callee);
+
+	if (*rs == PT_MAP_NEW)
+		*rs = (uint32_t)cg_new_row(c, func, line, callee);
+	return *rs;
 }
 
-/* a frame's position, looked up once per frame */
-static uint32_t cg_frame_pos(struct cg *c, uint32_t *pos_of_frame, uint32_t frame)
-{
-	const struct pt_frame *f = &c->p->frames[frame];
-	if (!pos_of_frame[frame])
-		pos_of_frame[frame] = cg_pos(c, frame ? f->func : 0, frame ? f->line : 0) + 1;
-	return pos_of_frame[frame] - 1;
-}
-
-static int cg_add(struct cg *c, size_t row, const int64_t *v)
+static void cg_add(struct cg *c, size_t row, const int64_t *v)
 {
 	uint32_t t;
-	int any = 0;
-	for (t = 0; t < c->nt; t++) {
-		c->vals[row * c->nt + t] = pt_add(c->vals[row * c->nt + t], v[c->t0 + t]);
-		any |= v[c->t0 + t] != 0;
-	}
-	return any;
-}
-
-/* Self costs from every node; call costs from each node that is the rootmost occurrence
- * of its function on its path, charged to (parent's function, parent's line). So the
- * calls into a function add up to its cumulative value counted once per stack, which is
- * what callgrind_annotate --inclusive and kcachegrind show as its inclusive cost.
- * Root frames get the synthetic caller (function 0, written as "(root)"). */
-#define CACHE_N 4096
-
-struct row_cache {
-	uint32_t frame, func, row;
-};
-
-static void cg_from_tree(struct cg *c)
-{
-	const struct pt_profile *p = c->p;
-	uint32_t w = p->ntypes, n, *active, *pos_of_frame;
-	int64_t *ncum;
-	struct row_cache *cache = pt_xmalloc(CACHE_N * sizeof(*cache));
-
-	ncum = pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (w ? w : 1) * sizeof(int64_t));
-	memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
-	for (n = p->nnodes; n-- > 1;) {
-		int64_t *dst = ncum + (size_t)p->nodes[n].parent * w, *src = ncum + (size_t)n * w;
-		uint32_t t;
-		for (t = 0; t < w; t++)
-			dst[t] = pt_add(dst[t], src[t]);
-	}
-	pos_of_frame = pt_xcalloc((size_t)p->nframes + 1, sizeof(uint32_t));
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t fr = p->nodes[n].frame;
-		const struct pt_frame *f = &p->frames[fr];
-		const int64_t *v = p->node_self + (size_t)n * w;
-		uint32_t t;
-		for (t = 0; t < c->nt; t++)
-			if (v[c->t0 + t])
-				break;
-		if (t < c->nt)
-			cg_add(c,
-			       cg_row_at(c, cg_frame_pos(c, pos_of_frame, fr), f->func, f->line,
-					 UINT32_MAX),
-			       v);
-	}
-
-	active = pt_xcalloc(p->nfuncs + 1, sizeof(uint32_t));
-	memset(cache, 0xff, CACHE_N * sizeof(*cache));
-	n = p->nodes[0].first_child;
-	while (n) {
-		uint32_t func = pt_frame_of(p, n)->func;
-		if (!active[func]++) {
-			uint32_t par = p->nodes[n].parent;
-			/* the row is a function of (caller's frame, callee): a small
-			 * direct-mapped cache spares most of cg_row's two hash lookups */
-			uint32_t pfr = par ? p->nodes[par].frame : 0;
-			struct row_cache *rc = &cache[(pfr * 0x9e3779b1u ^ func) & (CACHE_N - 1)];
-			size_t row;
-			if (rc->frame == pfr && rc->func == func) {
-				row = rc->row;
-			} else {
-				uint32_t pf = par ? pt_frame_of(p, par)->func : 0;
-				int64_t pl = par ? pt_frame_of(p, par)->line : 0;
-				row = cg_row_at(c, cg_frame_pos(c, pos_of_frame, pfr), pf, pl,
-						func);
-				*rc = (struct row_cache){pfr, func, (uint32_t)row};
-			}
-			cg_add(c, row, ncum + (size_t)n * w);
-			c->rows[row].calls++;
-		}
-		if (p->nodes[n].first_child) {
-			n = p->nodes[n].first_child;
-			continue;
-		}
-		while (n) {
-			active[pt_frame_of(p, n)->func]--;
-			if (p->nodes[n].next_sibling) {
-				n = p->nodes[n].next_sibling;
-				break;
-			}
-			n = p->nodes[n].parent;
-		}
-	}
-	free(active);
-	free(pos_of_frame);
-	free(ncum);
-	free(cache);
+	for (t = 0; t < c->nt; t++)
+		c->vals[row * c->nt + t] = pt_add(c->vals[row * c->nt + t], v[t]);
 }
 
 /* An aggregate-only profile (no stacks): self per line and the reader's edges, which
@@ -191,7 +101,7 @@ static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 	for (i = 0; i < a->nlines; i++) {
 		uint32_t e = a->lines[i].entry, t;
 		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX),
-		       a->line_self + (size_t)i * w);
+		       a->line_self + (size_t)i * w + c->t0);
 		for (t = 0; t < w; t++)
 			rest[(size_t)e * w + t] -= a->line_self[(size_t)i * w + t];
 	}
@@ -202,13 +112,13 @@ static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 				break;
 		if (t < c->nt)
 			cg_add(c, cg_row(c, a->entries[i].func, a->entries[i].line, UINT32_MAX),
-			       rest + (size_t)i * w);
+			       rest + (size_t)i * w + c->t0);
 	}
 	for (i = 0; i < a->nedges; i++) {
 		const struct pt_agg_entry *from = &a->entries[a->edges[i].caller];
 		const struct pt_agg_entry *to = &a->entries[a->edges[i].callee];
 		size_t row = cg_row(c, from->func, from->line, to->func);
-		cg_add(c, row, a->edge_value + (size_t)i * w);
+		cg_add(c, row, a->edge_value + (size_t)i * w + c->t0);
 		c->rows[row].calls = 1;
 	}
 	free(rest);
@@ -349,116 +259,504 @@ static void cg_header(struct cg *c, FILE *out, const int64_t *sum)
 	fprintf(out, "\n");
 }
 
+/* "calls=N TARGET\n": N >= 1, as callgrind_annotate adds a calls=0 cost to the
+ * caller's self */
+static void cg_calls(struct pt_buf *b, uint64_t calls, int64_t target)
+{
+	char *q;
+	pt_buf_grow(b, 6 + 2 * PT_U64_DIGITS + 2);
+	q = b->buf + b->len;
+	memcpy(q, "calls=", 6);
+	q += 6;
+	q += pt_fmt_u64(q, calls ? calls : 1);
+	*q++ = ' ';
+	q += pt_fmt_u64(q, (uint64_t)(target > 0 ? target : 0));
+	*q++ = '\n';
+	pt_buf_setlen(b, (size_t)(q - b->buf));
+}
+
+/* A call's first lines, "cfi=(A)\ncfn=(B)\ncalls=N T\n". Once the callee's names have
+ * been written they are the same text for all its calls but N, so the text is made
+ * once (with N = 1, as most are) and copied: the millions of calls of a big profile
+ * cost a copy each, not four numbers and two table lookups. */
+static void cg_call(struct cg *c, struct pt_buf *b, uint32_t callee, uint64_t calls)
+{
+	const struct pt_profile *p = c->p;
+	int64_t target = p->funcs[callee].start_line;
+	uint32_t file = callee ? p->funcs[callee].file : 0;
+	const unsigned char *t;
+
+	if (!c->call_at[callee]) {
+		struct pt_buf *ct = &c->call_text;
+		size_t start = ct->len, prefix;
+		if (!c->fl_id[file] || !c->fn_id[callee]) {
+			/* a first use writes a name: this text is not the one to keep */
+			cg_file(c, b, "cfi", callee);
+			cg_func(c, b, "cfn", callee);
+			cg_calls(b, calls, target);
+			return;
+		}
+		pt_buf_add(ct, "\0\0", 2);
+		cg_file(c, ct, "cfi", callee);
+		cg_func(c, ct, "cfn", callee);
+		prefix = ct->len - start - 2 + 6;
+		cg_calls(ct, 1, target);
+		ct->buf[start] = (char)(ct->len - start - 2);
+		ct->buf[start + 1] = (char)prefix;
+		c->call_at[callee] = (uint32_t)start + 1;
+	}
+	t = (const unsigned char *)c->call_text.buf + c->call_at[callee] - 1;
+	if (calls <= 1) {
+		pt_buf_add(b, t + 2, t[0]);
+	} else {
+		char *q;
+		pt_buf_grow(b, t[0] + PT_U64_DIGITS);
+		q = b->buf + b->len;
+		memcpy(q, t + 2, t[1]);
+		q += t[1];
+		q += pt_fmt_u64(q, calls);
+		memcpy(q, t + 2 + t[1] + 1, t[0] - t[1] - 1u);
+		q += t[0] - t[1] - 1u;
+		pt_buf_setlen(b, (size_t)(q - b->buf));
+	}
+}
+
+/* One row out: fl= and fn= when the function changes, a call's lines, then the costs.
+ * Rows go out through one buffer, in blocks, with numbers written by hand: a call costs
+ * several lines, and printf per line cost more than the rest. */
+static void cg_put(struct cg *c, FILE *out, uint32_t func, uint32_t callee, int64_t line,
+		   uint64_t calls, const int64_t *v)
+{
+	struct pt_buf *b = &c->b;
+
+	if (func != c->cur) {
+		c->cur = func;
+		pt_buf_addch(b, '\n');
+		cg_file(c, b, "fl", func);
+		cg_func(c, b, "fn", func);
+	}
+	if (callee != UINT32_MAX)
+		cg_call(c, b, callee, calls);
+	cg_costs(c, b, line, v);
+	pt_buf_write_out(b, out, PT_BUF_BLOCK);
+}
+
+/* The rows in memory: sorted into writing order, then out after the header. Bucketed
+ * by function first (a counting sort), so that qsort only orders each function's few
+ * rows. */
+static void cg_write_rows(struct cg *c, FILE *out)
+{
+	const struct pt_profile *p = c->p;
+	struct crow *sorted;
+	int64_t *svals, *sum;
+	size_t i, k, n, *start;
+	uint32_t t, f;
+
+	n = c->nrows ? c->nrows : 1;
+	sorted = pt_xmalloc(n * sizeof(*sorted));
+	svals = pt_xreallocarray(NULL, n, (c->nt ? c->nt : 1) * sizeof(int64_t));
+	start = pt_xcalloc((size_t)p->nfuncs + 2, sizeof(size_t));
+	for (i = 0; i < c->nrows; i++)
+		start[c->rows[i].func + 1]++;
+	for (f = 0; f <= p->nfuncs; f++)
+		start[f + 1] += start[f];
+	for (i = 0; i < c->nrows; i++) {
+		size_t at = start[c->rows[i].func]++;
+		sorted[at] = c->rows[i];
+		sorted[at].calls = i; /* the original index while sorting */
+	}
+	for (i = 0; i < c->nrows; i = k) {
+		for (k = i + 1; k < c->nrows && sorted[k].func == sorted[i].func; k++)
+			;
+		if (k - i > 1)
+			qsort(sorted + i, k - i, sizeof(*sorted), row_cmp);
+	}
+	free(start);
+	for (i = 0; i < c->nrows; i++) {
+		size_t orig = (size_t)sorted[i].calls;
+		sorted[i].calls = c->rows[orig].calls;
+		memcpy(svals + i * c->nt, c->vals + orig * c->nt, c->nt * sizeof(int64_t));
+	}
+
+	sum = pt_xcalloc(c->nt ? c->nt : 1, sizeof(int64_t));
+	for (i = 0; i < c->nrows; i++)
+		if (sorted[i].callee == UINT32_MAX)
+			for (t = 0; t < c->nt; t++)
+				if (svals[i * c->nt + t] > 0)
+					sum[t] = pt_add(sum[t], svals[i * c->nt + t]);
+	cg_header(c, out, sum);
+	pt_buf_reset(&c->b);
+	for (i = 0; i < c->nrows; i++)
+		cg_put(c, out, sorted[i].func, sorted[i].callee, sorted[i].line, sorted[i].calls,
+		       svals + i * c->nt);
+	pt_buf_write_out(&c->b, out, 0);
+	free(sum);
+	free(sorted);
+	free(svals);
+}
+
+/* The call tree's rows. Self costs come from every node; call costs from each node that
+ * is the rootmost occurrence of its function on its path, charged to (parent's function,
+ * parent's line). So the calls into a function add up to its cumulative value counted
+ * once per stack, which is what callgrind_annotate --inclusive and kcachegrind show as its
+ * inclusive cost. Root frames get the synthetic caller (function 0, written as "(root)").
+ *
+ * Made without hashing. A position is a (function, line) pair of the frames, the line
+ * taken in its low 32 bits as callgrind keys it; positions are numbered in (function,
+ * line) order. Self rows are summed per position in node order. A call row is a (caller
+ * position, callee) pair: each call gives one record, in depth-first order, and a stable
+ * sort of the records brings each row's together in that order, runs already in writing
+ * order. So the sums saturate exactly where a walk adding into a map of rows would. */
+struct cg_tree {
+	uint32_t npos;
+	uint32_t *fpos;	      /* per frame: its position */
+	uint32_t *pos_func;   /* per position */
+	int64_t *pos_line;    /* per position: the line of its first frame */
+	uint32_t *self_frame; /* per position: the first frame with self cost, or UINT32_MAX */
+	int64_t *self;	      /* nt per position */
+	int64_t *ncum;	      /* nt per node: inclusive values */
+	/* sorted records: key (position, callee), a = node, b = occurrences, x = their
+	 * value if nt is 1 */
+	struct pt_keyed *calls, *spare;
+	size_t ncalls;
+	unsigned cbits; /* the callee's bits of a key */
+	/* every line fits 32 bits, so position order is line order; else two lines may
+	 * share a position and the rows are sorted again by the line each was made with */
+	int exact;
+};
+
+/* Positions: the frames sorted by function, then line as a signed 32-bit number (less
+ * the least, for a short key), with rec and tmp (nf records each) as room; frame 0 is
+ * the root's caller, (0, 0). */
+static void cg_positions(const struct pt_profile *p, struct cg_tree *t, uint32_t nf,
+			 struct pt_keyed *rec, struct pt_keyed *tmp)
+{
+	uint64_t lmin = UINT32_MAX, lmax = 0;
+	struct pt_keyed *s;
+	unsigned lbits;
+	uint32_t fr, i;
+
+	t->exact = 1;
+	for (fr = 0; fr < nf; fr++) {
+		int64_t l = fr ? p->frames[fr].line : 0;
+		uint64_t u = (uint32_t)l ^ 0x80000000u;
+		if (l < INT32_MIN || l > INT32_MAX)
+			t->exact = 0;
+		if (u < lmin)
+			lmin = u;
+		if (u > lmax)
+			lmax = u;
+	}
+	lbits = pt_bits(lmax - lmin);
+	for (fr = 0; fr < nf; fr++) {
+		uint64_t u = (uint32_t)(fr ? p->frames[fr].line : 0) ^ 0x80000000u;
+		rec[fr].key = (uint64_t)(fr ? p->frames[fr].func : 0) << lbits | (u - lmin);
+		rec[fr].a = fr;
+	}
+	s = pt_sort_keyed(rec, tmp, nf, pt_bits(p->nfuncs) + lbits);
+	t->fpos = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	t->pos_func = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	t->pos_line = pt_xmalloc((size_t)nf * sizeof(int64_t));
+	for (i = 0; i < nf; i++) {
+		fr = s[i].a;
+		if (!i || s[i].key != s[i - 1].key) {
+			t->pos_func[t->npos] = fr ? p->frames[fr].func : 0;
+			t->pos_line[t->npos] = fr ? p->frames[fr].line : 0;
+			t->npos++;
+		}
+		t->fpos[fr] = t->npos - 1;
+	}
+}
+
+/* inclusive values of the types written, children into parents from the last node
+ * back; *negative is set if any node's is below 0 */
+static int64_t *cg_inclusive(const struct cg *c, int *negative)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t w = p->ntypes, nt = c->nt, n, k;
+	int64_t *ncum =
+		pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
+
+	if (nt == w && !c->t0) {
+		memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
+	} else {
+		for (n = 0; n < p->nnodes; n++)
+			for (k = 0; k < nt; k++)
+				ncum[(size_t)n * nt + k] = p->node_self[(size_t)n * w + c->t0 + k];
+	}
+	*negative = 0;
+	for (n = p->nnodes; n-- > 1;) {
+		int64_t *dst = ncum + (size_t)p->nodes[n].parent * nt;
+		const int64_t *src = ncum + (size_t)n * nt;
+		for (k = 0; k < nt; k++) {
+			dst[k] = pt_add(dst[k], src[k]);
+			*negative |= src[k] < 0;
+		}
+	}
+	return ncum;
+}
+
+/* self costs per position, in node order */
+static void cg_self(const struct cg *c, struct cg_tree *t)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t w = p->ntypes, nt = c->nt, n, k;
+
+	t->self_frame = pt_xmalloc((size_t)t->npos * sizeof(uint32_t));
+	memset(t->self_frame, 0xff, (size_t)t->npos * sizeof(uint32_t));
+	t->self = pt_xcalloc((size_t)t->npos * (nt ? nt : 1), sizeof(int64_t));
+	for (n = 1; n < p->nnodes; n++) {
+		const int64_t *v = p->node_self + (size_t)n * w + c->t0;
+		uint32_t fr, pos;
+		for (k = 0; k < nt; k++)
+			if (v[k])
+				break;
+		if (k == nt)
+			continue;
+		fr = p->nodes[n].frame;
+		pos = t->fpos[fr];
+		if (t->self_frame[pos] == UINT32_MAX)
+			t->self_frame[pos] = fr;
+		for (k = 0; k < nt; k++)
+			t->self[(size_t)pos * nt + k] = pt_add(t->self[(size_t)pos * nt + k], v[k]);
+	}
+}
+
+/* Calls: depth-first, a record at each rootmost occurrence of a function, b the
+ * occurrences it stands for, into rec; returns how many. With fold (one type, no
+ * negative value), a record of a key met again soon after takes the new one in
+ * (pt_recent). */
+static size_t cg_walk(const struct cg *c, const struct cg_tree *t, struct pt_keyed *rec, int fold)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t n, *active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	struct pt_recent *recent = fold ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
+	size_t nrec = 0;
+
+	n = p->nnodes ? p->nodes[0].first_child : 0;
+	while (n) {
+		uint32_t func = p->frames[p->nodes[n].frame].func;
+		if (!active[func]++) {
+			uint32_t par = p->nodes[n].parent;
+			uint64_t key =
+				(uint64_t)t->fpos[par ? p->nodes[par].frame : 0] << t->cbits | func;
+			struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
+			if (r && r->at && r->key == key) {
+				struct pt_keyed *k = &rec[r->at - 1];
+				k->x = (uint64_t)pt_add((int64_t)k->x, t->ncum[n]);
+				k->b++;
+			} else {
+				rec[nrec].key = key;
+				rec[nrec].a = n;
+				rec[nrec].b = 1;
+				rec[nrec].x = c->nt == 1 ? (uint64_t)t->ncum[n] : 0;
+				nrec++;
+				if (r) {
+					r->key = key;
+					r->at = nrec;
+				}
+			}
+		}
+		if (p->nodes[n].first_child) {
+			n = p->nodes[n].first_child;
+			continue;
+		}
+		while (n) {
+			active[p->frames[p->nodes[n].frame].func]--;
+			if (p->nodes[n].next_sibling) {
+				n = p->nodes[n].next_sibling;
+				break;
+			}
+			n = p->nodes[n].parent;
+		}
+	}
+	free(active);
+	free(recent);
+	return nrec;
+}
+
+static void cg_tree_build(struct cg *c, struct cg_tree *t)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t nf = p->nframes ? p->nframes : 1;
+	size_t cap = nf > p->nnodes ? nf : p->nnodes;
+	struct pt_keyed *rec = pt_xmalloc(cap * sizeof(*rec)), *tmp;
+	int negative;
+
+	memset(t, 0, sizeof(*t));
+	tmp = pt_xmalloc((size_t)nf * sizeof(*tmp));
+	cg_positions(p, t, nf, rec, tmp);
+	free(tmp);
+	t->ncum = cg_inclusive(c, &negative);
+	cg_self(c, t);
+	t->cbits = pt_bits(p->nfuncs);
+	t->ncalls = cg_walk(c, t, rec, c->nt == 1 && !negative);
+	tmp = pt_xmalloc((t->ncalls ? t->ncalls : 1) * sizeof(*tmp));
+	t->calls = pt_sort_keyed(rec, tmp, t->ncalls, pt_bits(t->npos - 1) + t->cbits);
+	t->spare = t->calls == rec ? tmp : rec;
+}
+
+static void cg_tree_release(struct cg_tree *t)
+{
+	free(t->fpos);
+	free(t->pos_func);
+	free(t->pos_line);
+	free(t->self_frame);
+	free(t->self);
+	free(t->ncum);
+	free(t->calls);
+	free(t->spare);
+}
+
+/* the call row of the run of records from calls[*i]: its values into v, *i past the
+ * run; returns its count of calls */
+static uint64_t cg_run(const struct cg *c, const struct cg_tree *t, size_t *i, int64_t *v)
+{
+	uint64_t key = t->calls[*i].key, calls = 0;
+	uint32_t k;
+	size_t j;
+
+	for (k = 0; k < c->nt; k++)
+		v[k] = 0;
+	if (c->nt == 1) {
+		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++) {
+			v[0] = pt_add(v[0], (int64_t)t->calls[j].x);
+			calls += t->calls[j].b;
+		}
+	} else {
+		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++) {
+			const int64_t *src = t->ncum + (size_t)t->calls[j].a * c->nt;
+			for (k = 0; k < c->nt; k++)
+				v[k] = pt_add(v[k], src[k]);
+		}
+	}
+	*i = j;
+	return calls;
+}
+
+/* the line of the caller's frame of node n: a call row's line */
+static int64_t cg_call_line(const struct pt_profile *p, uint32_t n)
+{
+	uint32_t par = p->nodes[n].parent;
+	return par ? pt_frame_of(p, par)->line : 0;
+}
+
+/* the rows of an exact tree, already in writing order: each function's self rows,
+ * then its calls */
+static void cg_tree_write(struct cg *c, const struct cg_tree *t, FILE *out)
+{
+	uint32_t nt = c->nt, pos, k;
+	int64_t *sum = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
+	int64_t *v = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
+	uint64_t mask = ((uint64_t)1 << t->cbits) - 1;
+	size_t i = 0;
+
+	for (pos = 0; pos < t->npos; pos++)
+		if (t->self_frame[pos] != UINT32_MAX)
+			for (k = 0; k < nt; k++)
+				if (t->self[(size_t)pos * nt + k] > 0)
+					sum[k] = pt_add(sum[k], t->self[(size_t)pos * nt + k]);
+	cg_header(c, out, sum);
+	pt_buf_reset(&c->b);
+	pos = 0;
+	for (;;) {
+		uint32_t f, cpos;
+		while (pos < t->npos && t->self_frame[pos] == UINT32_MAX)
+			pos++;
+		if (pos == t->npos && i == t->ncalls)
+			break;
+		f = pos < t->npos ? t->pos_func[pos] : UINT32_MAX;
+		if (i < t->ncalls && t->pos_func[t->calls[i].key >> t->cbits] < f)
+			f = t->pos_func[t->calls[i].key >> t->cbits];
+		for (; pos < t->npos && t->pos_func[pos] == f; pos++)
+			if (t->self_frame[pos] != UINT32_MAX)
+				cg_put(c, out, f, UINT32_MAX, t->pos_line[pos], 0,
+				       t->self + (size_t)pos * nt);
+		while (i < t->ncalls &&
+		       t->pos_func[cpos = (uint32_t)(t->calls[i].key >> t->cbits)] == f) {
+			uint32_t callee = (uint32_t)(t->calls[i].key & mask);
+			uint64_t calls = cg_run(c, t, &i, v);
+			cg_put(c, out, f, callee, t->pos_line[cpos], calls, v);
+		}
+	}
+	pt_buf_write_out(&c->b, out, 0);
+	free(sum);
+	free(v);
+}
+
+/* an inexact tree's rows into memory, each with the line it was first made with */
+static void cg_tree_rows(struct cg *c, const struct cg_tree *t)
+{
+	const struct pt_profile *p = c->p;
+	uint64_t mask = ((uint64_t)1 << t->cbits) - 1;
+	uint32_t pos;
+	size_t i = 0;
+
+	for (pos = 0; pos < t->npos; pos++)
+		if (t->self_frame[pos] != UINT32_MAX) {
+			size_t r = cg_new_row(c, t->pos_func[pos],
+					      p->frames[t->self_frame[pos]].line, UINT32_MAX);
+			cg_add(c, r, t->self + (size_t)pos * c->nt);
+		}
+	while (i < t->ncalls) {
+		const struct pt_keyed *first = &t->calls[i];
+		size_t r = cg_new_row(c, t->pos_func[first->key >> t->cbits],
+				      cg_call_line(p, first->a), (uint32_t)(first->key & mask));
+		c->rows[r].calls = cg_run(c, t, &i, c->vals + r * c->nt);
+	}
+}
+
 static int callgrind_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 			   struct pt_diag *d)
 {
 	struct cg c;
+	struct cg_tree t;
 	struct pt_agg a;
-	struct crow *sorted;
-	int64_t *svals, *sum;
-	size_t i, k, n, *start;
-	uint32_t t, f, cur = UINT32_MAX;
+	int streamed = 0;
 
 	memset(&c, 0, sizeof(c));
 	pt_buf_init(&c.b);
 	c.p = p;
 	c.t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	c.nt = o->type == PT_TYPE_ALL ? p->ntypes : 1;
-	pt_map_init(&c.pos_index);
-	pt_map_init(&c.row_index);
-	if (pt_profile_has_stacks(p)) {
-		cg_from_tree(&c);
-	} else {
-		if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
-			pt_map_release(&c.pos_index);
-			pt_map_release(&c.row_index);
-			return -1;
-		}
-		cg_from_agg(&c, &a);
-		pt_agg_release(&a);
-	}
-	pt_map_release(&c.pos_index);
-	pt_map_release(&c.row_index);
-
-	/* Sort the rows, and their values with them, into writing order: bucketed by
-	 * function first (a counting sort), so that qsort only orders each function's few
-	 * rows. */
-	n = c.nrows ? c.nrows : 1;
-	sorted = pt_xmalloc(n * sizeof(*sorted));
-	svals = pt_xreallocarray(NULL, n, (c.nt ? c.nt : 1) * sizeof(int64_t));
-	start = pt_xcalloc((size_t)p->nfuncs + 2, sizeof(size_t));
-	for (i = 0; i < c.nrows; i++)
-		start[c.rows[i].func + 1]++;
-	for (f = 0; f <= p->nfuncs; f++)
-		start[f + 1] += start[f];
-	for (i = 0; i < c.nrows; i++) {
-		size_t at = start[c.rows[i].func]++;
-		sorted[at] = c.rows[i];
-		sorted[at].calls = i; /* the original index while sorting */
-	}
-	for (i = 0; i < c.nrows; i = k) {
-		for (k = i + 1; k < c.nrows && sorted[k].func == sorted[i].func; k++)
-			;
-		if (k - i > 1)
-			qsort(sorted + i, k - i, sizeof(*sorted), row_cmp);
-	}
-	free(start);
-	for (i = 0; i < c.nrows; i++) {
-		size_t orig = (size_t)sorted[i].calls;
-		sorted[i].calls = c.rows[orig].calls;
-		memcpy(svals + i * c.nt, c.vals + orig * c.nt, c.nt * sizeof(int64_t));
-	}
-
-	sum = pt_xcalloc(c.nt ? c.nt : 1, sizeof(int64_t));
-	for (i = 0; i < c.nrows; i++)
-		if (sorted[i].callee == UINT32_MAX)
-			for (t = 0; t < c.nt; t++)
-				if (svals[i * c.nt + t] > 0)
-					sum[t] = pt_add(sum[t], svals[i * c.nt + t]);
-	cg_header(&c, out, sum);
-
+	c.cur = UINT32_MAX;
 	c.fl_id = pt_xcalloc((size_t)p->strings.n + 1, sizeof(uint32_t));
 	c.fn_id = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
-	/* the rows go out through one buffer, in blocks, with numbers written by hand:
-	 * a call costs several lines, and printf per line cost more than the rest */
-	pt_buf_reset(&c.b);
-	for (i = 0; i < c.nrows; i++) {
-		const struct crow *r = &sorted[i];
-		if (r->func != cur) {
-			cur = r->func;
-			pt_buf_addch(&c.b, '\n');
-			cg_file(&c, &c.b, "fl", cur);
-			cg_func(&c, &c.b, "fn", cur);
+	c.call_at = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	pt_buf_init(&c.call_text);
+	if (pt_profile_has_stacks(p)) {
+		cg_tree_build(&c, &t);
+		if (t.exact) {
+			cg_tree_write(&c, &t, out);
+			streamed = 1;
+		} else {
+			cg_tree_rows(&c, &t);
 		}
-		if (r->callee != UINT32_MAX) {
-			int64_t target = p->funcs[r->callee].start_line;
-			cg_file(&c, &c.b, "cfi", r->callee);
-			cg_func(&c, &c.b, "cfn", r->callee);
-			/* N >= 1: callgrind_annotate adds a calls=0 cost to the caller's self */
-			char *q;
-			pt_buf_grow(&c.b, 6 + 2 * PT_U64_DIGITS + 2);
-			q = c.b.buf + c.b.len;
-			memcpy(q, "calls=", 6);
-			q += 6;
-			q += pt_fmt_u64(q, r->calls ? r->calls : 1);
-			*q++ = ' ';
-			q += pt_fmt_u64(q, (uint64_t)(target > 0 ? target : 0));
-			*q++ = '\n';
-			pt_buf_setlen(&c.b, (size_t)(q - c.b.buf));
+		cg_tree_release(&t);
+	} else {
+		if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
+			free(c.fl_id);
+			free(c.fn_id);
+			free(c.call_at);
+			return -1;
 		}
-		cg_costs(&c, &c.b, r->line, svals + i * c.nt);
-		pt_buf_write_out(&c.b, out, PT_BUF_BLOCK);
+		pt_map_init(&c.pos_index);
+		pt_map_init(&c.row_index);
+		cg_from_agg(&c, &a);
+		pt_map_release(&c.pos_index);
+		pt_map_release(&c.row_index);
+		pt_agg_release(&a);
 	}
-	pt_buf_write_out(&c.b, out, 0);
+	if (!streamed)
+		cg_write_rows(&c, out);
 
 	free(c.fl_id);
 	free(c.fn_id);
+	free(c.call_at);
+	pt_buf_release(&c.call_text);
 	free(c.rows);
 	free(c.vals);
 	pt_buf_release(&c.b);
-	free(sum);
-	free(sorted);
-	free(svals);
 	return 0;
 }
 

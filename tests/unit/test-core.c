@@ -1,4 +1,4 @@
-/* test-core.c: arena, intern, buf, map, input (lines, gzip, limits), units. */
+/* test-core.c: arena, intern, buf, map, sort, input (lines, gzip, limits), units. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -14,6 +14,7 @@
 #include "intern.h"
 #include "map.h"
 #include "profile.h"
+#include "sort.h"
 #include "tap.h"
 #include "units.h"
 
@@ -155,6 +156,41 @@ static void test_map(void)
 	pt_map_release(&m);
 }
 
+/* the radix sort orders by key and keeps equal keys in their order, whatever the width */
+static void test_sort(void)
+{
+	static const unsigned widths[] = {1, 7, 11, 12, 23, 33, 64};
+	struct pt_keyed *v = malloc(5000 * sizeof(*v)), *tmp = malloc(5000 * sizeof(*tmp)), *s;
+	uint64_t x = 88172645463325252ULL;
+	size_t i, w;
+
+	for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+		unsigned bits = widths[w];
+		uint32_t bad = 0;
+		for (i = 0; i < 5000; i++) {
+			x ^= x << 13; /* xorshift64 */
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* few distinct keys, so that runs of equal ones are long */
+			v[i].key = (bits < 64 ? x & (((uint64_t)1 << bits) - 1) : x) &
+				   ~(uint64_t)0xff0;
+			v[i].a = (uint32_t)i;
+		}
+		s = pt_sort_keyed(v, tmp, 5000, bits);
+		for (i = 1; i < 5000; i++)
+			if (s[i - 1].key > s[i].key ||
+			    (s[i - 1].key == s[i].key && s[i - 1].a > s[i].a))
+				bad++;
+		is_int(bad, 0, "%u-bit keys sort in order, equal keys stable", bits);
+	}
+	is_int(pt_bits(0), 0, "pt_bits(0)");
+	is_int(pt_bits(1), 1, "pt_bits(1)");
+	is_int(pt_bits(20000), 15, "pt_bits(20000)");
+	is_int(pt_bits(UINT64_MAX), 64, "pt_bits(UINT64_MAX)");
+	free(v);
+	free(tmp);
+}
+
 static void test_units(void)
 {
 	struct pt_profile p;
@@ -280,6 +316,7 @@ int main(void)
 	test_buf_ints();
 	test_buf_fixed();
 	test_map();
+	test_sort();
 	test_units();
 	test_input();
 	return tap_done();
