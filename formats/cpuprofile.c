@@ -327,15 +327,6 @@ static int64_t d2i(double x)
 	return (int64_t)llround(x);
 }
 
-/* a - b, saturated */
-static int64_t sat_sub(int64_t a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_sub_overflow(a, b, &r))
-		return b < 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
 static int64_t sat_mul1000(int64_t v)
 {
 	if (v > INT64_MAX / 1000)
@@ -1563,11 +1554,11 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				next = end != NO_VALUE && end > t ? end : t;
 			}
 			v[0] = 1;
-			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? sat_sub(next, t)
+			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? pt_sub(next, t)
 										 : 0;
 			if (v[1] < 0)
 				v[1] = INT64_MAX; /* overflowed: hostile input */
-			pt_profile_add_sample(p, node, labels, v, sat_mul1000(sat_sub(t, origin)));
+			pt_profile_add_sample(p, node, labels, v, sat_mul1000(pt_sub(t, origin)));
 		}
 	}
 	ret = 0;
@@ -1748,7 +1739,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	}
 	/* duration: from the earliest start to the latest sample or endTime */
 	if (last != INT64_MIN && last > origin)
-		p->duration_nanos = sat_mul1000(sat_sub(last, origin));
+		p->duration_nanos = sat_mul1000(pt_sub(last, origin));
 	ret = 0;
 out:
 	yajl_free(r.h);
@@ -2109,7 +2100,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 			const struct pt_event *e = &p->events[ord[k].event];
 			uint32_t node = p->samples[e->sample].node;
 			sample_node[k] = wnode_of[node];
-			deltas[k] = sat_sub(ord[k].time, prev);
+			deltas[k] = pt_sub(ord[k].time, prev);
 			prev = ord[k].time;
 			add_hit(&w, wnode_of[node], node ? pt_frame_of(p, node)->line : 0, 1);
 		}

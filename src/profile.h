@@ -38,6 +38,15 @@ static inline int64_t pt_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* saturating subtraction, the same way */
+static inline int64_t pt_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 enum pt_frame_flag {
 	PT_FRAME_KERNEL = 1 << 0,    /* kernel code */
 	PT_FRAME_JIT = 1 << 1,	     /* JIT-compiled code */

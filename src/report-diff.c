@@ -131,14 +131,6 @@ void pt_diff_release(struct pt_diff *df)
 	memset(df, 0, sizeof(*df));
 }
 
-static int64_t sub_sat(int64_t a, int64_t b)
-{
-	int64_t r;
-	if (__builtin_sub_overflow(a, b, &r))
-		return a < b ? INT64_MIN : INT64_MAX;
-	return r;
-}
-
 static uint64_t absdiff(int64_t a, int64_t b)
 {
 	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
@@ -284,8 +276,8 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 	fwrite(line.buf, 1, line.len, out);
 	for (i = 0; i < shown; i++) {
 		const struct pt_diff_row *r = &df->rows[idx[i]];
-		int64_t vals[6] = {r->base_flat, r->new_flat, sub_sat(r->new_flat, r->base_flat),
-				   r->base_cum,	 r->new_cum,  sub_sat(r->new_cum, r->base_cum)};
+		int64_t vals[6] = {r->base_flat, r->new_flat, pt_sub(r->new_flat, r->base_flat),
+				   r->base_cum,	 r->new_cum,  pt_sub(r->new_cum, r->base_cum)};
 		int k;
 		pt_buf_reset(&line);
 		for (k = 0; k < 6; k++) {
