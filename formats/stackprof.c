@@ -1194,10 +1194,14 @@ struct mframe {
 };
 
 /* The object table, for '@' links: 4 bytes an object (the kind in the top 3 bits, then a
- * string id or an index into the numbers), since raw dumps hold millions of Bignums. */
+ * string id or an index into the numbers), since raw dumps hold millions of Bignums.
+ * Those are mostly the same few frame ids over and over, so a number met a moment ago
+ * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
+ * is then 4 bytes an object, not 12. */
 enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER };
 #define O_SHIFT 29
 #define O_MAX	((uint32_t)1 << O_SHIFT)
+#define NUM_RECENT 256
 
 struct marshal {
 	struct pt_input *in;
@@ -1212,6 +1216,7 @@ struct marshal {
 	size_t nobjs, objs_alloc;
 	int64_t *nums; /* Integer values (and Float bits) of objects */
 	size_t nnums, nums_alloc;
+	uint32_t recent[NUM_RECENT]; /* index + 1 of a number met lately; 0: none */
 };
 
 static int m_eof(struct marshal *m)
@@ -1303,9 +1308,15 @@ static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 	uint32_t payload = str;
 
 	if (kind == O_INT || kind == O_BIG || kind == O_FLOAT) {
-		PT_ALLOC_GROW(m->nums, m->nnums + 1, m->nums_alloc);
-		m->nums[m->nnums] = num;
-		payload = (uint32_t)m->nnums++;
+		uint32_t *r = &m->recent[((uint64_t)num * 0x9e3779b97f4a7c15u) >> 56];
+		if (*r && m->nums[*r - 1] == num) {
+			payload = *r - 1;
+		} else {
+			PT_ALLOC_GROW(m->nums, m->nnums + 1, m->nums_alloc);
+			m->nums[m->nnums] = num;
+			payload = (uint32_t)m->nnums++;
+			*r = payload + 1;
+		}
 	}
 	if (payload >= O_MAX || m->nobjs >= O_MAX)
 		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");

@@ -142,4 +142,24 @@ test_expect_success 'deep recursion: 259-frame stacks read back whole' '
 		awk -F";" "NF > m { m = NF } END { print m }" >depth &&
 	test "$(cat depth)" = 259'
 
+# tests/data/stackprof-bignum-links.dump is cpu-raw.dump with every frame id moved past
+# 2^62, where Ruby's Integers are Bignum objects: in the raw stacks, even samples hold
+# new objects (equal in value to earlier ones) and odd samples the objects the sample
+# before made, which Marshal writes as '@' links:
+#   ruby -e 'd = Marshal.load(File.binread("samples/stackprof/cpu-raw.dump"))
+#     d[:frames] = d[:frames].map { |k, v| [k + 2**62, v] }.to_h
+#     last = {}; raw = d[:raw]; out = []; i = 0; s = 0
+#     while i < raw.size; n = raw[i]; out << n
+#       out.concat(raw[i + 1, n].map { |x| s.odd? && last[x] ? last[x] : (last[x] = x + 2**62) })
+#       out << raw[i + 1 + n]; i += n + 2; s += 1; end
+#     d[:raw] = out; File.binwrite("stackprof-bignum-links.dump", Marshal.dump(d))'
+# The reader keeps a number met a moment ago once; a link must still find its value.
+test_expect_success 'Bignum frame ids, repeated through links, read as the small ones' '
+	"$PROFTOOL" top -n 0 "$S/cpu-raw.dump" >expect &&
+	"$PROFTOOL" top -n 0 "$SRCDIR/tests/data/stackprof-bignum-links.dump" >actual &&
+	test_cmp expect actual &&
+	"$PROFTOOL" convert --to collapsed "$S/cpu-raw.dump" >expect &&
+	"$PROFTOOL" convert --to collapsed "$SRCDIR/tests/data/stackprof-bignum-links.dump" >actual &&
+	test_cmp expect actual'
+
 test_done
