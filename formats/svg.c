@@ -203,9 +203,15 @@ static int inclusive(const struct gview *g, size_t nn, uint32_t t, int64_t **out
 		const struct pt_node *nodes = p->nodes;
 		const int64_t *self = p->node_self + t;
 		size_t stride = p->ntypes;
-		for (i = 0; i < nn; i++) {
-			cum[i] = self[i * stride];
-			neg |= cum[i];
+		if (stride == 1) { /* one sample type: a copy, which vectorizes */
+			memcpy(cum, self, nn * sizeof(int64_t));
+			for (i = 0; i < nn; i++)
+				neg |= self[i];
+		} else {
+			for (i = 0; i < nn; i++) {
+				cum[i] = self[i * stride];
+				neg |= cum[i];
+			}
 		}
 		for (i = nn; i-- > 1;)
 			cum[nodes[i].parent] = pt_add(cum[nodes[i].parent], cum[i]);
