@@ -220,14 +220,33 @@ static int inclusive(const struct gview *g, size_t nn, uint32_t t, int64_t **out
 	return neg >= 0;
 }
 
-/* a child to place: its key beside it, so sorting reads no node */
+/* a child to place: its key, and the key's place in name order, beside it, so sorting
+ * compares two integers and reads no node (a node's children have distinct keys) */
 struct kid {
-	uint32_t key, id;
+	uint32_t rank, key, id;
 };
 
-static int kid_cmp(const void *a, const void *b, void *ctx)
+static int kid_cmp(const void *a, const void *b)
 {
-	return key_cmp(&((const struct kid *)a)->key, &((const struct kid *)b)->key, ctx);
+	uint32_t x = ((const struct kid *)a)->rank, y = ((const struct kid *)b)->rank;
+	return (x > y) - (x < y);
+}
+
+/* rank[key]: the key's place in name order (key_cmp), for every key (id 0, the empty
+ * string, is no key) */
+static uint32_t *key_ranks(const struct svg *s)
+{
+	uint32_t n = s->keys.n, *order = pt_xmalloc((size_t)(n ? n : 1) * sizeof(uint32_t));
+	uint32_t *rank = pt_xcalloc((size_t)(n ? n : 1), sizeof(uint32_t)), k;
+
+	for (k = 1; k < n; k++)
+		order[k - 1] = k;
+	if (n > 2)
+		qsort_r(order, n - 1, sizeof(*order), key_cmp, (void *)s);
+	for (k = 1; k < n; k++)
+		rank[order[k - 1]] = k;
+	free(order);
+	return rank;
 }
 
 static int rect_id_cmp(const void *a, const void *b)
@@ -253,10 +272,12 @@ static void layout_graph(struct svg *s)
 	struct kid *kids = NULL;
 	int64_t *cum = NULL, *cumb = NULL;
 	uint8_t *shared;
+	uint32_t *rank;
 	int prune = 1, any_shared = 0;
 
 	for (f = 1; f < p->nframes; f++)
 		frame_key(s, f);
+	rank = key_ranks(s);
 	shared = pt_xcalloc((size_t)s->keys.n + 1, 1);
 	for (f = 1; f < p->nframes; f++)
 		if (shared[s->key_of_frame[f]]++)
@@ -293,10 +314,11 @@ static void layout_graph(struct svg *s)
 		nkids = 0;
 		for (c = g_first(&g, t.id); c; c = g_next(&g, c)) {
 			PT_ALLOC_GROW(kids, nkids + 1, kalloc);
-			kids[nkids++] = (struct kid){g_key(&g, c), c};
+			uint32_t key = g_key(&g, c);
+			kids[nkids++] = (struct kid){rank[key], key, c};
 		}
 		if (nkids > 1)
-			qsort_r(kids, nkids, sizeof(*kids), kid_cmp, s);
+			qsort(kids, nkids, sizeof(*kids), kid_cmp);
 		PT_ALLOC_GROW(todo, ntodo + nkids, todo_alloc);
 		for (k = 0; k < nkids; k++) {
 			c = kids[k].id;
@@ -311,6 +333,7 @@ static void layout_graph(struct svg *s)
 		qsort(s->rects, s->nrects, sizeof(*s->rects), rect_id_cmp);
 	free(todo);
 	free(kids);
+	free(rank);
 	free(cum);
 	free(cumb);
 	if (g.m) {
