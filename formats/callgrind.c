@@ -541,21 +541,15 @@ static size_t cg_walk(const struct cg *c, const struct cg_tree *t, struct pt_key
 			uint32_t par = p->nodes[n].parent;
 			uint64_t key =
 				(uint64_t)t->fpos[par ? p->nodes[par].frame : 0] << t->cbits | func;
-			struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
-			if (r && r->at && r->key == key) {
-				struct pt_keyed *k = &rec[r->at - 1];
+			int made;
+			struct pt_keyed *k = pt_recent_record(recent, rec, &nrec, key, &made);
+			if (made) {
+				k->a = n;
+				k->b = 1;
+				k->x = c->nt == 1 ? (uint64_t)t->ncum[n] : 0;
+			} else {
 				k->x = (uint64_t)pt_add((int64_t)k->x, t->ncum[n]);
 				k->b++;
-			} else {
-				rec[nrec].key = key;
-				rec[nrec].a = n;
-				rec[nrec].b = 1;
-				rec[nrec].x = c->nt == 1 ? (uint64_t)t->ncum[n] : 0;
-				nrec++;
-				if (r) {
-					r->key = key;
-					r->at = nrec;
-				}
 			}
 		}
 		if (p->nodes[n].first_child) {

@@ -98,26 +98,18 @@ static void dot_nodes_init(const struct dot *g, struct dot_nodes *t)
 static void dot_record(struct pt_keyed *rec, size_t *nrec, struct pt_recent *recent, uint64_t key,
 		       int64_t value, uint32_t flags)
 {
-	struct pt_recent *r = recent ? pt_recent_slot(recent, key) : NULL;
-	struct pt_keyed *k;
+	int made;
+	struct pt_keyed *k = pt_recent_record(recent, rec, nrec, key, &made);
 
-	if (r && r->at && r->key == key) {
-		k = &rec[r->at - 1];
+	if (!made) {
 		if (flags & REC_ADDS)
 			k->x = (uint64_t)pt_add((int64_t)k->x, value);
 		k->b |= flags;
 		return;
 	}
-	k = &rec[*nrec];
-	k->key = key;
 	k->x = flags & REC_ADDS ? (uint64_t)value : 0;
-	k->a = (uint32_t)*nrec;
+	k->a = (uint32_t)(*nrec - 1);
 	k->b = flags;
-	++*nrec;
-	if (r) {
-		r->key = key;
-		r->at = *nrec;
-	}
 }
 
 /* Depth-first, the records into rec; returns how many. An edge (a, b) is on the path

@@ -38,6 +38,29 @@ static inline struct pt_recent *pt_recent_slot(struct pt_recent *table, uint64_t
 	return &table[(key * 0x9e3779b97f4a7c15u) >> (64 - PT_RECENT_BITS)];
 }
 
+/* The record for key: the one made last for it, while the table (NULL: no table) still
+ * holds it, with *made = 0; or else a new one, rec[(*nrec)++], with only its key set,
+ * and *made = 1. */
+static inline struct pt_keyed *pt_recent_record(struct pt_recent *table, struct pt_keyed *rec,
+						size_t *nrec, uint64_t key, int *made)
+{
+	struct pt_recent *r = table ? pt_recent_slot(table, key) : NULL;
+	struct pt_keyed *k;
+
+	if (r && r->at && r->key == key) {
+		*made = 0;
+		return &rec[r->at - 1];
+	}
+	k = &rec[(*nrec)++];
+	k->key = key;
+	if (r) {
+		r->key = key;
+		r->at = *nrec;
+	}
+	*made = 1;
+	return k;
+}
+
 /* the number of bits needed to write v (0 for 0) */
 unsigned pt_bits(uint64_t v);
 
