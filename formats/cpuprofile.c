@@ -1918,11 +1918,6 @@ static void put_json_str(struct pt_buf *b, const char *s, size_t n)
 	pt_buf_addch(b, '"');
 }
 
-static void flush_if_big(struct writer *w)
-{
-	pt_buf_write_out(&w->out, w->fp, PT_BUF_BLOCK);
-}
-
 /* "VM123": the name our reader gives code without a url (eval, new Function) */
 static int vm_script(const char *file, const char **digits)
 {
@@ -2260,7 +2255,7 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 				pt_buf_addch(&w.out, ']');
 			}
 			pt_buf_addch(&w.out, '}');
-			flush_if_big(&w);
+			pt_buf_write_out(&w.out, w.fp, PT_BUF_BLOCK);
 			if (wn->first_child) {
 				n = wn->first_child;
 				continue;
@@ -2281,14 +2276,14 @@ static int cpuprofile_write(const struct pt_profile *p, const struct pt_write_op
 		if (k)
 			pt_buf_addch(&w.out, ',');
 		pt_buf_add_u64(&w.out, w.nodes[sample_node[k]].id);
-		flush_if_big(&w);
+		pt_buf_write_out(&w.out, w.fp, PT_BUF_BLOCK);
 	}
 	pt_buf_addstr(&w.out, "],\"timeDeltas\":[");
 	for (k = 0; k < nsamp; k++) {
 		if (k)
 			pt_buf_addch(&w.out, ',');
 		pt_buf_add_i64(&w.out, deltas[k]);
-		flush_if_big(&w);
+		pt_buf_write_out(&w.out, w.fp, PT_BUF_BLOCK);
 	}
 	pt_buf_addstr(&w.out, "]}\n");
 	pt_buf_write_out(&w.out, fp, 0);

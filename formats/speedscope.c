@@ -65,11 +65,6 @@ static void ss_print(void *ctx, const char *s, size_t n)
 	pt_buf_add(ctx, s, n);
 }
 
-static void ss_flush(struct ss *s)
-{
-	pt_buf_write_out(&s->out, s->fp, PT_BUF_BLOCK);
-}
-
 /* a JSON string of n bytes: invalid UTF-8 as U+FFFD, then yajl's escaping */
 static void ss_strn(struct ss *s, const char *str, size_t n)
 {
@@ -151,7 +146,7 @@ static uint32_t shared_frames(struct ss *s)
 			pt_buf_add_i64(o, fr->column);
 		}
 		pt_buf_addch(o, '}');
-		ss_flush(s);
+		pt_buf_write_out(&s->out, s->fp, PT_BUF_BLOCK);
 	}
 	s->elided = UINT32_MAX;
 	for (f = 1; f < p->nnodes; f++)
@@ -385,7 +380,7 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, in
 				weight(o, v, dec);
 			else
 				write_stack(s, p->samples[row].node, depth);
-			ss_flush(s);
+			pt_buf_write_out(&s->out, s->fp, PT_BUF_BLOCK);
 		}
 		pt_buf_addch(o, ']');
 	}
