@@ -103,8 +103,8 @@ static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX),
 		       a->line_self + (size_t)i * w + c->t0);
 		for (t = 0; t < w; t++)
-			rest[(size_t)e * w + t] = pt_sub(rest[(size_t)e * w + t],
-							 a->line_self[(size_t)i * w + t]);
+			rest[(size_t)e * w + t] =
+				pt_sub(rest[(size_t)e * w + t], a->line_self[(size_t)i * w + t]);
 	}
 	for (i = 0; i < a->nentries; i++) {
 		uint32_t t;
