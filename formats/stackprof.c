@@ -1199,8 +1199,8 @@ struct mframe {
  * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
  * is then 4 bytes an object, not 12. */
 enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER };
-#define O_SHIFT 29
-#define O_MAX	((uint32_t)1 << O_SHIFT)
+#define O_SHIFT	   29
+#define O_MAX	   ((uint32_t)1 << O_SHIFT)
 #define NUM_RECENT 256
 
 struct marshal {

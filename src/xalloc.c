@@ -76,7 +76,7 @@ static void *huge(void *p, size_t n)
 
 void pt_xalloc_init(void)
 {
-#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK) &&                   \
+#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE) && defined(HAVE_SBRK) &&                    \
 	defined(HAVE_MALLOC_H) && defined(M_TOP_PAD)
 	void *b = sbrk(0);
 	if (b == (void *)-1)
