@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "buf.h"
-#include "format.h"
-#include "map.h"
-#include "sort.h"
-#include "text.h"
-#include "xalloc.h"
+#include "analysis/aggregate.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/map.h"
+#include "util/sort.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 
 /* A cost row: (function, line) for self costs, or (caller function, call line, callee
  * function) for calls. The synthetic caller of root frames is function id 0. Rows are

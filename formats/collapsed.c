@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "format.h"
-#include "intern.h"
-#include "map.h"
-#include "units.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/intern.h"
+#include "util/map.h"
+#include "core/units.h"
+#include "util/xalloc.h"
 
 #define MAX_DECIMALS 9
 

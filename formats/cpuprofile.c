@@ -9,11 +9,11 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "buf.h"
-#include "format.h"
-#include "map.h"
-#include "units.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/map.h"
+#include "core/units.h"
+#include "util/xalloc.h"
 
 /* Deeper JSON is refused: legacy profiles nest two levels per stack frame, so this
  * still allows stacks of ~25000 frames (V8's default stack holds ~10000). */

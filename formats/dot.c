@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "buf.h"
-#include "format.h"
-#include "map.h"
-#include "sort.h"
-#include "text.h"
-#include "units.h"
-#include "xalloc.h"
+#include "analysis/aggregate.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/map.h"
+#include "util/sort.h"
+#include "util/text.h"
+#include "core/units.h"
+#include "util/xalloc.h"
 
 struct dedge {
 	uint32_t from, to; /* entry indices */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
-#include "input.h"
-#include "profile.h"
+#include "util/diag.h"
+#include "util/input.h"
+#include "core/profile.h"
 
 /* Options every reader may look at; a reader ignores what does not apply to it. */
 struct pt_read_opts {

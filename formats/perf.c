@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "format.h"
-#include "intern.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
 
 #define NONE UINT32_MAX
 

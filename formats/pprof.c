@@ -10,13 +10,13 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "buf.h"
-#include "fold.h"
-#include "format.h"
-#include "intern.h"
-#include "map.h"
-#include "profile.pb-c.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "analysis/fold.h"
+#include "formats/format.h"
+#include "util/intern.h"
+#include "util/map.h"
+#include "formats/profile.pb-c.h"
+#include "util/xalloc.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
 typedef Perftools__Profiles__Sample PbSample;

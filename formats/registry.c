@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "format.h"
+#include "formats/format.h"
 
 const struct pt_format *const pt_formats[] = {
 	&pt_format_collapsed,

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
-#include "buf.h"
-#include "format.h"
-#include "intern.h"
-#include "report.h"
-#include "units.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/intern.h"
+#include "report/report.h"
+#include "core/units.h"
+#include "util/xalloc.h"
 
 /* speedscope walks its call tree recursively and fails ("Maximum call stack size
  * exceeded") somewhere near 4000 frames in Chromium: deeper stacks keep their DEPTH_HEAD

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "aggregate.h"
-#include "buf.h"
-#include "format.h"
-#include "map.h"
-#include "text.h"
-#include "xalloc.h"
+#include "analysis/aggregate.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/map.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 
 /* ---- the builder: events in, profile out ---- */
 

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "format.h"
-#include "intern.h"
-#include "map.h"
-#include "text.h"
-#include "units.h"
-#include "xalloc.h"
+#include "util/buf.h"
+#include "formats/format.h"
+#include "util/intern.h"
+#include "util/map.h"
+#include "util/text.h"
+#include "core/units.h"
+#include "util/xalloc.h"
 
 #define FRAME_H	    16
 #define FONT_SIZE   12

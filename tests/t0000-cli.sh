@@ -82,7 +82,7 @@ test_expect_success 'empty stdin: exit 1, one line' '
 	test_one_line_err "proftool: <stdin>: byte 0: empty input"'
 
 test_expect_success 'binary garbage: exit 1, one line' '
-	head -c 4096 "$SRCDIR/src/proftool.c" | tr "a-z" "\000-\031" >garbage &&
+	head -c 4096 "$SRCDIR/src/cli/proftool.c" | tr "a-z" "\000-\031" >garbage &&
 	test_expect_code 1 "$PROFTOOL" top garbage &&
 	test_one_line_err "proftool: garbage: byte 0: unrecognized profile format (see '"'"'proftool formats'"'"'; --from FORMAT forces one)"'
 

@@ -4,10 +4,10 @@ test_description='configure names the Debian package of a missing dependency'
 
 # A private copy of what configure needs, so these runs touch no real build tree.
 setup_copy () {
-	mkdir -p c/src c/build-aux &&
+	mkdir -p c/src/cli c/build-aux &&
 	cp "$SRCDIR/configure" "$SRCDIR/Makefile.in" "$SRCDIR/config.h.in" c/ &&
 	cp "$SRCDIR"/build-aux/* c/build-aux/ &&
-	cp "$SRCDIR/src/proftool.c" c/src/
+	cp "$SRCDIR/src/cli/proftool.c" c/src/cli/
 }
 
 # a pkg-config that knows every module but $1

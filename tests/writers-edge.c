@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "format.h"
-#include "profile.h"
-#include "report.h"
+#include "analysis/aggregate.h"
+#include "formats/format.h"
+#include "core/profile.h"
+#include "report/report.h"
 
 static uint32_t frame(struct pt_profile *p, const char *name, const char *file, int64_t line,
 		      uint32_t flags)

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "fold.h"
-#include "format.h"
-#include "load.h"
-#include "report.h"
+#include "analysis/aggregate.h"
+#include "analysis/fold.h"
+#include "formats/format.h"
+#include "cli/load.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

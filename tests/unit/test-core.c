@@ -8,15 +8,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "input.h"
-#include "intern.h"
-#include "map.h"
-#include "profile.h"
-#include "sort.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/input.h"
+#include "util/intern.h"
+#include "util/map.h"
+#include "core/profile.h"
+#include "util/sort.h"
 #include "tap.h"
-#include "units.h"
+#include "core/units.h"
 
 static void test_intern(void)
 {

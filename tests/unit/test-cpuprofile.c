@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "format.h"
-#include "load.h"
+#include "analysis/aggregate.h"
+#include "formats/format.h"
+#include "cli/load.h"
 #include "tap.h"
 
 static int load_file(const char *path, struct pt_profile *p, struct pt_diag *d)

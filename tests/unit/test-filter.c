@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "filter.h"
-#include "profile.h"
+#include "analysis/aggregate.h"
+#include "analysis/filter.h"
+#include "core/profile.h"
 #include "tap.h"
 
 /* a ';'-separated stack, root first; a frame "name@file:line" has a file and line */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "fold.h"
-#include "profile.h"
-#include "report.h"
+#include "analysis/aggregate.h"
+#include "analysis/fold.h"
+#include "core/profile.h"
+#include "report/report.h"
 #include "tap.h"
 
 static uint32_t fr(struct pt_profile *p, const char *name, uint32_t flags)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "profile.h"
+#include "analysis/aggregate.h"
+#include "core/profile.h"
 #include "tap.h"
 
 static uint32_t fr(struct pt_profile *p, const char *name)

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "load.h"
+#include "formats/format.h"
+#include "cli/load.h"
 #include "tap.h"
 
 static int load_text(const char *text, struct pt_profile *p, struct pt_diag *d, int keep_timeline)

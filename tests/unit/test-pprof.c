@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "format.h"
-#include "load.h"
-#include "profile.pb-c.h"
+#include "formats/format.h"
+#include "cli/load.h"
+#include "formats/profile.pb-c.h"
 #include "tap.h"
 
 static uint32_t frame(struct pt_profile *p, const char *name, uint32_t mapping, uint64_t addr,

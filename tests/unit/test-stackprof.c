@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "load.h"
+#include "analysis/aggregate.h"
+#include "cli/load.h"
 #include "tap.h"
 
 #define SYM(s) (unsigned char)(sizeof(s) - 1 + 5), s

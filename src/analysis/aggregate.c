@@ -1,0 +1,355 @@
+/* aggregate.c: flat/cum per entry, edges and lines, counted once per stack.
+ *
+ * The walk is an iterative depth-first traversal of the call tree (no recursion, so
+ * 100k-deep stacks are fine). An entry's cum gets a node's inclusive value only when
+ * the node is the rootmost occurrence of that entry on its path (an "active" counter per
+ * entry), which is what makes recursion count once. Edges and lines use the same rule. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "util/xalloc.h"
+
+void pt_agg_init(struct pt_agg *a, uint32_t ntypes, enum pt_granularity g)
+{
+	memset(a, 0, sizeof(*a));
+	a->ntypes = ntypes;
+	a->gran = g;
+	a->total = pt_xcalloc(ntypes ? ntypes : 1, sizeof(int64_t));
+	pt_map_init(&a->entry_index);
+	pt_map_init(&a->edge_index);
+	pt_map_init(&a->line_index);
+}
+
+void pt_agg_release(struct pt_agg *a)
+{
+	free(a->entries);
+	free(a->flat);
+	free(a->cum);
+	free(a->edges);
+	free(a->edge_value);
+	free(a->lines);
+	free(a->line_self);
+	free(a->line_cum);
+	free(a->total);
+	pt_map_release(&a->entry_index);
+	pt_map_release(&a->edge_index);
+	pt_map_release(&a->line_index);
+	memset(a, 0, sizeof(*a));
+}
+
+static int64_t *widen(int64_t *v, size_t rows, uint32_t oldw, uint32_t neww)
+{
+	int64_t *nv = pt_xcalloc(rows ? rows : 1, (size_t)neww * sizeof(int64_t));
+	size_t i;
+	if (v)
+		for (i = 0; i < rows; i++)
+			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
+	free(v);
+	return nv;
+}
+
+void pt_agg_add_type(struct pt_agg *a)
+{
+	uint32_t w = a->ntypes;
+	a->flat = widen(a->flat, a->entries_alloc, w, w + 1);
+	a->cum = widen(a->cum, a->entries_alloc, w, w + 1);
+	a->edge_value = widen(a->edge_value, a->edges_alloc, w, w + 1);
+	a->line_self = widen(a->line_self, a->lines_alloc, w, w + 1);
+	a->line_cum = widen(a->line_cum, a->lines_alloc, w, w + 1);
+	a->total = widen(a->total, 1, w, w + 1);
+	a->ntypes = w + 1;
+}
+
+/* grow a values array in step with its rows array */
+static int64_t *grow_values(int64_t *v, size_t old_rows, size_t new_rows, uint32_t w)
+{
+	v = pt_xreallocarray(v, new_rows ? new_rows : 1, (w ? w : 1) * sizeof(int64_t));
+	memset(v + old_rows * w, 0, (new_rows - old_rows) * w * sizeof(int64_t));
+	return v;
+}
+
+uint32_t pt_agg_entry(struct pt_agg *a, uint64_t key, const struct pt_agg_entry *proto)
+{
+	uint32_t *slot = pt_map_put(&a->entry_index, key);
+	uint32_t id;
+
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	id = a->nentries;
+	if ((size_t)id + 1 > a->entries_alloc) {
+		size_t old = a->entries_alloc;
+		PT_ALLOC_GROW(a->entries, (size_t)id + 1, a->entries_alloc);
+		a->flat = grow_values(a->flat, old, a->entries_alloc, a->ntypes);
+		a->cum = grow_values(a->cum, old, a->entries_alloc, a->ntypes);
+	}
+	a->entries[id] = *proto;
+	a->nentries++;
+	*slot = id;
+	return id;
+}
+
+uint32_t pt_agg_edge(struct pt_agg *a, uint32_t caller, uint32_t callee)
+{
+	uint32_t *slot = pt_map_put(&a->edge_index, (uint64_t)caller << 32 | callee);
+	uint32_t id;
+
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	id = a->nedges;
+	if ((size_t)id + 1 > a->edges_alloc) {
+		size_t old = a->edges_alloc;
+		PT_ALLOC_GROW(a->edges, (size_t)id + 1, a->edges_alloc);
+		a->edge_value = grow_values(a->edge_value, old, a->edges_alloc, a->ntypes);
+	}
+	a->edges[id].caller = caller;
+	a->edges[id].callee = callee;
+	a->nedges++;
+	*slot = id;
+	return id;
+}
+
+uint32_t pt_agg_line(struct pt_agg *a, uint32_t entry, int64_t line)
+{
+	uint64_t key = (uint64_t)entry << 32 | ((uint64_t)line & 0xffffffffu);
+	uint32_t *slot = pt_map_put(&a->line_index, key);
+	uint32_t id;
+
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	id = a->nlines;
+	if ((size_t)id + 1 > a->lines_alloc) {
+		size_t old = a->lines_alloc;
+		PT_ALLOC_GROW(a->lines, (size_t)id + 1, a->lines_alloc);
+		a->line_self = grow_values(a->line_self, old, a->lines_alloc, a->ntypes);
+		a->line_cum = grow_values(a->line_cum, old, a->lines_alloc, a->ntypes);
+	}
+	a->lines[id].entry = entry;
+	a->lines[id].pad = 0;
+	a->lines[id].line = line;
+	a->nlines++;
+	*slot = id;
+	return id;
+}
+
+uint32_t pt_agg_find_func(const struct pt_agg *a, uint32_t func)
+{
+	uint32_t i;
+	for (i = 0; i < a->nentries; i++)
+		if (a->entries[i].func == func)
+			return i;
+	return UINT32_MAX;
+}
+
+uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid)
+{
+	const struct pt_frame *f = &p->frames[fid];
+	const struct pt_func *fn = &p->funcs[f->func];
+	struct pt_agg_entry e;
+	uint64_t key;
+	uint32_t id;
+
+	memset(&e, 0, sizeof(e));
+	e.name = fn->name;
+	e.file = fn->file;
+	e.func = f->func;
+	switch (a->gran) {
+	case PT_GRAN_FILES:
+		key = fn->file;
+		e.name = fn->file;
+		e.line = 0;
+		e.func = 0;
+		if (!fn->file && f->mapping) {
+			/* no source file: fall back to the binary, as pprof does */
+			key = (uint64_t)1 << 32 | p->mappings[f->mapping].file;
+			e.name = e.file = p->mappings[f->mapping].file;
+		}
+		break;
+	case PT_GRAN_LINES:
+		key = (uint64_t)f->func << 32 | ((uint64_t)f->line & 0xffffffffu);
+		e.line = f->line;
+		break;
+	case PT_GRAN_ADDRESSES:
+		key = fid;
+		e.line = f->line;
+		e.addr = f->addr;
+		break;
+	default:
+		key = f->func;
+		e.line = fn->start_line;
+		break;
+	}
+	id = pt_agg_entry(a, key, &e);
+	a->entries[id].flags |= f->flags;
+	return id;
+}
+
+static int copy_agg(const struct pt_agg *src, struct pt_agg *out)
+{
+	uint32_t i, w = src->ntypes;
+
+	pt_agg_init(out, w, src->gran);
+	out->edges_per_occurrence = src->edges_per_occurrence;
+	for (i = 0; i < src->nentries; i++) {
+		uint32_t id = pt_agg_entry(out, i, &src->entries[i]);
+		memcpy(out->flat + (size_t)id * w, src->flat + (size_t)i * w, w * sizeof(int64_t));
+		memcpy(out->cum + (size_t)id * w, src->cum + (size_t)i * w, w * sizeof(int64_t));
+	}
+	for (i = 0; i < src->nedges; i++) {
+		uint32_t id = pt_agg_edge(out, src->edges[i].caller, src->edges[i].callee);
+		memcpy(out->edge_value + (size_t)id * w, src->edge_value + (size_t)i * w,
+		       w * sizeof(int64_t));
+	}
+	for (i = 0; i < src->nlines; i++) {
+		uint32_t id = pt_agg_line(out, src->lines[i].entry, src->lines[i].line);
+		memcpy(out->line_self + (size_t)id * w, src->line_self + (size_t)i * w,
+		       w * sizeof(int64_t));
+		memcpy(out->line_cum + (size_t)id * w, src->line_cum + (size_t)i * w,
+		       w * sizeof(int64_t));
+	}
+	memcpy(out->total, src->total, w * sizeof(int64_t));
+	return 0;
+}
+
+static void add_row(int64_t *dst, const int64_t *src, uint32_t w)
+{
+	uint32_t t;
+	for (t = 0; t < w; t++)
+		dst[t] = pt_add(dst[t], src[t]);
+}
+
+int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
+		 struct pt_diag *d)
+{
+	return pt_aggregate_views(p, g, PT_AGG_EDGES | PT_AGG_LINES, out, d);
+}
+
+/* one level of the walk in pt_aggregate_views */
+struct walk {
+	uint32_t node, entry;
+	unsigned char outer_entry, outer_edge, outer_line; /* outermost on the path */
+};
+
+int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       struct pt_agg *out, struct pt_diag *d)
+{
+	uint32_t w = p->ntypes, n, i;
+	uint32_t *node_edge, *node_line, *frame_entry;
+	uint32_t *entry_active, *edge_active, *line_active;
+	struct walk *st = NULL;
+	int64_t *sub = NULL; /* w values per level: the subtree's inclusive value so far */
+	size_t st_alloc = 0, sub_alloc = 0, depth = 0, es, ls;
+
+	if (p->agg) {
+		if (g != p->agg->gran)
+			return pt_diag_error(d,
+					     "this profile has no stacks (%s), so only "
+					     "function granularity is available",
+					     p->no_stacks_reason ? p->no_stacks_reason
+								 : "aggregates only");
+		return copy_agg(p->agg, out);
+	}
+
+	pt_agg_init(out, w, g);
+
+	/* Entries, edges and lines first, in node id order, so their ids follow the
+	 * order of first appearance. Views not asked for cost no memory: every node
+	 * reads the one "none" slot 0. */
+	frame_entry = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	for (i = 0; i < p->nframes; i++)
+		frame_entry[i] = UINT32_MAX;
+	es = views & PT_AGG_EDGES ? 1 : 0;
+	ls = views & PT_AGG_LINES ? 1 : 0;
+	node_edge = pt_xmalloc((es ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
+	node_line = pt_xmalloc((ls ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
+	node_edge[0] = node_line[0] = UINT32_MAX;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent, e;
+		if (frame_entry[fid] == UINT32_MAX)
+			frame_entry[fid] = pt_agg_entry_for_frame(p, out, fid);
+		e = frame_entry[fid];
+		if (es)
+			node_edge[n] = par ? pt_agg_edge(out, frame_entry[p->nodes[par].frame], e)
+					   : UINT32_MAX;
+		if (ls)
+			node_line[n] = p->frames[fid].line > 0
+					       ? pt_agg_line(out, e, p->frames[fid].line)
+					       : UINT32_MAX;
+	}
+
+	entry_active = pt_xcalloc(out->nentries + 1, sizeof(uint32_t));
+	edge_active = pt_xcalloc(out->nedges + 1, sizeof(uint32_t));
+	line_active = pt_xcalloc(out->nlines + 1, sizeof(uint32_t));
+
+	/* Then one depth-first walk without recursion. A node's value counts towards an
+	 * entry's (edge's, line's) cum only where it is the outermost occurrence on its
+	 * path, so recursion counts once per stack. Each level keeps its subtree's sum,
+	 * added to the parent's level on the way out: memory grows with the depth, not
+	 * with the number of nodes. */
+	memcpy(out->total, p->node_self, w * sizeof(int64_t));
+	n = p->nodes[0].first_child;
+	while (n) {
+		const int64_t *self = p->node_self + (size_t)n * w;
+		uint32_t e = frame_entry[p->nodes[n].frame];
+		struct walk *s;
+
+		/* enter n */
+		PT_ALLOC_GROW(st, depth + 1, st_alloc);
+		PT_ALLOC_GROW(sub, (depth + 1) * (w ? w : 1), sub_alloc);
+		s = &st[depth];
+		s->node = n;
+		s->entry = e;
+		memcpy(sub + depth * w, self, w * sizeof(int64_t));
+		add_row(out->flat + (size_t)e * w, self, w);
+		s->outer_entry = !entry_active[e]++;
+		s->outer_edge = node_edge[n * es] != UINT32_MAX && !edge_active[node_edge[n]]++;
+		s->outer_line = node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++;
+		if (node_line[n * ls] != UINT32_MAX)
+			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
+		depth++;
+		if (p->nodes[n].first_child) {
+			n = p->nodes[n].first_child;
+			continue;
+		}
+		/* leave n and every ancestor whose children are all done */
+		n = 0;
+		while (depth) {
+			const int64_t *v = sub + (depth - 1) * w;
+			uint32_t m;
+
+			s = &st[depth - 1];
+			m = s->node;
+			if (s->outer_entry)
+				add_row(out->cum + (size_t)s->entry * w, v, w);
+			entry_active[s->entry]--;
+			if (node_edge[m * es] != UINT32_MAX) {
+				if (s->outer_edge)
+					add_row(out->edge_value + (size_t)node_edge[m] * w, v, w);
+				edge_active[node_edge[m]]--;
+			}
+			if (node_line[m * ls] != UINT32_MAX) {
+				if (s->outer_line)
+					add_row(out->line_cum + (size_t)node_line[m] * w, v, w);
+				line_active[node_line[m]]--;
+			}
+			add_row(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
+			depth--;
+			if (p->nodes[m].next_sibling) {
+				n = p->nodes[m].next_sibling;
+				break;
+			}
+		}
+	}
+
+	free(st);
+	free(sub);
+	free(entry_active);
+	free(edge_active);
+	free(line_active);
+	free(frame_entry);
+	free(node_edge);
+	free(node_line);
+	return 0;
+}

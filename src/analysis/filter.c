@@ -1,0 +1,1112 @@
+/* filter.c: transforms that rebuild a profile: filters, granularity, merge.
+ *
+ * Every pass decides, for each node of the old tree (in id order, so a parent is seen
+ * before its children and no recursion is needed), whether the node keeps its frame
+ * (a child of its parent's new node), merges into its parent's new node (hide, show,
+ * prune_from, show_from), or into an ancestor (collapse_recursion), and which sample
+ * rows survive. New nodes are created only for nodes that lead to a kept row, so the
+ * result has no empty branches. Rows carry their labels; events follow their rows. */
+#include "config.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "analysis/filter.h"
+#include "util/text.h"
+#include "core/units.h"
+#include "util/xalloc.h"
+
+#define NONE UINT32_MAX
+
+/* ---- translating ids of one profile into another ---- */
+
+struct xlat {
+	const struct pt_profile *src;
+	struct pt_profile *dst;
+	uint32_t *str, *func, *mapping, *frame, *lset; /* src id -> dst id, NONE unknown */
+};
+
+static uint32_t *none_array(size_t n)
+{
+	uint32_t *v = pt_xmalloc((n ? n : 1) * sizeof(uint32_t));
+	memset(v, 0xff, (n ? n : 1) * sizeof(uint32_t));
+	return v;
+}
+
+static void xlat_init(struct xlat *x, const struct pt_profile *src, struct pt_profile *dst)
+{
+	x->src = src;
+	x->dst = dst;
+	x->str = none_array(src->strings.n);
+	x->func = none_array(src->nfuncs);
+	x->mapping = none_array(src->nmappings);
+	x->frame = none_array(src->nframes);
+	x->lset = none_array(src->nlabelsets);
+}
+
+static void xlat_release(struct xlat *x)
+{
+	free(x->str);
+	free(x->func);
+	free(x->mapping);
+	free(x->frame);
+	free(x->lset);
+}
+
+static uint32_t x_str(struct xlat *x, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (x->str[id] == NONE)
+		x->str[id] = pt_strn(x->dst, pt_s(x->src, id), pt_intern_len(&x->src->strings, id));
+	return x->str[id];
+}
+
+static uint32_t x_func(struct xlat *x, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (x->func[id] == NONE) {
+		const struct pt_func *f = &x->src->funcs[id];
+		x->func[id] = pt_profile_func(x->dst, x_str(x, f->name), x_str(x, f->system_name),
+					      x_str(x, f->file), f->start_line);
+	}
+	return x->func[id];
+}
+
+static uint32_t x_mapping(struct xlat *x, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (x->mapping[id] == NONE) {
+		struct pt_mapping m = x->src->mappings[id];
+		m.file = x_str(x, m.file);
+		m.build_id = x_str(x, m.build_id);
+		x->mapping[id] = pt_profile_mapping(x->dst, &m);
+	}
+	return x->mapping[id];
+}
+
+static uint32_t x_frame(struct xlat *x, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (x->frame[id] == NONE) {
+		struct pt_frame f = x->src->frames[id];
+		f.func = x_func(x, f.func);
+		f.mapping = x_mapping(x, f.mapping);
+		x->frame[id] = pt_profile_frame(x->dst, &f);
+	}
+	return x->frame[id];
+}
+
+static uint32_t x_labels(struct xlat *x, uint32_t id)
+{
+	if (!id)
+		return 0;
+	if (x->lset[id] == NONE) {
+		const struct pt_labelset *ls = &x->src->labelsets[id];
+		struct pt_label *v = pt_xreallocarray(NULL, ls->n, sizeof(*v));
+		uint32_t i;
+		for (i = 0; i < ls->n; i++) {
+			v[i] = ls->v[i];
+			v[i].key = x_str(x, v[i].key);
+			v[i].str = x_str(x, v[i].str);
+			v[i].num_unit = x_str(x, v[i].num_unit);
+		}
+		x->lset[id] = pt_profile_labelset(x->dst, v, ls->n);
+		free(v);
+	}
+	return x->lset[id];
+}
+
+/* everything but the tree, rows and timeline */
+static void copy_header(struct xlat *x)
+{
+	const struct pt_profile *s = x->src;
+	struct pt_profile *d = x->dst;
+	uint32_t t;
+	size_t i;
+
+	d->format = s->format;
+	d->keep_timeline = s->keep_timeline;
+	for (t = 0; t < s->ntypes; t++) {
+		pt_profile_add_type(d, pt_s(s, s->types[t].name), pt_s(s, s->types[t].unit));
+		d->types[t].decimals = s->types[t].decimals;
+	}
+	d->default_type = s->default_type;
+	d->period_type.name = x_str(x, s->period_type.name);
+	d->period_type.unit = x_str(x, s->period_type.unit);
+	d->period_type.decimals = s->period_type.decimals;
+	d->period = s->period;
+	d->no_stacks_reason = s->no_stacks_reason;
+	d->time_nanos = s->time_nanos;
+	d->duration_nanos = s->duration_nanos;
+	d->drop_frames = x_str(x, s->drop_frames);
+	d->keep_frames = x_str(x, s->keep_frames);
+	for (i = 0; i < s->ncomments; i++)
+		pt_profile_add_comment(d, pt_s(s, s->comments[i]));
+	for (i = 0; i < s->nmeta; i++)
+		pt_profile_add_meta(d, pt_s(s, s->meta[i].key), pt_s(s, s->meta[i].value));
+}
+
+/* add values (of src's width, translated by type_map) to a row; returns the row */
+static uint32_t add_row(struct pt_profile *d, uint32_t node, uint32_t labels, const int64_t *v,
+			uint32_t nv, const uint32_t *type_map)
+{
+	uint32_t t;
+	for (t = 0; t < nv; t++)
+		if (!type_map || type_map[t] != PT_TYPE_SKIP)
+			pt_profile_add_value(d, node, labels, type_map ? type_map[t] : t, v[t]);
+	return pt_map_get(&d->sample_index, (uint64_t)node << 32 | labels);
+}
+
+static void push_event(struct pt_profile *d, uint32_t row, int64_t time, const int64_t *v,
+		       uint32_t nv, const uint32_t *type_map)
+{
+	size_t e = d->nevents;
+	uint32_t t;
+
+	if (e + 1 > d->events_alloc) {
+		PT_ALLOC_GROW(d->events, e + 1, d->events_alloc);
+		d->event_values = pt_xreallocarray(d->event_values, d->events_alloc,
+						   (d->ntypes ? d->ntypes : 1) * sizeof(int64_t));
+	}
+	d->events[e].sample = row;
+	d->events[e].pad = 0;
+	d->events[e].time = time;
+	memset(d->event_values + e * d->ntypes, 0, d->ntypes * sizeof(int64_t));
+	for (t = 0; t < nv; t++)
+		if (!type_map || type_map[t] != PT_TYPE_SKIP)
+			d->event_values[e * d->ntypes + (type_map ? type_map[t] : t)] = v[t];
+	d->nevents++;
+}
+
+/* 1 if every input record has its event, so kept events count kept records */
+static int timeline_complete(const struct pt_profile *p)
+{
+	return p->nevents && p->nevents == p->nrecords;
+}
+
+/* ---- one pass: node plan -> new profile ---- */
+
+enum {
+	N_MERGE = 1 << 0,    /* the node's new node is its parent's */
+	N_DROPROWS = 1 << 1, /* rows at this node are dropped */
+	N_ATROOT = 1 << 2,   /* the new node is the root (only merges above it) */
+	N_HIT = 1 << 3,	     /* a match on the path (inherited) */
+	N_NEEDED = 1 << 4,   /* leads to a kept row */
+};
+
+struct plan {
+	uint8_t *flags;	    /* per old node */
+	uint32_t *target;   /* per old node: merge into this ancestor (collapse), or NONE */
+	uint8_t *row_ok;    /* per old row, NULL = all (subject to N_DROPROWS) */
+	int drop_root_rows; /* rows whose new node is the root are dropped (hide/show) */
+	int from_events;    /* rebuild the rows from the kept events (time window) */
+	uint8_t *event_ok;  /* per event, with from_events */
+	uint32_t (*frame_map)(struct xlat *x, uint32_t frame, void *ctx); /* NULL: x_frame */
+	void *frame_ctx;
+};
+
+static int row_kept(const struct pt_profile *p, const struct plan *pl, uint32_t r)
+{
+	uint8_t f = pl->flags[p->samples[r].node];
+	if (f & N_DROPROWS)
+		return 0;
+	if (pl->drop_root_rows && (f & N_ATROOT))
+		return 0;
+	return !pl->row_ok || pl->row_ok[r];
+}
+
+static void build(const struct pt_profile *p, struct pt_profile *np, struct plan *pl)
+{
+	struct xlat x;
+	uint32_t *newnode = none_array(p->nnodes), *newrow = none_array(p->nsamples);
+	uint32_t n, r;
+	size_t e;
+
+	pt_profile_init(np);
+	xlat_init(&x, p, np);
+	copy_header(&x);
+
+	/* which nodes lead to a kept row: children have larger ids than parents */
+	if (pl->from_events) {
+		for (e = 0; e < p->nevents; e++)
+			if (pl->event_ok[e])
+				pl->flags[p->samples[p->events[e].sample].node] |= N_NEEDED;
+	} else {
+		for (r = 0; r < p->nsamples; r++)
+			if (row_kept(p, pl, r))
+				pl->flags[p->samples[r].node] |= N_NEEDED;
+	}
+	for (n = p->nnodes; n-- > 1;)
+		if (pl->flags[n] & N_NEEDED)
+			pl->flags[p->nodes[n].parent] |= N_NEEDED;
+
+	newnode[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t par = p->nodes[n].parent, fr;
+		if (!(pl->flags[n] & N_NEEDED))
+			continue;
+		if (pl->target && pl->target[n] != NONE) {
+			newnode[n] = newnode[pl->target[n]];
+		} else if (pl->flags[n] & N_MERGE) {
+			newnode[n] = newnode[par];
+		} else {
+			fr = pl->frame_map ? pl->frame_map(&x, p->nodes[n].frame, pl->frame_ctx)
+					   : x_frame(&x, p->nodes[n].frame);
+			newnode[n] = pt_profile_child(np, newnode[par], fr);
+		}
+	}
+
+	if (pl->from_events) {
+		uint64_t kept = 0;
+		for (e = 0; e < p->nevents; e++) {
+			const struct pt_sample *s = &p->samples[p->events[e].sample];
+			const int64_t *v = p->event_values + e * p->ntypes;
+			uint32_t row;
+			if (!pl->event_ok[e])
+				continue;
+			row = add_row(np, newnode[s->node], x_labels(&x, s->labels), v, p->ntypes,
+				      NULL);
+			push_event(np, row, p->events[e].time, v, p->ntypes, NULL);
+			kept++;
+		}
+		np->nrecords = kept;
+	} else {
+		uint64_t kept = 0;
+		for (r = 0; r < p->nsamples; r++)
+			if (row_kept(p, pl, r))
+				newrow[r] = add_row(np, newnode[p->samples[r].node],
+						    x_labels(&x, p->samples[r].labels),
+						    p->sample_values + (size_t)r * p->ntypes,
+						    p->ntypes, NULL);
+		for (e = 0; e < p->nevents; e++) {
+			uint32_t row = newrow[p->events[e].sample];
+			if (row == NONE)
+				continue;
+			push_event(np, row, p->events[e].time, p->event_values + e * p->ntypes,
+				   p->ntypes, NULL);
+			kept++;
+		}
+		np->nrecords = timeline_complete(p) ? kept : p->nrecords;
+	}
+	xlat_release(&x);
+	free(newnode);
+	free(newrow);
+}
+
+/* ---- matching ---- */
+
+struct matcher {
+	regex_t re;
+	const struct pt_profile *p;
+	int match_file;
+	uint8_t *cache; /* per function: 0 unknown, 1 no, 2 yes */
+};
+
+static int matcher_init(struct matcher *m, const char *opt, const char *re,
+			const struct pt_profile *p, int match_file, struct pt_diag *d)
+{
+	int rc = regcomp(&m->re, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+		regerror(rc, &m->re, msg, sizeof(msg));
+		return pt_diag_error(d, "bad regular expression '%s' for --%s: %s", re, opt, msg);
+	}
+	m->p = p;
+	m->match_file = match_file;
+	m->cache = p ? pt_xcalloc(p->nfuncs ? p->nfuncs : 1, 1) : NULL;
+	return 0;
+}
+
+static void matcher_release(struct matcher *m)
+{
+	regfree(&m->re);
+	free(m->cache);
+}
+
+static int func_matches(struct matcher *m, uint32_t func)
+{
+	if (!m->cache[func]) {
+		const struct pt_func *f = &m->p->funcs[func];
+		int hit = !regexec(&m->re, pt_s(m->p, f->name), 0, NULL, 0);
+		if (!hit && m->match_file && f->file)
+			hit = !regexec(&m->re, pt_s(m->p, f->file), 0, NULL, 0);
+		m->cache[func] = hit ? 2 : 1;
+	}
+	return m->cache[func] == 2;
+}
+
+static int node_matches(struct matcher *m, uint32_t n)
+{
+	return n && func_matches(m, pt_frame_of(m->p, n)->func);
+}
+
+/* ---- the filters ---- */
+
+enum kind { K_FOCUS, K_IGNORE, K_SHOW_FROM, K_HIDE, K_SHOW, K_PRUNE_FROM };
+
+static const char *const kind_opt[] = {"focus", "ignore", "show-from",
+				       "hide",	"show",	  "prune-from"};
+
+static void plan_regex(const struct pt_profile *p, struct plan *pl, enum kind k, struct matcher *m)
+{
+	uint32_t n;
+
+	pl->flags[0] = N_ATROOT;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t par = p->nodes[n].parent;
+		uint8_t pf = pl->flags[par], f = 0;
+		int hit = node_matches(m, n);
+		switch (k) {
+		case K_FOCUS:
+		case K_IGNORE:
+			if ((pf & N_HIT) || hit)
+				f |= N_HIT;
+			if ((k == K_FOCUS) != !!(f & N_HIT))
+				f |= N_DROPROWS;
+			break;
+		case K_SHOW_FROM:
+			/* above the rootmost match: merged into the root, rows dropped */
+			if ((pf & N_HIT) || hit)
+				f |= N_HIT;
+			else
+				f |= N_MERGE | N_DROPROWS;
+			break;
+		case K_HIDE:
+		case K_SHOW:
+			if ((k == K_HIDE) == !!hit)
+				f |= N_MERGE;
+			break;
+		case K_PRUNE_FROM:
+			/* below the rootmost match: merged into it */
+			if (pf & N_HIT)
+				f |= N_MERGE | N_HIT;
+			else if (hit)
+				f |= N_HIT;
+			break;
+		}
+		if ((f & N_MERGE) && (pf & N_ATROOT))
+			f |= N_ATROOT;
+		pl->flags[n] = f;
+	}
+	pl->drop_root_rows = k == K_HIDE || k == K_SHOW;
+	/* a row at the root itself has no frame to match */
+	if (k == K_FOCUS || k == K_SHOW_FROM)
+		pl->flags[0] |= N_DROPROWS;
+}
+
+/* collapse_recursion: a function already on the (folded) path sends the walk back to
+ * that earlier node, so A;B;A;B becomes A;B. Iterative DFS with an undo log, since the
+ * folded path shrinks and regrows as the walk moves through the tree. */
+struct fold_entry {
+	uint32_t node, func;
+};
+
+static void plan_fold(const struct pt_profile *p, struct plan *pl)
+{
+	struct fold_entry *path = NULL, *undo = NULL;
+	size_t npath = 0, path_alloc = 0, nundo = 0, undo_alloc = 0;
+	uint32_t *pos = none_array(p->nfuncs), *undo_mark = none_array(p->nnodes);
+	uint8_t *pushed = pt_xcalloc(p->nnodes ? p->nnodes : 1, 1);
+	uint32_t n;
+
+	pl->target = none_array(p->nnodes);
+	n = p->nodes[0].first_child;
+	while (n) {
+		uint32_t fn = pt_frame_of(p, n)->func;
+		/* enter n */
+		if (pos[fn] != NONE) {
+			size_t k = pos[fn] + 1;
+			pl->target[n] = path[pos[fn]].node;
+			undo_mark[n] = (uint32_t)nundo;
+			PT_ALLOC_GROW(undo, nundo + (npath - k), undo_alloc);
+			while (npath > k) {
+				undo[nundo++] = path[--npath];
+				pos[path[npath].func] = NONE;
+			}
+		} else {
+			PT_ALLOC_GROW(path, npath + 1, path_alloc);
+			path[npath].node = n;
+			path[npath].func = fn;
+			pos[fn] = (uint32_t)npath++;
+			pushed[n] = 1;
+		}
+		if (p->nodes[n].first_child) {
+			n = p->nodes[n].first_child;
+			continue;
+		}
+		/* leave n and every ancestor whose children are all done */
+		while (n) {
+			if (pushed[n]) {
+				npath--;
+				pos[path[npath].func] = NONE;
+			} else {
+				while (nundo > undo_mark[n]) {
+					path[npath] = undo[--nundo];
+					pos[path[npath].func] = (uint32_t)npath;
+					npath++;
+				}
+			}
+			if (p->nodes[n].next_sibling) {
+				n = p->nodes[n].next_sibling;
+				break;
+			}
+			n = p->nodes[n].parent;
+		}
+	}
+	free(path);
+	free(undo);
+	free(pos);
+	free(undo_mark);
+	free(pushed);
+}
+
+/* ---- labels ---- */
+
+static int label_matches(const struct pt_profile *p, const struct pt_label *l,
+			 const struct pt_tag_cond *c)
+{
+	if (pt_intern_len(&p->strings, l->key) != c->keylen ||
+	    memcmp(pt_s(p, l->key), c->key, c->keylen))
+		return 0;
+	if (l->str)
+		return !strcmp(pt_s(p, l->str), c->value);
+	{
+		char *end;
+		long long v;
+		if (!*c->value)
+			return 0;
+		v = strtoll(c->value, &end, 10);
+		if (*end) {
+			/* "1.0" or "1e3": compare as a double */
+			double dv = strtod(c->value, &end);
+			return !*end && dv == (double)l->num;
+		}
+		return v == l->num;
+	}
+}
+
+static int labelset_ok(const struct pt_profile *p, uint32_t ls, const struct pt_filter *f)
+{
+	const struct pt_labelset *s = &p->labelsets[ls];
+	uint32_t g, i;
+	size_t c;
+
+	for (g = 0; g < f->ngroups; g++) {
+		int ok = 0;
+		for (c = 0; c < f->ntags && !ok; c++) {
+			if (f->tags[c].group != g)
+				continue;
+			for (i = 0; i < s->n && !ok; i++)
+				ok = label_matches(p, &s->v[i], &f->tags[c]);
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- the filter object ---- */
+
+void pt_filter_init(struct pt_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static int add_cond(struct pt_filter *f, const char *key, size_t keylen, const char *value,
+		    uint32_t group, int from_tag)
+{
+	struct pt_tag_cond *c;
+	if (f->ntags == PT_FILTER_MAX_TAGS)
+		return -1;
+	c = &f->tags[f->ntags++];
+	c->key = key;
+	c->keylen = keylen;
+	c->value = value;
+	c->group = group;
+	c->from_tag = from_tag;
+	return 0;
+}
+
+int pt_filter_add_tag(struct pt_filter *f, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t i, klen;
+	uint32_t group;
+
+	if (!eq || eq == arg)
+		return -1;
+	klen = (size_t)(eq - arg);
+	group = f->ngroups;
+	for (i = 0; i < f->ntags; i++)
+		if (f->tags[i].from_tag && f->tags[i].keylen == klen &&
+		    !memcmp(f->tags[i].key, arg, klen)) {
+			group = f->tags[i].group;
+			break;
+		}
+	if (add_cond(f, arg, klen, eq + 1, group, 1) < 0)
+		return -1;
+	if (group == f->ngroups)
+		f->ngroups++;
+	return 0;
+}
+
+int pt_filter_add_pid(struct pt_filter *f, const char *arg)
+{
+	if (add_cond(f, PT_LABEL_PID, strlen(PT_LABEL_PID), arg, f->ngroups, 0) < 0)
+		return -1;
+	f->ngroups++;
+	return 0;
+}
+
+int pt_filter_add_thread(struct pt_filter *f, const char *arg)
+{
+	const char *s = arg;
+	uint32_t g = f->ngroups;
+
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (f->ntags + 2 > PT_FILTER_MAX_TAGS)
+		return -1;
+	if (*arg && !*s)
+		add_cond(f, PT_LABEL_TID, strlen(PT_LABEL_TID), arg, g, 0);
+	add_cond(f, PT_LABEL_THREAD, strlen(PT_LABEL_THREAD), arg, g, 0);
+	if (add_cond(f, PT_LABEL_COMM, strlen(PT_LABEL_COMM), arg, g, 0) < 0)
+		return -1;
+	f->ngroups++;
+	return 0;
+}
+
+int pt_filter_active(const struct pt_filter *f)
+{
+	return f->focus || f->ignore || f->hide || f->show || f->show_from || f->prune_from ||
+	       f->ntags || f->collapse_recursion || f->has_time_from || f->has_time_to;
+}
+
+int pt_filter_needs_timeline(const struct pt_filter *f)
+{
+	return f->has_time_from || f->has_time_to;
+}
+
+static const char *kind_re(const struct pt_filter *f, enum kind k)
+{
+	switch (k) {
+	case K_FOCUS:
+		return f->focus;
+	case K_IGNORE:
+		return f->ignore;
+	case K_SHOW_FROM:
+		return f->show_from;
+	case K_HIDE:
+		return f->hide;
+	case K_SHOW:
+		return f->show;
+	case K_PRUNE_FROM:
+		return f->prune_from;
+	}
+	return NULL;
+}
+
+int pt_filter_check(const struct pt_filter *f, struct pt_diag *d)
+{
+	int k;
+	for (k = K_FOCUS; k <= K_PRUNE_FROM; k++) {
+		const char *re = kind_re(f, (enum kind)k);
+		struct matcher m;
+		if (!re)
+			continue;
+		if (matcher_init(&m, kind_opt[k], re, NULL, 0, d) < 0)
+			return -1;
+		matcher_release(&m);
+	}
+	return 0;
+}
+
+void pt_filter_log_init(struct pt_filter_log *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void pt_filter_log_release(struct pt_filter_log *l)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].what);
+		free(l->v[i].before);
+		free(l->v[i].removed);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void pt_filter_log_describe(const struct pt_filter_log *l, const struct pt_profile *p, uint32_t t,
+			    struct pt_buf *b)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->n; i++) {
+		const struct pt_filter_step *s = &l->v[i];
+		if (t >= l->ntypes)
+			break;
+		pt_buf_addstr(b, "Filter: ");
+		pt_buf_add_printable(b, s->what, strlen(s->what));
+		pt_buf_addstr(b, " removed ");
+		pt_buf_add_scaled(b, p, t, s->removed[t]);
+		pt_buf_addstr(b, " of ");
+		pt_buf_add_scaled(b, p, t, s->before[t]);
+		pt_buf_addstr(b, " (");
+		pt_buf_add_pct(b, s->removed[t], s->before[t]);
+		pt_buf_addstr(b, ")\n");
+	}
+}
+
+static void log_step(struct pt_filter_log *l, const struct pt_profile *before,
+		     const struct pt_profile *after, const char *what)
+{
+	struct pt_filter_step *s;
+	uint32_t t;
+
+	if (!l)
+		return;
+	PT_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	s = &l->v[l->n++];
+	l->ntypes = before->ntypes;
+	s->what = pt_xstrdup(what);
+	s->before = pt_xcalloc(before->ntypes ? before->ntypes : 1, sizeof(int64_t));
+	s->removed = pt_xcalloc(before->ntypes ? before->ntypes : 1, sizeof(int64_t));
+	for (t = 0; t < before->ntypes; t++) {
+		s->before[t] = pt_profile_total(before, t);
+		s->removed[t] = s->before[t] - pt_profile_total(after, t);
+	}
+}
+
+static void plan_init(struct plan *pl, const struct pt_profile *p)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->flags = pt_xcalloc(p->nnodes ? p->nnodes : 1, 1);
+}
+
+static void plan_release(struct plan *pl)
+{
+	free(pl->flags);
+	free(pl->target);
+	free(pl->row_ok);
+	free(pl->event_ok);
+}
+
+/* run one planned pass on *p, replacing it */
+static void run_pass(struct pt_profile *p, struct plan *pl, struct pt_filter_log *log,
+		     const char *what)
+{
+	struct pt_profile np;
+	build(p, &np, pl);
+	log_step(log, p, &np, what);
+	pt_profile_release(p);
+	*p = np;
+	plan_release(pl);
+}
+
+static void describe_time(struct pt_buf *b, const struct pt_filter *f)
+{
+	if (f->has_time_from)
+		pt_buf_addf(b, "--time-from %g", f->time_from);
+	if (f->has_time_to)
+		pt_buf_addf(b, "%s--time-to %g", f->has_time_from ? " " : "", f->time_to);
+}
+
+static int time_window(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,
+		       struct pt_diag *d)
+{
+	struct plan pl;
+	struct pt_buf what = PT_BUF_INIT;
+	int64_t t0 = INT64_MAX;
+	size_t e;
+
+	/* readers of formats without time stamps (collapsed) record time 0 */
+	for (e = 0; e < p->nevents; e++)
+		if (p->events[e].time < t0)
+			t0 = p->events[e].time;
+	for (e = 0; e < p->nevents && !p->events[e].time; e++)
+		;
+	if (e == p->nevents)
+		return pt_diag_error(d, "cannot apply --time-from/--time-to: the profile has no "
+					"timeline (no timestamped samples)");
+	plan_init(&pl, p);
+	pl.from_events = 1;
+	pl.event_ok = pt_xcalloc(p->nevents, 1);
+	for (e = 0; e < p->nevents; e++) {
+		double s = (double)(p->events[e].time - t0) / 1e9;
+		pl.event_ok[e] = (!f->has_time_from || s >= f->time_from) &&
+				 (!f->has_time_to || s < f->time_to);
+	}
+	describe_time(&what, f);
+	run_pass(p, &pl, log, what.buf);
+	pt_buf_release(&what);
+	return 0;
+}
+
+static void describe_tags(struct pt_buf *b, const struct pt_filter *f)
+{
+	uint32_t g;
+	size_t i;
+
+	pt_buf_addstr(b, "labels");
+	for (g = 0; g < f->ngroups; g++) {
+		const char *sep = " ";
+		for (i = 0; i < f->ntags; i++)
+			if (f->tags[i].group == g) {
+				pt_buf_addf(b, "%s%.*s=%s", sep, (int)f->tags[i].keylen,
+					    f->tags[i].key, f->tags[i].value);
+				sep = "|";
+			}
+	}
+}
+
+int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,
+		    struct pt_diag *d)
+{
+	const char *first = NULL;
+	struct plan pl;
+	int k;
+
+	if (!pt_filter_active(f))
+		return 0;
+	if (pt_filter_check(f, d) < 0)
+		return -1;
+	if (f->focus)
+		first = "--focus";
+	else if (f->ignore)
+		first = "--ignore";
+	else if (f->hide)
+		first = "--hide";
+	else if (f->show)
+		first = "--show";
+	else if (f->show_from)
+		first = "--show-from";
+	else if (f->prune_from)
+		first = "--prune-from";
+	else if (f->ntags)
+		first = "--tag";
+	else if (f->collapse_recursion)
+		first = "--collapse-recursion";
+	else
+		first = "--time-from/--time-to";
+	if (!pt_profile_has_stacks(p))
+		return pt_diag_error(d, "cannot apply %s: the profile has no stacks (%s)", first,
+				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+
+	if (pt_filter_needs_timeline(f) && time_window(p, f, log, d) < 0)
+		return -1;
+	if (f->ntags) {
+		struct pt_buf what = PT_BUF_INIT;
+		uint8_t *ls_ok = pt_xmalloc(p->nlabelsets ? p->nlabelsets : 1);
+		uint32_t r, i;
+		for (i = 0; i < p->nlabelsets; i++)
+			ls_ok[i] = labelset_ok(p, i, f);
+		plan_init(&pl, p);
+		pl.row_ok = pt_xmalloc(p->nsamples ? p->nsamples : 1);
+		for (r = 0; r < p->nsamples; r++)
+			pl.row_ok[r] = ls_ok[p->samples[r].labels];
+		free(ls_ok);
+		describe_tags(&what, f);
+		run_pass(p, &pl, log, what.buf);
+		pt_buf_release(&what);
+	}
+	for (k = K_FOCUS; k <= K_PRUNE_FROM; k++) {
+		const char *re = kind_re(f, (enum kind)k);
+		struct pt_buf what = PT_BUF_INIT;
+		struct matcher m;
+		if (!re)
+			continue;
+		if (matcher_init(&m, kind_opt[k], re, p, f->match_file, d) < 0)
+			return -1; /* checked above: cannot happen */
+		plan_init(&pl, p);
+		plan_regex(p, &pl, (enum kind)k, &m);
+		matcher_release(&m);
+		pt_buf_addf(&what, "--%s '%s'%s", kind_opt[k], re,
+			    f->match_file ? " (names and files)" : "");
+		run_pass(p, &pl, log, what.buf);
+		pt_buf_release(&what);
+	}
+	if (f->collapse_recursion) {
+		plan_init(&pl, p);
+		plan_fold(p, &pl);
+		run_pass(p, &pl, log, "--collapse-recursion");
+	}
+	return 0;
+}
+
+/* ---- granularity ---- */
+
+static uint32_t gran_frame(struct xlat *x, uint32_t id, void *ctx)
+{
+	const enum pt_granularity *g = ctx;
+	const struct pt_frame *f = &x->src->frames[id];
+	const struct pt_func *fn = &x->src->funcs[f->func];
+	struct pt_frame nf;
+
+	memset(&nf, 0, sizeof(nf));
+	nf.mapping = x_mapping(x, f->mapping);
+	nf.flags = f->flags & ~(uint32_t)(PT_FRAME_INLINED | PT_FRAME_FOLDED);
+	switch (*g) {
+	case PT_GRAN_FILES: {
+		uint32_t file = fn->file, name;
+		if (!file && f->mapping)
+			file = x->src->mappings[f->mapping].file;
+		/* a frame needs a name: pprof prints "<unknown>" for no file either */
+		name = file ? x_str(x, file) : pt_str(x->dst, "<unknown>");
+		nf.func = pt_profile_func(x->dst, name, 0, x_str(x, file), 0);
+		nf.flags &= ~(uint32_t)PT_FRAME_NO_SYMBOL;
+		break;
+	}
+	case PT_GRAN_LINES:
+		nf.func = x_func(x, f->func);
+		nf.line = f->line;
+		break;
+	default:
+		nf.func = x_func(x, f->func);
+		break;
+	}
+	return pt_profile_frame(x->dst, &nf);
+}
+
+int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt_diag *d)
+{
+	struct plan pl;
+
+	if (g == PT_GRAN_ADDRESSES)
+		return 0;
+	if (!pt_profile_has_stacks(p)) {
+		if (g == PT_GRAN_FUNCTIONS)
+			return 0;
+		return pt_diag_error(d,
+				     "this profile has no stacks (%s), so only function "
+				     "granularity is available",
+				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	}
+	plan_init(&pl, p);
+	pl.frame_map = gran_frame;
+	pl.frame_ctx = &g;
+	run_pass(p, &pl, NULL, NULL);
+	return 0;
+}
+
+int pt_parse_granularity(const char *s, enum pt_granularity *g)
+{
+	if (!strcmp(s, "functions"))
+		*g = PT_GRAN_FUNCTIONS;
+	else if (!strcmp(s, "files"))
+		*g = PT_GRAN_FILES;
+	else if (!strcmp(s, "lines"))
+		*g = PT_GRAN_LINES;
+	else if (!strcmp(s, "addresses"))
+		*g = PT_GRAN_ADDRESSES;
+	else
+		return -1;
+	return 0;
+}
+
+/* ---- merge ---- */
+
+static void shift_events(struct pt_profile *p, int64_t by)
+{
+	size_t e;
+	if (by)
+		for (e = 0; e < p->nevents; e++)
+			p->events[e].time = pt_add(p->events[e].time, by);
+}
+
+void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
+		      const uint32_t *type_map)
+{
+	struct xlat x;
+	uint32_t *newnode = none_array(src->nnodes), *newrow = none_array(src->nsamples);
+	int64_t shift_src = 0;
+	uint32_t n, r;
+	size_t e, i, j;
+
+	xlat_init(&x, src, dst);
+
+	/* one time base: the earlier start; the span covers both */
+	if (src->time_nanos && dst->time_nanos) {
+		int64_t start =
+			dst->time_nanos < src->time_nanos ? dst->time_nanos : src->time_nanos;
+		int64_t end_d = pt_add(dst->time_nanos, dst->duration_nanos);
+		int64_t end_s = pt_add(src->time_nanos, src->duration_nanos);
+		shift_events(dst, dst->time_nanos - start);
+		shift_src = src->time_nanos - start;
+		dst->time_nanos = start;
+		dst->duration_nanos = (end_d > end_s ? end_d : end_s) - start;
+	} else {
+		if (!dst->time_nanos)
+			dst->time_nanos = src->time_nanos;
+		if (src->duration_nanos > dst->duration_nanos)
+			dst->duration_nanos = src->duration_nanos;
+	}
+	if (!dst->period_type.name && src->period_type.name) {
+		dst->period_type.name = x_str(&x, src->period_type.name);
+		dst->period_type.unit = x_str(&x, src->period_type.unit);
+		dst->period = src->period;
+	}
+	for (i = 0; i < src->ncomments; i++) {
+		uint32_t c = x_str(&x, src->comments[i]);
+		for (j = 0; j < dst->ncomments && dst->comments[j] != c; j++)
+			;
+		if (j == dst->ncomments)
+			pt_profile_add_comment(dst, pt_s(src, src->comments[i]));
+	}
+	for (i = 0; i < src->nmeta; i++) {
+		uint32_t k = x_str(&x, src->meta[i].key), v = x_str(&x, src->meta[i].value);
+		for (j = 0; j < dst->nmeta && (dst->meta[j].key != k || dst->meta[j].value != v);
+		     j++)
+			;
+		if (j == dst->nmeta)
+			pt_profile_add_meta(dst, pt_s(src, src->meta[i].key),
+					    pt_s(src, src->meta[i].value));
+	}
+
+	newnode[0] = 0;
+	for (n = 1; n < src->nnodes; n++)
+		newnode[n] = pt_profile_child(dst, newnode[src->nodes[n].parent],
+					      x_frame(&x, src->nodes[n].frame));
+	for (r = 0; r < src->nsamples; r++)
+		newrow[r] = add_row(
+			dst, newnode[src->samples[r].node], x_labels(&x, src->samples[r].labels),
+			src->sample_values + (size_t)r * src->ntypes, src->ntypes, type_map);
+	if (dst->keep_timeline)
+		for (e = 0; e < src->nevents; e++)
+			push_event(dst, newrow[src->events[e].sample],
+				   pt_add(src->events[e].time, shift_src),
+				   src->event_values + e * src->ntypes, src->ntypes, type_map);
+	dst->nrecords += src->nrecords;
+	xlat_release(&x);
+	free(newnode);
+	free(newrow);
+}
+
+/* ---- merging aggregate-only profiles ---- */
+
+/* Add the aggregate a of profile p (ids translated by x, or p == out's profile when x is
+ * NULL) into out, entries keyed by function id (by name when there is none). */
+static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct xlat *x,
+		    const uint32_t *type_map)
+{
+	uint32_t *emap = pt_xmalloc((a->nentries ? a->nentries : 1) * sizeof(*emap));
+	uint32_t i, t, w = a->ntypes, ow = out->ntypes;
+
+	for (i = 0; i < a->nentries; i++) {
+		struct pt_agg_entry e = a->entries[i];
+		if (x) {
+			e.name = x_str(x, e.name);
+			e.file = x_str(x, e.file);
+			e.func = x_func(x, e.func);
+		}
+		emap[i] = pt_agg_entry(out, e.func ? e.func : (uint64_t)1 << 32 | e.name, &e);
+		out->entries[emap[i]].flags |= e.flags;
+	}
+	for (t = 0; t < w; t++) {
+		uint32_t u = type_map ? type_map[t] : t;
+		if (u == PT_TYPE_SKIP)
+			continue;
+		out->total[u] = pt_add(out->total[u], a->total[t]);
+		for (i = 0; i < a->nentries; i++) {
+			int64_t *f = &out->flat[(size_t)emap[i] * ow + u];
+			int64_t *c = &out->cum[(size_t)emap[i] * ow + u];
+			*f = pt_add(*f, a->flat[(size_t)i * w + t]);
+			*c = pt_add(*c, a->cum[(size_t)i * w + t]);
+		}
+	}
+	for (i = 0; i < a->nedges; i++) {
+		uint32_t k = pt_agg_edge(out, emap[a->edges[i].caller], emap[a->edges[i].callee]);
+		for (t = 0; t < w; t++) {
+			uint32_t u = type_map ? type_map[t] : t;
+			int64_t *v = &out->edge_value[(size_t)k * ow + u];
+			if (u != PT_TYPE_SKIP)
+				*v = pt_add(*v, a->edge_value[(size_t)i * w + t]);
+		}
+	}
+	for (i = 0; i < a->nlines; i++) {
+		uint32_t k = pt_agg_line(out, emap[a->lines[i].entry], a->lines[i].line);
+		for (t = 0; t < w; t++) {
+			uint32_t u = type_map ? type_map[t] : t;
+			if (u == PT_TYPE_SKIP)
+				continue;
+			out->line_self[(size_t)k * ow + u] =
+				pt_add(out->line_self[(size_t)k * ow + u],
+				       a->line_self[(size_t)i * w + t]);
+			out->line_cum[(size_t)k * ow + u] = pt_add(
+				out->line_cum[(size_t)k * ow + u], a->line_cum[(size_t)i * w + t]);
+		}
+	}
+	out->edges_per_occurrence |= a->edges_per_occurrence;
+	free(emap);
+}
+
+/* drop dst's tree, rows and timeline, keeping its tables */
+static void clear_stacks(struct pt_profile *p)
+{
+	memset(p->node_self, 0, (size_t)p->nnodes * p->ntypes * sizeof(int64_t));
+	p->nnodes = 1;
+	p->nodes[0].first_child = 0;
+	if (p->indexed_alloc)
+		memset(p->indexed, 0, p->indexed_alloc);
+	p->nsamples = 0;
+	p->nevents = 0;
+	p->keep_timeline = 0;
+	pt_map_release(&p->children);
+	pt_map_init(&p->children);
+	pt_map_release(&p->sample_index);
+	pt_map_init(&p->sample_index);
+}
+
+int pt_profile_merge_any(struct pt_profile *dst, const struct pt_profile *src,
+			 const uint32_t *type_map, struct pt_diag *d)
+{
+	struct pt_agg *out, tmp;
+	struct xlat x;
+
+	if (pt_profile_has_stacks(dst) && pt_profile_has_stacks(src)) {
+		pt_profile_merge(dst, src, type_map);
+		return 0;
+	}
+	/* the result has no stacks: function aggregates add up */
+	out = pt_xcalloc(1, sizeof(*out));
+	pt_agg_init(out, dst->ntypes, PT_GRAN_FUNCTIONS);
+	if (pt_aggregate(dst, PT_GRAN_FUNCTIONS, &tmp, d) < 0) {
+		pt_agg_release(out);
+		free(out);
+		return -1;
+	}
+	agg_add(out, &tmp, NULL, NULL);
+	pt_agg_release(&tmp);
+	if (pt_aggregate(src, PT_GRAN_FUNCTIONS, &tmp, d) < 0) {
+		pt_agg_release(out);
+		free(out);
+		return -1;
+	}
+	xlat_init(&x, src, dst);
+	agg_add(out, &tmp, &x, type_map);
+	xlat_release(&x);
+	pt_agg_release(&tmp);
+
+	if (dst->agg) {
+		pt_agg_release(dst->agg);
+		free(dst->agg);
+	} else {
+		clear_stacks(dst);
+	}
+	dst->agg = out;
+	if (!dst->no_stacks_reason && src->no_stacks_reason)
+		dst->no_stacks_reason = pt_s(dst, pt_str(dst, src->no_stacks_reason));
+	dst->nrecords += src->nrecords;
+	if (src->duration_nanos > dst->duration_nanos)
+		dst->duration_nanos = src->duration_nanos;
+	if (!dst->time_nanos || (src->time_nanos && src->time_nanos < dst->time_nanos))
+		dst->time_nanos = src->time_nanos;
+	return 0;
+}

@@ -1,0 +1,275 @@
+/* fold.c: folding stacks into per-entry flat/cum values while reading (see fold.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/fold.h"
+#include "util/xalloc.h"
+
+void pt_profile_request_fold(struct pt_profile *p, enum pt_granularity g, int marks)
+{
+	struct pt_fold *f = pt_xcalloc(1, sizeof(*f));
+
+	f->state = PT_FOLD_WAITING;
+	f->marks = marks;
+	pt_agg_init(&f->agg, p->ntypes, g);
+	pt_map_init(&f->pair_index);
+	f->leaf = UINT32_MAX;
+	p->fold = f;
+}
+
+void pt_profile_frames_complete(struct pt_profile *p)
+{
+	if (p->fold)
+		p->fold->frames_complete = 1;
+}
+
+void pt_fold_free(struct pt_fold *f)
+{
+	if (!f)
+		return;
+	pt_agg_release(&f->agg);
+	free(f->frame_entry);
+	free(f->entry_stamp);
+	free(f->uniq);
+	pt_map_release(&f->pair_index);
+	free(f->pair_callee);
+	free(f->pair_stamp);
+	free(f->pair_bits);
+	free(f->stack_pairs);
+	free(f->inline_name);
+	free(f);
+}
+
+void pt_profile_fold_finish(struct pt_profile *p)
+{
+	struct pt_fold *f = p->fold;
+
+	if (!f || f->state == PT_FOLD_OFF)
+		return;
+	if (f->state == PT_FOLD_WAITING || p->agg) {
+		/* Nothing was folded: the reader made no stack (its samples, if any, are at
+		 * the root of a tree that has nothing else) or made its own aggregate. The
+		 * profile is whole as it is. */
+		f->state = PT_FOLD_OFF;
+		return;
+	}
+	p->agg = pt_xmalloc(sizeof(*p->agg));
+	*p->agg = f->agg;
+	memset(&f->agg, 0, sizeof(f->agg));
+	p->no_stacks_reason = "folded while reading";
+}
+
+void pt_fold_add_type(struct pt_fold *f)
+{
+	uint32_t w = f->agg.ntypes, k;
+	uint8_t *nb;
+
+	pt_agg_add_type(&f->agg);
+	if (!f->pairs_alloc)
+		return;
+	nb = pt_xcalloc(f->pairs_alloc, (size_t)w + 1);
+	for (k = 0; k < f->npairs; k++)
+		memcpy(nb + (size_t)k * (w + 1), f->pair_bits + (size_t)k * w, w);
+	free(f->pair_bits);
+	f->pair_bits = nb;
+}
+
+void pt_fold_scale_type(struct pt_fold *f, uint32_t t, int64_t factor)
+{
+	struct pt_agg *a = &f->agg;
+	uint32_t i, w = a->ntypes;
+
+	for (i = 0; i < a->nentries; i++) {
+		a->flat[(size_t)i * w + t] *= factor;
+		a->cum[(size_t)i * w + t] *= factor;
+	}
+	a->total[t] *= factor;
+}
+
+/* the entry of frame fid, made on first sight */
+static uint32_t entry_of(struct pt_profile *p, struct pt_fold *f, uint32_t fid)
+{
+	uint32_t e;
+
+	if (fid >= f->frame_entry_alloc) {
+		size_t old = f->frame_entry_alloc;
+		PT_ALLOC_GROW(f->frame_entry, (size_t)fid + 1, f->frame_entry_alloc);
+		memset(f->frame_entry + old, 0, (f->frame_entry_alloc - old) * sizeof(uint32_t));
+	}
+	if (f->frame_entry[fid])
+		return f->frame_entry[fid] - 1;
+	e = pt_agg_entry_for_frame(p, &f->agg, fid);
+	f->frame_entry[fid] = e + 1;
+	if (e >= f->entry_stamp_alloc) {
+		size_t old = f->entry_stamp_alloc;
+		PT_ALLOC_GROW(f->entry_stamp, (size_t)e + 1, f->entry_stamp_alloc);
+		memset(f->entry_stamp + old, 0, (f->entry_stamp_alloc - old) * sizeof(uint32_t));
+	}
+	return e;
+}
+
+/* with frames_complete: which names can be marked at all (have an inlined frame) */
+static void find_inline_names(const struct pt_profile *p, struct pt_fold *f)
+{
+	uint32_t i;
+
+	f->inline_name_n = (size_t)p->strings.n + 1;
+	f->inline_name = pt_xcalloc(f->inline_name_n, 1);
+	for (i = 1; i < p->nframes; i++)
+		if (p->frames[i].flags & PT_FRAME_INLINED) {
+			f->inline_name[p->funcs[p->frames[i].func].name] = 1;
+			f->inline_name_any = 1;
+		}
+	f->inline_name_ready = 1;
+}
+
+/* note the pair caller -> callee of this stack; its first occurrence decides */
+static void note_pair(struct pt_fold *f, uint32_t caller, uint32_t callee, int inlined)
+{
+	uint32_t *slot = pt_map_put(&f->pair_index, (uint64_t)caller << 32 | callee), k;
+
+	if (*slot == PT_MAP_NEW) {
+		k = f->npairs;
+		if ((size_t)k + 1 > f->pairs_alloc) {
+			size_t old = f->pairs_alloc, w = f->agg.ntypes ? f->agg.ntypes : 1;
+			PT_ALLOC_GROW(f->pair_callee, (size_t)k + 1, f->pairs_alloc);
+			f->pair_stamp =
+				pt_xreallocarray(f->pair_stamp, f->pairs_alloc, sizeof(uint32_t));
+			f->pair_bits = pt_xreallocarray(f->pair_bits, f->pairs_alloc, w);
+			memset(f->pair_bits + old * f->agg.ntypes, 0,
+			       (f->pairs_alloc - old) * f->agg.ntypes);
+		}
+		*slot = k;
+		f->pair_callee[k] = callee;
+		f->pair_stamp[k] = 0;
+		f->npairs++;
+	}
+	k = *slot;
+	if (f->pair_stamp[k] == f->stackno)
+		return;
+	f->pair_stamp[k] = f->stackno;
+	PT_ALLOC_GROW(f->stack_pairs, f->nstack_pairs + 1, f->stack_pairs_alloc);
+	f->stack_pairs[f->nstack_pairs++] = 2 * k + !inlined;
+}
+
+/* the stack's caller -> callee pairs of function names, for the marks */
+static void note_pairs(const struct pt_profile *p, struct pt_fold *f, const uint32_t *frames,
+		       size_t n, int leaf_first)
+{
+	uint32_t prev_name = 0;
+	size_t i;
+
+	if (f->frames_complete && !f->inline_name_ready)
+		find_inline_names(p, f);
+	if (f->inline_name_ready && !f->inline_name_any)
+		return; /* no frame is inlined: no name can be marked */
+	for (i = 0; i < n; i++) {
+		const struct pt_frame *fr = &p->frames[frames[leaf_first ? n - 1 - i : i]];
+		uint32_t name = p->funcs[fr->func].name;
+		/* pprof's graph: one node per name, no edge from a name to itself */
+		if (i && prev_name != name &&
+		    (!f->inline_name_ready || (name < f->inline_name_n && f->inline_name[name])))
+			note_pair(f, prev_name, name, fr->flags & PT_FRAME_INLINED);
+		prev_name = name;
+	}
+}
+
+uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
+{
+	struct pt_fold *f = p->fold;
+	uint32_t *fe, *stamp, *uniq, no, e = UINT32_MAX;
+	size_t i, nu = 0, fe_n;
+
+	f->state = PT_FOLD_ON;
+	f->nstack_pairs = 0;
+	if (++f->stackno == 0) {
+		/* the stamps wrapped: forget them all */
+		memset(f->entry_stamp, 0, f->entry_stamp_alloc * sizeof(uint32_t));
+		if (f->npairs)
+			memset(f->pair_stamp, 0, f->npairs * sizeof(uint32_t));
+		f->stackno = 1;
+	}
+	PT_ALLOC_GROW(f->uniq, n, f->uniq_alloc);
+	/* the hot loop: locals, not the struct, so stores to uniq cannot force reloads */
+	fe = f->frame_entry;
+	fe_n = f->frame_entry_alloc;
+	stamp = f->entry_stamp;
+	uniq = f->uniq;
+	no = f->stackno;
+	for (i = 0; i < n; i++) {
+		uint32_t fid = frames[leaf_first ? n - 1 - i : i];
+
+		if (fid < fe_n && fe[fid]) {
+			e = fe[fid] - 1;
+		} else {
+			e = entry_of(p, f, fid);
+			fe = f->frame_entry;
+			fe_n = f->frame_entry_alloc;
+			stamp = f->entry_stamp;
+		}
+		if (stamp[e] != no) {
+			stamp[e] = no;
+			uniq[nu++] = e;
+		}
+	}
+	f->nuniq = nu;
+	f->leaf = e;
+	if (f->marks)
+		note_pairs(p, f, frames, n, leaf_first);
+	return PT_FOLD_NODE;
+}
+
+static void mark_pairs(struct pt_fold *f, uint32_t t)
+{
+	uint32_t w = f->agg.ntypes;
+	size_t k;
+
+	for (k = 0; k < f->nstack_pairs; k++) {
+		uint32_t x = f->stack_pairs[k];
+		f->pair_bits[(size_t)(x >> 1) * w + t] |= (uint8_t)(1 | (x & 1) << 1);
+	}
+}
+
+void pt_fold_value(struct pt_profile *p, uint32_t t, int64_t v, int root)
+{
+	struct pt_fold *f = p->fold;
+	struct pt_agg *a = &f->agg;
+	uint32_t w = a->ntypes;
+	size_t k;
+
+	a->total[t] = pt_add(a->total[t], v);
+	if (root || f->leaf == UINT32_MAX)
+		return;
+	a->flat[(size_t)f->leaf * w + t] = pt_add(a->flat[(size_t)f->leaf * w + t], v);
+	for (k = 0; k < f->nuniq; k++)
+		a->cum[(size_t)f->uniq[k] * w + t] = pt_add(a->cum[(size_t)f->uniq[k] * w + t], v);
+	if (v && f->nstack_pairs)
+		mark_pairs(f, t);
+}
+
+void pt_fold_values(struct pt_profile *p, const int64_t *values, int root)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->fold->agg.ntypes; t++)
+		pt_fold_value(p, t, values[t], root);
+}
+
+unsigned char *pt_fold_marks(const struct pt_profile *p, uint32_t t)
+{
+	const struct pt_fold *f = p->fold;
+	unsigned char *inl = pt_xcalloc(p->strings.n + 1, 1);
+	uint32_t k, w = p->ntypes; /* the pairs' stride, kept in step by pt_fold_add_type */
+	size_t i;
+
+	for (k = 0; k < f->npairs; k++) {
+		uint8_t b = f->pair_bits[(size_t)k * w + t];
+		if (b & 1)
+			inl[f->pair_callee[k]] |= b & 2 ? 2 : 1;
+	}
+	for (i = 0; i <= p->strings.n; i++)
+		inl[i] = pt_inline_mark(inl[i]);
+	return inl;
+}

@@ -1,0 +1,582 @@
+/* cli.c: option tables -> getopt_long, --help text, and the shared input options. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "cli/cli.h"
+#include "util/output.h"
+#include "util/xalloc.h"
+
+const struct pt_opt pt_help_option[] = {
+	{"help", 'h', no_argument, PT_OPT_HELP, NULL, "show this help and exit"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_input_options[] = {
+	{"from", 0, required_argument, PT_OPT_FROM, "FORMAT",
+	 "read the input as FORMAT instead of detecting it"},
+	{"sample-index", 0, required_argument, PT_OPT_SAMPLE_INDEX, "NAME|N",
+	 "the sample type to use (default: the profile's default type)"},
+	{"lenient", 0, no_argument, PT_OPT_LENIENT, NULL,
+	 "skip input lines that fit no form and count them in a warning"},
+	{"max-input-size", 0, required_argument, PT_OPT_MAX_INPUT_SIZE, "SIZE",
+	 "refuse inputs larger than SIZE after decompression (default 8G)"},
+	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
+	 "keep only stacks with a function matching RE"},
+	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
+	 "drop stacks with a function matching RE"},
+	{"hide", 0, required_argument, PT_OPT_HIDE, "RE", "remove frames matching RE from stacks"},
+	{"show", 0, required_argument, PT_OPT_SHOW, "RE", "keep only frames matching RE in stacks"},
+	{"show-from", 0, required_argument, PT_OPT_SHOW_FROM, "RE",
+	 "drop the callers of the rootmost frame matching RE (and stacks without one)"},
+	{"prune-from", 0, required_argument, PT_OPT_PRUNE_FROM, "RE",
+	 "drop the callees of the rootmost frame matching RE"},
+	{"match-file", 0, no_argument, PT_OPT_MATCH_FILE, NULL,
+	 "the regexes above match the file path too"},
+	{"tag", 0, required_argument, PT_OPT_TAG, "KEY=VALUE",
+	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND)"},
+	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
+	 "keep samples of one thread (tid, thread or comm label)"},
+	{"process", 0, required_argument, PT_OPT_PID, "PID",
+	 "keep samples of one process (a pid label)"},
+	{"time-from", 0, required_argument, PT_OPT_TIME_FROM, "SECONDS",
+	 "keep samples at or after SECONDS from the first (needs a timeline)"},
+	{"time-to", 0, required_argument, PT_OPT_TIME_TO, "SECONDS",
+	 "keep samples before SECONDS from the first (needs a timeline)"},
+	{"collapse-recursion", 0, no_argument, PT_OPT_COLLAPSE_RECURSION, NULL,
+	 "fold recursion: a function already on the stack returns to that frame"},
+	{"node-fraction", 0, required_argument, PT_OPT_NODE_FRACTION, "F",
+	 "reports leave out entries whose cum is below F of the total (0.005 = 0.5%)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_perf_options[] = {
+	{"pid", 0, no_argument, PT_OPT_PERF_PID, NULL,
+	 "perf: name the process root frame comm-PID"},
+	{"tid", 0, no_argument, PT_OPT_PERF_TID, NULL,
+	 "perf: name the process root frame comm-PID/TID"},
+	{"addrs", 0, no_argument, PT_OPT_PERF_ADDRS, NULL,
+	 "perf: keep the address in the names of unknown symbols"},
+	{"no-tidy", 0, no_argument, PT_OPT_PERF_NO_TIDY, NULL,
+	 "perf: keep function names exactly as perf printed them"},
+	{"event", 0, required_argument, PT_OPT_PERF_EVENT, "EVENT",
+	 "perf: keep only the samples of EVENT (as printed, e.g. cpu-clock:u)"},
+	{"event-filter", 0, required_argument, PT_OPT_PERF_EVENT, "EVENT", "same as --event"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_tag_options[] = {
+	{"kernel", 0, no_argument, PT_OPT_TAG_KERNEL, NULL, "append _[k] to kernel frames"},
+	{"jit", 0, no_argument, PT_OPT_TAG_JIT, NULL, "append _[j] to JIT frames"},
+	{"inline", 0, no_argument, PT_OPT_TAG_INLINE, NULL, "append _[i] to inlined frames"},
+	{"all", 0, no_argument, PT_OPT_TAG_ALL, NULL,
+	 "--kernel and --jit (as stackcollapse-perf.pl's --all)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+int pt_perf_option(struct pt_common *c, int id, const char *arg)
+{
+	switch (id) {
+	case PT_OPT_PERF_PID:
+		c->load.read.flags |= PT_READ_PID;
+		return 1;
+	case PT_OPT_PERF_TID:
+		c->load.read.flags |= PT_READ_TID;
+		return 1;
+	case PT_OPT_PERF_ADDRS:
+		c->load.read.flags |= PT_READ_ADDRS;
+		return 1;
+	case PT_OPT_PERF_NO_TIDY:
+		c->load.read.flags |= PT_READ_NO_TIDY;
+		return 1;
+	case PT_OPT_PERF_EVENT:
+		c->load.read.event = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int pt_tag_option(uint32_t *flags, int id)
+{
+	switch (id) {
+	case PT_OPT_TAG_KERNEL:
+		*flags |= PT_WRITE_TAG_KERNEL;
+		return 1;
+	case PT_OPT_TAG_JIT:
+		*flags |= PT_WRITE_TAG_JIT;
+		return 1;
+	case PT_OPT_TAG_INLINE:
+		*flags |= PT_WRITE_TAG_INLINE;
+		return 1;
+	case PT_OPT_TAG_ALL:
+		*flags |= PT_WRITE_TAG_KERNEL | PT_WRITE_TAG_JIT;
+		return 1;
+	}
+	return 0;
+}
+
+void pt_report_args_init(struct pt_report_args *r, int csv_ok, enum pt_granularity gran)
+{
+	memset(r, 0, sizeof(*r));
+	r->nodes = -1;
+	r->format = PT_FMT_TEXT;
+	r->csv_ok = csv_ok;
+	r->gran = gran;
+}
+
+long pt_report_limit(const struct pt_report_args *r, long dflt)
+{
+	if (r->nodes < 0)
+		return dflt;
+	return r->nodes ? r->nodes : -1;
+}
+
+int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, int id,
+		     const char *arg)
+{
+	switch (id) {
+	case PT_OPT_NODES:
+		if (pt_parse_count(arg, &r->nodes) < 0) {
+			pt_usage_error(spec, "bad count '%s' for -n", arg);
+			return -1;
+		}
+		return 1;
+	case PT_OPT_CUM:
+		r->by_cum = 1;
+		return 1;
+	case PT_OPT_FORMAT:
+		if (pt_parse_report_format(arg, &r->format) < 0 ||
+		    (r->format == PT_FMT_CSV && !r->csv_ok)) {
+			pt_usage_error(spec, "unknown format '%s' (%s)", arg,
+				       r->csv_ok ? "text, csv or json" : "text or json");
+			return -1;
+		}
+		return 1;
+	case PT_OPT_OUTPUT:
+		r->outpath = arg;
+		return 1;
+	case PT_OPT_GRANULARITY:
+		if (pt_parse_granularity(arg, &r->gran) < 0) {
+			pt_usage_error(spec,
+				       "unknown granularity '%s' (functions, files, lines or "
+				       "addresses)",
+				       arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* a command's tables as getopt_long wants them */
+struct pt_getopt {
+	struct option *longopts;
+	char *shortopts;
+};
+
+static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
+{
+	struct pt_buf shortopts = PT_BUF_INIT;
+	size_t n = 0, i, j;
+
+	for (i = 0; tables[i]; i++)
+		for (j = 0; tables[i][j].name; j++)
+			n++;
+	g->longopts = pt_xcalloc(n + 1, sizeof(*g->longopts));
+	pt_buf_addch(&shortopts, ':'); /* report missing arguments as ':' */
+	n = 0;
+	for (i = 0; tables[i]; i++)
+		for (j = 0; tables[i][j].name; j++) {
+			const struct pt_opt *o = &tables[i][j];
+			g->longopts[n].name = o->name;
+			g->longopts[n].has_arg = o->has_arg;
+			g->longopts[n].flag = NULL;
+			g->longopts[n].val = o->id;
+			n++;
+			if (o->shortopt) {
+				pt_buf_addch(&shortopts, o->shortopt);
+				if (o->has_arg == required_argument)
+					pt_buf_addch(&shortopts, ':');
+			}
+		}
+	g->shortopts = pt_buf_detach(&shortopts, NULL);
+}
+
+static void pt_getopt_release(struct pt_getopt *g)
+{
+	free(g->longopts);
+	free(g->shortopts);
+}
+
+int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "proftool: %s: ", spec->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'proftool %s --help')\n", spec->name);
+	return PT_EXIT_USAGE;
+}
+
+/* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
+ * argument, prints one line naming the command and returns '?'. */
+static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
+			  char **argv)
+{
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
+	if (c == '?') {
+		if (optopt && optopt < 256)
+			pt_usage_error(spec, "unknown option '-%c'", optopt);
+		else
+			pt_usage_error(spec, "unknown option '%s'", argv[optind - 1]);
+		return '?';
+	}
+	if (c == ':') {
+		if (optopt && optopt < 256)
+			pt_usage_error(spec, "option '-%c' needs a value", optopt);
+		else
+			pt_usage_error(spec, "option '%s' needs a value", argv[optind - 1]);
+		return '?';
+	}
+	return c;
+}
+
+int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
+		 struct pt_report_args *report, void *own)
+{
+	struct pt_getopt g;
+	int c, ret = -1;
+
+	pt_getopt_init(&g, spec->tables);
+	while (ret < 0 && (c = pt_getopt_next(&g, spec, argc, argv)) != -1) {
+		int r = 0;
+		if (c == PT_OPT_HELP) {
+			pt_usage(spec, stdout);
+			ret = PT_EXIT_OK;
+			break;
+		}
+		/* '?' (already reported) is nobody's, so it ends as a usage error below */
+		if (common)
+			r = pt_common_option(common, spec, c, optarg);
+		if (!r && common)
+			r = pt_perf_option(common, c, optarg);
+		if (!r && report)
+			r = pt_report_option(report, spec, c, optarg);
+		if (!r && spec->option)
+			r = spec->option(own, spec, c, optarg);
+		if (r <= 0)
+			ret = PT_EXIT_USAGE;
+	}
+	pt_getopt_release(&g);
+	return ret;
+}
+
+void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)
+{
+	size_t i, j;
+
+	fprintf(fp, "usage: proftool %s\n\n%s\n\n", spec->usage, spec->summary);
+	for (i = 0; spec->tables[i]; i++)
+		for (j = 0; spec->tables[i][j].name; j++) {
+			const struct pt_opt *o = &spec->tables[i][j];
+			struct pt_buf left = PT_BUF_INIT;
+			if (o->shortopt)
+				pt_buf_addf(&left, "  -%c, --%s", o->shortopt, o->name);
+			else
+				pt_buf_addf(&left, "      --%s", o->name);
+			if (o->argname)
+				pt_buf_addf(&left, " %s", o->argname);
+			if (left.len < 30)
+				fprintf(fp, "%-30s %s\n", left.buf, o->help);
+			else
+				fprintf(fp, "%s\n%-30s %s\n", left.buf, "", o->help);
+			pt_buf_release(&left);
+		}
+}
+
+void pt_common_init(struct pt_common *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+int pt_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	}
+	if (*end || (v && mul > UINT64_MAX / v))
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+int pt_parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > 1e12)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int check_regex(const struct pt_cmd_spec *spec, const char *opt, const char *re)
+{
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+		regerror(rc, &r, msg, sizeof(msg));
+		pt_usage_error(spec, "bad regular expression '%s' for --%s: %s", re, opt, msg);
+		return -1;
+	}
+	regfree(&r);
+	return 0;
+}
+
+static int filter_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id,
+			 const char *arg)
+{
+	struct pt_filter *f = &c->filter;
+	switch (id) {
+	case PT_OPT_FOCUS:
+		f->focus = arg;
+		return check_regex(spec, "focus", arg) < 0 ? -1 : 1;
+	case PT_OPT_IGNORE:
+		f->ignore = arg;
+		return check_regex(spec, "ignore", arg) < 0 ? -1 : 1;
+	case PT_OPT_HIDE:
+		f->hide = arg;
+		return check_regex(spec, "hide", arg) < 0 ? -1 : 1;
+	case PT_OPT_SHOW:
+		f->show = arg;
+		return check_regex(spec, "show", arg) < 0 ? -1 : 1;
+	case PT_OPT_SHOW_FROM:
+		f->show_from = arg;
+		return check_regex(spec, "show-from", arg) < 0 ? -1 : 1;
+	case PT_OPT_PRUNE_FROM:
+		f->prune_from = arg;
+		return check_regex(spec, "prune-from", arg) < 0 ? -1 : 1;
+	case PT_OPT_MATCH_FILE:
+		f->match_file = 1;
+		return 1;
+	case PT_OPT_TAG:
+		if (pt_filter_add_tag(f, arg) < 0) {
+			pt_usage_error(spec, "bad label condition '%s' for --tag (KEY=VALUE)", arg);
+			return -1;
+		}
+		return 1;
+	case PT_OPT_THREAD:
+	case PT_OPT_PID:
+		if (!*arg || (id == PT_OPT_THREAD ? pt_filter_add_thread(f, arg)
+						  : pt_filter_add_pid(f, arg)) < 0) {
+			pt_usage_error(spec, "bad value '%s' for --%s", arg,
+				       id == PT_OPT_THREAD ? "thread" : "process");
+			return -1;
+		}
+		return 1;
+	case PT_OPT_TIME_FROM:
+	case PT_OPT_TIME_TO:
+		if (parse_seconds(arg, id == PT_OPT_TIME_FROM ? &f->time_from : &f->time_to) < 0) {
+			pt_usage_error(spec, "bad time '%s' for --%s (seconds, like 1.5)", arg,
+				       id == PT_OPT_TIME_FROM ? "time-from" : "time-to");
+			return -1;
+		}
+		if (id == PT_OPT_TIME_FROM)
+			f->has_time_from = 1;
+		else
+			f->has_time_to = 1;
+		return 1;
+	case PT_OPT_COLLAPSE_RECURSION:
+		f->collapse_recursion = 1;
+		return 1;
+	case PT_OPT_NODE_FRACTION:
+		if (parse_seconds(arg, &c->node_fraction) < 0 || c->node_fraction > 1) {
+			pt_usage_error(spec, "bad fraction '%s' for --node-fraction (0 to 1)", arg);
+			return -1;
+		}
+		c->node_fraction_set = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id, const char *arg)
+{
+	switch (id) {
+	case PT_OPT_FROM:
+		c->load.from = arg;
+		return 1;
+	case PT_OPT_SAMPLE_INDEX:
+		c->sample_index = arg;
+		return 1;
+	case PT_OPT_LENIENT:
+		c->load.read.lenient = 1;
+		return 1;
+	case PT_OPT_MAX_INPUT_SIZE:
+		if (pt_parse_size(arg, &c->load.max_size) < 0 || !c->load.max_size) {
+			pt_usage_error(spec, "bad size '%s' for --max-input-size", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return filter_option(c, spec, id, arg);
+}
+
+int pt_cli_fail(const struct pt_diag *d)
+{
+	pt_diag_print(d, stderr);
+	return PT_EXIT_INPUT;
+}
+
+int pt_cli_load_agg(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_filter_log *log, enum pt_granularity g, unsigned views,
+		    uint32_t *type, struct pt_agg *a)
+{
+	struct pt_diag d;
+	int t, ret;
+
+	if ((ret = pt_cli_load_log(c, path, p, log)))
+		return ret;
+	pt_diag_init(&d, path);
+	t = pt_select_type(p, c->sample_index, 0, &d);
+	if (t < 0 || pt_aggregate_views(p, g, views, a, &d) < 0)
+		return pt_cli_fail(&d);
+	*type = (uint32_t)t;
+	return 0;
+}
+
+int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path)
+{
+	if (argc - optind > 1)
+		return pt_usage_error(spec, "one FILE at a time");
+	if (optind < argc)
+		*path = argv[optind];
+	return 0;
+}
+
+struct write_ctx {
+	const struct pt_format *f;
+	const struct pt_profile *p;
+	const struct pt_write_opts *o;
+};
+
+static int emit_write(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct write_ctx *c = ctx;
+	return c->f->write(c->p, c->o, out, d);
+}
+
+int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format *f,
+		 const struct pt_profile *p, const struct pt_write_opts *o)
+{
+	struct write_ctx c = {f, p, o};
+	return pt_cli_emit(outpath, inpath, emit_write, &c);
+}
+
+int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *ctx)
+{
+	struct pt_output out;
+	struct pt_diag d;
+
+	pt_diag_init(&d, inpath);
+	if (pt_output_open(&out, outpath, &d) < 0)
+		return pt_cli_fail(&d);
+	d.path = inpath;
+	if (emit(ctx, out.fp, &d) < 0) {
+		pt_output_abort(&out);
+		return pt_cli_fail(&d);
+	}
+	if (pt_output_commit(&out, &d) < 0)
+		return pt_cli_fail(&d);
+	return PT_EXIT_OK;
+}
+
+int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_filter_log *log)
+{
+	struct pt_load_opts lo = c->load;
+	struct pt_diag d;
+
+	pt_diag_init(&d, path);
+	if (pt_filter_needs_timeline(&c->filter))
+		lo.read.keep_timeline = 1;
+	if (pt_load(path, &lo, p, &d) < 0)
+		return pt_cli_fail(&d);
+	pt_diag_print_warnings(&d, stderr);
+	pt_diag_init(&d, path);
+	if (pt_filter_apply(p, &c->filter, log, &d) < 0)
+		return pt_cli_fail(&d);
+	return 0;
+}
+
+int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
+{
+	return pt_cli_load_log(c, path, p, NULL);
+}
+
+void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,
+			  FILE *fp)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	pt_filter_log_describe(log, p, t, &b);
+	fwrite(b.buf, 1, b.len, fp);
+	pt_buf_release(&b);
+}

@@ -1,0 +1,118 @@
+/* cmd-convert.c: `proftool convert`: any readable format to any writable one. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "formats/format.h"
+#include "cli/write-opts.h"
+
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP };
+
+/* convert's own options */
+struct convert_args {
+	struct pt_write_opts *wo;
+	const char *to;
+};
+
+static int convert_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
+static const struct pt_opt convert_options[] = {
+	{"to", 0, required_argument, OPT_TO, "FORMAT",
+	 "output format (default: from the suffix of -o; see 'proftool formats')"},
+	PT_OPT_OUTPUT_ROW("write to FILE (atomically: a temporary file renamed on success)"),
+	{"no-gzip", 0, no_argument, OPT_NO_GZIP, NULL,
+	 "pprof: write the raw protobuf instead of gzipping it"},
+	PT_OPT_GRANULARITY_ROW(
+		"merge frames of one function, file or line first (default: keep them as read)"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {
+	convert_options, pt_dot_options, pt_svg_options, pt_input_options,
+	pt_perf_options, pt_tag_options, pt_help_option, NULL,
+};
+static const struct pt_cmd_spec spec = {
+	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
+	"Convert a profile to another format. Without --to the format follows the suffix of\n"
+	"-o: .collapsed/.folded (collapsed), and the other writers' suffixes.",
+	tables, convert_option};
+
+static int convert_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct convert_args *ca = ctx;
+	int r = pt_write_option(ca->wo, sp, id, arg);
+
+	if (r)
+		return r;
+	if (pt_tag_option(&ca->wo->flags, id))
+		return 1;
+	switch (id) {
+	case OPT_TO:
+		ca->to = arg;
+		return 1;
+	case OPT_NO_GZIP:
+		ca->wo->flags |= PT_WRITE_NO_GZIP;
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_write_opts wo;
+	struct convert_args ca = {&wo, NULL};
+	struct pt_profile p;
+	struct pt_diag d;
+	const struct pt_format *f = NULL;
+	const char *path = "-", *outpath, *to;
+	int t, ret;
+
+	pt_write_opts_init(&wo);
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_ADDRESSES);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &ca)) >= 0)
+		return ret;
+	outpath = ra.outpath;
+	to = ca.to;
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
+	if (to) {
+		f = pt_format_find(to);
+		if (!f || !f->write)
+			return pt_usage_error(&spec, "cannot write format '%s'", to);
+	} else if (outpath && strcmp(outpath, "-")) {
+		f = pt_format_for_path(outpath);
+		if (!f)
+			return pt_usage_error(&spec, "no format for the suffix of '%s': use --to",
+					      outpath);
+	} else {
+		return pt_usage_error(&spec, "no output format: use --to FORMAT");
+	}
+
+	common.load.read.keep_timeline = f->wants_timeline || (wo.flags & PT_WRITE_FLAMECHART);
+	/* the common --node-fraction also sets dot's, which keeps pprof's default otherwise */
+	if (common.node_fraction_set)
+		wo.node_fraction = common.node_fraction;
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	if (pt_filter_granularity(&p, ra.gran, &d) < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	t = pt_select_type(&p, common.sample_index, 1, &d);
+	if (t == -1) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	wo.type = t;
+	ret = pt_cli_write(outpath, path, f, &p, &wo);
+out:
+	pt_profile_release(&p);
+	return ret;
+}

@@ -1,0 +1,214 @@
+/* cmd-info.c: `proftool info`: what a profile holds. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "util/buf.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "report/report.h"
+#include "core/units.h"
+#include "util/xalloc.h"
+
+static const struct pt_opt info_options[] = {
+	PT_OPT_FORMAT_ROW("text|json", "output format"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {info_options, pt_input_options, pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"info", "info [OPTIONS] [FILE]",
+	"Describe a profile: its format, sample types with unit and total, sample count,\n"
+	"unique stacks and functions, duration and producer metadata.",
+	tables, NULL};
+
+struct facts {
+	uint64_t stacks;    /* nodes with a nonzero self value: unique stacks */
+	uint64_t functions; /* distinct functions that appear in a stack */
+};
+
+/* From the tree alone, without the call-graph views, so that info costs no more than
+ * reading (bench/run.sh takes it as the read cost of the writers). */
+static void count_facts(const struct pt_profile *p, struct facts *f)
+{
+	uint32_t n, t;
+	unsigned char *seen;
+
+	memset(f, 0, sizeof(*f));
+	if (pt_profile_has_stacks(p)) {
+		seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
+		for (n = 1; n < p->nnodes; n++) {
+			uint32_t fn = p->frames[p->nodes[n].frame].func;
+			for (t = 0; t < p->ntypes; t++)
+				if (p->node_self[(size_t)n * p->ntypes + t]) {
+					f->stacks++;
+					break;
+				}
+			if (!seen[fn]) {
+				seen[fn] = 1;
+				f->functions++;
+			}
+		}
+		free(seen);
+	} else {
+		f->functions = p->agg->nentries;
+	}
+}
+
+static void info_text(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	struct facts f;
+	uint32_t t;
+	size_t i;
+
+	count_facts(p, &f);
+	printf("File: %s\n", path);
+	printf("Format: %s\n", p->format);
+	printf("Sample types:\n");
+	for (t = 0; t < p->ntypes; t++) {
+		int64_t total = pt_profile_total(p, t);
+		pt_buf_reset(&b);
+		pt_buf_add_raw(&b, total, p->types[t].decimals);
+		pt_buf_addstr(&b, " (");
+		pt_buf_add_scaled(&b, p, t, total);
+		pt_buf_addch(&b, ')');
+		printf("  %u: %s [%s] total %s%s\n", t, pt_s(p, p->types[t].name),
+		       pt_s(p, p->types[t].unit), b.buf, t == p->default_type ? " (default)" : "");
+	}
+	if (p->period_type.name || p->period)
+		printf("Period: %" PRId64 " %s [%s]\n", p->period, pt_s(p, p->period_type.name),
+		       pt_s(p, p->period_type.unit));
+	printf("Samples: %" PRIu64 "\n", p->nrecords);
+	if (pt_profile_has_stacks(p))
+		printf("Unique stacks: %" PRIu64 "\n", f.stacks);
+	else
+		printf("Unique stacks: none (%s)\n",
+		       p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	printf("Unique functions: %" PRIu64 "\n", f.functions);
+	if (p->keep_timeline || p->nevents)
+		printf("Timeline events: %zu\n", p->nevents);
+	if (p->duration_nanos) {
+		pt_buf_reset(&b);
+		printf("Duration: %.3fs\n", (double)p->duration_nanos / 1e9);
+	}
+	if (p->time_nanos)
+		printf("Start: %" PRId64 " ns since the epoch\n", p->time_nanos);
+	for (i = 0; i < p->nmeta; i++)
+		printf("Meta %s: %s\n", pt_s(p, p->meta[i].key), pt_s(p, p->meta[i].value));
+	for (i = 0; i < p->ncomments; i++)
+		printf("Comment: %s\n", pt_s(p, p->comments[i]));
+	pt_buf_reset(&b);
+	pt_filter_log_describe(log, p, p->default_type, &b);
+	fwrite(b.buf, 1, b.len, stdout);
+	pt_buf_release(&b);
+}
+
+static void info_json(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
+{
+	yajl_gen g = pt_json_gen(stdout);
+	struct facts f;
+	uint32_t t;
+	size_t i;
+
+	count_facts(p, &f);
+	yajl_gen_map_open(g);
+	pt_json_cstr(g, "file");
+	pt_json_cstr(g, path);
+	pt_json_cstr(g, "format");
+	pt_json_cstr(g, p->format);
+	pt_json_cstr(g, "sample_types");
+	yajl_gen_array_open(g);
+	for (t = 0; t < p->ntypes; t++) {
+		yajl_gen_map_open(g);
+		pt_json_cstr(g, "name");
+		pt_json_str(g, p, p->types[t].name);
+		pt_json_cstr(g, "unit");
+		pt_json_str(g, p, p->types[t].unit);
+		pt_json_cstr(g, "total");
+		pt_json_int(g, pt_profile_total(p, t));
+		pt_json_cstr(g, "decimals");
+		pt_json_int(g, p->types[t].decimals);
+		pt_json_cstr(g, "default");
+		yajl_gen_bool(g, t == p->default_type);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	pt_json_cstr(g, "samples");
+	pt_json_int(g, (int64_t)p->nrecords);
+	pt_json_cstr(g, "has_stacks");
+	yajl_gen_bool(g, pt_profile_has_stacks(p));
+	pt_json_cstr(g, "unique_stacks");
+	pt_json_int(g, (int64_t)f.stacks);
+	pt_json_cstr(g, "unique_functions");
+	pt_json_int(g, (int64_t)f.functions);
+	pt_json_cstr(g, "duration_nanos");
+	pt_json_int(g, p->duration_nanos);
+	pt_json_cstr(g, "time_nanos");
+	pt_json_int(g, p->time_nanos);
+	pt_json_cstr(g, "metadata");
+	yajl_gen_map_open(g);
+	for (i = 0; i < p->nmeta; i++) {
+		pt_json_str(g, p, p->meta[i].key);
+		pt_json_str(g, p, p->meta[i].value);
+	}
+	yajl_gen_map_close(g);
+	if (log->n) {
+		/* only when filters ran, so the unfiltered document stays as it was */
+		pt_json_cstr(g, "filters");
+		yajl_gen_array_open(g);
+		for (i = 0; i < log->n; i++) {
+			yajl_gen_map_open(g);
+			pt_json_cstr(g, "filter");
+			pt_json_cstr(g, log->v[i].what);
+			pt_json_cstr(g, "before");
+			yajl_gen_array_open(g);
+			for (t = 0; t < log->ntypes; t++)
+				pt_json_int(g, log->v[i].before[t]);
+			yajl_gen_array_close(g);
+			pt_json_cstr(g, "removed");
+			yajl_gen_array_open(g);
+			for (t = 0; t < log->ntypes; t++)
+				pt_json_int(g, log->v[i].removed[t]);
+			yajl_gen_array_close(g);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_array_close(g);
+	}
+	yajl_gen_map_close(g);
+	yajl_gen_free(g);
+	putchar('\n');
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_profile p;
+	struct pt_filter_log log;
+	const char *path = "-";
+	int ret;
+
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
+
+	pt_profile_init(&p);
+	pt_filter_log_init(&log);
+	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
+		goto out;
+	if (ra.format == PT_FMT_JSON)
+		info_json(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
+	else
+		info_text(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
+out:
+	pt_filter_log_release(&log);
+	pt_profile_release(&p);
+	return ret;
+}

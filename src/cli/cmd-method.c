@@ -1,0 +1,121 @@
+/* cmd-method.c: `proftool method`: callers, callees and annotated source of the
+ * functions whose names match a pattern (stackprof --method, pprof -list/-peek). */
+#include "config.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "report/report.h"
+
+enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH };
+
+/* method's own options */
+struct method_args {
+	int use_regex;
+	const char *source_path;
+};
+
+static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
+static const struct pt_opt method_options[] = {
+	{"regex", 0, no_argument, OPT_REGEX, NULL,
+	 "PATTERN is a POSIX extended regex (default: a literal substring)"},
+	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
+	 "look for source files under DIR (the recorded path, then shorter tails of it)"},
+	PT_OPT_FORMAT_ROW("text|json", "output format"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {method_options, pt_input_options, pt_help_option,
+					      NULL};
+static const struct pt_cmd_spec spec = {
+	"method", "method [OPTIONS] PATTERN [FILE]",
+	"Show every function whose name matches PATTERN: self and total, callers and\n"
+	"callees, and its source lines annotated with total/self per line. Counts are once\n"
+	"per stack; a profile without stacks (stackprof without raw) has only per-occurrence\n"
+	"edges and line totals, and says so.",
+	tables, method_option};
+
+static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct method_args *ma = ctx;
+
+	(void)sp;
+	switch (id) {
+	case OPT_REGEX:
+		ma->use_regex = 1;
+		return 1;
+	case OPT_SOURCE_PATH:
+		ma->source_path = arg;
+		return 1;
+	}
+	return 0;
+}
+
+struct method_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_method_opts *o;
+};
+
+static int emit_method(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct method_ctx *c = ctx;
+	return pt_report_method(c->p, c->a, c->o, out, d);
+}
+
+int cmd_method(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct method_args ma = {0, NULL};
+	struct pt_method_opts o;
+	struct pt_profile p;
+	struct pt_agg a;
+	regex_t re;
+	const char *path = "-";
+	int ret = PT_EXIT_OK, have_agg = 0, have_re = 0;
+
+	memset(&o, 0, sizeof(o));
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &ma)) >= 0)
+		return ret;
+	o.format = ra.format;
+	o.source_path = ma.source_path;
+	if (optind >= argc)
+		return pt_usage_error(&spec, "a PATTERN is required");
+	if (argc - optind > 2)
+		return pt_usage_error(&spec, "one PATTERN and one FILE at a time");
+	o.pattern = argv[optind];
+	if (optind + 1 < argc)
+		path = argv[optind + 1];
+	if (ma.use_regex) {
+		int rc = regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+			regerror(rc, &re, msg, sizeof(msg));
+			return pt_usage_error(&spec, "bad regex '%s': %s", o.pattern, msg);
+		}
+		have_re = 1;
+		o.re = &re;
+	}
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load_agg(&common, path, &p, NULL, PT_GRAN_FUNCTIONS,
+				   PT_AGG_EDGES | PT_AGG_LINES, &o.type, &a)))
+		goto out;
+	have_agg = 1;
+	ret = pt_cli_emit(ra.outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
+out:
+	if (have_re)
+		regfree(&re);
+	if (have_agg)
+		pt_agg_release(&a);
+	pt_profile_release(&p);
+	return ret;
+}

@@ -1,0 +1,141 @@
+/* cmd-top.c: `proftool top`: heaviest functions, flat and cumulative. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "analysis/filter.h"
+#include "analysis/fold.h"
+#include "report/report.h"
+
+enum { OPT_STYLE = PT_OPT_CMD_BASE, OPT_EDGE_FRACTION };
+
+/* --style values: text layouts of other tools */
+static const struct {
+	const char *name;
+	enum pt_top_style style;
+} styles[] = {
+	{"default", PT_STYLE_DEFAULT},
+	{"pprof", PT_STYLE_PPROF},
+	{"stackprof", PT_STYLE_STACKPROF},
+};
+
+static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
+
+static const struct pt_opt top_options[] = {
+	PT_OPT_NODES_ROW(
+		"show the N heaviest rows; 0 shows all (default 30 for text, all for csv/json)"),
+	PT_OPT_CUM_ROW("sort by cumulative value instead of flat"),
+	PT_OPT_FORMAT_ROW("text|csv|json",
+			  "output format; csv and json give raw values in the base unit"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	{"style", 0, required_argument, OPT_STYLE, "default|pprof|stackprof",
+	 "text layout: ours, go tool pprof -top's (its header, units, trimming; all rows) "
+	 "or stackprof --text's (Mode/Samples/GC header, ties in input order)"},
+	{"edge-fraction", 0, required_argument, OPT_EDGE_FRACTION, "F",
+	 "pprof style: ignore calls under F of the total for the inline marks (default 0.001)"},
+	PT_OPT_GRANULARITY_ROW("one row per function (default), source file, line or address"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
+					      pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"top", "top [OPTIONS] [FILE]",
+	"Print the heaviest functions: flat (self) and cumulative values, where a function\n"
+	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin.",
+	tables, top_option};
+
+static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
+{
+	struct pt_top_opts *o = ctx;
+	size_t i;
+	char *end;
+	double f;
+
+	switch (id) {
+	case OPT_EDGE_FRACTION:
+		f = strtod(arg, &end);
+		if (end == arg || *end || !(f >= 0 && f <= 1)) {
+			pt_usage_error(sp, "bad fraction '%s' (a number from 0 to 1)", arg);
+			return -1;
+		}
+		o->edge_fraction = f;
+		return 1;
+	case OPT_STYLE:
+		for (i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
+			if (!strcmp(styles[i].name, arg)) {
+				o->style = styles[i].style;
+				return 1;
+			}
+		pt_usage_error(sp, "unknown style '%s' (default, pprof or stackprof)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+struct top_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_top_opts *o;
+};
+
+static int emit_top(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct top_ctx *c = ctx;
+	return pt_report_top(c->p, c->a, c->o, out, d);
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_top_opts o;
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_filter_log log;
+	const char *path = "-";
+	int ret = PT_EXIT_OK, have_agg = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.edge_fraction = 0.001;
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &o)) >= 0)
+		return ret;
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
+	o.by_cum = ra.by_cum;
+	o.format = ra.format;
+	o.limit = pt_report_limit(&ra,
+				  o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1);
+
+	pt_profile_init(&p);
+	pt_filter_log_init(&log);
+	o.filters = &log;
+	/* pprof's layout keeps pprof's default node fraction; ours shows every row */
+	o.node_fraction = common.node_fraction_set    ? common.node_fraction
+			  : o.style == PT_STYLE_PPROF ? 0.005
+						      : 0;
+	/* The table needs no tree: the stacks fold into it as they are read, unless a
+	 * filter must see them first or pprof's layout rebuilds its graph from them.
+	 * PROFTOOL_TEST_TREE (tests only) takes the tree's way, to compare the two. */
+	if (!pt_filter_active(&common.filter) &&
+	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) &&
+	    !getenv("PROFTOOL_TEST_TREE"))
+		pt_profile_request_fold(&p, ra.gran,
+					o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT);
+	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, 0, &o.type, &a)))
+		goto out;
+	have_agg = 1;
+	ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
+out:
+	if (have_agg)
+		pt_agg_release(&a);
+	pt_filter_log_release(&log);
+	pt_profile_release(&p);
+	return ret;
+}

@@ -1,0 +1,64 @@
+/* cmd-traces.c: `proftool traces`: every unique stack with its value and labels, leaf
+ * first, in go tool pprof -traces' layout. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "report/report.h"
+
+static const struct pt_opt traces_options[] = {
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {traces_options, pt_input_options, pt_help_option,
+					      NULL};
+static const struct pt_cmd_spec spec = {
+	"traces", "traces [OPTIONS] [FILE]",
+	"Print every unique stack (with its labels) and its value, leaf first, as\n"
+	"go tool pprof -traces does. FILE '-' or none reads stdin.",
+	tables, NULL};
+
+struct traces_ctx {
+	const struct pt_profile *p;
+	uint32_t type;
+};
+
+static int emit_traces(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct traces_ctx *c = ctx;
+	return pt_report_traces(c->p, c->type, out, d);
+}
+
+int cmd_traces(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_profile p;
+	struct pt_diag d;
+	const char *path = "-";
+	int t, ret;
+
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
+	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
+		return ret;
+
+	pt_profile_init(&p);
+	if ((ret = pt_cli_load(&common, path, &p)))
+		goto out;
+	pt_diag_init(&d, path);
+	t = pt_select_type(&p, common.sample_index, 0, &d);
+	if (t < 0) {
+		ret = pt_cli_fail(&d);
+		goto out;
+	}
+	ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&p, (uint32_t)t});
+out:
+	pt_profile_release(&p);
+	return ret;
+}

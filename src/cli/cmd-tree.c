@@ -1,0 +1,88 @@
+/* cmd-tree.c: `proftool tree`: callers and callees of each function (pprof -peek). */
+#include "config.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "report/report.h"
+
+static const struct pt_opt tree_options[] = {
+	PT_OPT_NODES_ROW("show the N heaviest functions; 0 shows all (default 30 for text without "
+			 "PATTERN, else all)"),
+	PT_OPT_CUM_ROW("sort by cumulative value instead of flat"),
+	PT_OPT_FORMAT_ROW("text|json", "output format; json gives raw values in the base unit"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	PT_OPT_GRANULARITY_ROW("one row per function (default), source file, line or address"),
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt *const tables[] = {tree_options, pt_input_options, pt_help_option, NULL};
+static const struct pt_cmd_spec spec = {
+	"tree", "tree [OPTIONS] [PATTERN] [FILE]",
+	"For each function (those whose name matches the extended regex PATTERN), its\n"
+	"callers above and callees below with the value of each call and its share of the\n"
+	"function's cum, as pprof -peek prints them. With one argument it is the FILE.",
+	tables, NULL};
+
+struct tree_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	const struct pt_tree_opts *o;
+};
+
+static int emit_tree(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct tree_ctx *c = ctx;
+	return pt_report_tree(c->p, c->a, c->o, out, d);
+}
+
+int cmd_tree(int argc, char **argv)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_tree_opts o;
+	struct pt_profile p;
+	struct pt_agg a;
+	struct pt_filter_log log;
+	const char *path = "-";
+	int ret = PT_EXIT_OK, have_agg = 0;
+
+	memset(&o, 0, sizeof(o));
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
+	if (argc - optind > 2)
+		return pt_usage_error(&spec, "one PATTERN and one FILE at most");
+	if (argc - optind == 2) {
+		regex_t re;
+		o.pattern = argv[optind++];
+		if (regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB))
+			return pt_usage_error(&spec, "bad regular expression '%s'", o.pattern);
+		regfree(&re);
+	}
+	if (optind < argc)
+		path = argv[optind];
+	o.by_cum = ra.by_cum;
+	o.format = ra.format;
+	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1);
+
+	pt_profile_init(&p);
+	pt_filter_log_init(&log);
+	o.filters = &log;
+	o.node_fraction = common.node_fraction;
+	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, PT_AGG_EDGES | PT_AGG_LINES,
+				   &o.type, &a)))
+		goto out;
+	have_agg = 1;
+	ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
+out:
+	if (have_agg)
+		pt_agg_release(&a);
+	pt_filter_log_release(&log);
+	pt_profile_release(&p);
+	return ret;
+}

@@ -1,0 +1,75 @@
+/* load.c: input -> format reader -> profile. */
+#include "config.h"
+
+#include <string.h>
+
+#include "util/buf.h"
+#include "analysis/fold.h"
+#include "cli/load.h"
+
+int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
+		  struct pt_diag *d)
+{
+	const struct pt_format *f;
+	const unsigned char *head;
+	size_t len;
+	int ret;
+
+	head = pt_input_peek(in, PT_DETECT_BYTES, &len);
+	if (!head)
+		return -1;
+	if (!len)
+		return pt_diag_error_at(d, 0, "empty input");
+	if (o->from) {
+		f = pt_format_find(o->from);
+		if (!f || !f->read)
+			return pt_diag_error(d, "cannot read format '%s' (see 'proftool formats')",
+					     o->from);
+	} else {
+		f = pt_format_detect(head, len);
+		if (!f)
+			return pt_diag_error_at(d, 0,
+						"unrecognized profile format (see 'proftool "
+						"formats'; --from FORMAT forces one)");
+	}
+	p->keep_timeline = o->read.keep_timeline;
+	ret = f->read(in, p, &o->read, d);
+	if (!ret && !p->format)
+		p->format = f->name;
+	if (!ret && !p->ntypes)
+		ret = pt_diag_error_at(d, 0, "no sample types in the profile");
+	if (!ret)
+		pt_profile_fold_finish(p);
+	return ret;
+}
+
+int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
+{
+	struct pt_input in;
+	int ret = -1;
+
+	if (pt_input_open(&in, path, o->max_size, d) == 0)
+		ret = pt_load_input(&in, o, p, d);
+	pt_input_close(&in);
+	return ret;
+}
+
+int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d)
+{
+	struct pt_buf names = PT_BUF_INIT;
+	uint32_t t;
+	int i;
+
+	if (!spec)
+		return p->default_type < p->ntypes ? (int)p->default_type : 0;
+	if (allow_all && !strcmp(spec, "all"))
+		return PT_TYPE_ALL;
+	i = pt_profile_find_type(p, spec);
+	if (i >= 0)
+		return i;
+	for (t = 0; t < p->ntypes; t++)
+		pt_buf_addf(&names, "%s%s", t ? ", " : "", pt_s(p, p->types[t].name));
+	pt_diag_error(d, "no sample type '%s' (the profile has: %s)", spec, names.buf);
+	pt_buf_release(&names);
+	return -1;
+}

@@ -1,0 +1,32 @@
+/* load.h: the front of the pipeline: open an input, detect or force its format, read it
+ * into a profile; and resolve a --sample-index spec against it. */
+#ifndef PT_LOAD_H
+#define PT_LOAD_H
+
+#include <stdint.h>
+
+#include "util/diag.h"
+#include "formats/format.h"
+#include "core/profile.h"
+
+struct pt_load_opts {
+	const char *from;  /* forced format name, or NULL to detect */
+	uint64_t max_size; /* 0 = default */
+	struct pt_read_opts read;
+};
+
+/* Read path ("-" = stdin) into p (initialized by the caller). On error d is filled
+ * (its path set to the input's display name) and -1 returned; p must still be
+ * released. */
+int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+	    struct pt_diag *d);
+
+/* The same from an open input (detection peeks at its first bytes). */
+int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
+		  struct pt_diag *d);
+
+/* Index of the sample type that spec names (NULL = the profile's default), or -1 with d
+ * filled. "all" is accepted only when allow_all, giving PT_TYPE_ALL. */
+int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d);
+
+#endif

@@ -1,0 +1,520 @@
+/* profile.c: building the model: dedup tables, the call tree, sample rows, timeline. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "analysis/fold.h"
+#include "core/profile.h"
+#include "util/xalloc.h"
+
+void pt_profile_init(struct pt_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	pt_arena_init(&p->arena);
+	pt_intern_init(&p->strings, &p->arena);
+	pt_intern_init(&p->func_keys, &p->arena);
+	pt_intern_init(&p->mapping_keys, &p->arena);
+	pt_intern_init(&p->frame_keys, &p->arena);
+	pt_intern_init(&p->labelset_keys, &p->arena);
+	pt_map_init(&p->children);
+	pt_map_init(&p->sample_index);
+
+	/* id 0 of each table is a placeholder, matching key id 0 ("") */
+	PT_ALLOC_GROW(p->funcs, 1, p->funcs_alloc);
+	memset(&p->funcs[0], 0, sizeof(p->funcs[0]));
+	p->nfuncs = 1;
+	PT_ALLOC_GROW(p->mappings, 1, p->mappings_alloc);
+	memset(&p->mappings[0], 0, sizeof(p->mappings[0]));
+	p->nmappings = 1;
+	PT_ALLOC_GROW(p->frames, 1, p->frames_alloc);
+	memset(&p->frames[0], 0, sizeof(p->frames[0]));
+	p->nframes = 1;
+	PT_ALLOC_GROW(p->labelsets, 1, p->labelsets_alloc);
+	memset(&p->labelsets[0], 0, sizeof(p->labelsets[0]));
+	p->nlabelsets = 1;
+
+	PT_ALLOC_GROW(p->nodes, 1, p->nodes_alloc);
+	memset(&p->nodes[0], 0, sizeof(p->nodes[0]));
+	p->nnodes = 1;
+	/* one value column until types are added (pt_profile_add_type re-strides) */
+	p->node_self = pt_xcalloc(p->nodes_alloc, sizeof(int64_t));
+}
+
+void pt_profile_release(struct pt_profile *p)
+{
+	if (p->agg) {
+		pt_agg_release(p->agg);
+		free(p->agg);
+	}
+	if (p->line_agg) {
+		pt_agg_release(p->line_agg);
+		free(p->line_agg);
+	}
+	pt_fold_free(p->fold);
+	free(p->funcs);
+	free(p->mappings);
+	free(p->frames);
+	free(p->labelsets);
+	free(p->types);
+	free(p->nodes);
+	free(p->node_self);
+	free(p->last_frames);
+	free(p->last_nodes);
+	free(p->samples);
+	free(p->sample_values);
+	free(p->events);
+	free(p->event_values);
+	free(p->comments);
+	free(p->meta);
+	pt_map_release(&p->children);
+	free(p->indexed);
+	pt_map_release(&p->sample_index);
+	pt_intern_release(&p->strings);
+	pt_intern_release(&p->func_keys);
+	pt_intern_release(&p->mapping_keys);
+	pt_intern_release(&p->frame_keys);
+	pt_intern_release(&p->labelset_keys);
+	pt_arena_release(&p->arena);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Re-stride an array of n rows (`used` of them in use) of `oldw` values to `neww`
+ * values per row (neww > oldw). */
+static int64_t *restride(int64_t *v, size_t n, size_t used, uint32_t oldw, uint32_t neww)
+{
+	int64_t *nv = pt_xcalloc(n ? n : 1, (size_t)neww * sizeof(int64_t));
+	size_t i;
+	if (v && oldw)
+		for (i = 0; i < used; i++)
+			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
+	free(v);
+	return nv;
+}
+
+uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit)
+{
+	uint32_t t = p->ntypes;
+
+	PT_ALLOC_GROW(p->types, (size_t)t + 1, p->types_alloc);
+	p->types[t].name = pt_str(p, name);
+	p->types[t].unit = pt_str(p, unit);
+	p->types[t].decimals = 0;
+	p->node_self = restride(p->node_self, p->nodes_alloc, p->nnodes, t, t + 1);
+	p->sample_values = restride(p->sample_values, p->samples_alloc, p->nsamples, t, t + 1);
+	if (p->event_values)
+		p->event_values = restride(p->event_values, p->events_alloc, p->nevents, t, t + 1);
+	p->ntypes = t + 1;
+	if (p->agg)
+		pt_agg_add_type(p->agg);
+	if (p->fold && p->fold->state != PT_FOLD_OFF)
+		pt_fold_add_type(p->fold);
+	return t;
+}
+
+int pt_profile_find_type(const struct pt_profile *p, const char *spec)
+{
+	uint32_t t;
+	const char *s;
+
+	for (t = 0; t < p->ntypes; t++)
+		if (!strcmp(pt_s(p, p->types[t].name), spec))
+			return (int)t;
+	if (!*spec)
+		return -1;
+	for (s = spec; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return -1;
+	if (strlen(spec) > 6)
+		return -1;
+	t = (uint32_t)atoi(spec);
+	return t < p->ntypes ? (int)t : -1;
+}
+
+void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor)
+{
+	size_t i;
+	if (p->fold && p->fold->state == PT_FOLD_ON)
+		pt_fold_scale_type(p->fold, t, factor);
+	for (i = 0; i < p->nnodes; i++)
+		p->node_self[i * p->ntypes + t] *= factor;
+	for (i = 0; i < p->nsamples; i++)
+		p->sample_values[i * p->ntypes + t] *= factor;
+	for (i = 0; i < p->nevents; i++)
+		p->event_values[i * p->ntypes + t] *= factor;
+}
+
+static void put32(unsigned char **q, uint32_t v)
+{
+	memcpy(*q, &v, 4);
+	*q += 4;
+}
+
+static void put64(unsigned char **q, uint64_t v)
+{
+	memcpy(*q, &v, 8);
+	*q += 8;
+}
+
+uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
+			 int64_t start_line)
+{
+	return pt_profile_func_ident(p, name, system_name, file, start_line, 0);
+}
+
+uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
+			       uint32_t file, int64_t start_line, uint64_t ident)
+{
+	unsigned char key[28], *q = key;
+	uint32_t id;
+
+	put32(&q, name);
+	put32(&q, system_name);
+	put32(&q, file);
+	put64(&q, (uint64_t)start_line);
+	put64(&q, ident);
+	id = pt_intern(&p->func_keys, key, sizeof(key));
+	if (id == p->nfuncs) {
+		PT_ALLOC_GROW(p->funcs, (size_t)id + 1, p->funcs_alloc);
+		p->funcs[id].name = name;
+		p->funcs[id].system_name = system_name;
+		p->funcs[id].file = file;
+		p->funcs[id].start_line = start_line;
+		p->funcs[id].ident = ident;
+		p->nfuncs++;
+	}
+	return id;
+}
+
+uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m)
+{
+	unsigned char key[36], *q = key;
+	uint32_t id;
+
+	put64(&q, m->start);
+	put64(&q, m->limit);
+	put64(&q, m->offset);
+	put32(&q, m->file);
+	put32(&q, m->build_id);
+	put32(&q, m->flags);
+	id = pt_intern(&p->mapping_keys, key, sizeof(key));
+	if (id == p->nmappings) {
+		PT_ALLOC_GROW(p->mappings, (size_t)id + 1, p->mappings_alloc);
+		p->mappings[id] = *m;
+		p->nmappings++;
+	}
+	return id;
+}
+
+uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)
+{
+	struct pt_frame k = *f;
+	uint32_t id;
+
+	k.pad = 0;
+	id = pt_intern(&p->frame_keys, &k, sizeof(k));
+	if (id == p->nframes) {
+		PT_ALLOC_GROW(p->frames, (size_t)id + 1, p->frames_alloc);
+		p->frames[id] = k;
+		p->nframes++;
+	}
+	return id;
+}
+
+uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
+				 int64_t line, uint32_t flags)
+{
+	struct pt_frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.func = pt_profile_func(p, pt_strn(p, name, len), 0, file, 0);
+	f.line = line;
+	f.flags = flags;
+	return pt_profile_frame(p, &f);
+}
+
+static int label_cmp(const void *a, const void *b)
+{
+	const struct pt_label *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->str != y->str)
+		return x->str < y->str ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->num_unit < y->num_unit ? -1 : x->num_unit > y->num_unit;
+}
+
+uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uint32_t n)
+{
+	struct pt_label *sorted;
+	unsigned char *key, *q;
+	uint32_t i, id;
+
+	if (!n)
+		return 0;
+	sorted = pt_xreallocarray(NULL, n, sizeof(*sorted));
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), label_cmp);
+	key = q = pt_xreallocarray(NULL, n, 20);
+	for (i = 0; i < n; i++) {
+		put32(&q, sorted[i].key);
+		put32(&q, sorted[i].str);
+		put64(&q, (uint64_t)sorted[i].num);
+		put32(&q, sorted[i].num_unit);
+	}
+	id = pt_intern(&p->labelset_keys, key, (size_t)n * 20);
+	if (id == p->nlabelsets) {
+		struct pt_label *stored = pt_arena_alloc(&p->arena, n * sizeof(*stored));
+		memcpy(stored, sorted, n * sizeof(*stored));
+		PT_ALLOC_GROW(p->labelsets, (size_t)id + 1, p->labelsets_alloc);
+		p->labelsets[id].v = stored;
+		p->labelsets[id].n = n;
+		p->nlabelsets++;
+	}
+	free(key);
+	free(sorted);
+	return id;
+}
+
+/* a parent with fewer children than this is searched along its sibling list */
+#define PT_CHILD_SCAN 8
+
+uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint32_t *slot = NULL, id, c, nsiblings = 0;
+	int indexed = (size_t)parent / 8 < p->indexed_alloc &&
+		      (p->indexed[parent / 8] >> (parent % 8) & 1);
+
+	if (p->fold && p->fold->state != PT_FOLD_OFF) {
+		/* this reader builds the tree itself: folding gives way, which it can only
+		 * do before anything was folded (no reader mixes the two) */
+		if (p->fold->state == PT_FOLD_ON)
+			abort();
+		p->fold->state = PT_FOLD_OFF;
+	}
+
+	if (!indexed) {
+		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling, nsiblings++)
+			if (p->nodes[c].frame == frame)
+				return c;
+	} else {
+		slot = pt_map_put(&p->children, (uint64_t)parent << 32 | frame);
+		if (*slot != PT_MAP_NEW)
+			return *slot;
+	}
+	id = p->nnodes;
+	if (id >= PT_MAP_NEW - 1) {
+		/* cannot happen before memory runs out; keep the invariant explicit */
+		abort();
+	}
+	if ((size_t)id + 1 > p->nodes_alloc) {
+		PT_ALLOC_GROW(p->nodes, (size_t)id + 1, p->nodes_alloc);
+		p->node_self = pt_xreallocarray(p->node_self, p->nodes_alloc,
+						(p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+	}
+	/* rows are zeroed as nodes are made: spare capacity is never touched */
+	memset(p->node_self + (size_t)id * p->ntypes, 0, p->ntypes * sizeof(int64_t));
+	if (slot) /* the map has not changed since pt_map_put */
+		*slot = id;
+	p->nodes[id].parent = parent;
+	p->nodes[id].frame = frame;
+	p->nodes[id].first_child = 0;
+	p->nodes[id].next_sibling = p->nodes[parent].first_child;
+	p->nodes[parent].first_child = id;
+	p->nodes[id].depth = p->nodes[parent].depth + 1;
+	p->nnodes++;
+	if (!indexed && nsiblings + 1 >= PT_CHILD_SCAN) {
+		/* from now on this parent is looked up in the map: index its children */
+		size_t byte = (size_t)parent / 8, old = p->indexed_alloc;
+		if (byte >= old) {
+			PT_ALLOC_GROW(p->indexed, byte + 1, p->indexed_alloc);
+			memset(p->indexed + old, 0, p->indexed_alloc - old);
+		}
+		p->indexed[byte] |= (uint8_t)(1u << (parent % 8));
+		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling)
+			*pt_map_put(&p->children, (uint64_t)parent << 32 | p->nodes[c].frame) = c;
+	}
+	return id;
+}
+
+/* Folding starts: samples already added at the root (no tree exists yet, so they can
+ * only be there) move into the fold's totals. */
+static void absorb_root_rows(struct pt_profile *p)
+{
+	uint32_t r;
+
+	for (r = 0; r < p->nsamples; r++)
+		pt_fold_values(p, p->sample_values + (size_t)r * p->ntypes, 1);
+	memset(p->node_self, 0, p->ntypes * sizeof(int64_t));
+	p->nsamples = 0;
+	p->last_row = 0;
+	pt_map_release(&p->sample_index);
+	pt_map_init(&p->sample_index);
+}
+
+uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
+{
+	uint32_t node = 0;
+	size_t i = 0;
+
+	if (p->fold && p->fold->state != PT_FOLD_OFF) {
+		if (p->fold->state == PT_FOLD_WAITING)
+			absorb_root_rows(p);
+		return pt_fold_stack(p, frames, n, leaf_first);
+	}
+	if (n > p->last_alloc) {
+		size_t a = p->last_alloc;
+		PT_ALLOC_GROW(p->last_frames, n, a);
+		a = p->last_alloc;
+		PT_ALLOC_GROW(p->last_nodes, n, p->last_alloc);
+	}
+	for (; i < n && i < p->last_n; i++) {
+		uint32_t f = frames[leaf_first ? n - 1 - i : i];
+		if (p->last_frames[i] != f)
+			break;
+		node = p->last_nodes[i];
+	}
+	for (; i < n; i++) {
+		uint32_t f = frames[leaf_first ? n - 1 - i : i];
+		node = pt_profile_child(p, node, f);
+		p->last_frames[i] = f;
+		p->last_nodes[i] = node;
+	}
+	p->last_n = n;
+	return node;
+}
+
+void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows)
+{
+	size_t w = (p->ntypes ? p->ntypes : 1) * sizeof(int64_t);
+
+	if (nodes > p->nodes_alloc) {
+		p->nodes = pt_xreallocarray(p->nodes, nodes, sizeof(*p->nodes));
+		p->node_self = pt_xreallocarray(p->node_self, nodes, w);
+		p->nodes_alloc = nodes;
+	}
+	if (rows > p->samples_alloc) {
+		p->samples = pt_xreallocarray(p->samples, rows, sizeof(*p->samples));
+		p->sample_values = pt_xreallocarray(p->sample_values, rows, w);
+		p->samples_alloc = rows;
+	}
+}
+
+static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
+{
+	uint32_t *slot, row = p->last_row;
+
+	if (row < p->nsamples && p->samples[row].node == node && p->samples[row].labels == labels)
+		return row;
+	slot = pt_map_put(&p->sample_index, (uint64_t)node << 32 | labels);
+	if (*slot != PT_MAP_NEW)
+		return p->last_row = *slot;
+	row = p->nsamples;
+	if ((size_t)row + 1 > p->samples_alloc) {
+		PT_ALLOC_GROW(p->samples, (size_t)row + 1, p->samples_alloc);
+		p->sample_values = pt_xreallocarray(p->sample_values, p->samples_alloc,
+						    (p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+	}
+	memset(p->sample_values + (size_t)row * p->ntypes, 0, p->ntypes * sizeof(int64_t));
+	*slot = row;
+	p->samples[row].node = node;
+	p->samples[row].labels = labels;
+	p->nsamples++;
+	return p->last_row = row;
+}
+
+/* while folding (a stack has been folded, so one is pending), the node is
+ * PT_FOLD_NODE (that stack) or 0 (the root) */
+static int folding(const struct pt_profile *p, uint32_t node)
+{
+	if (!p->fold || p->fold->state != PT_FOLD_ON)
+		return 0;
+	if (node != 0 && node != PT_FOLD_NODE)
+		abort();
+	return 1;
+}
+
+uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,
+			       const int64_t *values, int64_t time)
+{
+	uint32_t row, t;
+	int64_t *rv, *nv;
+
+	if (folding(p, node)) {
+		pt_fold_values(p, values, node == 0);
+		p->nrecords++;
+		return 0;
+	}
+	row = row_for(p, node, labels);
+	rv = p->sample_values + (size_t)row * p->ntypes;
+	nv = p->node_self + (size_t)node * p->ntypes;
+
+	for (t = 0; t < p->ntypes; t++) {
+		rv[t] = pt_add(rv[t], values[t]);
+		nv[t] = pt_add(nv[t], values[t]);
+	}
+	p->nrecords++;
+	if (p->keep_timeline) {
+		size_t e = p->nevents;
+		if (e + 1 > p->events_alloc) {
+			PT_ALLOC_GROW(p->events, e + 1, p->events_alloc);
+			p->event_values =
+				pt_xreallocarray(p->event_values, p->events_alloc,
+						 (p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+		}
+		p->events[e].sample = row;
+		p->events[e].pad = 0;
+		p->events[e].time = time;
+		if (p->ntypes) /* no types yet: values may be NULL */
+			memcpy(p->event_values + e * p->ntypes, values,
+			       p->ntypes * sizeof(int64_t));
+		p->nevents++;
+	}
+	return row;
+}
+
+void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, uint32_t t,
+			  int64_t v)
+{
+	uint32_t row;
+	int64_t *rv, *nv;
+
+	if (folding(p, node)) {
+		pt_fold_value(p, t, v, node == 0);
+		return;
+	}
+	row = row_for(p, node, labels);
+	rv = &p->sample_values[(size_t)row * p->ntypes + t];
+	nv = &p->node_self[(size_t)node * p->ntypes + t];
+	*rv = pt_add(*rv, v);
+	*nv = pt_add(*nv, v);
+}
+
+void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value)
+{
+	PT_ALLOC_GROW(p->meta, p->nmeta + 1, p->meta_alloc);
+	p->meta[p->nmeta].key = pt_str(p, key);
+	p->meta[p->nmeta].value = pt_str(p, value);
+	p->nmeta++;
+}
+
+void pt_profile_add_comment(struct pt_profile *p, const char *comment)
+{
+	PT_ALLOC_GROW(p->comments, p->ncomments + 1, p->comments_alloc);
+	p->comments[p->ncomments++] = pt_str(p, comment);
+}
+
+int64_t pt_profile_total(const struct pt_profile *p, uint32_t t)
+{
+	int64_t sum = 0;
+	uint32_t i;
+
+	if (p->agg)
+		return p->agg->total[t];
+	for (i = 0; i < p->nsamples; i++)
+		sum = pt_add(sum, p->sample_values[(size_t)i * p->ntypes + t]);
+	return sum;
+}

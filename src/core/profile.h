@@ -1,0 +1,292 @@
+/* profile.h: the one in-memory model every reader fills and every writer reads.
+ *
+ * A profile holds:
+ *  - interned strings (id 0 = ""), functions (name, system name, file, start line) and
+ *    frames (function + line/column/address/mapping + kind flags), all deduplicated;
+ *  - several sample types (name + unit, as pprof's ValueType), a default type, period;
+ *  - the call tree: a prefix tree of frames whose node 0 is the root (no frame); a node's
+ *    parent always has a smaller id. Each node has a self value per sample type;
+ *  - sample rows: (node, label set) -> values, so per-sample labels (pprof labels, perf's
+ *    comm/pid/tid) survive aggregation; the node self values are the sums of the rows;
+ *  - an optional timeline: (row, timestamp, values) in input order, kept only when the
+ *    caller asked for it (it grows with the input, everything else with unique stacks);
+ *  - or, for inputs that carry no stacks at all (stackprof without raw), an aggregate
+ *    (struct pt_agg, see aggregate.h) filled by the reader instead of the tree.
+ *
+ * Ownership: the profile owns everything; pt_profile_release() frees it all. Ids handed
+ * out are stable for the profile's lifetime. Values are int64_t in the type's unit;
+ * a type with `decimals` > 0 holds fixed-point values (value / 10^decimals). */
+#ifndef PT_PROFILE_H
+#define PT_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/intern.h"
+#include "util/map.h"
+
+struct pt_agg;
+struct pt_fold;
+
+/* saturating addition: hostile inputs must not make sums overflow (UB) */
+static inline int64_t pt_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return a < 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+/* saturating subtraction, the same way */
+static inline int64_t pt_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+enum pt_frame_flag {
+	PT_FRAME_KERNEL = 1 << 0,    /* kernel code */
+	PT_FRAME_JIT = 1 << 1,	     /* JIT-compiled code */
+	PT_FRAME_INLINED = 1 << 2,   /* inlined into its caller */
+	PT_FRAME_NATIVE = 1 << 3,    /* native code under a managed runtime (cfunc, C++) */
+	PT_FRAME_SYNTHETIC = 1 << 4, /* not code: GC, idle, (program), (root) */
+	PT_FRAME_PROCESS = 1 << 5,   /* a process/thread root added by a reader (perf comm) */
+	PT_FRAME_FOLDED = 1 << 6,    /* pprof's Location.is_folded */
+	PT_FRAME_NO_SYMBOL = 1 << 7, /* no symbol: the name is made from the address */
+};
+
+struct pt_func {
+	uint32_t name;	      /* string id */
+	uint32_t system_name; /* string id (mangled name), 0 if none */
+	uint32_t file;	      /* string id, 0 if unknown */
+	int64_t start_line;   /* 0 if unknown */
+	/* Part of the dedup key: 0 normally; a reader whose input keeps functions apart by
+	 * its own id although they share name, file and line (stackprof's two "<main>"
+	 * frames) sets a distinct value per such function. */
+	uint64_t ident;
+};
+
+struct pt_mapping {
+	uint64_t start, limit, offset;
+	uint32_t file;	   /* string id: DSO / binary path */
+	uint32_t build_id; /* string id */
+	uint32_t flags;	   /* PT_MAPPING_* */
+};
+
+enum pt_mapping_flag {
+	PT_MAPPING_HAS_FUNCTIONS = 1 << 0,
+	PT_MAPPING_HAS_FILENAMES = 1 << 1,
+	PT_MAPPING_HAS_LINE_NUMBERS = 1 << 2,
+	PT_MAPPING_HAS_INLINE_FRAMES = 1 << 3,
+};
+
+struct pt_frame {
+	uint32_t func;	  /* function id, never 0 for a real frame */
+	uint32_t mapping; /* mapping id, 0 if none */
+	int64_t line;	  /* line inside the function's file, 0 if unknown */
+	int64_t column;	  /* 0 if unknown */
+	uint64_t addr;	  /* instruction address, 0 if unknown */
+	uint32_t flags;	  /* enum pt_frame_flag */
+	uint32_t pad;
+};
+
+struct pt_sample_type {
+	uint32_t name;	   /* string id: "samples", "cpu", "alloc_space", ... */
+	uint32_t unit;	   /* string id: "count", "nanoseconds", "bytes", ... */
+	uint32_t decimals; /* fixed-point digits (collapsed decimal counts), normally 0 */
+};
+
+struct pt_node {
+	uint32_t parent;       /* 0 for the root's children; the root's own is itself */
+	uint32_t frame;	       /* 0 only for the root */
+	uint32_t first_child;  /* 0 = none (node 0 is never a child) */
+	uint32_t next_sibling; /* 0 = none */
+	uint32_t depth;	       /* root = 0 */
+};
+
+struct pt_label {
+	uint32_t key; /* string id */
+	uint32_t str; /* string id, 0 for numeric labels */
+	int64_t num;
+	uint32_t num_unit; /* string id */
+};
+
+/* Label keys with a shared meaning across readers, so writers can split a profile per
+ * process or thread: "pid" and "tid" (numeric), "comm" (the process/thread name,
+ * string), "thread" (a thread's display name, string). Readers add others freely
+ * (pprof labels keep their own keys). */
+#define PT_LABEL_PID	"pid"
+#define PT_LABEL_TID	"tid"
+#define PT_LABEL_COMM	"comm"
+#define PT_LABEL_THREAD "thread"
+
+struct pt_labelset {
+	const struct pt_label *v; /* in the arena, sorted by key */
+	uint32_t n;
+};
+
+struct pt_sample {
+	uint32_t node;
+	uint32_t labels; /* label set id, 0 = no labels */
+};
+
+struct pt_event {
+	uint32_t sample; /* row */
+	uint32_t pad;
+	int64_t time; /* nanoseconds since the profile's time_nanos (or since start) */
+};
+
+struct pt_kv {
+	uint32_t key, value; /* string ids */
+};
+
+struct pt_profile {
+	struct pt_arena arena;
+	struct pt_intern strings;
+	const char *format; /* name of the reader that filled it (static string) */
+
+	/* functions, mappings and frames; id 0 of each is a placeholder */
+	struct pt_intern func_keys, mapping_keys, frame_keys, labelset_keys;
+	struct pt_func *funcs;
+	uint32_t nfuncs;
+	size_t funcs_alloc;
+	struct pt_mapping *mappings;
+	uint32_t nmappings;
+	size_t mappings_alloc;
+	struct pt_frame *frames;
+	uint32_t nframes;
+	size_t frames_alloc;
+	struct pt_labelset *labelsets;
+	uint32_t nlabelsets;
+	size_t labelsets_alloc;
+
+	/* sample types */
+	struct pt_sample_type *types;
+	uint32_t ntypes;
+	size_t types_alloc;
+	uint32_t default_type;
+	struct pt_sample_type period_type; /* name 0 if none */
+	int64_t period;
+
+	/* call tree; node_self holds ntypes values per node */
+	struct pt_node *nodes;
+	uint32_t nnodes;
+	size_t nodes_alloc;
+	int64_t *node_self;
+	/* (parent << 32 | frame) -> node, only for parents with PT_CHILD_SCAN or more
+	 * children; a parent with fewer is searched along its sibling list, so the many
+	 * nodes of a tree with mostly unique stacks cost no hashing at all */
+	struct pt_map children;
+	uint8_t *indexed; /* a bit per node: its children are in the map */
+	size_t indexed_alloc;
+	/* the last stack added (root first) and its nodes: consecutive samples share long
+	 * prefixes, which then cost no hash lookups */
+	uint32_t *last_frames, *last_nodes;
+	size_t last_n, last_alloc;
+
+	/* sample rows; sample_values holds ntypes values per row */
+	struct pt_sample *samples;
+	uint32_t nsamples;
+	size_t samples_alloc;
+	int64_t *sample_values;
+	struct pt_map sample_index; /* (node << 32 | labels) -> row */
+	uint32_t last_row;	    /* the row found last: runs of one stack skip the map */
+	uint64_t nrecords;	    /* input samples read (before aggregation) */
+
+	/* timeline, only with keep_timeline; event_values holds ntypes values per event */
+	int keep_timeline;
+	struct pt_event *events;
+	size_t nevents, events_alloc;
+	int64_t *event_values;
+
+	/* aggregate-only inputs: no tree, the reader fills this instead */
+	struct pt_agg *agg;
+	/* top's shortcut, asked for before reading: stacks folded into an aggregate as
+	 * they come, no tree (fold.h); NULL normally */
+	struct pt_fold *fold;
+	/* stacks without source lines (stackprof raw before 0.2.26): the producer's own
+	 * per-line counts, function granularity, line totals per occurrence; else NULL */
+	struct pt_agg *line_agg;
+	const char *no_stacks_reason; /* static or arena string: why there are no stacks */
+
+	/* metadata */
+	int64_t time_nanos;		   /* wall-clock start, ns since the epoch; 0 unknown */
+	int64_t duration_nanos;		   /* 0 unknown */
+	uint32_t drop_frames, keep_frames; /* pprof regexes, string ids */
+	uint32_t *comments;
+	size_t ncomments, comments_alloc;
+	struct pt_kv *meta; /* producer metadata, in input order */
+	size_t nmeta, meta_alloc;
+};
+
+void pt_profile_init(struct pt_profile *p);
+void pt_profile_release(struct pt_profile *p);
+
+static inline uint32_t pt_str(struct pt_profile *p, const char *s)
+{
+	return pt_intern_cstr(&p->strings, s);
+}
+static inline uint32_t pt_strn(struct pt_profile *p, const char *s, size_t n)
+{
+	return pt_intern(&p->strings, s, n);
+}
+static inline const char *pt_s(const struct pt_profile *p, uint32_t id)
+{
+	return pt_intern_str(&p->strings, id);
+}
+
+/* Add a sample type; returns its index. May be called after samples exist (perf
+ * discovers events as it goes): earlier rows get 0 for the new type. */
+uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit);
+/* index of the type named `spec`, or of number `spec` (0-based); -1 if none */
+int pt_profile_find_type(const struct pt_profile *p, const char *spec);
+/* multiply every value of type t by factor (fixed-point rescaling) */
+void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor);
+
+uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
+			 int64_t start_line);
+/* the same, with an identity that keeps otherwise equal functions apart (ident != 0) */
+uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
+			       uint32_t file, int64_t start_line, uint64_t ident);
+uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m);
+uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f);
+/* convenience: frame for a function name (and file/line), no address */
+uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
+				 int64_t line, uint32_t flags);
+/* label set from n labels (any order); 0 for n == 0 */
+uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uint32_t n);
+
+/* Room for at least `nodes` call-tree nodes and `rows` sample rows in all, for a reader
+ * that knows its counts before it builds: the arrays are then sized once, not doubled
+ * and copied on the way (growing past it still works) */
+void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows);
+/* child of `parent` for `frame`, created if absent */
+uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame);
+/* node for a whole stack of frame ids; root first unless leaf_first */
+uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first);
+/* Add values (ntypes of them) to the row (node, labels); returns the row. Counts one
+ * input record. With keep_timeline, also appends an event at `time`. */
+uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,
+			       const int64_t *values, int64_t time);
+/* Add a single value of type t to the row, nothing else (no record counted, no event). */
+void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, uint32_t t,
+			  int64_t v);
+
+void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value);
+void pt_profile_add_comment(struct pt_profile *p, const char *comment);
+
+static inline int pt_profile_has_stacks(const struct pt_profile *p)
+{
+	return p->agg == NULL;
+}
+static inline const struct pt_frame *pt_frame_of(const struct pt_profile *p, uint32_t node)
+{
+	return &p->frames[p->nodes[node].frame];
+}
+/* total of type t over all samples (or the aggregate's total) */
+int64_t pt_profile_total(const struct pt_profile *p, uint32_t t);
+
+#endif

@@ -1,0 +1,150 @@
+/* report.c: what every report shares: sorting entries, labels, JSON helpers. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "report/report.h"
+#include "util/text.h"
+#include "util/xalloc.h"
+
+int pt_parse_report_format(const char *s, enum pt_report_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = PT_FMT_TEXT;
+	else if (!strcmp(s, "csv"))
+		*f = PT_FMT_CSV;
+	else if (!strcmp(s, "json"))
+		*f = PT_FMT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+struct sort_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	uint32_t t;
+	int by_cum;
+};
+
+static int cmp_i64_desc(int64_t x, int64_t y)
+{
+	return x > y ? -1 : x < y;
+}
+
+static int entry_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct sort_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb, w = c->a->ntypes;
+	const struct pt_agg_entry *ea = &c->a->entries[a], *eb = &c->a->entries[b];
+	int64_t fa = c->a->flat[(size_t)a * w + c->t], fb = c->a->flat[(size_t)b * w + c->t];
+	int64_t ca = c->a->cum[(size_t)a * w + c->t], cb = c->a->cum[(size_t)b * w + c->t];
+	int r;
+
+	r = c->by_cum ? cmp_i64_desc(ca, cb) : cmp_i64_desc(fa, fb);
+	if (r)
+		return r;
+	r = strcmp(pt_s(c->p, ea->name), pt_s(c->p, eb->name));
+	if (r)
+		return r;
+	r = c->by_cum ? cmp_i64_desc(fa, fb) : cmp_i64_desc(ca, cb);
+	if (r)
+		return r;
+	r = strcmp(pt_s(c->p, ea->file), pt_s(c->p, eb->file));
+	if (r)
+		return r;
+	if (ea->line != eb->line)
+		return ea->line < eb->line ? -1 : 1;
+	if (ea->addr != eb->addr)
+		return ea->addr < eb->addr ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
+			   int by_cum, uint32_t *n)
+{
+	uint32_t *idx = pt_xreallocarray(NULL, a->nentries ? a->nentries : 1, sizeof(uint32_t));
+	struct sort_ctx c = {p, a, type, by_cum};
+	uint32_t i, k = 0, w = a->ntypes;
+
+	for (i = 0; i < a->nentries; i++)
+		if (a->flat[(size_t)i * w + type] || a->cum[(size_t)i * w + type])
+			idx[k++] = i;
+	qsort_r(idx, k, sizeof(*idx), entry_cmp, &c);
+	*n = k;
+	return idx;
+}
+
+uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,
+				 uint32_t *n)
+{
+	double min = fraction * (double)a->total[t];
+	uint32_t i, k = 0;
+
+	if (fraction <= 0)
+		return 0;
+	for (i = 0; i < *n; i++)
+		if ((double)a->cum[(size_t)idx[i] * a->ntypes + t] >= min)
+			idx[k++] = idx[i];
+	i = *n - k;
+	*n = k;
+	return i;
+}
+
+void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
+			   const struct pt_agg_entry *e)
+{
+	const char *name = pt_s(p, e->name);
+	pt_buf_add_printable(b, name, pt_intern_len(&p->strings, e->name));
+	if (e->addr)
+		pt_buf_addf(b, " 0x%" PRIx64, e->addr);
+	if (e->file && e->file != e->name) {
+		pt_buf_addstr(b, " (");
+		pt_buf_add_printable(b, pt_s(p, e->file), pt_intern_len(&p->strings, e->file));
+		if (e->line > 0)
+			pt_buf_addf(b, ":%" PRId64, e->line);
+		pt_buf_addch(b, ')');
+	}
+}
+
+static void json_print(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+yajl_gen pt_json_gen(FILE *fp)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	if (!g) {
+		fprintf(stderr, "proftool: out of memory\n");
+		exit(1);
+	}
+	yajl_gen_config(g, yajl_gen_print_callback, json_print, fp);
+	return g;
+}
+
+void pt_json_strn(yajl_gen g, const char *s, size_t n)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	pt_buf_add_utf8(&b, s, n);
+	yajl_gen_string(g, (const unsigned char *)b.buf, b.len);
+	pt_buf_release(&b);
+}
+
+void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
+{
+	pt_json_strn(g, pt_s(p, id), pt_intern_len(&p->strings, id));
+}
+
+void pt_json_cstr(yajl_gen g, const char *s)
+{
+	pt_json_strn(g, s, strlen(s));
+}
+
+void pt_json_int(yajl_gen g, int64_t v)
+{
+	yajl_gen_integer(g, (long long)v);
+}

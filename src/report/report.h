@@ -1,0 +1,169 @@
+/* report.h: reports read a profile and its aggregate and print tables; they never
+ * parse. Text is for people; CSV (libcsv) and JSON (yajl) are stable interfaces. */
+#ifndef PT_REPORT_H
+#define PT_REPORT_H
+
+#include <regex.h>
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
+
+#include "analysis/aggregate.h"
+#include "util/buf.h"
+#include "util/diag.h"
+#include "analysis/filter.h"
+#include "core/profile.h"
+
+enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
+
+/* top's text layouts (--style) */
+enum pt_top_style {
+	PT_STYLE_DEFAULT,
+	PT_STYLE_PPROF,	    /* go tool pprof -top */
+	PT_STYLE_STACKPROF, /* stackprof --text */
+};
+
+struct pt_top_opts {
+	uint32_t type;
+	enum pt_top_style style;
+	double node_fraction; /* leave out entries with cum below this share (pprof's -nodefraction)
+			       */
+	double edge_fraction; /* pprof style: calls below this share do not count for inline marks
+			       */
+	int by_cum;
+	long limit; /* rows; < 0 = all */
+	enum pt_report_format format;
+	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
+};
+
+struct pt_method_opts {
+	uint32_t type;
+	const char *pattern;	      /* a literal substring of the function name ... */
+	const regex_t *re;	      /* ... or, if not NULL, this compiled regex */
+	const char *source_path;      /* ':'-separated directories to find sources in, or NULL */
+	enum pt_report_format format; /* text or json */
+};
+
+/* `proftool method`: every function whose name matches, in top's order. Error (d) if
+ * none matches. */
+int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
+		     const struct pt_method_opts *o, FILE *out, struct pt_diag *d);
+
+/* "text", "csv", "json"; -1 if none */
+int pt_parse_report_format(const char *s, enum pt_report_format *f);
+
+int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
+		  FILE *out, struct pt_diag *d);
+
+/* `go tool pprof -top` exactly: its header, one unit, nodes under 0.5% of the total
+ * dropped, one row per function name with pprof's (inline) marks; limit < 0 = all */
+int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o, FILE *out,
+			struct pt_diag *d);
+/* `go tool pprof -traces`: every stack with its value of type t, leaf first */
+int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d);
+/* pprof's inline mark of every function name (indexed by string id; the caller frees):
+ * 1 if every caller -> it edge is an inlined call, 2 if some are, else 0 */
+unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t);
+/* " (inline)", " (partial-inline)" or "" */
+const char *pt_report_inline_text(unsigned char mark);
+/* `top --style stackprof` (report-top-stackprof.c) */
+int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
+			    const struct pt_top_opts *o, FILE *out, struct pt_diag *d);
+
+/* Entry indices of a sorted by flat (or cum) descending, ties in the order functions
+ * first appeared in the input (stackprof's order); zero rows left out; caller frees. */
+uint32_t *pt_report_sorted_by_appearance(const struct pt_agg *a, uint32_t type, int by_cum,
+					 uint32_t *n);
+
+/* Entry indices of a sorted by flat (or cum) descending, then name, file, line; entries
+ * with neither flat nor cum are left out. *n is set; the caller frees the array. */
+uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
+			   int by_cum, uint32_t *n);
+
+/* Drop from idx[0..*n) the entries whose cum is below fraction of the total of type t;
+ * returns how many were dropped. */
+uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,
+				 uint32_t *n);
+
+/* "name (file:line)" as reports print an entry */
+void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
+			   const struct pt_agg_entry *e);
+
+/* ---- tree (report-tree.c) ---- */
+
+struct pt_tree_opts {
+	uint32_t type;
+	int by_cum;
+	long limit;		      /* functions; < 0 = all */
+	const char *pattern;	      /* ERE: only functions whose name matches; NULL = all */
+	enum pt_report_format format; /* text or json */
+	const struct pt_filter_log *filters;
+	double node_fraction;
+};
+
+/* pprof's -peek layout; -1 with d filled for a bad pattern */
+int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const struct pt_tree_opts *o,
+		   FILE *out, struct pt_diag *d);
+
+/* ---- diff (report-diff.c) ---- */
+
+/* one function (or file, line, address) in either profile; base values normalized */
+struct pt_diff_row {
+	uint32_t name, file; /* ids in the diff's own string table */
+	int64_t line;
+	uint64_t addr;
+	int64_t base_flat, new_flat, base_cum, new_cum;
+};
+
+struct pt_diff {
+	struct pt_arena arena;
+	struct pt_intern strings, keys;
+	struct pt_diff_row *rows;
+	uint32_t nrows;
+	size_t alloc;
+	int64_t base_total, new_total; /* base_total after normalization */
+	uint32_t decimals;	       /* fixed-point digits of every value */
+	int normalized;
+	double factor; /* base scaled by this */
+};
+
+/* Match the entries of two aggregates (same granularity) by name and file (and line,
+ * address at those granularities). With normalize, base values are scaled to the new
+ * total. Release with pt_diff_release. */
+void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct pt_agg *ba,
+		   uint32_t bt, const struct pt_profile *np, const struct pt_agg *na, uint32_t nt,
+		   int normalize);
+void pt_diff_release(struct pt_diff *df);
+/* new cum share minus base cum share, in percentage points */
+double pt_diff_share_change(const struct pt_diff *df, const struct pt_diff_row *r);
+/* row indices sorted by absolute change of flat (or cum), then name; rows all zero left
+ * out. The caller frees. */
+uint32_t *pt_diff_sorted(const struct pt_diff *df, int by_cum, uint32_t *n);
+/* rows whose cum share grew by more than pct points, among those with a new cum share
+ * of at least min_share percent; sorted by cum change. The caller frees. */
+uint32_t *pt_diff_regressions(const struct pt_diff *df, double pct, double min_share, uint32_t *n);
+void pt_diff_row_label(struct pt_buf *b, const struct pt_diff *df, const struct pt_diff_row *r);
+
+struct pt_diff_opts {
+	int by_cum;
+	long limit; /* rows; < 0 = all */
+	enum pt_report_format format;
+	enum pt_granularity gran;
+	const char *base_path, *new_path;
+	const struct pt_filter_log *base_log, *new_log; /* may be NULL */
+	const struct pt_profile *base; /* the base profile and its type, for base_log */
+	uint32_t base_type;
+};
+
+/* the table; values are printed in the unit of type t of p (the new profile) */
+int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,
+		   const struct pt_diff_opts *o, FILE *out);
+
+/* yajl generator writing to fp */
+yajl_gen pt_json_gen(FILE *fp);
+/* a profile string as a JSON string (made valid UTF-8) */
+void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
+void pt_json_cstr(yajl_gen g, const char *s);
+void pt_json_strn(yajl_gen g, const char *s, size_t n);
+void pt_json_int(yajl_gen g, int64_t v);
+
+#endif

@@ -1,0 +1,717 @@
+/* report-top-pprof.c: `go tool pprof`'s -top and -traces layouts: its header, its one
+ * unit per report, its node trimming and its (inline) marks, rebuilt from the samples
+ * the way pprof's graph package does it (one node per function name). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/buf.h"
+#include "analysis/fold.h"
+#include "util/map.h"
+#include "report/report.h"
+#include "util/text.h"
+#include "core/units.h"
+#include "util/xalloc.h"
+
+/* ---- pprof's units (internal/measurement) ---- */
+
+struct pp_unit {
+	const char *name;
+	const char *aliases[4];
+	double factor;
+};
+
+static const struct pp_unit mem_units[] = {
+	{"B", {"b", "byte"}, 1},
+	{"kB", {"kb", "kbyte", "kilobyte"}, 1024.0},
+	{"MB", {"mb", "mbyte", "megabyte"}, 1048576.0},
+	{"GB", {"gb", "gbyte", "gigabyte"}, 1073741824.0},
+	{"TB", {"tb", "tbyte", "terabyte"}, 1099511627776.0},
+	{"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
+	{NULL, {NULL}, 0},
+};
+static const struct pp_unit time_units[] = {
+	{"ns", {"ns", "nanosecond"}, 1},    {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
+	{"ms", {"ms", "millisecond"}, 1e6}, {"s", {"s", "sec", "second"}, 1e9},
+	{"hrs", {"hour", "hr"}, 3600e9},    {NULL, {NULL}, 0},
+};
+static const struct {
+	const struct pp_unit *units;
+	const struct pp_unit *dflt;
+} unit_types[] = {{mem_units, &mem_units[0]}, {time_units, &time_units[3]}};
+
+/* the unit of `ut` that `name` means: lower-cased, a trailing 's' cut when longer than 2 */
+static const struct pp_unit *sniff(const struct pp_unit *ut, const char *name)
+{
+	char low[64];
+	size_t n = strlen(name), i, j;
+
+	if (n >= sizeof(low))
+		return NULL;
+	for (i = 0; i < n; i++)
+		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+	if (n > 2 && low[n - 1] == 's')
+		n--;
+	low[n] = '\0';
+	for (i = 0; ut[i].name; i++)
+		for (j = 0; j < 4 && ut[i].aliases[j]; j++)
+			if (!strcmp(low, ut[i].aliases[j]))
+				return &ut[i];
+	return NULL;
+}
+
+static int is_auto(const char *to)
+{
+	return !strcmp(to, "minimum") || !strcmp(to, "auto");
+}
+
+/* measurement.Scale: v in `from` expressed in `to` ("minimum"/"auto" pick the largest
+ * unit that keeps the value >= 1); *unit is the suffix to print */
+static double pp_scale(int64_t v, const char *from, const char *to, const char **unit)
+{
+	size_t k;
+
+	if (v < 0 && v != INT64_MIN)
+		return -pp_scale(-v, from, to, unit);
+	for (k = 0; k < sizeof(unit_types) / sizeof(unit_types[0]); k++) {
+		const struct pp_unit *ut = unit_types[k].units, *fu = sniff(ut, from), *tu;
+		double x;
+		if (!fu)
+			continue;
+		x = (double)v * fu->factor;
+		if (is_auto(to)) {
+			const struct pp_unit *best = NULL;
+			size_t i;
+			for (i = 0; ut[i].name; i++)
+				if ((!best || ut[i].factor >= best->factor) &&
+				    x / ut[i].factor >= 1.0)
+					best = &ut[i];
+			tu = best ? best : unit_types[k].dflt;
+		} else {
+			tu = sniff(ut, to);
+			if (!tu)
+				tu = unit_types[k].dflt;
+		}
+		*unit = tu->name;
+		return x / tu->factor;
+	}
+	*unit = !strcmp(to, "count") || !strcmp(to, "sample") || !strcmp(to, "unit") || is_auto(to)
+			? ""
+			: to;
+	return (double)v;
+}
+
+/* measurement.ScaledLabel: "%.2f" without a trailing ".00"; zero prints "0" */
+static void pp_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
+{
+	const char *unit;
+	char tmp[64];
+	size_t n;
+
+	snprintf(tmp, sizeof(tmp), "%.2f", pp_scale(v, from, to, &unit));
+	n = strlen(tmp);
+	if (n > 3 && !strcmp(tmp + n - 3, ".00"))
+		tmp[n - 3] = '\0';
+	if (!strcmp(tmp, "0") || !strcmp(tmp, "-0"))
+		unit = "";
+	pt_buf_addf(b, "%s%s", tmp, unit);
+}
+
+/* measurement.Percentage, padded as pprof prints it */
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+}
+
+/* ---- the graph: one node per function name, rebuilt from the sample rows ---- */
+
+struct pp_graph {
+	const struct pt_profile *p;
+	uint32_t t;
+	uint32_t nent;
+	uint32_t *node_ent; /* tree node -> entry */
+	uint32_t *ent_name; /* entry -> string id */
+	int64_t *flat, *cum;
+	uint32_t *seen; /* per entry: the row + 1 that last added to cum */
+	struct pt_map edge_index;
+	uint32_t nedges;
+	size_t edges_alloc;
+	struct pp_edge {
+		uint32_t from, to, seen;
+		int not_inline;
+		int64_t weight;
+	} * edges;
+	uint32_t *path;
+	size_t path_alloc;
+};
+
+static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t t)
+{
+	struct pt_map names;
+	uint32_t n;
+
+	memset(g, 0, sizeof(*g));
+	g->p = p;
+	g->t = t;
+	pt_map_init(&names);
+	pt_map_init(&g->edge_index);
+	g->node_ent = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	g->ent_name = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	g->node_ent[0] = UINT32_MAX;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t name = p->funcs[pt_frame_of(p, n)->func].name;
+		uint32_t *slot = pt_map_put(&names, name);
+		if (*slot == PT_MAP_NEW) {
+			*slot = g->nent;
+			g->ent_name[g->nent++] = name;
+		}
+		g->node_ent[n] = *slot;
+	}
+	pt_map_release(&names);
+	g->flat = pt_xcalloc(g->nent + 1, sizeof(int64_t));
+	g->cum = pt_xcalloc(g->nent + 1, sizeof(int64_t));
+	g->seen = pt_xcalloc(g->nent + 1, sizeof(uint32_t));
+}
+
+static void graph_release(struct pp_graph *g)
+{
+	free(g->node_ent);
+	free(g->ent_name);
+	free(g->flat);
+	free(g->cum);
+	free(g->seen);
+	free(g->edges);
+	free(g->path);
+	pt_map_release(&g->edge_index);
+}
+
+/* graph.newGraph: every row with a nonzero value walks its stack root to leaf; a node
+ * gets the value in cum once per row, the leaf-most kept node in flat (unless the leaf
+ * itself was dropped: pprof's residual), and every caller -> callee pair of kept nodes
+ * is an edge, inline only if the callee was an inlined frame each time. */
+static void graph_build(struct pp_graph *g, const unsigned char *kept)
+{
+	const struct pt_profile *p = g->p;
+	uint32_t row;
+
+	memset(g->flat, 0, g->nent * sizeof(int64_t));
+	memset(g->cum, 0, g->nent * sizeof(int64_t));
+	memset(g->seen, 0, g->nent * sizeof(uint32_t));
+	pt_map_release(&g->edge_index);
+	pt_map_init(&g->edge_index);
+	g->nedges = 0;
+	for (row = 0; row < p->nsamples; row++) {
+		int64_t v = p->sample_values[(size_t)row * p->ntypes + g->t];
+		uint32_t node, parent = UINT32_MAX;
+		size_t n = 0, i;
+		int residual = 0;
+
+		if (!v)
+			continue;
+		for (node = p->samples[row].node; node; node = p->nodes[node].parent) {
+			PT_ALLOC_GROW(g->path, n + 1, g->path_alloc);
+			g->path[n++] = node;
+		}
+		for (i = n; i-- > 0;) {
+			uint32_t e = g->node_ent[g->path[i]];
+			if (kept && !kept[e]) {
+				residual = 1;
+				continue;
+			}
+			if (g->seen[e] != row + 1) {
+				g->seen[e] = row + 1;
+				g->cum[e] = pt_add(g->cum[e], v);
+			}
+			if (parent != UINT32_MAX && parent != e) {
+				uint32_t *slot =
+					pt_map_put(&g->edge_index, (uint64_t)parent << 32 | e);
+				struct pp_edge *ed;
+				if (*slot == PT_MAP_NEW) {
+					PT_ALLOC_GROW(g->edges, (size_t)g->nedges + 1,
+						      g->edges_alloc);
+					*slot = g->nedges;
+					ed = &g->edges[g->nedges++];
+					memset(ed, 0, sizeof(*ed));
+					ed->from = parent;
+					ed->to = e;
+				}
+				ed = &g->edges[*slot];
+				if (ed->seen != row + 1) {
+					ed->seen = row + 1;
+					ed->weight = pt_add(ed->weight, v);
+					if (!(pt_frame_of(p, g->path[i])->flags & PT_FRAME_INLINED))
+						ed->not_inline = 1;
+				}
+			}
+			parent = e;
+			residual = 0;
+		}
+		if (parent != UINT32_MAX && !residual)
+			g->flat[parent] = pt_add(g->flat[parent], v);
+	}
+}
+
+/* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:
+ * 1 "(inline)", 2 "(partial-inline)", 0 none */
+static unsigned char *graph_marks(const struct pp_graph *g, int64_t cutoff)
+{
+	unsigned char *inl = pt_xcalloc(g->nent + 1, 1), *marks = pt_xcalloc(g->nent + 1, 1);
+	uint32_t i;
+
+	for (i = 0; i < g->nedges; i++) {
+		if (abs64(g->edges[i].weight) < cutoff)
+			continue;
+		inl[g->edges[i].to] |= g->edges[i].not_inline ? 2 : 1;
+	}
+	for (i = 0; i < g->nent; i++)
+		marks[i] = pt_inline_mark(inl[i]);
+	free(inl);
+	return marks;
+}
+
+static const char *mark_text(unsigned char m)
+{
+	return m == 1 ? " (inline)" : m == 2 ? " (partial-inline)" : "";
+}
+
+unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t)
+{
+	struct pp_graph g;
+	unsigned char *by_ent, *by_name = pt_xcalloc(p->strings.n + 1, 1);
+	uint32_t i;
+
+	if (!pt_profile_has_stacks(p)) {
+		if (!p->fold || p->fold->state == PT_FOLD_OFF || !p->fold->marks)
+			return by_name;
+		/* folded while reading: the fold kept the pairs the marks need */
+		free(by_name);
+		return pt_fold_marks(p, t);
+	}
+	/* without inlined frames there is no mark: skip the walk over every stack */
+	for (i = 1; i < p->nframes; i++)
+		if (p->frames[i].flags & PT_FRAME_INLINED)
+			break;
+	if (i >= p->nframes)
+		return by_name;
+	graph_init(&g, p, t);
+	graph_build(&g, NULL);
+	by_ent = graph_marks(&g, 0);
+	for (i = 0; i < g.nent; i++)
+		by_name[g.ent_name[i]] = by_ent[i];
+	free(by_ent);
+	graph_release(&g);
+	return by_name;
+}
+
+const char *pt_report_inline_text(unsigned char mark)
+{
+	return mark_text(mark);
+}
+
+/* ---- header (driver's ProfileLabels) ---- */
+
+struct pp_report {
+	const struct pt_profile *p;
+	uint32_t t;
+	const char *sample_unit;
+	const char *out_unit; /* "minimum" until a report picks one */
+	int64_t total;	      /* sum of |value| over the rows */
+};
+
+static void fmt_value(struct pt_buf *b, const struct pp_report *r, int64_t v)
+{
+	pp_label(b, v, r->sample_unit, r->out_unit);
+}
+
+static int is_shared_lib(const char *base)
+{
+	const char *so = strstr(base, ".so");
+	return so && (so[3] == '\0' || so[3] == '.');
+}
+
+/* the mapping pprof names in "File:": the first one the samples use that is neither a
+ * shared library nor a "[...]" pseudo file, else the first one used */
+static uint32_t main_mapping(const struct pt_profile *p)
+{
+	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
+	uint32_t n, m, first = 0, best = 0;
+
+	for (n = 1; n < p->nnodes; n++)
+		used[pt_frame_of(p, n)->mapping] = 1;
+	for (m = 1; m < p->nmappings && !best; m++) {
+		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
+		if (!used[m])
+			continue;
+		base = base ? base + 1 : file;
+		if (!first)
+			first = m;
+		if (*file && file[0] != '[' && !is_shared_lib(base))
+			best = m;
+	}
+	free(used);
+	return best ? best : first;
+}
+
+/* broken-down local time of ns since the epoch (seconds floored, as Go's time.Unix);
+ * 0 if the C library cannot represent it */
+static int local_time(int64_t ns, struct tm *tm)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	if (ns < 0 && ns % 1000000000)
+		sec--;
+	return localtime_r(&sec, tm) != NULL;
+}
+
+static void header(struct pt_buf *b, const struct pp_report *r)
+{
+	const struct pt_profile *p = r->p;
+	uint32_t m = main_mapping(p);
+	struct tm tm;
+	size_t i;
+
+	if (m) {
+		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
+		if (*file)
+			pt_buf_addf(b, "File: %s\n", base && base[1] ? base + 1 : file);
+		if (p->mappings[m].build_id)
+			pt_buf_addf(b, "Build ID: %s\n", pt_s(p, p->mappings[m].build_id));
+	}
+	for (i = 0; i < p->ncomments; i++)
+		if (pt_s(p, p->comments[i])[0] != '#')
+			pt_buf_addf(b, "%s\n", pt_s(p, p->comments[i]));
+	pt_buf_addf(b, "Type: %s\n", pt_s(p, p->types[r->t].name));
+	if (p->time_nanos && local_time(p->time_nanos, &tm)) {
+		/* Go's layout "Jan 2, 2006 at 3:04pm (MST)", in the local zone */
+		char mon[16], zone[64];
+		strftime(mon, sizeof(mon), "%b", &tm);
+		strftime(zone, sizeof(zone), "%Z", &tm);
+		pt_buf_addf(b, "Time: %s %d, %d at %d:%02d%s (%s)\n", mon, tm.tm_mday,
+			    tm.tm_year + 1900, tm.tm_hour % 12 ? tm.tm_hour % 12 : 12, tm.tm_min,
+			    tm.tm_hour < 12 ? "am" : "pm", zone);
+	}
+	if (p->duration_nanos) {
+		const char *unit;
+		double ns = pp_scale(r->total, r->sample_unit, "nanoseconds", &unit);
+		pt_buf_addstr(b, "Duration: ");
+		pp_label(b, p->duration_nanos, "nanoseconds", "auto");
+		pt_buf_addstr(b, ", Total samples = ");
+		fmt_value(b, r, r->total);
+		pt_buf_addch(b, ' ');
+		if (!strcmp(unit, "ns") && ns != 0 && fabs(ns) < 9e18) {
+			pt_buf_addch(b, '(');
+			pt_buf_add_pprof_pct(b, (int64_t)ns, p->duration_nanos);
+			pt_buf_addch(b, ')');
+		}
+		pt_buf_addch(b, '\n');
+	}
+}
+
+static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_t t)
+{
+	uint32_t i;
+
+	r->p = p;
+	r->t = t;
+	r->sample_unit = pt_s(p, p->types[t].unit);
+	r->out_unit = "minimum";
+	r->total = 0;
+	for (i = 0; i < p->nsamples; i++)
+		r->total = pt_add(r->total, abs64(p->sample_values[(size_t)i * p->ntypes + t]));
+}
+
+/* ---- -top ---- */
+
+struct pp_sort {
+	const struct pp_graph *g;
+	int by_cum;
+};
+
+static int cmp_abs_desc(int64_t x, int64_t y)
+{
+	x = abs64(x);
+	y = abs64(y);
+	return x > y ? -1 : x < y;
+}
+
+static int pp_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct pp_sort *s = ctx;
+	const struct pp_graph *g = s->g;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int r = s->by_cum ? cmp_abs_desc(g->cum[a], g->cum[b])
+			  : cmp_abs_desc(g->flat[a], g->flat[b]);
+	const struct pt_intern *st = &g->p->strings;
+	size_t la, lb;
+
+	if (r)
+		return r;
+	la = pt_intern_len(st, g->ent_name[a]);
+	lb = pt_intern_len(st, g->ent_name[b]);
+	r = memcmp(pt_intern_str(st, g->ent_name[a]), pt_intern_str(st, g->ent_name[b]),
+		   la < lb ? la : lb);
+	if (r)
+		return r;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	r = s->by_cum ? cmp_abs_desc(g->flat[a], g->flat[b]) : cmp_abs_desc(g->cum[a], g->cum[b]);
+	return r ? r : (a > b) - (a < b);
+}
+
+/* entries of the built graph (nonzero flat or cum... pprof lists every node it made,
+ * and a node exists once a nonzero row touched it), sorted */
+static uint32_t *pp_sorted(const struct pp_graph *g, const unsigned char *kept, int by_cum,
+			   uint32_t *n)
+{
+	uint32_t *idx = pt_xcalloc(g->nent + 1, sizeof(uint32_t)), i, k = 0;
+	struct pp_sort s = {g, by_cum};
+
+	for (i = 0; i < g->nent; i++)
+		if ((!kept || kept[i]) && g->seen[i])
+			idx[k++] = i;
+	qsort_r(idx, k, sizeof(*idx), pp_cmp, &s);
+	*n = k;
+	return idx;
+}
+
+int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o, FILE *out,
+			struct pt_diag *d)
+{
+	struct pp_report r;
+	struct pp_graph g;
+	struct pt_buf b = PT_BUF_INIT;
+	unsigned char *kept = NULL, *marks;
+	uint32_t *idx, n, i, dropped = 0, orig;
+	int64_t node_cutoff, edge_cutoff, flat_sum = 0, sum = 0, min_value = 0;
+	const char *min_unit, *max_unit;
+
+	if (!pt_profile_has_stacks(p))
+		return pt_diag_error(d,
+				     "the pprof layout needs stacks, and this profile has none "
+				     "(%s)",
+				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	report_init(&r, p, o->type);
+	graph_init(&g, p, o->type);
+	graph_build(&g, NULL);
+
+	/* nodes whose |cum| is under 0.5% of the total go, and the graph is rebuilt */
+	for (i = 0; i < g.nent; i++)
+		if (g.seen[i])
+			flat_sum = pt_add(flat_sum, g.flat[i]);
+	node_cutoff = abs64((int64_t)((double)flat_sum * o->node_fraction));
+	edge_cutoff = abs64((int64_t)((double)flat_sum * o->edge_fraction));
+	kept = pt_xcalloc(g.nent + 1, 1);
+	for (i = 0; i < g.nent; i++) {
+		if (!g.seen[i])
+			continue;
+		kept[i] = !(node_cutoff > 0 && abs64(g.cum[i]) < node_cutoff);
+		dropped += !kept[i];
+	}
+	if (dropped)
+		graph_build(&g, kept);
+	idx = pp_sorted(&g, kept, o->by_cum, &n);
+	orig = n;
+	if (o->limit >= 0 && (unsigned long)o->limit < n) {
+		/* -nodecount: the first N in report order stay, and the graph is rebuilt */
+		memset(kept, 0, g.nent);
+		for (i = 0; i < (uint32_t)o->limit; i++)
+			kept[idx[i]] = 1;
+		free(idx);
+		graph_build(&g, kept);
+		idx = pp_sorted(&g, kept, o->by_cum, &n);
+	}
+	marks = graph_marks(&g, edge_cutoff);
+
+	/* one unit for the whole report (report.selectOutputUnit) */
+	for (i = 0; i < n; i++) {
+		int64_t m = abs64(g.flat[idx[i]]);
+		if (!m)
+			m = abs64(g.cum[idx[i]]);
+		if (m > 0 && (!min_value || m < min_value))
+			min_value = m;
+	}
+	if (n) {
+		const char *unit;
+		int64_t max_value = r.total;
+		if (!min_value)
+			min_value = max_value;
+		pp_scale(min_value, r.sample_unit, "minimum", &min_unit);
+		pp_scale(max_value, r.sample_unit, "minimum", &max_unit);
+		unit = min_unit;
+		if (strcmp(min_unit, max_unit) && min_value < INT64_MAX / 100 &&
+		    min_value * 100 < max_value)
+			pp_scale(100 * min_value, r.sample_unit, "minimum", &unit);
+		r.out_unit = *unit ? unit : r.sample_unit;
+	}
+
+	header(&b, &r);
+	flat_sum = 0;
+	for (i = 0; i < n; i++)
+		flat_sum = pt_add(flat_sum, g.flat[idx[i]]);
+	pt_buf_addstr(&b, "Showing nodes accounting for ");
+	fmt_value(&b, &r, flat_sum);
+	pt_buf_addstr(&b, ", ");
+	{
+		struct pt_buf pct = PT_BUF_INIT;
+		const char *s;
+		pt_buf_add_pprof_pct(&pct, flat_sum, r.total);
+		for (s = pct.buf; *s == ' '; s++)
+			;
+		pt_buf_addstr(&b, s);
+		pt_buf_release(&pct);
+	}
+	pt_buf_addstr(&b, " of ");
+	fmt_value(&b, &r, r.total);
+	pt_buf_addstr(&b, " total\n");
+	if (r.total) {
+		if (dropped) {
+			pt_buf_addf(&b, "Dropped %u node%s (cum <= ", dropped,
+				    dropped == 1 ? "" : "s");
+			fmt_value(&b, &r, abs64((int64_t)((double)r.total * o->node_fraction)));
+			pt_buf_addstr(&b, ")\n");
+		}
+		if (n < orig)
+			pt_buf_addf(&b, "Showing top %u nodes out of %u\n", n, orig);
+	}
+	pt_buf_addf(&b, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum", "cum", "cum");
+	fwrite(b.buf, 1, b.len, out);
+	for (i = 0; i < n; i++) {
+		uint32_t e = idx[i];
+		struct pt_buf fv = PT_BUF_INIT, cv = PT_BUF_INIT;
+
+		sum = pt_add(sum, g.flat[e]);
+		pt_buf_reset(&b);
+		fmt_value(&fv, &r, g.flat[e]);
+		fmt_value(&cv, &r, g.cum[e]);
+		pt_buf_addf(&b, "%10s ", fv.buf);
+		pt_buf_add_pprof_pct(&b, g.flat[e], r.total);
+		pt_buf_addch(&b, ' ');
+		pt_buf_add_pprof_pct(&b, sum, r.total);
+		pt_buf_addf(&b, " %10s ", cv.buf);
+		pt_buf_add_pprof_pct(&b, g.cum[e], r.total);
+		pt_buf_addstr(&b, "  ");
+		pt_buf_add_printable(&b, pt_s(p, g.ent_name[e]),
+				     pt_intern_len(&p->strings, g.ent_name[e]));
+		pt_buf_addf(&b, "%s\n", mark_text(marks[e]));
+		fwrite(b.buf, 1, b.len, out);
+		pt_buf_release(&fv);
+		pt_buf_release(&cv);
+	}
+	pt_buf_release(&b);
+	free(marks);
+	free(idx);
+	free(kept);
+	graph_release(&g);
+	return 0;
+}
+
+/* ---- -traces ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* pprof's unit of a numeric label: its num_unit, else "bytes" for the keys pprof knows
+ * as sizes, else the key itself */
+static const char *num_label_unit(const struct pt_profile *p, const struct pt_label *l)
+{
+	const char *key = pt_s(p, l->key);
+	if (l->num_unit)
+		return pt_s(p, l->num_unit);
+	if (!strcmp(key, "alignment") || !strcmp(key, "request"))
+		return "bytes";
+	return key;
+}
+
+/* "%10s:  v1 v2" lines for the string (numeric) labels of a set, sorted */
+static void label_lines(struct pt_buf *b, const struct pt_profile *p, const struct pt_labelset *ls,
+			int numeric)
+{
+	char **lines = pt_xcalloc(ls->n + 1, sizeof(char *));
+	uint32_t i, j, k = 0;
+
+	for (i = 0; i < ls->n; i++) {
+		struct pt_buf line = PT_BUF_INIT;
+		int first = 1;
+		if ((ls->v[i].str == 0) != numeric)
+			continue;
+		/* one line per key: skip keys already done */
+		for (j = 0; j < i; j++)
+			if (ls->v[j].key == ls->v[i].key && (ls->v[j].str == 0) == numeric)
+				break;
+		if (j < i)
+			continue;
+		pt_buf_addf(&line, "%10s:  ", pt_s(p, ls->v[i].key));
+		for (j = i; j < ls->n; j++) {
+			if (ls->v[j].key != ls->v[i].key || (ls->v[j].str == 0) != numeric)
+				continue;
+			if (!first)
+				pt_buf_addch(&line, ' ');
+			first = 0;
+			if (numeric)
+				pp_label(&line, ls->v[j].num, num_label_unit(p, &ls->v[j]), "auto");
+			else
+				pt_buf_addstr(&line, pt_s(p, ls->v[j].str));
+		}
+		pt_buf_addch(&line, '\n');
+		lines[k++] = pt_buf_detach(&line, NULL);
+	}
+	qsort(lines, k, sizeof(*lines), cmp_str);
+	for (i = 0; i < k; i++) {
+		pt_buf_addstr(b, lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+}
+
+int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d)
+{
+	static const char sep[] =
+		"-----------+-------------------------------------------------------\n";
+	struct pp_report r;
+	struct pt_buf b = PT_BUF_INIT;
+	uint32_t row, k;
+
+	if (!pt_profile_has_stacks(p))
+		return pt_diag_error(d, "this profile has no stacks (%s)",
+				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	report_init(&r, p, t);
+	header(&b, &r);
+	fwrite(b.buf, 1, b.len, out);
+	for (row = 0; row < p->nsamples; row++) {
+		const struct pt_sample *s = &p->samples[row];
+		const int64_t *v = p->sample_values + (size_t)row * p->ntypes;
+		uint32_t node;
+		int first = 1, zero = 1;
+
+		/* pprof drops samples whose values are all zero when it loads a profile */
+		for (k = 0; k < p->ntypes; k++)
+			zero &= v[k] == 0;
+		if (zero || !s->node)
+			continue;
+		pt_buf_reset(&b);
+		pt_buf_addstr(&b, sep);
+		label_lines(&b, p, &p->labelsets[s->labels], 0);
+		label_lines(&b, p, &p->labelsets[s->labels], 1);
+		for (node = s->node; node; node = p->nodes[node].parent) {
+			const struct pt_frame *f = pt_frame_of(p, node);
+			uint32_t name = p->funcs[f->func].name;
+			struct pt_buf val = PT_BUF_INIT;
+			if (first)
+				fmt_value(&val, &r, v[t]);
+			pt_buf_addf(&b, "%10s   ", val.buf);
+			pt_buf_add_printable(&b, pt_s(p, name), pt_intern_len(&p->strings, name));
+			pt_buf_addf(&b, "%s\n", f->flags & PT_FRAME_INLINED ? " (inline)" : "");
+			pt_buf_release(&val);
+			first = 0;
+		}
+		fwrite(b.buf, 1, b.len, out);
+	}
+	fputs(sep, out);
+	pt_buf_release(&b);
+	return 0;
+}

@@ -1,0 +1,190 @@
+/* report-top.c: the flat/cumulative table (pprof -top, stackprof --text). */
+#include "config.h"
+
+#include <csv.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "util/buf.h"
+#include "report/report.h"
+#include "util/text.h"
+#include "core/units.h"
+#include "util/xalloc.h"
+
+static void csv_field(FILE *out, const char *s, size_t n)
+{
+	/* libcsv quotes the field and doubles embedded quotes */
+	csv_fwrite(out, s, n);
+}
+
+static void top_text(const struct pt_profile *p, const struct pt_agg *a,
+		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, uint32_t dropped,
+		     FILE *out)
+{
+	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
+	unsigned char *marks = pt_report_inline_marks(p, o->type);
+	int64_t total = a->total[o->type], sum = 0;
+	uint32_t i, w = a->ntypes,
+		    shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+
+	pt_buf_addf(&line, "Type: %s", pt_s(p, p->types[o->type].name));
+	pt_buf_addstr(&line, "\nTotal: ");
+	pt_buf_add_scaled(&line, p, o->type, total);
+	pt_buf_addch(&line, '\n');
+	pt_filter_log_describe(o->filters, p, o->type, &line);
+	if (dropped) {
+		pt_buf_addf(&line, "Dropped %u %s (cum < ", dropped,
+			    a->gran == PT_GRAN_FUNCTIONS ? "functions" : "entries");
+		pt_buf_add_scaled(&line, p, o->type, (int64_t)(o->node_fraction * (double)total));
+		pt_buf_addstr(&line, ")\n");
+	}
+	pt_buf_addf(&line, "Showing %u of %u %s, sorted by %s\n", shown, n,
+		    a->gran == PT_GRAN_FILES	   ? "files"
+		    : a->gran == PT_GRAN_LINES	   ? "lines"
+		    : a->gran == PT_GRAN_ADDRESSES ? "addresses"
+						   : "functions",
+		    o->by_cum ? "cum" : "flat");
+	pt_buf_addf(&line, "%10s %6s %6s %10s %6s  %s\n", "flat", "flat%", "sum%", "cum", "cum%",
+		    "name");
+	fwrite(line.buf, 1, line.len, out);
+	for (i = 0; i < shown; i++) {
+		uint32_t e = idx[i];
+		int64_t flat = a->flat[(size_t)e * w + o->type],
+			cum = a->cum[(size_t)e * w + o->type];
+		char fp[32], sp[32], cp[32];
+
+		sum = pt_add(sum, flat);
+		snprintf(fp, sizeof(fp), "%.2f%%", pt_pct(flat, total));
+		snprintf(sp, sizeof(sp), "%.2f%%", pt_pct(sum, total));
+		snprintf(cp, sizeof(cp), "%.2f%%", pt_pct(cum, total));
+		pt_buf_reset(&line);
+		pt_buf_reset(&v);
+		pt_buf_add_scaled(&v, p, o->type, flat);
+		pt_buf_addf(&line, "%10s %6s %6s ", v.buf, fp, sp);
+		pt_buf_reset(&v);
+		pt_buf_add_scaled(&v, p, o->type, cum);
+		pt_buf_addf(&line, "%10s %6s  ", v.buf, cp);
+		pt_report_entry_label(&line, p, &a->entries[e]);
+		pt_buf_addstr(&line, pt_report_inline_text(marks[a->entries[e].name]));
+		pt_buf_addch(&line, '\n');
+		fwrite(line.buf, 1, line.len, out);
+	}
+	pt_buf_release(&line);
+	pt_buf_release(&v);
+	free(marks);
+}
+
+static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
+		    const uint32_t *idx, uint32_t n, FILE *out)
+{
+	int64_t total = a->total[o->type];
+	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
+	struct pt_buf v = PT_BUF_INIT;
+
+	fputs("name,file,line,flat,flat_pct,cum,cum_pct\n", out);
+	for (i = 0; i < n; i++) {
+		const struct pt_agg_entry *e = &a->entries[idx[i]];
+		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];
+		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
+
+		csv_field(out, pt_s(p, e->name), pt_intern_len(&p->strings, e->name));
+		fputc(',', out);
+		csv_field(out, pt_s(p, e->file), pt_intern_len(&p->strings, e->file));
+		pt_buf_reset(&v);
+		pt_buf_addf(&v, ",%" PRId64 ",", e->line > 0 ? e->line : 0);
+		pt_buf_add_raw(&v, flat, dec);
+		pt_buf_addf(&v, ",%.4f,", pt_pct(flat, total));
+		pt_buf_add_raw(&v, cum, dec);
+		pt_buf_addf(&v, ",%.4f\n", pt_pct(cum, total));
+		fwrite(v.buf, 1, v.len, out);
+	}
+	pt_buf_release(&v);
+}
+
+static void json_value(yajl_gen g, int64_t v, uint32_t dec)
+{
+	if (!dec) {
+		pt_json_int(g, v);
+	} else {
+		struct pt_buf b = PT_BUF_INIT;
+		pt_buf_add_raw(&b, v, dec);
+		yajl_gen_number(g, b.buf, b.len);
+		pt_buf_release(&b);
+	}
+}
+
+static void json_pct(yajl_gen g, double x)
+{
+	char tmp[64];
+	int n = snprintf(tmp, sizeof(tmp), "%.4f", x);
+	yajl_gen_number(g, tmp, (size_t)n);
+}
+
+static void top_json(const struct pt_profile *p, const struct pt_agg *a,
+		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, FILE *out)
+{
+	yajl_gen g = pt_json_gen(out);
+	int64_t total = a->total[o->type];
+	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
+
+	yajl_gen_map_open(g);
+	pt_json_cstr(g, "sample_type");
+	pt_json_str(g, p, p->types[o->type].name);
+	pt_json_cstr(g, "unit");
+	pt_json_str(g, p, p->types[o->type].unit);
+	pt_json_cstr(g, "total");
+	json_value(g, total, dec);
+	pt_json_cstr(g, "rows");
+	yajl_gen_array_open(g);
+	for (i = 0; i < n; i++) {
+		const struct pt_agg_entry *e = &a->entries[idx[i]];
+		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];
+		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
+
+		yajl_gen_map_open(g);
+		pt_json_cstr(g, "name");
+		pt_json_str(g, p, e->name);
+		pt_json_cstr(g, "file");
+		pt_json_str(g, p, e->file);
+		pt_json_cstr(g, "line");
+		pt_json_int(g, e->line > 0 ? e->line : 0);
+		pt_json_cstr(g, "flat");
+		json_value(g, flat, dec);
+		pt_json_cstr(g, "flat_pct");
+		json_pct(g, pt_pct(flat, total));
+		pt_json_cstr(g, "cum");
+		json_value(g, cum, dec);
+		pt_json_cstr(g, "cum_pct");
+		json_pct(g, pt_pct(cum, total));
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	yajl_gen_free(g);
+	fputc('\n', out);
+}
+
+int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
+		  FILE *out, struct pt_diag *d)
+{
+	uint32_t n, *idx, dropped;
+
+	if (o->style == PT_STYLE_PPROF && o->format == PT_FMT_TEXT)
+		return pt_report_top_pprof(p, o, out, d);
+	if (o->format == PT_FMT_TEXT && o->style == PT_STYLE_STACKPROF)
+		return pt_report_top_stackprof(p, a, o, out, d);
+	idx = pt_report_sorted(p, a, o->type, o->by_cum, &n);
+	dropped = pt_report_node_fraction(a, o->type, o->node_fraction, idx, &n);
+	if (o->format == PT_FMT_TEXT) {
+		top_text(p, a, o, idx, n, dropped, out);
+	} else {
+		uint32_t shown =
+			o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+		if (o->format == PT_FMT_CSV)
+			top_csv(p, a, o, idx, shown, out);
+		else
+			top_json(p, a, o, idx, shown, out);
+	}
+	free(idx);
+	return 0;
+}

@@ -1,0 +1,83 @@
+/* diag.c: error records and their one-line rendering. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+void pt_diag_init(struct pt_diag *d, const char *path)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+}
+
+static int verror(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt,
+		  va_list ap)
+{
+	d->where = w;
+	d->pos = pos;
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	return -1;
+}
+
+int pt_diag_error(struct pt_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(d, PT_DIAG_NOWHERE, 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int pt_diag_error_line(struct pt_diag *d, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(d, PT_DIAG_LINE, line, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int pt_diag_error_at(struct pt_diag *d, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(d, PT_DIAG_OFFSET, offset, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void pt_diag_skip(struct pt_diag *d, uint64_t line)
+{
+	if (!d->skipped++)
+		d->first_skipped_line = line;
+}
+
+void pt_diag_print(const struct pt_diag *d, FILE *fp)
+{
+	const char *path = d->path ? d->path : "";
+	switch (d->where) {
+	case PT_DIAG_LINE:
+		fprintf(fp, "proftool: %s:%llu: %s\n", path, (unsigned long long)d->pos, d->msg);
+		break;
+	case PT_DIAG_OFFSET:
+		fprintf(fp, "proftool: %s: byte %llu: %s\n", path, (unsigned long long)d->pos,
+			d->msg);
+		break;
+	default:
+		if (d->path)
+			fprintf(fp, "proftool: %s: %s\n", path, d->msg);
+		else
+			fprintf(fp, "proftool: %s\n", d->msg);
+	}
+}
+
+void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
+{
+	if (d->skipped)
+		fprintf(fp,
+			"proftool: %s: warning: skipped %llu invalid line%s (first at line %llu)\n",
+			d->path ? d->path : "", (unsigned long long)d->skipped,
+			d->skipped == 1 ? "" : "s", (unsigned long long)d->first_skipped_line);
+}

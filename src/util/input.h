@@ -1,0 +1,73 @@
+/* input.h: one input stream (file or stdin), transparently gunzipped, read through one
+ * growing buffer. Readers either pull lines (pt_input_getline) or pull byte ranges
+ * (pt_input_need / pt_input_consume). Memory grows with the longest line or the largest
+ * range asked for, never with a length declared by the input: the buffer only grows as
+ * data actually arrives, so a lying length field fails with "truncated" at EOF.
+ * The decoded size is bounded by max_size (a gzip bomb stops there). */
+#ifndef PT_INPUT_H
+#define PT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "util/diag.h"
+
+#define PT_INPUT_DEFAULT_MAX ((uint64_t)8 << 30) /* 8 GiB */
+#define PT_INPUT_MAX_LINE    ((size_t)16 << 20) /* longest line we accept (a 100k-frame stack fits) */
+
+struct pt_input {
+	const char *name; /* display name: the path, or "<stdin>" */
+	int fd;
+	int gz; /* 1 while inflating */
+	z_stream zs;
+	unsigned char *raw; /* compressed bytes read ahead */
+	size_t raw_alloc;
+	uint64_t raw_consumed; /* compressed bytes handed to zlib so far */
+	int raw_eof;
+	unsigned char *buf; /* decoded bytes: valid in [pos, end) */
+	size_t pos, end, alloc, scan;
+	uint64_t offset; /* decoded stream offset of buf[0] */
+	uint64_t total;	 /* decoded bytes produced */
+	uint64_t max_size;
+	uint64_t lineno; /* number of the line last returned by getline */
+	int eof;	 /* the decoded stream has ended */
+	struct pt_diag *diag;
+	const unsigned char *mem; /* in-memory source (fd < 0), not owned */
+	size_t mem_len, mem_pos;
+};
+
+/* Open path ("-" = stdin). Errors (cannot open) go to d, whose path is set to the
+ * display name. max_size 0 means PT_INPUT_DEFAULT_MAX. */
+int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d);
+/* The same over bytes in memory (fuzzing, tests); data must outlive the input. */
+int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, size_t len,
+		      uint64_t max_size, struct pt_diag *d);
+void pt_input_close(struct pt_input *in);
+
+/* Up to `want` bytes from the current position without consuming them; *len is how many
+ * are there (less only at end of input). NULL on a read error (diag filled). */
+const unsigned char *pt_input_peek(struct pt_input *in, size_t want, size_t *len);
+
+/* Next line, without its '\n' (and without a '\r' before it); the line may be modified
+ * in place and stays valid until the next call. Returns 1, 0 at end of input, -1 on error.
+ * A last line without '\n' is returned too. */
+int pt_input_getline(struct pt_input *in, char **line, size_t *len);
+
+/* Make n bytes available at *p. Returns 1, 0 if the input ends first (the bytes that are
+ * there remain available), -1 on a read error. */
+int pt_input_need(struct pt_input *in, size_t n, const unsigned char **p);
+static inline void pt_input_consume(struct pt_input *in, size_t n)
+{
+	in->pos += n;
+}
+/* decoded byte offset of the current position */
+static inline uint64_t pt_input_tell(const struct pt_input *in)
+{
+	return in->offset + in->pos;
+}
+/* Read the rest of the input into one malloc'd buffer (binary formats that need it
+ * whole). Returns 0 or -1. The caller frees *data. */
+int pt_input_slurp(struct pt_input *in, unsigned char **data, size_t *len);
+
+#endif

@@ -1,0 +1,92 @@
+/* intern.c: open-addressing string table with linear probing. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/hash.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+static void rehash(struct pt_intern *t, uint32_t nslots)
+{
+	uint32_t i;
+
+	free(t->slots);
+	t->slots = pt_xcalloc(nslots, sizeof(*t->slots));
+	t->mask = nslots - 1;
+	for (i = 0; i < t->n; i++) {
+		uint32_t s = t->v[i].hash & t->mask;
+		while (t->slots[s])
+			s = (s + 1) & t->mask;
+		t->slots[s] = i + 1;
+	}
+}
+
+void pt_intern_init(struct pt_intern *t, struct pt_arena *arena)
+{
+	memset(t, 0, sizeof(*t));
+	t->arena = arena;
+	rehash(t, 64);
+	pt_intern(t, "", 0);
+}
+
+void pt_intern_release(struct pt_intern *t)
+{
+	free(t->v);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t lookup(const struct pt_intern *t, const void *s, size_t len, uint32_t h,
+		       uint32_t *slot)
+{
+	uint32_t i = h & t->mask;
+	for (;;) {
+		uint32_t id = t->slots[i];
+		if (!id) {
+			*slot = i;
+			return UINT32_MAX;
+		}
+		id--;
+		if (t->v[id].hash == h && t->v[id].len == len && !memcmp(t->v[id].str, s, len))
+			return id;
+		i = (i + 1) & t->mask;
+	}
+}
+
+uint32_t pt_intern_find(const struct pt_intern *t, const void *s, size_t len)
+{
+	uint32_t slot;
+	if (len > UINT32_MAX)
+		return UINT32_MAX;
+	return lookup(t, s, len, (uint32_t)pt_hash_bytes(s, len), &slot);
+}
+
+uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
+{
+	uint32_t h, slot, id;
+
+	if (len >= UINT32_MAX) {
+		fprintf(stderr, "proftool: string of %zu bytes is too long\n", len);
+		exit(1);
+	}
+	h = (uint32_t)pt_hash_bytes(s, len);
+	id = lookup(t, s, len, h, &slot);
+	if (id != UINT32_MAX)
+		return id;
+	if (t->n == UINT32_MAX - 1) {
+		fprintf(stderr, "proftool: too many distinct strings\n");
+		exit(1);
+	}
+	PT_ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
+	id = t->n++;
+	t->v[id].str = pt_arena_memdup(t->arena, s, len);
+	t->v[id].len = (uint32_t)len;
+	t->v[id].hash = h;
+	t->slots[slot] = id + 1;
+	if ((uint64_t)t->n * 4 > (uint64_t)(t->mask + 1) * 3)
+		rehash(t, (t->mask + 1) * 2);
+	return id;
+}
