@@ -1,0 +1,56 @@
+#!/bin/sh
+test_description='includes follow the allowed directions between the layers'
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the tree includes only along the allowed directions' '
+	sh "$SRCDIR/tests/layers.sh" "$SRCDIR" >out &&
+	test_cmp /dev/null out'
+
+# a copy of the tree's layout with one forbidden include planted in each rule
+plant () {
+	mkdir -p src/util src/core src/analysis src/report src/cli formats "$(dirname "$1")" &&
+	printf "#include \"%s\"\n" "$2" >"$1"
+}
+
+test_expect_success 'core including analysis is reported' '
+	plant src/core/x.c analysis/aggregate.h &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	echo "src/core/x.c: core may not include \"analysis/aggregate.h\"" >expect &&
+	test_cmp expect out'
+
+test_expect_success 'a reader including analysis is reported, a writer is not' '
+	plant formats/r.c analysis/fold.h &&
+	echo "	.read = r_read," >>formats/r.c &&
+	plant formats/w.c analysis/aggregate.h &&
+	echo "	.read = NULL," >>formats/w.c &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	echo "formats/r.c: formats may not include \"analysis/fold.h\"" >expect &&
+	test_cmp expect out'
+
+test_expect_success 'formats including report or cli is reported' '
+	plant formats/w.c report/report.h &&
+	echo "#include \"cli/cli.h\"" >>formats/w.c &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	printf "%s\n" "formats/w.c: formats may not include \"report/report.h\"" \
+		"formats/w.c: formats may not include \"cli/cli.h\"" >expect &&
+	test_cmp expect out'
+
+test_expect_success 'util, analysis and report reaching up are reported' '
+	plant src/util/u.c core/profile.h &&
+	plant src/analysis/a.c report/report.h &&
+	plant src/report/r.c cli/cli.h &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	printf "%s\n" "src/analysis/a.c: analysis may not include \"report/report.h\"" \
+		"src/report/r.c: report may not include \"cli/cli.h\"" \
+		"src/util/u.c: util may not include \"core/profile.h\"" >expect &&
+	test_cmp expect out'
+
+test_expect_success 'an include without its layer folder and a file outside the layers are reported' '
+	plant src/core/x.c profile.h &&
+	plant src/misc/y.c util/buf.h &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	printf "%s\n" "src/core/x.c: includes \"profile.h\" without its layer folder" \
+		"src/misc/y.c: not in a layer folder (util, core, analysis, report, cli)" >expect &&
+	test_cmp expect out'
+
+test_done
