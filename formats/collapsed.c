@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "core/sink.h"
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/map.h"
@@ -118,6 +119,7 @@ static uint32_t frame_flags(const char *name, size_t n)
 
 struct reader {
 	struct pt_profile *p;
+	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	struct pt_diag *d;
 	int ncounts; /* 1 or 2, fixed by the first data line */
 	uint32_t *frames;
@@ -160,7 +162,7 @@ static int64_t fit_decimals(struct reader *r, uint32_t t, int64_t v, uint32_t de
 			*overflow = 2;
 			return 0;
 		}
-		pt_profile_scale_type(r->p, t, f);
+		pt_sink_scale_type(r->sink, r->p, t, f);
 		r->sum[t] *= f;
 		ty->decimals = dec;
 	}
@@ -222,7 +224,6 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		}
 	}
 	{
-		uint32_t node = pt_profile_stack(r->p, r->frames, nframes, 0);
 		int64_t vals[2];
 		if (ncounts == 1) {
 			vals[0] = fit_decimals(r, 0, v[1], dec[1], &ovf);
@@ -237,7 +238,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 							   : "count is too large");
 		for (i = 0; i < ncounts; i++)
 			r->sum[i] = pt_add(r->sum[i], vals[i]);
-		pt_profile_add_sample(r->p, node, 0, vals, 0);
+		pt_sink_sample(r->sink, r->p, r->frames, nframes, 0, 0, vals, 0);
 	}
 	return 0;
 }
@@ -252,6 +253,7 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 
 	memset(&r, 0, sizeof(r));
 	r.p = p;
+	r.sink = o->sink;
 	r.d = d;
 	pt_arena_init(&r.arena);
 	pt_intern_init(&r.names, &r.arena);
@@ -305,6 +307,9 @@ struct writer {
 	uint32_t *name_of_frame; /* profile frame -> name id, UINT32_MAX until needed */
 	uint32_t *rank;		 /* name id * 2 + (1 for ';') -> place in the line order */
 	struct pt_buf out;
+	/* PT_WRITE_ALL_TYPES: every type's value per wnode (wnode * ntypes); a wnode's
+	 * value is then 1 when any of them is not 0 */
+	int64_t *vals;
 };
 
 static void sanitize(struct pt_buf *b, const char *s, size_t n)
@@ -376,7 +381,7 @@ static void merge_tree(struct writer *w, uint32_t wflags, uint32_t t)
 	const struct pt_profile *p = w->p;
 	struct pt_buf name = PT_BUF_INIT;
 	struct pt_map index;
-	uint32_t *wnode_of, f, n;
+	uint32_t *wnode_of, f, n, k;
 	uint8_t *shared, *tainted;
 
 	for (f = 1; f < p->nframes; f++)
@@ -407,8 +412,19 @@ static void merge_tree(struct writer *w, uint32_t wflags, uint32_t t)
 			wnode_of[n] = wnode_new(w, wnode_of[par], nm);
 		}
 		x = &w->nodes[wnode_of[n]];
-		x->value = pt_add(x->value, p->node_self[(size_t)n * p->ntypes + t]);
+		if (w->vals) {
+			int64_t *dst = w->vals + (size_t)wnode_of[n] * p->ntypes;
+			const int64_t *src = p->node_self + (size_t)n * p->ntypes;
+			for (k = 0; k < p->ntypes; k++)
+				dst[k] = pt_add(dst[k], src[k]);
+		} else {
+			x->value = pt_add(x->value, p->node_self[(size_t)n * p->ntypes + t]);
+		}
 	}
+	for (n = 0; w->vals && n < w->n; n++)
+		for (k = 0; k < p->ntypes; k++)
+			if (w->vals[(size_t)n * p->ntypes + k])
+				w->nodes[n].value = 1;
 	pt_map_release(&index);
 	free(wnode_of);
 	free(tainted);
@@ -496,6 +512,22 @@ static size_t push_children(struct writer *w, uint64_t **v, size_t *n, size_t *a
 	return start;
 }
 
+/* PT_WRITE_ALL_TYPES: " COUNT" per type, 0 for a type the stack has no value of */
+static void add_counts(struct writer *w, uint32_t wn)
+{
+	const struct pt_profile *p = w->p;
+	uint32_t t;
+
+	for (t = 0; t < p->ntypes; t++) {
+		int64_t v = w->vals[(size_t)wn * p->ntypes + t];
+		pt_buf_addch(&w->out, ' ');
+		if (v)
+			pt_buf_add_raw(&w->out, v, p->types[t].decimals);
+		else
+			pt_buf_addch(&w->out, '0');
+	}
+}
+
 struct level {
 	size_t start, end, pos; /* entries of this level in the shared vector */
 	size_t pathlen;		/* length of the path text before this level's names */
@@ -515,13 +547,18 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 		return pt_diag_error(d, "%s",
 				     p->no_stacks_reason ? p->no_stacks_reason
 							 : "the profile has no stacks");
-	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
+	memset(&w, 0, sizeof(w));
+	if (o->flags & PT_WRITE_ALL_TYPES) {
+		t = 0;
+		w.vals = pt_xcalloc((size_t)p->nnodes, p->ntypes * sizeof(int64_t));
+	} else if (o->type < 0 || (uint32_t)o->type >= p->ntypes) {
 		return pt_diag_error(d, "collapsed output holds one sample type: "
 					"choose one with --sample-index");
-	t = (uint32_t)o->type;
+	} else {
+		t = (uint32_t)o->type;
+	}
 	decimals = p->types[t].decimals;
 
-	memset(&w, 0, sizeof(w));
 	w.p = p;
 	pt_buf_init(&w.out);
 	pt_arena_init(&w.arena);
@@ -560,8 +597,12 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 			   pt_intern_len(&w.names, e->name));
 		if (term == ' ') {
 			pt_buf_add(&w.out, path.buf, path.len);
-			pt_buf_addch(&w.out, ' ');
-			pt_buf_add_raw(&w.out, e->value, decimals);
+			if (w.vals)
+				add_counts(&w, (uint32_t)(e - w.nodes));
+			else {
+				pt_buf_addch(&w.out, ' ');
+				pt_buf_add_raw(&w.out, e->value, decimals);
+			}
 			pt_buf_addch(&w.out, '\n');
 			pt_buf_write_out(&w.out, out, PT_BUF_BLOCK);
 		} else {
@@ -579,6 +620,7 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 
 	free(levels);
 	free(v);
+	free(w.vals);
 	free(w.nodes);
 	free(w.rank);
 	pt_intern_release(&w.names);

@@ -11,6 +11,7 @@
 #include "util/diag.h"
 #include "util/input.h"
 #include "core/profile.h"
+#include "core/sink.h"
 
 /* Options every reader may look at; a reader ignores what does not apply to it. */
 struct pt_read_opts {
@@ -18,6 +19,8 @@ struct pt_read_opts {
 	int keep_timeline; /* fill the profile's timeline when the input has one */
 	uint32_t flags;	   /* PT_READ_* */
 	const char *event; /* perf: keep only this event */
+	/* where readers that make stacks hand them (core/sink.h); NULL builds the tree */
+	struct pt_sink *sink;
 };
 
 enum pt_read_flag {
@@ -62,6 +65,9 @@ enum pt_write_flag {
 	PT_WRITE_TAG_INLINE = 1 << 3, /* collapsed/svg: append _[i] to inlined frames */
 	PT_WRITE_INVERTED = 1 << 4,   /* svg: icicle graph, roots at the top */
 	PT_WRITE_FLAMECHART = 1 << 5, /* svg: time order instead of sorted by name */
+	/* collapsed: every type's count on each line, a stack's missing count as 0
+	 * (difffolded.pl's two counts, for `diff --to collapsed`) */
+	PT_WRITE_ALL_TYPES = 1 << 6,
 };
 
 struct pt_format {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "core/sink.h"
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -385,6 +386,7 @@ struct head_info { /* what a (comm, pid, tid, cpu) header gives */
 
 struct reader {
 	struct pt_profile *p;
+	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	const struct pt_read_opts *o;
 	struct pt_diag *d;
 	struct pt_arena arena; /* for the caches' keys */
@@ -674,19 +676,16 @@ static void head_info(struct reader *r, const struct header *h)
 static void flush(struct reader *r)
 {
 	size_t n;
-	uint32_t node;
 
 	if (!r->in_record)
 		return;
 	r->in_record = 0;
 	if (r->skip_record)
 		return;
-	/* the callchain, leaf first, then the process at the root (pt_profile_stack skips
-	 * the prefix shared with the previous record; `top` folds it instead) */
+	/* the callchain, leaf first, then the process at the root */
 	n = r->nframes + 1;
 	PT_ALLOC_GROW(r->frames, n, r->frames_alloc);
 	r->frames[r->nframes] = r->root;
-	node = pt_profile_stack(r->p, r->frames, n, 1);
 
 	PT_ALLOC_GROW(r->vals, r->p->ntypes, r->vals_alloc);
 	memset(r->vals, 0, r->p->ntypes * sizeof(*r->vals));
@@ -701,8 +700,8 @@ static void flush(struct reader *r)
 		if (r->time > r->tmax)
 			r->tmax = r->time;
 	}
-	pt_profile_add_sample(r->p, node, r->labels, r->vals,
-			      r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+	pt_sink_sample(r->sink, r->p, r->frames, n, 1, r->labels, r->vals,
+		       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
 	r->nkept++;
 }
 
@@ -829,6 +828,7 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 
 	memset(&r, 0, sizeof(r));
 	r.p = p;
+	r.sink = o->sink;
 	r.o = o;
 	r.d = d;
 	pt_arena_init(&r.arena);

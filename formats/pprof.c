@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "util/buf.h"
-#include "analysis/fold.h"
+#include "core/sink.h"
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/map.h"
@@ -373,6 +373,7 @@ static int pprof_detect(const unsigned char *head, size_t len)
 
 struct reader {
 	struct pt_profile *p;
+	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	struct pt_diag *d;
 	const PbProfile *pb;
 	struct scan *s;
@@ -627,7 +628,7 @@ static void index_locations(struct reader *r)
 static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 {
 	size_t n = 0, j;
-	uint32_t node, ls;
+	uint32_t ls;
 
 	if (ps->n_value != r->pb->n_sample_type)
 		return pt_diag_error_at(r->d, off,
@@ -661,9 +662,8 @@ static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 			return -1;
 		l->num = l->str ? 0 : pl->num;
 	}
-	node = pt_profile_stack(r->p, r->stack, n, 1);
 	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->n_label);
-	pt_profile_add_sample(r->p, node, ls, ps->value, 0);
+	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, ps->value, 0);
 	return 0;
 }
 
@@ -682,7 +682,7 @@ static int read_samples(struct reader *r)
 	alloc.free = bump_free;
 	alloc.allocator_data = &b;
 	index_locations(r);
-	pt_profile_frames_complete(r->p);
+	pt_sink_frames_complete(r->sink, r->p);
 	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
 		uint64_t off = where(r, 2, i);
 		PbSample *ps = perftools__profiles__sample__unpack(&alloc, r->s->sample_len[i],
@@ -770,6 +770,7 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 		goto out;
 	}
 	r.p = p;
+	r.sink = o->sink;
 	r.d = d;
 	r.pb = pb;
 	r.s = &s;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "analysis/aggregate.h"
+#include "core/functable.h"
 #include "util/buf.h"
 #include "formats/format.h"
 #include "util/map.h"

@@ -4,31 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/aggregate.h"
 #include "analysis/fold.h"
 #include "util/xalloc.h"
 
-void pt_profile_request_fold(struct pt_profile *p, enum pt_granularity g, int marks)
-{
-	struct pt_fold *f = pt_xcalloc(1, sizeof(*f));
+static void fold_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t *frames, size_t n,
+			int leaf_first, uint32_t labels, const int64_t *values, int64_t time);
+static void fold_scale_type(struct pt_sink *s, struct pt_profile *p, uint32_t t, int64_t factor);
+static void fold_frames_complete(struct pt_sink *s, struct pt_profile *p);
 
-	f->state = PT_FOLD_WAITING;
+void pt_fold_init(struct pt_fold *f, const struct pt_profile *p, enum pt_granularity g,
+		  int marks)
+{
+	memset(f, 0, sizeof(*f));
+	f->sink.sample = fold_sample;
+	f->sink.scale_type = fold_scale_type;
+	f->sink.frames_complete = fold_frames_complete;
 	f->marks = marks;
 	pt_agg_init(&f->agg, p->ntypes, g);
 	pt_map_init(&f->pair_index);
 	f->leaf = UINT32_MAX;
-	p->fold = f;
 }
 
-void pt_profile_frames_complete(struct pt_profile *p)
+void pt_fold_release(struct pt_fold *f)
 {
-	if (p->fold)
-		p->fold->frames_complete = 1;
-}
-
-void pt_fold_free(struct pt_fold *f)
-{
-	if (!f)
-		return;
 	pt_agg_release(&f->agg);
 	free(f->frame_entry);
 	free(f->entry_stamp);
@@ -39,29 +38,11 @@ void pt_fold_free(struct pt_fold *f)
 	free(f->pair_bits);
 	free(f->stack_pairs);
 	free(f->inline_name);
-	free(f);
+	memset(f, 0, sizeof(*f));
 }
 
-void pt_profile_fold_finish(struct pt_profile *p)
-{
-	struct pt_fold *f = p->fold;
-
-	if (!f || f->state == PT_FOLD_OFF)
-		return;
-	if (f->state == PT_FOLD_WAITING || p->agg) {
-		/* Nothing was folded: the reader made no stack (its samples, if any, are at
-		 * the root of a tree that has nothing else) or made its own aggregate. The
-		 * profile is whole as it is. */
-		f->state = PT_FOLD_OFF;
-		return;
-	}
-	p->agg = pt_xmalloc(sizeof(*p->agg));
-	*p->agg = f->agg;
-	memset(&f->agg, 0, sizeof(f->agg));
-	p->no_stacks_reason = "folded while reading";
-}
-
-void pt_fold_add_type(struct pt_fold *f)
+/* one more value column, in the table and in the pairs' bits */
+static void add_type(struct pt_fold *f)
 {
 	uint32_t w = f->agg.ntypes, k;
 	uint8_t *nb;
@@ -76,16 +57,44 @@ void pt_fold_add_type(struct pt_fold *f)
 	f->pair_bits = nb;
 }
 
-void pt_fold_scale_type(struct pt_fold *f, uint32_t t, int64_t factor)
+/* readers add sample types as they meet them (perf's events): catch up with p's */
+static void sync_types(struct pt_fold *f, const struct pt_profile *p)
 {
-	struct pt_agg *a = &f->agg;
-	uint32_t i, w = a->ntypes;
+	while (f->agg.ntypes < p->ntypes)
+		add_type(f);
+}
 
+int pt_fold_finish(struct pt_fold *f, struct pt_profile *p)
+{
+	if (!f->folded || p->agg)
+		return 0;
+	sync_types(f, p);
+	p->agg = pt_xmalloc(sizeof(*p->agg));
+	*p->agg = f->agg;
+	pt_agg_init(&f->agg, 0, p->agg->gran);
+	p->no_stacks_reason = "folded while reading";
+	return 1;
+}
+
+static void fold_scale_type(struct pt_sink *s, struct pt_profile *p, uint32_t t, int64_t factor)
+{
+	struct pt_fold *f = (struct pt_fold *)s;
+	struct pt_agg *a = &f->agg;
+	uint32_t i, w;
+
+	sync_types(f, p);
+	w = a->ntypes;
 	for (i = 0; i < a->nentries; i++) {
 		a->flat[(size_t)i * w + t] *= factor;
 		a->cum[(size_t)i * w + t] *= factor;
 	}
 	a->total[t] *= factor;
+}
+
+static void fold_frames_complete(struct pt_sink *s, struct pt_profile *p)
+{
+	(void)p;
+	((struct pt_fold *)s)->frames_complete = 1;
 }
 
 /* the entry of frame fid, made on first sight */
@@ -176,13 +185,13 @@ static void note_pairs(const struct pt_profile *p, struct pt_fold *f, const uint
 	}
 }
 
-uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
+/* the pending stack: its distinct entries and its leaf (and pairs, with marks) */
+static void fold_stack(struct pt_fold *f, struct pt_profile *p, const uint32_t *frames, size_t n,
+		       int leaf_first)
 {
-	struct pt_fold *f = p->fold;
 	uint32_t *fe, *stamp, *uniq, no, e = UINT32_MAX;
 	size_t i, nu = 0, fe_n;
 
-	f->state = PT_FOLD_ON;
 	f->nstack_pairs = 0;
 	if (++f->stackno == 0) {
 		/* the stamps wrapped: forget them all */
@@ -218,7 +227,6 @@ uint32_t pt_fold_stack(struct pt_profile *p, const uint32_t *frames, size_t n, i
 	f->leaf = e;
 	if (f->marks)
 		note_pairs(p, f, frames, n, leaf_first);
-	return PT_FOLD_NODE;
 }
 
 static void mark_pairs(struct pt_fold *f, uint32_t t)
@@ -232,15 +240,15 @@ static void mark_pairs(struct pt_fold *f, uint32_t t)
 	}
 }
 
-void pt_fold_value(struct pt_profile *p, uint32_t t, int64_t v, int root)
+/* value v of type t of the pending stack */
+static void fold_value(struct pt_fold *f, uint32_t t, int64_t v)
 {
-	struct pt_fold *f = p->fold;
 	struct pt_agg *a = &f->agg;
 	uint32_t w = a->ntypes;
 	size_t k;
 
 	a->total[t] = pt_add(a->total[t], v);
-	if (root || f->leaf == UINT32_MAX)
+	if (f->leaf == UINT32_MAX) /* a record without frames */
 		return;
 	a->flat[(size_t)f->leaf * w + t] = pt_add(a->flat[(size_t)f->leaf * w + t], v);
 	for (k = 0; k < f->nuniq; k++)
@@ -249,17 +257,23 @@ void pt_fold_value(struct pt_profile *p, uint32_t t, int64_t v, int root)
 		mark_pairs(f, t);
 }
 
-void pt_fold_values(struct pt_profile *p, const int64_t *values, int root)
+static void fold_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t *frames, size_t n,
+			int leaf_first, uint32_t labels, const int64_t *values, int64_t time)
 {
+	struct pt_fold *f = (struct pt_fold *)s;
 	uint32_t t;
 
-	for (t = 0; t < p->fold->agg.ntypes; t++)
-		pt_fold_value(p, t, values[t], root);
+	(void)labels; /* the table keeps no labels, and no time */
+	(void)time;
+	sync_types(f, p);
+	f->folded = 1;
+	fold_stack(f, p, frames, n, leaf_first);
+	for (t = 0; t < f->agg.ntypes; t++)
+		fold_value(f, t, values[t]);
 }
 
-unsigned char *pt_fold_marks(const struct pt_profile *p, uint32_t t)
+unsigned char *pt_fold_marks(const struct pt_fold *f, const struct pt_profile *p, uint32_t t)
 {
-	const struct pt_fold *f = p->fold;
 	unsigned char *inl = pt_xcalloc(p->strings.n + 1, 1);
 	uint32_t k, w = p->ntypes; /* the pairs' stride, kept in step by pt_fold_add_type */
 	size_t i;

@@ -486,23 +486,6 @@ int pt_cli_fail(const struct pt_diag *d)
 	return PT_EXIT_INPUT;
 }
 
-int pt_cli_load_agg(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_filter_log *log, enum pt_granularity g, unsigned views,
-		    uint32_t *type, struct pt_agg *a)
-{
-	struct pt_diag d;
-	int t, ret;
-
-	if ((ret = pt_cli_load_log(c, path, p, log)))
-		return ret;
-	pt_diag_init(&d, path);
-	t = pt_select_type(p, c->sample_index, 0, &d);
-	if (t < 0 || pt_aggregate_views(p, g, views, a, &d) < 0)
-		return pt_cli_fail(&d);
-	*type = (uint32_t)t;
-	return 0;
-}
-
 int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path)
 {
 	if (argc - optind > 1)
@@ -547,29 +530,6 @@ int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *
 	if (pt_output_commit(&out, &d) < 0)
 		return pt_cli_fail(&d);
 	return PT_EXIT_OK;
-}
-
-int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_filter_log *log)
-{
-	struct pt_load_opts lo = c->load;
-	struct pt_diag d;
-
-	pt_diag_init(&d, path);
-	if (pt_filter_needs_timeline(&c->filter))
-		lo.read.keep_timeline = 1;
-	if (pt_load(path, &lo, p, &d) < 0)
-		return pt_cli_fail(&d);
-	pt_diag_print_warnings(&d, stderr);
-	pt_diag_init(&d, path);
-	if (pt_filter_apply(p, &c->filter, log, &d) < 0)
-		return pt_cli_fail(&d);
-	return 0;
-}
-
-int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
-{
-	return pt_cli_load_log(c, path, p, NULL);
 }
 
 void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,

@@ -166,25 +166,11 @@ int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, i
 int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
 		 struct pt_report_args *report, void *own);
 
-/* Load FILE with the common options; on failure print the diagnostic and return
- * PT_EXIT_INPUT, else 0 (warnings for skipped lines are printed here too). */
-int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p);
-/* the same, and log (initialized by the caller, may be NULL) says what the filters
- * removed, for report headers */
-int pt_cli_load_log(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_filter_log *log);
 /* one line per filter step: "Filter: WHAT removed V of TOTAL (P%)" in type t */
 void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,
 			  FILE *fp);
 /* print a diag and return PT_EXIT_INPUT */
 int pt_cli_fail(const struct pt_diag *d);
-/* pt_cli_load_log, then the sample type c asks for and the views of the profile at
- * granularity g (pt_aggregate_views). Returns 0 with *type and *a set (the caller
- * releases a), or prints the failure and returns its exit status (a is not set). */
-int pt_cli_load_agg(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_filter_log *log, enum pt_granularity g, unsigned views,
-		    uint32_t *type, struct pt_agg *a);
-
 /* At most one FILE operand after the options: *path is set to it, or left as it was
  * (stdin) without one. Returns 0, or prints a usage error and returns PT_EXIT_USAGE. */
 int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path);

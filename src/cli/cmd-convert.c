@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "formats/format.h"
 #include "cli/write-opts.h"
 

@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "report/report.h"
 #include "core/units.h"
 #include "util/xalloc.h"
@@ -187,8 +188,7 @@ int cmd_info(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
-	struct pt_profile p;
-	struct pt_filter_log log;
+	struct pt_run r;
 	const char *path = "-";
 	int ret;
 
@@ -199,16 +199,13 @@ int cmd_info(int argc, char **argv)
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
 
-	pt_profile_init(&p);
-	pt_filter_log_init(&log);
-	if ((ret = pt_cli_load_log(&common, path, &p, &log)))
-		goto out;
-	if (ra.format == PT_FMT_JSON)
-		info_json(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
-	else
-		info_text(&p, !strcmp(path, "-") ? "<stdin>" : path, &log);
-out:
-	pt_filter_log_release(&log);
-	pt_profile_release(&p);
+	pt_run_init(&r, &common, path);
+	if (!(ret = pt_run_load(&r))) {
+		if (ra.format == PT_FMT_JSON)
+			info_json(&r.p, !strcmp(path, "-") ? "<stdin>" : path, &r.log);
+		else
+			info_text(&r.p, !strcmp(path, "-") ? "<stdin>" : path, &r.log);
+	}
+	pt_run_release(&r);
 	return ret;
 }

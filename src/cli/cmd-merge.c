@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "analysis/filter.h"
 #include "formats/format.h"
 #include "util/xalloc.h"

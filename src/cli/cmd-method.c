@@ -9,6 +9,7 @@
 #include "analysis/aggregate.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "report/report.h"
 
 enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH };
@@ -74,11 +75,10 @@ int cmd_method(int argc, char **argv)
 	struct pt_report_args ra;
 	struct method_args ma = {0, NULL};
 	struct pt_method_opts o;
-	struct pt_profile p;
-	struct pt_agg a;
+	struct pt_run r;
 	regex_t re;
 	const char *path = "-";
-	int ret = PT_EXIT_OK, have_agg = 0, have_re = 0;
+	int ret = PT_EXIT_OK, have_re = 0;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
@@ -105,17 +105,15 @@ int cmd_method(int argc, char **argv)
 		o.re = &re;
 	}
 
-	pt_profile_init(&p);
-	if ((ret = pt_cli_load_agg(&common, path, &p, NULL, PT_GRAN_FUNCTIONS,
-				   PT_AGG_EDGES | PT_AGG_LINES, &o.type, &a)))
-		goto out;
-	have_agg = 1;
-	ret = pt_cli_emit(ra.outpath, path, emit_method, &(struct method_ctx){&p, &a, &o});
-out:
+	pt_run_init(&r, &common, path);
+	r.views = PT_AGG_EDGES | PT_AGG_LINES;
+	if (!(ret = pt_run_prepare(&r))) {
+		o.type = r.type;
+		ret = pt_cli_emit(ra.outpath, path, emit_method,
+				  &(struct method_ctx){&r.p, &r.agg, &o});
+	}
 	if (have_re)
 		regfree(&re);
-	if (have_agg)
-		pt_agg_release(&a);
-	pt_profile_release(&p);
+	pt_run_release(&r);
 	return ret;
 }

@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "analysis/filter.h"
-#include "analysis/fold.h"
+#include "cli/driver.h"
 #include "report/report.h"
 
 enum { OPT_STYLE = PT_OPT_CMD_BASE, OPT_EDGE_FRACTION };
@@ -94,11 +94,9 @@ int cmd_top(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_top_opts o;
-	struct pt_profile p;
-	struct pt_agg a;
-	struct pt_filter_log log;
+	struct pt_run r;
 	const char *path = "-";
-	int ret = PT_EXIT_OK, have_agg = 0;
+	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
 	o.edge_fraction = 0.001;
@@ -112,30 +110,22 @@ int cmd_top(int argc, char **argv)
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra,
 				  o.format == PT_FMT_TEXT && o.style != PT_STYLE_PPROF ? 30 : -1);
-
-	pt_profile_init(&p);
-	pt_filter_log_init(&log);
-	o.filters = &log;
 	/* pprof's layout keeps pprof's default node fraction; ours shows every row */
 	o.node_fraction = common.node_fraction_set    ? common.node_fraction
 			  : o.style == PT_STYLE_PPROF ? 0.005
 						      : 0;
-	/* The table needs no tree: the stacks fold into it as they are read, unless a
-	 * filter must see them first or pprof's layout rebuilds its graph from them.
-	 * PROFTOOL_TEST_TREE (tests only) takes the tree's way, to compare the two. */
-	if (!pt_filter_active(&common.filter) &&
-	    !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT) &&
-	    !getenv("PROFTOOL_TEST_TREE"))
-		pt_profile_request_fold(&p, ra.gran,
-					o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT);
-	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, 0, &o.type, &a)))
-		goto out;
-	have_agg = 1;
-	ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&p, &a, &o});
-out:
-	if (have_agg)
-		pt_agg_release(&a);
-	pt_filter_log_release(&log);
-	pt_profile_release(&p);
+
+	pt_run_init(&r, &common, path);
+	r.gran = ra.gran;
+	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
+	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
+	r.fold_marks = o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT;
+	if (!(ret = pt_run_prepare(&r))) {
+		o.type = r.type;
+		o.filters = &r.log;
+		o.fold = pt_run_fold(&r);
+		ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&r.p, &r.agg, &o});
+	}
+	pt_run_release(&r);
 	return ret;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "report/report.h"
 
 static const struct pt_opt traces_options[] = {
@@ -36,10 +37,9 @@ int cmd_traces(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
-	struct pt_profile p;
-	struct pt_diag d;
+	struct pt_run r;
 	const char *path = "-";
-	int t, ret;
+	int ret;
 
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
@@ -48,17 +48,9 @@ int cmd_traces(int argc, char **argv)
 	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
 		return ret;
 
-	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
-		goto out;
-	pt_diag_init(&d, path);
-	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&p, (uint32_t)t});
-out:
-	pt_profile_release(&p);
+	pt_run_init(&r, &common, path);
+	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
+		ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&r.p, r.type});
+	pt_run_release(&r);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "analysis/aggregate.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/driver.h"
 #include "report/report.h"
 
 static const struct pt_opt tree_options[] = {
@@ -44,11 +45,9 @@ int cmd_tree(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_tree_opts o;
-	struct pt_profile p;
-	struct pt_agg a;
-	struct pt_filter_log log;
+	struct pt_run r;
 	const char *path = "-";
-	int ret = PT_EXIT_OK, have_agg = 0;
+	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
@@ -70,19 +69,15 @@ int cmd_tree(int argc, char **argv)
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1);
 
-	pt_profile_init(&p);
-	pt_filter_log_init(&log);
-	o.filters = &log;
 	o.node_fraction = common.node_fraction;
-	if ((ret = pt_cli_load_agg(&common, path, &p, &log, ra.gran, PT_AGG_EDGES | PT_AGG_LINES,
-				   &o.type, &a)))
-		goto out;
-	have_agg = 1;
-	ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&p, &a, &o});
-out:
-	if (have_agg)
-		pt_agg_release(&a);
-	pt_filter_log_release(&log);
-	pt_profile_release(&p);
+	pt_run_init(&r, &common, path);
+	r.gran = ra.gran;
+	r.views = PT_AGG_EDGES | PT_AGG_LINES;
+	if (!(ret = pt_run_prepare(&r))) {
+		o.type = r.type;
+		o.filters = &r.log;
+		ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&r.p, &r.agg, &o});
+	}
+	pt_run_release(&r);
 	return ret;
 }

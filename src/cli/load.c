@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "util/buf.h"
-#include "analysis/fold.h"
 #include "cli/load.h"
 
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
@@ -38,8 +37,6 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 		p->format = f->name;
 	if (!ret && !p->ntypes)
 		ret = pt_diag_error_at(d, 0, "no sample types in the profile");
-	if (!ret)
-		pt_profile_fold_finish(p);
 	return ret;
 }
 

@@ -2,11 +2,11 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/aggregate.h"
-#include "analysis/fold.h"
+#include "core/functable.h"
 #include "core/profile.h"
 #include "util/xalloc.h"
 
@@ -53,7 +53,6 @@ void pt_profile_release(struct pt_profile *p)
 		pt_agg_release(p->line_agg);
 		free(p->line_agg);
 	}
-	pt_fold_free(p->fold);
 	free(p->funcs);
 	free(p->mappings);
 	free(p->frames);
@@ -109,8 +108,6 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 	p->ntypes = t + 1;
 	if (p->agg)
 		pt_agg_add_type(p->agg);
-	if (p->fold && p->fold->state != PT_FOLD_OFF)
-		pt_fold_add_type(p->fold);
 	return t;
 }
 
@@ -136,8 +133,6 @@ int pt_profile_find_type(const struct pt_profile *p, const char *spec)
 void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor)
 {
 	size_t i;
-	if (p->fold && p->fold->state == PT_FOLD_ON)
-		pt_fold_scale_type(p->fold, t, factor);
 	for (i = 0; i < p->nnodes; i++)
 		p->node_self[i * p->ntypes + t] *= factor;
 	for (i = 0; i < p->nsamples; i++)
@@ -156,6 +151,26 @@ static void put64(unsigned char **q, uint64_t v)
 {
 	memcpy(*q, &v, 8);
 	*q += 8;
+}
+
+static int64_t mul_round(int64_t v, double f)
+{
+	double x = (double)v * f;
+	if (x >= 9.2e18)
+		return INT64_MAX;
+	if (x <= -9.2e18)
+		return INT64_MIN;
+	return (int64_t)llround(x);
+}
+
+void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f)
+{
+	size_t i;
+	for (i = 0; i < p->nnodes; i++)
+		p->node_self[i * p->ntypes + t] = mul_round(p->node_self[i * p->ntypes + t], f);
+	for (i = 0; i < p->nsamples; i++)
+		p->sample_values[i * p->ntypes + t] =
+			mul_round(p->sample_values[i * p->ntypes + t], f);
 }
 
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
@@ -288,14 +303,6 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 	int indexed = (size_t)parent / 8 < p->indexed_alloc &&
 		      (p->indexed[parent / 8] >> (parent % 8) & 1);
 
-	if (p->fold && p->fold->state != PT_FOLD_OFF) {
-		/* this reader builds the tree itself: folding gives way, which it can only
-		 * do before anything was folded (no reader mixes the two) */
-		if (p->fold->state == PT_FOLD_ON)
-			abort();
-		p->fold->state = PT_FOLD_OFF;
-	}
-
 	if (!indexed) {
 		for (c = p->nodes[parent].first_child; c; c = p->nodes[c].next_sibling, nsiblings++)
 			if (p->nodes[c].frame == frame)
@@ -340,31 +347,11 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 	return id;
 }
 
-/* Folding starts: samples already added at the root (no tree exists yet, so they can
- * only be there) move into the fold's totals. */
-static void absorb_root_rows(struct pt_profile *p)
-{
-	uint32_t r;
-
-	for (r = 0; r < p->nsamples; r++)
-		pt_fold_values(p, p->sample_values + (size_t)r * p->ntypes, 1);
-	memset(p->node_self, 0, p->ntypes * sizeof(int64_t));
-	p->nsamples = 0;
-	p->last_row = 0;
-	pt_map_release(&p->sample_index);
-	pt_map_init(&p->sample_index);
-}
-
 uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first)
 {
 	uint32_t node = 0;
 	size_t i = 0;
 
-	if (p->fold && p->fold->state != PT_FOLD_OFF) {
-		if (p->fold->state == PT_FOLD_WAITING)
-			absorb_root_rows(p);
-		return pt_fold_stack(p, frames, n, leaf_first);
-	}
 	if (n > p->last_alloc) {
 		size_t a = p->last_alloc;
 		PT_ALLOC_GROW(p->last_frames, n, a);
@@ -426,28 +413,12 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 	return p->last_row = row;
 }
 
-/* while folding (a stack has been folded, so one is pending), the node is
- * PT_FOLD_NODE (that stack) or 0 (the root) */
-static int folding(const struct pt_profile *p, uint32_t node)
-{
-	if (!p->fold || p->fold->state != PT_FOLD_ON)
-		return 0;
-	if (node != 0 && node != PT_FOLD_NODE)
-		abort();
-	return 1;
-}
-
 uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,
 			       const int64_t *values, int64_t time)
 {
 	uint32_t row, t;
 	int64_t *rv, *nv;
 
-	if (folding(p, node)) {
-		pt_fold_values(p, values, node == 0);
-		p->nrecords++;
-		return 0;
-	}
 	row = row_for(p, node, labels);
 	rv = p->sample_values + (size_t)row * p->ntypes;
 	nv = p->node_self + (size_t)node * p->ntypes;
@@ -482,10 +453,6 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
 	uint32_t row;
 	int64_t *rv, *nv;
 
-	if (folding(p, node)) {
-		pt_fold_value(p, t, v, node == 0);
-		return;
-	}
 	row = row_for(p, node, labels);
 	rv = &p->sample_values[(size_t)row * p->ntypes + t];
 	nv = &p->node_self[(size_t)node * p->ntypes + t];

@@ -10,8 +10,11 @@
  *    comm/pid/tid) survive aggregation; the node self values are the sums of the rows;
  *  - an optional timeline: (row, timestamp, values) in input order, kept only when the
  *    caller asked for it (it grows with the input, everything else with unique stacks);
- *  - or, for inputs that carry no stacks at all (stackprof without raw), an aggregate
- *    (struct pt_agg, see aggregate.h) filled by the reader instead of the tree.
+ *  - or, for inputs that carry no stacks at all (stackprof without raw), the
+ *    per-function table (struct pt_agg, core/functable.h) filled by the reader instead
+ *    of the tree.
+ * Readers hand stacks over through core/sink.h, which builds the tree unless a command
+ * installed a sink of its own.
  *
  * Ownership: the profile owns everything; pt_profile_release() frees it all. Ids handed
  * out are stable for the profile's lifetime. Values are int64_t in the type's unit;
@@ -27,7 +30,6 @@
 #include "util/map.h"
 
 struct pt_agg;
-struct pt_fold;
 
 /* saturating addition: hostile inputs must not make sums overflow (UB) */
 static inline int64_t pt_add(int64_t a, int64_t b)
@@ -202,11 +204,9 @@ struct pt_profile {
 	size_t nevents, events_alloc;
 	int64_t *event_values;
 
-	/* aggregate-only inputs: no tree, the reader fills this instead */
+	/* aggregate-only inputs: no tree, the reader fills this instead (or a sink that
+	 * folded the stacks hands its table over after the read) */
 	struct pt_agg *agg;
-	/* top's shortcut, asked for before reading: stacks folded into an aggregate as
-	 * they come, no tree (fold.h); NULL normally */
-	struct pt_fold *fold;
 	/* stacks without source lines (stackprof raw before 0.2.26): the producer's own
 	 * per-line counts, function granularity, line totals per occurrence; else NULL */
 	struct pt_agg *line_agg;
@@ -245,6 +245,9 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 int pt_profile_find_type(const struct pt_profile *p, const char *spec);
 /* multiply every value of type t by factor (fixed-point rescaling) */
 void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor);
+/* multiply every value of type t in the tree and the rows by f, rounding to the
+ * nearest and saturating (a normalization; the timeline is left as it is) */
+void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f);
 
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
 			 int64_t start_line);

@@ -8,9 +8,11 @@
 #include <yajl/yajl_gen.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/diff.h"
 #include "util/buf.h"
 #include "util/diag.h"
 #include "analysis/filter.h"
+#include "analysis/fold.h"
 #include "core/profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -33,6 +35,7 @@ struct pt_top_opts {
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
 	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
+	const struct pt_fold *fold; /* the fold that read p, if it folded: its inline marks */
 };
 
 struct pt_method_opts {
@@ -61,8 +64,10 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 /* `go tool pprof -traces`: every stack with its value of type t, leaf first */
 int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d);
 /* pprof's inline mark of every function name (indexed by string id; the caller frees):
- * 1 if every caller -> it edge is an inlined call, 2 if some are, else 0 */
-unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t);
+ * 1 if every caller -> it edge is an inlined call, 2 if some are, else 0. A profile
+ * folded while reading (fold not NULL) has them from its fold. */
+unsigned char *pt_report_inline_marks(const struct pt_profile *p, const struct pt_fold *fold,
+				      uint32_t t);
 /* " (inline)", " (partial-inline)" or "" */
 const char *pt_report_inline_text(unsigned char mark);
 /* `top --style stackprof` (report-top-stackprof.c) */
@@ -106,41 +111,6 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 
 /* ---- diff (report-diff.c) ---- */
 
-/* one function (or file, line, address) in either profile; base values normalized */
-struct pt_diff_row {
-	uint32_t name, file; /* ids in the diff's own string table */
-	int64_t line;
-	uint64_t addr;
-	int64_t base_flat, new_flat, base_cum, new_cum;
-};
-
-struct pt_diff {
-	struct pt_arena arena;
-	struct pt_intern strings, keys;
-	struct pt_diff_row *rows;
-	uint32_t nrows;
-	size_t alloc;
-	int64_t base_total, new_total; /* base_total after normalization */
-	uint32_t decimals;	       /* fixed-point digits of every value */
-	int normalized;
-	double factor; /* base scaled by this */
-};
-
-/* Match the entries of two aggregates (same granularity) by name and file (and line,
- * address at those granularities). With normalize, base values are scaled to the new
- * total. Release with pt_diff_release. */
-void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct pt_agg *ba,
-		   uint32_t bt, const struct pt_profile *np, const struct pt_agg *na, uint32_t nt,
-		   int normalize);
-void pt_diff_release(struct pt_diff *df);
-/* new cum share minus base cum share, in percentage points */
-double pt_diff_share_change(const struct pt_diff *df, const struct pt_diff_row *r);
-/* row indices sorted by absolute change of flat (or cum), then name; rows all zero left
- * out. The caller frees. */
-uint32_t *pt_diff_sorted(const struct pt_diff *df, int by_cum, uint32_t *n);
-/* rows whose cum share grew by more than pct points, among those with a new cum share
- * of at least min_share percent; sorted by cum change. The caller frees. */
-uint32_t *pt_diff_regressions(const struct pt_diff *df, double pct, double min_share, uint32_t *n);
 void pt_diff_row_label(struct pt_buf *b, const struct pt_diff *df, const struct pt_diff_row *r);
 
 struct pt_diff_opts {

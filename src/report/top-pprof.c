@@ -278,18 +278,19 @@ static const char *mark_text(unsigned char m)
 	return m == 1 ? " (inline)" : m == 2 ? " (partial-inline)" : "";
 }
 
-unsigned char *pt_report_inline_marks(const struct pt_profile *p, uint32_t t)
+unsigned char *pt_report_inline_marks(const struct pt_profile *p, const struct pt_fold *fold,
+				      uint32_t t)
 {
 	struct pp_graph g;
 	unsigned char *by_ent, *by_name = pt_xcalloc(p->strings.n + 1, 1);
 	uint32_t i;
 
 	if (!pt_profile_has_stacks(p)) {
-		if (!p->fold || p->fold->state == PT_FOLD_OFF || !p->fold->marks)
+		if (!fold || !fold->folded || !fold->marks)
 			return by_name;
 		/* folded while reading: the fold kept the pairs the marks need */
 		free(by_name);
-		return pt_fold_marks(p, t);
+		return pt_fold_marks(fold, p, t);
 	}
 	/* without inlined frames there is no mark: skip the walk over every stack */
 	for (i = 1; i < p->nframes; i++)

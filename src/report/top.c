@@ -22,7 +22,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		     FILE *out)
 {
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
-	unsigned char *marks = pt_report_inline_marks(p, o->type);
+	unsigned char *marks = pt_report_inline_marks(p, o->fold, o->type);
 	int64_t total = a->total[o->type], sum = 0;
 	uint32_t i, w = a->ntypes,
 		    shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;

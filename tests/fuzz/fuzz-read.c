@@ -40,16 +40,19 @@ static void check_fold(const uint8_t *data, size_t size, const struct pt_load_op
 	struct pt_input in;
 	struct pt_diag d;
 	struct pt_profile p;
+	struct pt_fold fold;
 	struct pt_agg fa, ta;
 	int fr, tr;
 
 	o.read.keep_timeline = 0;
 	pt_diag_init(&d, "fuzz");
 	pt_profile_init(&p);
-	pt_profile_request_fold(&p, g, 1);
+	pt_fold_init(&fold, &p, g, 1);
+	o.read.sink = &fold.sink;
 	if (pt_input_open_mem(&in, "fuzz", data, size, o.max_size, &d) < 0 ||
 	    pt_load_input(&in, &o, &p, &d) < 0)
 		abort(); /* the tree's read of the same bytes succeeded */
+	pt_fold_finish(&fold, &p);
 	fr = pt_aggregate_views(&p, g, 0, &fa, &d);
 	tr = pt_aggregate_views(tree, g, 0, &ta, &d);
 	if (fr != tr)
@@ -60,8 +63,9 @@ static void check_fold(const uint8_t *data, size_t size, const struct pt_load_op
 		pt_agg_release(&fa);
 		pt_agg_release(&ta);
 	}
-	free(pt_report_inline_marks(&p, p.default_type));
+	free(pt_report_inline_marks(&p, &fold, p.default_type));
 	pt_input_close(&in);
+	pt_fold_release(&fold);
 	pt_profile_release(&p);
 }
 

@@ -1,4 +1,4 @@
-/* test-fold.c: folding stacks while reading (fold.h) against the tree walk. */
+/* test-fold.c: the fold as the readers' sink (fold.h) against the tree walk. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/fold.h"
 #include "core/profile.h"
+#include "core/sink.h"
 #include "report/report.h"
 #include "tap.h"
 
@@ -16,7 +17,7 @@ static uint32_t fr(struct pt_profile *p, const char *name, uint32_t flags)
 }
 
 /* the same input, as a reader would hand it over: frames root first */
-static void feed(struct pt_profile *p)
+static void feed(struct pt_profile *p, struct pt_sink *sink)
 {
 	uint32_t a = fr(p, "a", 0), b = fr(p, "b", 0), c = fr(p, "c", 0);
 	uint32_t s1[] = {a, b, a, b}, s2[] = {a, c}, s3[] = {b};
@@ -24,10 +25,10 @@ static void feed(struct pt_profile *p)
 
 	pt_profile_add_type(p, "samples", "count");
 	pt_profile_add_type(p, "cpu", "nanoseconds");
-	pt_profile_add_sample(p, pt_profile_stack(p, s1, 4, 0), 0, v1, 0);
-	pt_profile_add_sample(p, pt_profile_stack(p, s2, 2, 0), 0, v2, 0);
-	pt_profile_add_sample(p, pt_profile_stack(p, s1, 4, 0), 0, v1, 0);
-	pt_profile_add_sample(p, pt_profile_stack(p, s3, 1, 0), 0, v3, 0);
+	pt_sink_sample(sink, p, s1, 4, 0, 0, v1, 0);
+	pt_sink_sample(sink, p, s2, 2, 0, 0, v2, 0);
+	pt_sink_sample(sink, p, s1, 4, 0, 0, v1, 0);
+	pt_sink_sample(sink, p, s3, 1, 0, 0, v3, 0);
 }
 
 static int same_agg(const struct pt_agg *x, const struct pt_agg *y)
@@ -49,6 +50,7 @@ static int same_agg(const struct pt_agg *x, const struct pt_agg *y)
 static void test_fold_equals_walk(void)
 {
 	struct pt_profile f, t;
+	struct pt_fold fold;
 	struct pt_agg af, at;
 	struct pt_diag d;
 	uint32_t e;
@@ -56,11 +58,10 @@ static void test_fold_equals_walk(void)
 	pt_profile_init(&f);
 	pt_profile_init(&t);
 	pt_diag_init(&d, "test");
-	pt_profile_request_fold(&f, PT_GRAN_FUNCTIONS, 0);
-	feed(&f);
-	feed(&t);
-	pt_profile_fold_finish(&f);
-	pt_profile_fold_finish(&t);
+	pt_fold_init(&fold, &f, PT_GRAN_FUNCTIONS, 0);
+	feed(&f, &fold.sink);
+	feed(&t, NULL);
+	is_int(pt_fold_finish(&fold, &f), 1, "the fold took the stacks");
 	is_int(f.nnodes, 1, "folding builds no tree");
 	ok(f.agg != NULL && !pt_profile_has_stacks(&f), "the fold is the profile's aggregate");
 	is_int(f.nrecords, 4, "every sample is counted");
@@ -75,49 +76,54 @@ static void test_fold_equals_walk(void)
 	   "another granularity than the folded one is refused");
 	pt_agg_release(&af);
 	pt_agg_release(&at);
+	pt_fold_release(&fold);
 	pt_profile_release(&f);
 	pt_profile_release(&t);
 }
 
-static void test_fold_gives_way(void)
+static void test_tree_reader_keeps_its_tree(void)
 {
 	struct pt_profile p;
+	struct pt_fold fold;
 	int64_t v = 7;
 
 	pt_profile_init(&p);
-	pt_profile_request_fold(&p, PT_GRAN_FUNCTIONS, 1);
+	pt_fold_init(&fold, &p, PT_GRAN_FUNCTIONS, 1);
 	pt_profile_add_type(&p, "samples", "count");
+	/* a reader whose input is a tree builds it and hands the sink nothing */
 	pt_profile_add_sample(&p, pt_profile_child(&p, 0, fr(&p, "x", 0)), 0, &v, 0);
-	pt_profile_fold_finish(&p);
+	is_int(pt_fold_finish(&fold, &p), 0, "nothing was folded");
 	ok(p.agg == NULL && pt_profile_has_stacks(&p), "a reader that builds the tree keeps it");
 	is_int(p.nnodes, 2, "its node is there");
 	is_int(pt_profile_total(&p, 0), 7, "and its value");
+	pt_fold_release(&fold);
 	pt_profile_release(&p);
 }
 
 static void test_fold_root_and_types(void)
 {
 	struct pt_profile p;
+	struct pt_fold fold;
 	struct pt_agg a;
 	struct pt_diag d;
-	int64_t v = 4, vv[2] = {1, 10};
+	int64_t v = 4, vv[2] = {1, 10}, root[2] = {0, 5};
 	uint32_t s[2];
 
 	pt_profile_init(&p);
 	pt_diag_init(&d, "test");
-	pt_profile_request_fold(&p, PT_GRAN_FUNCTIONS, 1);
+	pt_fold_init(&fold, &p, PT_GRAN_FUNCTIONS, 1);
 	pt_profile_add_type(&p, "samples", "count");
-	/* a sample at the root before any stack: it moves into the fold's total */
-	pt_profile_add_sample(&p, 0, 0, &v, 0);
+	/* a record without frames before any stack: it counts in the total only */
+	pt_sink_sample(&fold.sink, &p, NULL, 0, 0, 0, &v, 0);
 	s[0] = fr(&p, "m", 0);
 	s[1] = fr(&p, "n", PT_FRAME_INLINED);
-	pt_profile_add_sample(&p, pt_profile_stack(&p, s, 2, 0), 0, &v, 0);
+	pt_sink_sample(&fold.sink, &p, s, 2, 0, 0, &v, 0);
 	/* a type found later (perf's events): earlier values are 0 in it */
 	pt_profile_add_type(&p, "cycles", "count");
-	pt_profile_add_sample(&p, pt_profile_stack(&p, s, 2, 0), 0, vv, 0);
-	pt_profile_add_value(&p, 0, 0, 1, 5);
-	pt_profile_fold_finish(&p);
-	is_int(pt_profile_total(&p, 0), 9, "root samples before the first stack count");
+	pt_sink_sample(&fold.sink, &p, s, 2, 0, 0, vv, 0);
+	pt_sink_sample(&fold.sink, &p, NULL, 0, 0, 0, root, 0);
+	is_int(pt_fold_finish(&fold, &p), 1, "folded");
+	is_int(pt_profile_total(&p, 0), 9, "records without frames count");
 	is_int(pt_profile_total(&p, 1), 15, "the later type, root value included");
 	ok(pt_aggregate_views(&p, PT_GRAN_FUNCTIONS, 0, &a, &d) == 0, "aggregate");
 	is_int(a.nentries, 2, "two entries");
@@ -125,19 +131,43 @@ static void test_fold_root_and_types(void)
 	is_int(a.cum[0 * 2 + 1], 10, "cum of the later type");
 	pt_agg_release(&a);
 	{
-		unsigned char *m = pt_report_inline_marks(&p, 0);
+		unsigned char *m = pt_report_inline_marks(&p, &fold, 0);
 		is_int(m[p.funcs[p.frames[s[1]].func].name], 1,
 		       "an always-inlined callee is marked (inline)");
 		is_int(m[p.funcs[p.frames[s[0]].func].name], 0, "its caller is not");
 		free(m);
 	}
+	pt_fold_release(&fold);
+	pt_profile_release(&p);
+}
+
+static void test_fold_scales_with_the_reader(void)
+{
+	struct pt_profile p;
+	struct pt_fold fold;
+	int64_t v = 3;
+	uint32_t s;
+
+	pt_profile_init(&p);
+	pt_fold_init(&fold, &p, PT_GRAN_FUNCTIONS, 0);
+	pt_profile_add_type(&p, "samples", "count");
+	s = fr(&p, "z", 0);
+	pt_sink_sample(&fold.sink, &p, &s, 1, 0, 0, &v, 0);
+	/* a collapsed count with more decimals: what was folded is rescaled too */
+	pt_sink_scale_type(&fold.sink, &p, 0, 100);
+	pt_sink_sample(&fold.sink, &p, &s, 1, 0, 0, &v, 0);
+	pt_fold_finish(&fold, &p);
+	is_int(pt_profile_total(&p, 0), 303, "the total before the scaling is scaled");
+	is_int(p.agg->flat[0], 303, "and so is the flat value");
+	pt_fold_release(&fold);
 	pt_profile_release(&p);
 }
 
 int main(void)
 {
 	test_fold_equals_walk();
-	test_fold_gives_way();
+	test_tree_reader_keeps_its_tree();
+	test_fold_scales_with_the_reader();
 	test_fold_root_and_types();
 	return tap_done();
 }

@@ -1,0 +1,57 @@
+/* driver.h: the one pipeline of the report commands (top, tree, traces, method, diff,
+ * info): load the input (through the command's fold when it asked for one and no
+ * filter needs the stacks), apply the filters, pick the sample type, compute the
+ * per-function table at the command's granularity; then the command's own emit writes
+ * into -o or stdout (pt_cli_emit). Every failure is printed here, once, and turned into
+ * the exit status. */
+#ifndef PT_DRIVER_H
+#define PT_DRIVER_H
+
+#include <stdint.h>
+
+#include "analysis/aggregate.h"
+#include "analysis/filter.h"
+#include "analysis/fold.h"
+#include "cli/cli.h"
+#include "core/profile.h"
+
+struct pt_run {
+	/* what the command asks for; pt_run_init sets the defaults shown */
+	const struct pt_common *common;
+	const char *path;	  /* the input, "-" for stdin */
+	enum pt_granularity gran; /* of the table; PT_GRAN_FUNCTIONS */
+	unsigned views;		  /* table views besides flat/cum (PT_AGG_*); 0 */
+	int fold;		  /* fold the stacks while reading if nothing needs them; 0 */
+	int fold_marks;		  /* the fold keeps pprof's inline marks; 0 */
+
+	/* what the steps fill */
+	struct pt_profile p;
+	struct pt_filter_log log; /* what the filters removed */
+	uint32_t type;		  /* after pt_run_type */
+	struct pt_agg agg;	  /* after pt_run_table */
+	struct pt_fold folder;	  /* the fold, when one read the profile */
+	int folded;		  /* the fold took the stacks: p is aggregate-only */
+	int have_agg, have_fold;
+};
+
+void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path);
+void pt_run_release(struct pt_run *r);
+
+/* The steps, each returning 0 or the exit status of the failure it printed:
+ * read r->path into r->p and apply the filters; */
+int pt_run_load(struct pt_run *r);
+/* pick the sample type the common options name (the profile's default without one); */
+int pt_run_type(struct pt_run *r);
+/* compute the table r->agg at r->gran with r->views. */
+int pt_run_table(struct pt_run *r);
+/* All three in order. */
+int pt_run_prepare(struct pt_run *r);
+
+/* the fold that read r->p, or NULL (for pt_top_opts.fold) */
+const struct pt_fold *pt_run_fold(const struct pt_run *r);
+
+/* The load step alone, into a profile of the caller's (initialized; released by the
+ * caller), for the commands that write a whole profile (convert, flamegraph, merge). */
+int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p);
+
+#endif
