@@ -27,16 +27,6 @@ static int64_t mul_sat(int64_t v, int64_t f)
 	return r;
 }
 
-static int64_t scale(int64_t v, double factor)
-{
-	double x = (double)v * factor;
-	if (x >= 9.2e18)
-		return INT64_MAX;
-	if (x <= -9.2e18)
-		return INT64_MIN;
-	return (int64_t)llround(x);
-}
-
 /* the row for an entry of p, found or added */
 static uint32_t row_for(struct pt_diff *df, const struct pt_profile *p, const struct pt_agg *a,
 			uint32_t e)
@@ -112,8 +102,8 @@ void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct
 	}
 	if (df->factor != 1) {
 		for (i = 0; i < df->nrows; i++) {
-			df->rows[i].base_flat = scale(df->rows[i].base_flat, df->factor);
-			df->rows[i].base_cum = scale(df->rows[i].base_cum, df->factor);
+			df->rows[i].base_flat = pt_mul_round(df->rows[i].base_flat, df->factor);
+			df->rows[i].base_cum = pt_mul_round(df->rows[i].base_cum, df->factor);
 		}
 		df->base_total = df->new_total;
 	}

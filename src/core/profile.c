@@ -153,7 +153,7 @@ static void put64(unsigned char **q, uint64_t v)
 	*q += 8;
 }
 
-static int64_t mul_round(int64_t v, double f)
+int64_t pt_mul_round(int64_t v, double f)
 {
 	double x = (double)v * f;
 	if (x >= 9.2e18)
@@ -167,10 +167,10 @@ void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f)
 {
 	size_t i;
 	for (i = 0; i < p->nnodes; i++)
-		p->node_self[i * p->ntypes + t] = mul_round(p->node_self[i * p->ntypes + t], f);
+		p->node_self[i * p->ntypes + t] = pt_mul_round(p->node_self[i * p->ntypes + t], f);
 	for (i = 0; i < p->nsamples; i++)
 		p->sample_values[i * p->ntypes + t] =
-			mul_round(p->sample_values[i * p->ntypes + t], f);
+			pt_mul_round(p->sample_values[i * p->ntypes + t], f);
 }
 
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,

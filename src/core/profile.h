@@ -49,6 +49,9 @@ static inline int64_t pt_sub(int64_t a, int64_t b)
 	return r;
 }
 
+/* v * f rounded to the nearest, saturating (normalizing by a ratio) */
+int64_t pt_mul_round(int64_t v, double f);
+
 enum pt_frame_flag {
 	PT_FRAME_KERNEL = 1 << 0,    /* kernel code */
 	PT_FRAME_JIT = 1 << 1,	     /* JIT-compiled code */
