@@ -27,9 +27,19 @@ struct pt_sink {
 	void (*frames_complete)(struct pt_sink *s, struct pt_profile *p);
 };
 
-/* Hand one record to s; with s NULL, add it to p's call tree and sample rows. */
-void pt_sink_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t *frames, size_t n,
-		    int leaf_first, uint32_t labels, const int64_t *values, int64_t time);
+/* Hand one record to s; with s NULL, add it to p's call tree and sample rows. (Inline:
+ * it is on every reader's path, once per input record.) */
+static inline void pt_sink_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t *frames,
+				  size_t n, int leaf_first, uint32_t labels, const int64_t *values,
+				  int64_t time)
+{
+	if (s) {
+		s->sample(s, p, frames, n, leaf_first, labels, values, time);
+		p->nrecords++;
+		return;
+	}
+	pt_profile_add_sample(p, pt_profile_stack(p, frames, n, leaf_first), labels, values, time);
+}
 /* Multiply every value of type t by factor, in p and in s. */
 void pt_sink_scale_type(struct pt_sink *s, struct pt_profile *p, uint32_t t, int64_t factor);
 /* Tell s that every frame is made (nothing without a sink). */
