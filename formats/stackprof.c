@@ -922,6 +922,24 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
 	return a;
 }
 
+/* The function of a dump frame. Frames are functions of their own, even two "<main>"
+ * frames of one name, file and line: the second such frame gets identity 1, the third
+ * 2, and so on (twins maps the first one's function id to the next identity). The
+ * first is identity 0, so dumps merged later share their functions by name, file and
+ * line, as `stackprof a.dump b.dump` adds them up. */
+static uint32_t dump_func(struct pt_profile *p, struct pt_map *twins, uint32_t name,
+			  uint32_t file, int64_t line)
+{
+	uint32_t before = p->nfuncs, first = pt_profile_func(p, name, 0, file, line), *slot;
+
+	if (p->nfuncs > before)
+		return first;
+	slot = pt_map_put(twins, first);
+	if (*slot == PT_MAP_NEW)
+		*slot = 1;
+	return pt_profile_func_ident(p, name, 0, file, line, (*slot)++);
+}
+
 static int finish(struct builder *b)
 {
 	struct pt_profile *p = b->p;
@@ -931,6 +949,7 @@ static int finish(struct builder *b)
 	int kind[3];
 	uint32_t i, nt = 0;
 	size_t k;
+	struct pt_map twins;
 	int ret = -1;
 
 	if (!b->done)
@@ -984,6 +1003,7 @@ static int finish(struct builder *b)
 	}
 
 	/* one function per dump frame, in the dump's order (reports break ties by it) */
+	pt_map_init(&twins);
 	for (k = 0; k < b->norder; k++) {
 		struct lframe *f = &b->lf[b->order[k]];
 		const char *file;
@@ -998,12 +1018,13 @@ static int finish(struct builder *b)
 		} else if (!*file && pt_s(p, f->name)[0] == '(') {
 			flags |= PT_FRAME_SYNTHETIC; /* (garbage collection), (marking), ... */
 		}
-		f->func = pt_profile_func_ident(p, f->name, 0, fileid, f->line, (uint64_t)k + 1);
+		f->func = dump_func(p, &twins, f->name, fileid, f->line);
 		memset(&fr, 0, sizeof(fr));
 		fr.func = f->func;
 		fr.flags = flags;
 		f->frame = pt_profile_frame(p, &fr);
 	}
+	pt_map_release(&twins);
 
 	if (b->have_raw) {
 		/* with raw_lines, stacks are over (frame, line) pairs: the line trie's nodes */

@@ -156,7 +156,7 @@ test_expect_success '--format json: values in the chosen sample type' '
 
 test_expect_success 'method --help lists every option, and help method is the same' '
 	"$PROFTOOL" method --help >out &&
-	grep -q "^usage: proftool method \[OPTIONS\] PATTERN \[FILE\]" out &&
+	grep -q "^usage: proftool method \[OPTIONS\] PATTERN \[FILE...\]" out &&
 	for o in --regex --source-path --format --output --sample-index --from; do
 		grep -q -- "$o" out || { echo "$o missing"; return 1; }
 	done &&

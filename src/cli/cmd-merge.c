@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/driver.h"
+#include "analysis/merge.h"
 #include "analysis/filter.h"
 #include "formats/format.h"
 #include "util/xalloc.h"
@@ -44,61 +45,17 @@ static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const c
 	return 1;
 }
 
-static void type_list(struct pt_buf *b, const struct pt_profile *p)
-{
-	uint32_t t;
-	for (t = 0; t < p->ntypes; t++)
-		pt_buf_addf(b, "%s%s [%s]", t ? ", " : "", pt_s(p, p->types[t].name),
-			    pt_s(p, p->types[t].unit));
-}
-
-/* src's type t -> dst's type of the same name and unit; -1 if the sets differ */
-static int map_types(const struct pt_profile *dst, const struct pt_profile *src, uint32_t *map)
-{
-	uint32_t t, u;
-
-	if (dst->ntypes != src->ntypes)
-		return -1;
-	for (t = 0; t < src->ntypes; t++) {
-		for (u = 0; u < dst->ntypes; u++)
-			if (!strcmp(pt_s(src, src->types[t].name), pt_s(dst, dst->types[u].name)) &&
-			    !strcmp(pt_s(src, src->types[t].unit), pt_s(dst, dst->types[u].unit)))
-				break;
-		if (u == dst->ntypes)
-			return -1;
-		map[t] = u;
-	}
-	return 0;
-}
-
-/* bring both to the larger fixed point of each type */
-static void align_decimals(struct pt_profile *dst, struct pt_profile *src, const uint32_t *map)
-{
-	uint32_t t;
-	for (t = 0; t < src->ntypes; t++) {
-		struct pt_sample_type *a = &dst->types[map[t]], *b = &src->types[t];
-		while (a->decimals < b->decimals) {
-			pt_profile_scale_type(dst, map[t], 10);
-			a->decimals++;
-		}
-		while (b->decimals < a->decimals) {
-			pt_profile_scale_type(src, t, 10);
-			b->decimals++;
-		}
-	}
-}
-
 int cmd_merge(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_write_opts wo;
 	struct pt_profile dst, src;
+	struct pt_merge m;
 	struct pt_diag d;
 	const struct pt_format *f = NULL;
 	const char *outpath, *to = NULL;
-	uint32_t *map = NULL;
-	int i, ret = PT_EXIT_OK, timeline = 1;
+	int i, ret = PT_EXIT_OK;
 
 	memset(&wo, 0, sizeof(wo));
 	pt_common_init(&common);
@@ -126,44 +83,19 @@ int cmd_merge(int argc, char **argv)
 	pt_profile_init(&dst);
 	if ((ret = pt_cli_load(&common, argv[optind], &dst)))
 		goto out;
-	timeline = dst.nevents > 0;
-	map = pt_xmalloc(dst.ntypes * sizeof(*map));
-	for (i = optind + 1; i < argc; i++) {
+	/* one input at a time: memory is the merged profile and the one being added */
+	pt_merge_init(&m, &dst, argv[optind]);
+	for (i = optind + 1; i < argc && !ret; i++) {
 		pt_profile_init(&src);
-		if ((ret = pt_cli_load(&common, argv[i], &src))) {
-			pt_profile_release(&src);
-			goto out;
-		}
-		if (map_types(&dst, &src, map) < 0) {
-			struct pt_buf a = PT_BUF_INIT, b = PT_BUF_INIT;
-			type_list(&a, &dst);
-			type_list(&b, &src);
-			fprintf(stderr,
-				"proftool: %s: sample types differ: %s here, %s in '%s' (merge "
-				"needs "
-				"the same names and units)\n",
-				argv[i], b.buf, a.buf, argv[optind]);
-			pt_buf_release(&a);
-			pt_buf_release(&b);
-			pt_profile_release(&src);
-			ret = PT_EXIT_INPUT;
-			goto out;
-		}
-		align_decimals(&dst, &src, map);
-		timeline = timeline && src.nevents > 0;
-		pt_diag_init(&d, argv[i]);
-		if (pt_profile_merge_any(&dst, &src, map, &d) < 0) {
+		if (!(ret = pt_cli_load(&common, argv[i], &src)) &&
+		    pt_merge_add(&m, &src, argv[i], &d) < 0)
 			ret = pt_cli_fail(&d);
-			pt_profile_release(&src);
-			goto out;
-		}
 		pt_profile_release(&src);
 	}
-	if (!timeline) {
-		/* a partial timeline would misrepresent time: drop it */
-		dst.nevents = 0;
-		dst.keep_timeline = 0;
-	}
+	pt_merge_finish(&m);
+	pt_merge_release(&m);
+	if (ret)
+		goto out;
 
 	/* every type is merged; --sample-index picks what a one-type output holds */
 	pt_diag_init(&d, argv[optind]);
@@ -180,7 +112,6 @@ int cmd_merge(int argc, char **argv)
 	/* a writer's errors are about the merged profile: name the output */
 	ret = pt_cli_write(outpath, outpath ? outpath : "<stdout>", f, &dst, &wo);
 out:
-	free(map);
 	pt_profile_release(&dst);
 	return ret;
 }

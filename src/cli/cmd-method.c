@@ -34,11 +34,11 @@ static const struct pt_opt method_options[] = {
 static const struct pt_opt *const tables[] = {method_options, pt_input_options, pt_help_option,
 					      NULL};
 static const struct pt_cmd_spec spec = {
-	"method", "method [OPTIONS] PATTERN [FILE]",
+	"method", "method [OPTIONS] PATTERN [FILE...]",
 	"Show every function whose name matches PATTERN: self and total, callers and\n"
 	"callees, and its source lines annotated with total/self per line. Counts are once\n"
 	"per stack; a profile without stacks (stackprof without raw) has only per-occurrence\n"
-	"edges and line totals, and says so.",
+	"edges and line totals, and says so. Several FILEs are merged.",
 	tables, method_option};
 
 static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
@@ -77,7 +77,8 @@ int cmd_method(int argc, char **argv)
 	struct pt_method_opts o;
 	struct pt_run r;
 	regex_t re;
-	const char *path = "-";
+	const char *path = "-", *const *paths = &path;
+	size_t npaths = 1;
 	int ret = PT_EXIT_OK, have_re = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -89,11 +90,9 @@ int cmd_method(int argc, char **argv)
 	o.source_path = ma.source_path;
 	if (optind >= argc)
 		return pt_usage_error(&spec, "a PATTERN is required");
-	if (argc - optind > 2)
-		return pt_usage_error(&spec, "one PATTERN and one FILE at a time");
-	o.pattern = argv[optind];
-	if (optind + 1 < argc)
-		path = argv[optind + 1];
+	o.pattern = argv[optind++];
+	pt_cli_files(argc, argv, &paths, &npaths);
+	path = paths[0];
 	if (ma.use_regex) {
 		int rc = regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
@@ -106,6 +105,7 @@ int cmd_method(int argc, char **argv)
 	}
 
 	pt_run_init(&r, &common, path);
+	pt_run_inputs(&r, paths, npaths);
 	r.views = PT_AGG_EDGES | PT_AGG_LINES;
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;

@@ -44,9 +44,10 @@ static const struct pt_opt top_options[] = {
 static const struct pt_opt *const tables[] = {top_options, pt_input_options, pt_perf_options,
 					      pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
-	"top", "top [OPTIONS] [FILE]",
+	"top", "top [OPTIONS] [FILE...]",
 	"Print the heaviest functions: flat (self) and cumulative values, where a function\n"
-	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin.",
+	"is counted once per stack however deep it recurses. FILE '-' or none reads stdin;\n"
+	"several FILEs are merged into one profile first.",
 	tables, top_option};
 
 static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
@@ -95,7 +96,8 @@ int cmd_top(int argc, char **argv)
 	struct pt_report_args ra;
 	struct pt_top_opts o;
 	struct pt_run r;
-	const char *path = "-";
+	const char *path = "-", *const *paths = &path;
+	size_t npaths = 1;
 	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
@@ -104,8 +106,8 @@ int cmd_top(int argc, char **argv)
 	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &o)) >= 0)
 		return ret;
-	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
-		return ret;
+	pt_cli_files(argc, argv, &paths, &npaths);
+	path = paths[0];
 	o.by_cum = ra.by_cum;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra,
@@ -116,6 +118,7 @@ int cmd_top(int argc, char **argv)
 						      : 0;
 
 	pt_run_init(&r, &common, path);
+	pt_run_inputs(&r, paths, npaths);
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);

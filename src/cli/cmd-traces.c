@@ -17,9 +17,9 @@ static const struct pt_opt traces_options[] = {
 static const struct pt_opt *const tables[] = {traces_options, pt_input_options, pt_help_option,
 					      NULL};
 static const struct pt_cmd_spec spec = {
-	"traces", "traces [OPTIONS] [FILE]",
+	"traces", "traces [OPTIONS] [FILE...]",
 	"Print every unique stack (with its labels) and its value, leaf first, as\n"
-	"go tool pprof -traces does. FILE '-' or none reads stdin.",
+	"go tool pprof -traces does. FILE '-' or none reads stdin; several FILEs are merged.",
 	tables, NULL};
 
 struct traces_ctx {
@@ -38,17 +38,19 @@ int cmd_traces(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_run r;
-	const char *path = "-";
+	const char *path = "-", *const *paths = &path;
+	size_t npaths = 1;
 	int ret;
 
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
-	if ((ret = pt_cli_one_file(&spec, argc, argv, &path)))
-		return ret;
+	pt_cli_files(argc, argv, &paths, &npaths);
+	path = paths[0];
 
 	pt_run_init(&r, &common, path);
+	pt_run_inputs(&r, paths, npaths);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
 		ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&r.p, r.type});
 	pt_run_release(&r);

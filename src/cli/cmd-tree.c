@@ -22,10 +22,11 @@ static const struct pt_opt tree_options[] = {
 };
 static const struct pt_opt *const tables[] = {tree_options, pt_input_options, pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
-	"tree", "tree [OPTIONS] [PATTERN] [FILE]",
+	"tree", "tree [OPTIONS] [PATTERN] [FILE...]",
 	"For each function (those whose name matches the extended regex PATTERN), its\n"
 	"callers above and callees below with the value of each call and its share of the\n"
-	"function's cum, as pprof -peek prints them. With one argument it is the FILE.",
+	"function's cum, as pprof -peek prints them. With one argument it is the FILE;\n"
+	"several FILEs are merged.",
 	tables, NULL};
 
 struct tree_ctx {
@@ -46,7 +47,8 @@ int cmd_tree(int argc, char **argv)
 	struct pt_report_args ra;
 	struct pt_tree_opts o;
 	struct pt_run r;
-	const char *path = "-";
+	const char *path = "-", *const *paths = &path;
+	size_t npaths = 1;
 	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
@@ -54,23 +56,22 @@ int cmd_tree(int argc, char **argv)
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
-	if (argc - optind > 2)
-		return pt_usage_error(&spec, "one PATTERN and one FILE at most");
-	if (argc - optind == 2) {
+	if (argc - optind >= 2) {
 		regex_t re;
 		o.pattern = argv[optind++];
 		if (regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB))
 			return pt_usage_error(&spec, "bad regular expression '%s'", o.pattern);
 		regfree(&re);
 	}
-	if (optind < argc)
-		path = argv[optind];
+	pt_cli_files(argc, argv, &paths, &npaths);
+	path = paths[0];
 	o.by_cum = ra.by_cum;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1);
 
 	o.node_fraction = common.node_fraction;
 	pt_run_init(&r, &common, path);
+	pt_run_inputs(&r, paths, npaths);
 	r.gran = ra.gran;
 	r.views = PT_AGG_EDGES | PT_AGG_LINES;
 	if (!(ret = pt_run_prepare(&r))) {

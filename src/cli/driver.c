@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/driver.h"
+#include "analysis/merge.h"
 #include "cli/load.h"
 
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path)
@@ -12,6 +13,8 @@ void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path)
 	memset(r, 0, sizeof(*r));
 	r->common = c;
 	r->path = path;
+	r->paths = &r->path;
+	r->npaths = 1;
 	r->gran = PT_GRAN_FUNCTIONS;
 	pt_profile_init(&r->p);
 	pt_filter_log_init(&r->log);
@@ -27,9 +30,16 @@ void pt_run_release(struct pt_run *r)
 	pt_profile_release(&r->p);
 }
 
-/* read path into p through fold (NULL: the tree), then the filters */
-static int load(const struct pt_common *c, const char *path, struct pt_profile *p,
-		struct pt_fold *fold, int *folded, struct pt_filter_log *log)
+void pt_run_inputs(struct pt_run *r, const char *const *paths, size_t n)
+{
+	r->paths = paths;
+	r->npaths = n;
+	r->path = paths[0];
+}
+
+/* read path into p through fold (NULL: the tree) */
+static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_fold *fold, int *folded)
 {
 	struct pt_load_opts lo = c->load;
 	struct pt_diag d;
@@ -44,6 +54,37 @@ static int load(const struct pt_common *c, const char *path, struct pt_profile *
 	if (fold)
 		*folded = pt_fold_finish(fold, p);
 	pt_diag_print_warnings(&d, stderr);
+	return 0;
+}
+
+/* read the other inputs one at a time and add each into p */
+static int read_rest(const struct pt_common *c, const char *const *paths, size_t n,
+		     struct pt_profile *p)
+{
+	struct pt_merge m;
+	struct pt_profile src;
+	struct pt_diag d;
+	size_t i;
+	int ret = 0;
+
+	pt_merge_init(&m, p, paths[0]);
+	for (i = 1; i < n && !ret; i++) {
+		pt_profile_init(&src);
+		if (!(ret = read_one(c, paths[i], &src, NULL, NULL)) &&
+		    pt_merge_add(&m, &src, paths[i], &d) < 0)
+			ret = pt_cli_fail(&d);
+		pt_profile_release(&src);
+	}
+	pt_merge_finish(&m);
+	pt_merge_release(&m);
+	return ret;
+}
+
+static int filter(const struct pt_common *c, const char *path, struct pt_profile *p,
+		  struct pt_filter_log *log)
+{
+	struct pt_diag d;
+
 	pt_diag_init(&d, path);
 	if (pt_filter_apply(p, &c->filter, log, &d) < 0)
 		return pt_cli_fail(&d);
@@ -53,20 +94,26 @@ static int load(const struct pt_common *c, const char *path, struct pt_profile *
 int pt_run_load(struct pt_run *r)
 {
 	const struct pt_common *c = r->common;
+	int ret;
 
-	/* The table needs no tree: the stacks fold into it as they are read, unless a
-	 * filter must see them first. PROFTOOL_TEST_TREE (tests only) takes the tree's
-	 * way, to compare the two. */
-	if (r->fold && !pt_filter_active(&c->filter) && !getenv("PROFTOOL_TEST_TREE")) {
+	/* The table needs no tree: the stacks of one input fold into it as they are read,
+	 * unless a filter must see them first. PROFTOOL_TEST_TREE (tests only) takes the
+	 * tree's way, to compare the two. */
+	if (r->fold && r->npaths == 1 && !pt_filter_active(&c->filter) &&
+	    !getenv("PROFTOOL_TEST_TREE")) {
 		pt_fold_init(&r->folder, &r->p, r->gran, r->fold_marks);
 		r->have_fold = 1;
 	}
-	return load(c, r->path, &r->p, r->have_fold ? &r->folder : NULL, &r->folded, &r->log);
+	if ((ret = read_one(c, r->path, &r->p, r->have_fold ? &r->folder : NULL, &r->folded)) ||
+	    (r->npaths > 1 && (ret = read_rest(c, r->paths, r->npaths, &r->p))))
+		return ret;
+	return filter(c, r->path, &r->p, &r->log);
 }
 
 int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p)
 {
-	return load(c, path, p, NULL, NULL, NULL);
+	int ret = read_one(c, path, p, NULL, NULL);
+	return ret ? ret : filter(c, path, p, NULL);
 }
 
 int pt_run_type(struct pt_run *r)

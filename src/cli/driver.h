@@ -18,7 +18,9 @@
 struct pt_run {
 	/* what the command asks for; pt_run_init sets the defaults shown */
 	const struct pt_common *common;
-	const char *path;	  /* the input, "-" for stdin */
+	const char *path;	  /* the (first) input, "-" for stdin */
+	const char *const *paths; /* every input, merged into one profile; &path, 1 */
+	size_t npaths;
 	enum pt_granularity gran; /* of the table; PT_GRAN_FUNCTIONS */
 	unsigned views;		  /* table views besides flat/cum (PT_AGG_*); 0 */
 	int fold;		  /* fold the stacks while reading if nothing needs them; 0 */
@@ -35,10 +37,12 @@ struct pt_run {
 };
 
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path);
+/* several inputs instead (n >= 1; the array must outlive r) */
+void pt_run_inputs(struct pt_run *r, const char *const *paths, size_t n);
 void pt_run_release(struct pt_run *r);
 
 /* The steps, each returning 0 or the exit status of the failure it printed:
- * read r->path into r->p and apply the filters; */
+ * read r->paths into r->p (merged, as `go tool pprof a b` does) and apply the filters; */
 int pt_run_load(struct pt_run *r);
 /* pick the sample type the common options name (the profile's default without one); */
 int pt_run_type(struct pt_run *r);

@@ -460,6 +460,12 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
 	*nv = pt_add(*nv, v);
 }
 
+void pt_profile_drop_timeline(struct pt_profile *p)
+{
+	p->nevents = 0;
+	p->keep_timeline = 0;
+}
+
 void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value)
 {
 	PT_ALLOC_GROW(p->meta, p->nmeta + 1, p->meta_alloc);

@@ -281,6 +281,9 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, uint32_t t,
 			  int64_t v);
 
+/* forget the timeline (a merge where not every input had one) */
+void pt_profile_drop_timeline(struct pt_profile *p);
+
 void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value);
 void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 

@@ -1,0 +1,31 @@
+/* merge.h: adding whole profiles together, as `go tool pprof a b` and `stackprof a b`
+ * do: the same sample types (by name and unit, in any order), one fixed point, stacks
+ * merged frame by frame, and per-function tables when either side has no stacks. The
+ * merge is associative, so inputs may be merged in any grouping. */
+#ifndef PT_MERGE_H
+#define PT_MERGE_H
+
+#include <stdint.h>
+
+#include "core/profile.h"
+#include "util/diag.h"
+
+struct pt_merge {
+	struct pt_profile *dst;	 /* the first input, which the others are added to */
+	const char *first_path;	 /* its display name, for messages */
+	int timeline;		 /* every input so far has a timeline */
+	uint32_t *map;		 /* src type -> dst type, for the input being added */
+	size_t map_alloc;
+};
+
+/* Start a merge into dst, the first input (already read; path names it). */
+void pt_merge_init(struct pt_merge *m, struct pt_profile *dst, const char *first_path);
+/* Add src (read from path) into the merge; src may be changed (its fixed point) and is
+ * the caller's to release after. -1 with d filled when the sample types differ. */
+int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, struct pt_diag *d);
+/* After the last input: a timeline only some inputs had would misrepresent time, so it
+ * is dropped. */
+void pt_merge_finish(struct pt_merge *m);
+void pt_merge_release(struct pt_merge *m);
+
+#endif
