@@ -27,6 +27,10 @@ const struct pt_opt pt_input_options[] = {
 	 "skip input lines that fit no form and count them in a warning"},
 	{"max-input-size", 0, required_argument, PT_OPT_MAX_INPUT_SIZE, "SIZE",
 	 "refuse inputs larger than SIZE after decompression (default 8G)"},
+	{"seconds", 0, required_argument, PT_OPT_SECONDS, "N",
+	 "URL inputs: ask a /debug/pprof/ endpoint for N seconds (adds seconds=N)"},
+	{"timeout", 0, required_argument, PT_OPT_TIMEOUT, "SECONDS",
+	 "URL inputs: give up after SECONDS (default: the --seconds asked for, or 30, plus 60)"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
 	 "keep only stacks with a function matching RE"},
 	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
@@ -180,7 +184,7 @@ struct pt_getopt {
 	char *shortopts;
 };
 
-static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables)
+static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables, int in_order)
 {
 	struct pt_buf shortopts = PT_BUF_INIT;
 	size_t n = 0, i, j;
@@ -189,7 +193,9 @@ static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tabl
 		for (j = 0; tables[i][j].name; j++)
 			n++;
 	g->longopts = pt_xcalloc(n + 1, sizeof(*g->longopts));
-	pt_buf_addch(&shortopts, ':'); /* report missing arguments as ':' */
+	if (in_order)
+		pt_buf_addch(&shortopts, '+'); /* stop at the first operand */
+	pt_buf_addch(&shortopts, ':');	       /* report missing arguments as ':' */
 	n = 0;
 	for (i = 0; tables[i]; i++)
 		for (j = 0; tables[i][j].name; j++) {
@@ -251,13 +257,13 @@ static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, i
 	return c;
 }
 
-int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
-		 struct pt_report_args *report, void *own)
+static int parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
+		 struct pt_report_args *report, void *own, int in_order)
 {
 	struct pt_getopt g;
 	int c, ret = -1;
 
-	pt_getopt_init(&g, spec->tables);
+	pt_getopt_init(&g, spec->tables, in_order);
 	while (ret < 0 && (c = pt_getopt_next(&g, spec, argc, argv)) != -1) {
 		int r = 0;
 		if (c == PT_OPT_HELP) {
@@ -279,6 +285,18 @@ int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct p
 	}
 	pt_getopt_release(&g);
 	return ret;
+}
+
+int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
+		 struct pt_report_args *report, void *own)
+{
+	return parse(spec, argc, argv, common, report, own, 0);
+}
+
+int pt_cli_parse_in_order(const struct pt_cmd_spec *spec, int argc, char **argv,
+			  struct pt_common *common, struct pt_report_args *report, void *own)
+{
+	return parse(spec, argc, argv, common, report, own, 1);
 }
 
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)
@@ -476,6 +494,20 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 			return -1;
 		}
 		return 1;
+	case PT_OPT_SECONDS:
+	case PT_OPT_TIMEOUT: {
+		long v;
+		if (pt_parse_count(arg, &v) < 0 || v < 1 || v > 86400 * 365) {
+			pt_usage_error(spec, "bad number of seconds '%s' for --%s", arg,
+				       id == PT_OPT_SECONDS ? "seconds" : "timeout");
+			return -1;
+		}
+		if (id == PT_OPT_SECONDS)
+			c->load.seconds = v;
+		else
+			c->load.timeout = v;
+		return 1;
+	}
 	}
 	return filter_option(c, spec, id, arg);
 }

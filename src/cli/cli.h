@@ -50,6 +50,8 @@ enum {
 	PT_OPT_TIME_TO,
 	PT_OPT_COLLAPSE_RECURSION,
 	PT_OPT_NODE_FRACTION,
+	PT_OPT_SECONDS, /* URL inputs */
+	PT_OPT_TIMEOUT,
 	PT_OPT_CMD_BASE = 512, /* commands number their own options from here */
 };
 
@@ -165,6 +167,10 @@ int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, i
  * PT_EXIT_USAGE after an unknown option or a bad value (printed). */
 int pt_cli_parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,
 		 struct pt_report_args *report, void *own);
+/* The same, stopping at the first operand: what follows is another program's command
+ * line (record), whose options are its own. */
+int pt_cli_parse_in_order(const struct pt_cmd_spec *spec, int argc, char **argv,
+			  struct pt_common *common, struct pt_report_args *report, void *own);
 
 /* one line per filter step: "Filter: WHAT removed V of TOTAL (P%)" in type t */
 void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,

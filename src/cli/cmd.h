@@ -13,5 +13,6 @@ int cmd_method(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

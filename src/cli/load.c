@@ -3,7 +3,10 @@
 
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "util/buf.h"
+#include "util/fetch.h"
 #include "cli/load.h"
 
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
@@ -40,11 +43,36 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	return ret;
 }
 
+/* a URL: fetched whole (bounded like a file), then read from memory */
+static int load_url(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+		    struct pt_diag *d)
+{
+	uint64_t max = o->max_size ? o->max_size : PT_INPUT_DEFAULT_MAX;
+	long timeout = o->timeout ? o->timeout : (o->seconds ? o->seconds : 30) + 60;
+	char *url = o->seconds ? pt_url_with_seconds(path, o->seconds) : NULL;
+	unsigned char *data;
+	size_t len;
+	struct pt_input in;
+	int ret = -1;
+
+	if (pt_fetch(url ? url : path, max, timeout, &data, &len, d) == 0) {
+		if (pt_input_open_mem(&in, path, data, len, o->max_size, d) == 0)
+			ret = pt_load_input(&in, o, p, d);
+		pt_input_close(&in);
+		free(data);
+	}
+	d->path = path;
+	free(url);
+	return ret;
+}
+
 int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
 {
 	struct pt_input in;
 	int ret = -1;
 
+	if (pt_is_url(path))
+		return load_url(path, o, p, d);
 	if (pt_input_open(&in, path, o->max_size, d) == 0)
 		ret = pt_load_input(&in, o, p, d);
 	pt_input_close(&in);

@@ -12,10 +12,13 @@
 struct pt_load_opts {
 	const char *from;  /* forced format name, or NULL to detect */
 	uint64_t max_size; /* 0 = default */
+	long seconds;	   /* URL inputs: seconds=N for /debug/pprof/ (0: not asked) */
+	long timeout;	   /* URL inputs: seconds to wait at most (0: seconds or 30, + 60) */
 	struct pt_read_opts read;
 };
 
-/* Read path ("-" = stdin) into p (initialized by the caller). On error d is filled
+/* Read path ("-" = stdin, or an http:// or https:// URL, fetched whole) into p
+ * (initialized by the caller). On error d is filled
  * (its path set to the input's display name) and -1 returned; p must still be
  * released. */
 int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,

@@ -1,0 +1,3 @@
+module example.com/hotpkg
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/pprofserver
+
+go 1.19

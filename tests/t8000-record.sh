@@ -1,0 +1,100 @@
+#!/bin/sh
+test_description='proftool record runs a program under the profiler that fits it'
+. "$(dirname "$0")/lib.sh"
+
+R=$SRCDIR/tests/record
+# go keeps its build cache here, not in the home folder
+GOCACHE=$(mktemp -d "${TMPDIR:-/tmp}/proftool-gocache.XXXXXX")
+export GOCACHE
+trap 'rm -rf "$TRASH" "$GOCACHE"; test -n "$real_proftool" && rm -f "$PROFTOOL"' EXIT
+
+# the first row of top's table: the function with the largest flat value
+first_row () {
+	sed -n '5s/^ *[^ ]* *[^ ]* *[^ ]* *[^ ]* *[^ ]*  //p' "$1"
+}
+
+test_expect_success 'record --help lists every option' '
+	"$PROFTOOL" record --help >out &&
+	for o in --output --profiler --mode --rate --duration --pid; do
+		grep -q -- "$o" out || { echo "$o missing"; return 1; }
+	done'
+
+test_expect_success 'record without a command is a usage error' '
+	test_expect_code 2 "$PROFTOOL" record &&
+	test_one_line_err "proftool: record: a COMMAND to run, or --pid PID, is needed (see '\''proftool record --help'\'')"'
+
+test_expect_success 'an unknown profiler is a usage error' '
+	test_expect_code 2 "$PROFTOOL" record --profiler java -- true &&
+	test_one_line_err "proftool: record: unknown profiler '\''java'\'' (ruby, node, go or perf) (see '\''proftool record --help'\'')"'
+
+test_expect_success 'a mode other than cpu needs ruby' '
+	test_expect_code 1 "$PROFTOOL" record --mode wall --profiler perf -- true &&
+	test_one_line_err "proftool: record: --mode wall needs the ruby profiler (perf samples cpu only)"'
+
+test_expect_success 'a missing profiler names its Debian package' '
+	mkdir bin && ln -s "$(command -v sh)" bin/sh &&
+	test_expect_code 1 env PATH="$PWD/bin" "$PROFTOOL" record --profiler perf -- true &&
+	test_one_line_err "proftool: record: the perf profiler is missing: install the Debian package linux-perf"'
+
+if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
+	perf record -q -o "$TRASH/probe.data" -- true >/dev/null 2>&1; then
+	cc -O1 -g -fno-omit-frame-pointer -o "$TRASH/hot" "$R/hot.c"
+	test_expect_success 'a C program runs under perf: its hot function on top, its exit status kept' '
+		test_expect_code 3 "$PROFTOOL" record -- "$TRASH/hot" &&
+		grep -x done out &&
+		grep -q "^Type: " out &&
+		test "$(sed -n "6s/.*  //p" out)" = hot_loop &&
+		! ls "${TMPDIR:-/tmp}" | grep -q "^proftool-record\.$$"'
+	test_expect_success 'record -o writes the format its suffix names' '
+		test_expect_code 3 "$PROFTOOL" record -o hot.pb.gz -- "$TRASH/hot" &&
+		"$PROFTOOL" top -n 1 hot.pb.gz >top &&
+		test "$(sed -n "5s/.*  //p" top)" = hot_loop'
+	test_expect_success 'record --pid attaches to a running process for --duration' '
+		"$TRASH/hot" 600 >/dev/null & pid=$! &&
+		"$PROFTOOL" record --pid $pid --duration 1 -o pid.collapsed &&
+		wait $pid; grep -q "hot_loop" pid.collapsed'
+	test_expect_success 'perf --duration profiles the start and lets the command finish' '
+		test_expect_code 3 "$PROFTOOL" record --duration 1 -o dur.collapsed -- "$TRASH/hot" 600 &&
+		grep -x done out && grep -q hot_loop dur.collapsed'
+else
+	test_skip 'record under perf' 'perf record cannot run here (Debian package linux-perf)'
+fi
+
+if command -v ruby >/dev/null 2>&1 && ruby -e 'require "stackprof"' 2>/dev/null; then
+	test_expect_success 'a Ruby program runs under stackprof' '
+		test_expect_code 4 "$PROFTOOL" record -- ruby "$R/work.rb" &&
+		grep -x "ruby done" out &&
+		sed -n "6p" out | grep -q "Object#hot_method"'
+	test_expect_success 'stackprof modes: wall and object' '
+		test_expect_code 4 "$PROFTOOL" record --mode wall -o wall.pb.gz -- ruby "$R/work.rb" &&
+		"$PROFTOOL" info wall.pb.gz >info && grep -q "^Format: pprof" info &&
+		test_expect_code 4 "$PROFTOOL" record --mode object -- ruby "$R/work.rb" &&
+		grep -q "^Type: " out'
+	test_expect_success 'a #! script naming ruby is recorded with stackprof' '
+		{ echo "#!/usr/bin/env ruby"; cat "$R/work.rb"; } >script && chmod +x script &&
+		test_expect_code 4 "$PROFTOOL" record -- ./script &&
+		sed -n "6p" out | grep -q "Object#hot_method"'
+else
+	test_skip 'record under stackprof' 'no ruby with stackprof (Debian package ruby-stackprof)'
+fi
+
+if command -v node >/dev/null 2>&1; then
+	test_expect_success 'a Node program runs with --cpu-prof' '
+		"$PROFTOOL" record -- node "$R/work.js" >out &&
+		grep -x "node done" out &&
+		sed -n "6p" out | grep -q "hotFn"'
+else
+	test_skip 'record under node' 'no node (Debian package nodejs)'
+fi
+
+if command -v go >/dev/null 2>&1; then
+	test_expect_success 'a Go test runs with -cpuprofile' '
+		cp -R "$R/gotest" gt && cd gt &&
+		"$PROFTOOL" record -- go test . >out &&
+		grep -q "^ok" out &&
+		sed -n "6p" out | grep -q "hotpkg.hotSum"'
+else
+	test_skip 'record under go test' 'no go (Debian package golang-go)'
+fi
+
+test_done

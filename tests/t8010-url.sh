@@ -1,0 +1,73 @@
+#!/bin/sh
+test_description='URL inputs: a Go program serving net/http/pprof on 127.0.0.1'
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v go >/dev/null 2>&1; then
+	test_skip 'URL inputs' 'no go to build the pprof server (Debian package golang-go)'
+	test_done
+	exit
+fi
+
+GOCACHE=$(mktemp -d "${TMPDIR:-/tmp}/proftool-gocache.XXXXXX")
+export GOCACHE
+server=
+trap 'test -n "$server" && kill $server 2>/dev/null; rm -rf "$TRASH" "$GOCACHE"; test -n "$real_proftool" && rm -f "$PROFTOOL"' EXIT
+
+# the server listens on 127.0.0.1 only, on a port of the kernel's choosing, and ends by
+# itself after 120 seconds whatever happens here
+(cd "$SRCDIR/tests/record/pprof-server" && go build -o "$TRASH/server" .) || {
+	test_skip 'URL inputs' 'the pprof server does not build'
+	test_done
+	exit
+}
+"$TRASH/server" "$TRASH/addr" 120 &
+server=$!
+i=0
+while ! test -s "$TRASH/addr" && test $i -lt 100; do
+	sleep 0.1
+	i=$((i + 1))
+done
+A=$(cat "$TRASH/addr")
+case $A in
+127.0.0.1:*) ;;
+*) echo "Bail out! the pprof server did not start"; exit 1 ;;
+esac
+U=http://$A/debug/pprof
+
+test_expect_success 'the CPU profile of a running program, by URL, with --seconds' '
+	"$PROFTOOL" top -n 1 --seconds 2 "$U/profile" >out &&
+	grep -q "^Type: cpu" out &&
+	test "$(sed -n "5s/.*  //p" out)" = "main.burnCPU ($SRCDIR/tests/record/pprof-server/main.go)"'
+
+test_expect_success 'the heap profile: the function that keeps memory alive' '
+	"$PROFTOOL" top --format csv -n 0 --sample-index inuse_space "$U/heap" >out &&
+	grep -q "^\"main.growHeap\"," out'
+
+test_expect_success 'the goroutine profile counts the parked goroutines' '
+	"$PROFTOOL" top --format csv -n 0 --cum "$U/goroutine" >out &&
+	grep "^\"main.parked\"," out | cut -d, -f6 | grep -x 10'
+
+test_expect_success 'a URL works with every command that reads a profile' '
+	"$PROFTOOL" info "$U/heap" >out && grep -q "^Format: pprof" out &&
+	"$PROFTOOL" convert --to collapsed -o heap.collapsed "$U/heap" && test -s heap.collapsed'
+
+test_expect_success 'an HTTP error is one line with its status' '
+	test_expect_code 1 "$PROFTOOL" top "$U/nothing-here" &&
+	test_one_line_err "proftool: $U/nothing-here: cannot fetch: HTTP status 404"'
+
+test_expect_success 'the response is bounded by --max-input-size' '
+	test_expect_code 1 "$PROFTOOL" top --max-input-size 64 "$U/heap" &&
+	test_one_line_err "proftool: $U/heap: response larger than 64 bytes (see --max-input-size)"'
+
+test_expect_success 'a refused connection is one line with curl'\''s message' '
+	kill $server && wait $server 2>/dev/null; server= &&
+	test_expect_code 1 "$PROFTOOL" top "$U/heap" &&
+	test "$(wc -l <err)" = 1 && grep -q "^proftool: $U/heap: cannot fetch: " err'
+
+test_expect_success 'bad --seconds and --timeout values are usage errors' '
+	test_expect_code 2 "$PROFTOOL" top --seconds 0 "$U/profile" &&
+	test_one_line_err "proftool: top: bad number of seconds '\''0'\'' for --seconds (see '\''proftool top --help'\'')" &&
+	test_expect_code 2 "$PROFTOOL" top --timeout x "$U/profile" &&
+	test_one_line_err "proftool: top: bad number of seconds '\''x'\'' for --timeout (see '\''proftool top --help'\'')"'
+
+test_done
