@@ -303,8 +303,11 @@ static uint32_t trie_child(struct builder *b, uint32_t parent, uint32_t frame)
 	uint32_t *slot = pt_map_put(&b->trie, (uint64_t)parent << 32 | frame);
 	if (*slot != PT_MAP_NEW)
 		return *slot;
-	PT_ALLOC_GROW(b->tparent, b->ntrie + 1, b->trie_alloc);
-	b->tframe = pt_xreallocarray(b->tframe, b->trie_alloc, sizeof(uint32_t));
+	if (b->ntrie + 1 > b->trie_alloc) {
+		/* the two arrays grow together, and only when full */
+		PT_ALLOC_GROW(b->tparent, b->ntrie + 1, b->trie_alloc);
+		b->tframe = pt_xreallocarray(b->tframe, b->trie_alloc, sizeof(uint32_t));
+	}
 	b->tparent[b->ntrie] = parent;
 	b->tframe[b->ntrie] = frame;
 	*slot = (uint32_t)b->ntrie;
@@ -365,8 +368,11 @@ static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, 
 {
 	uint32_t *slot = pt_map_put(&b->pairs, (uint64_t)frame << 32 | (uint64_t)line), pair;
 	if (*slot == PT_MAP_NEW) {
-		PT_ALLOC_GROW(b->pair_frame, b->npairs + 1, b->pairs_alloc);
-		b->pair_line = pt_xreallocarray(b->pair_line, b->pairs_alloc, sizeof(int64_t));
+		if (b->npairs + 1 > b->pairs_alloc) {
+			PT_ALLOC_GROW(b->pair_frame, b->npairs + 1, b->pairs_alloc);
+			b->pair_line =
+				pt_xreallocarray(b->pair_line, b->pairs_alloc, sizeof(int64_t));
+		}
 		b->pair_frame[b->npairs] = frame;
 		b->pair_line[b->npairs] = line;
 		*slot = (uint32_t)b->npairs++;
@@ -375,8 +381,10 @@ static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, 
 	slot = pt_map_put(&b->ltrie, (uint64_t)parent << 32 | pair);
 	if (*slot != PT_MAP_NEW)
 		return *slot;
-	PT_ALLOC_GROW(b->lparent, b->nltrie + 1, b->ltrie_alloc);
-	b->lpair = pt_xreallocarray(b->lpair, b->ltrie_alloc, sizeof(uint32_t));
+	if (b->nltrie + 1 > b->ltrie_alloc) {
+		PT_ALLOC_GROW(b->lparent, b->nltrie + 1, b->ltrie_alloc);
+		b->lpair = pt_xreallocarray(b->lpair, b->ltrie_alloc, sizeof(uint32_t));
+	}
 	b->lparent[b->nltrie] = parent;
 	b->lpair[b->nltrie] = pair;
 	*slot = (uint32_t)b->nltrie;

@@ -58,8 +58,10 @@ static void advise(uintptr_t from, uintptr_t to)
 /* Called after every allocation here: a new stretch of heap (sbrk(0) only reads
  * malloc's record of the break) is advised; so is a block with a mapping of its own,
  * over all its pages, since advice on part of a mapping splits it and mremap, which
- * realloc grows such blocks with, moves one mapping only. */
-static void *huge(void *p, size_t n)
+ * realloc grows such blocks with, moves one mapping only. A block is advised when it
+ * is new or has grown (`fresh`), never again for a realloc that changed nothing: one
+ * system call per growth, not per call. */
+static void *huge(void *p, size_t n, int fresh)
 {
 #ifdef HAVE_SBRK
 	if (heap_seen) {
@@ -70,7 +72,7 @@ static void *huge(void *p, size_t n)
 		}
 	}
 #endif
-	if (n >= HUGE_MIN)
+	if (n >= HUGE_MIN && fresh)
 		advise((uintptr_t)p, (uintptr_t)p + n);
 	return p;
 }
@@ -100,7 +102,7 @@ void *pt_xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		die_oom(n);
-	return huge(p, n);
+	return huge(p, n, 1);
 }
 
 void *pt_xcalloc(size_t nmemb, size_t size)
@@ -108,15 +110,21 @@ void *pt_xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		die_oom(nmemb * size);
-	return huge(p, nmemb * size);
+	return huge(p, nmemb * size, 1);
 }
 
 void *pt_xrealloc(void *p, size_t n)
 {
-	void *q = realloc(p, n ? n : 1);
+	size_t had = 0;
+	void *q;
+
+#ifdef HAVE_MALLOC_H
+	had = p ? malloc_usable_size(p) : 0;
+#endif
+	q = realloc(p, n ? n : 1);
 	if (!q)
 		die_oom(n);
-	return huge(q, n);
+	return huge(q, n, q != p || n > had);
 }
 
 void *pt_xreallocarray(void *p, size_t nmemb, size_t size)

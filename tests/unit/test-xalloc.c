@@ -1,0 +1,70 @@
+/* test-xalloc.c: the huge-page advice costs one system call per block growth, never
+ * one per call. madvise is counted by defining it here: the test program's own
+ * definition is the one xalloc.c's calls reach, and it forwards to the kernel. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "util/xalloc.h"
+
+static long advised; /* madvise calls so far */
+
+int madvise(void *addr, size_t len, int advice)
+{
+	advised++;
+	return (int)syscall(SYS_madvise, addr, len, advice);
+}
+
+static void test_growth_advises_once_per_growth(void)
+{
+	uint32_t *a = NULL;
+	size_t alloc = 0, n, growths = 0;
+	long before = advised;
+
+	/* a trie's array, one node at a time, up to 64 MiB */
+	for (n = 0; n < ((size_t)16 << 20); n++) {
+		size_t had = alloc;
+		PT_ALLOC_GROW(a, n + 1, alloc);
+		if (alloc != had)
+			growths++;
+		a[n] = (uint32_t)n;
+	}
+	ok(advised - before <= (long)growths + 8,
+	   "16M appends: %ld madvise calls for %zu growths", advised - before, growths);
+	ok(a[12345] == 12345, "the values are kept");
+	free(a);
+}
+
+static void test_same_size_realloc_advises_nothing(void)
+{
+	size_t n = (size_t)8 << 20;
+	char *p = pt_xmalloc(n);
+	long before;
+	int i;
+
+	memset(p, 1, n);
+	before = advised;
+	/* what stackprof's trie did per node: realloc to the size the block has */
+	for (i = 0; i < 100000; i++)
+		p = pt_xrealloc(p, n);
+	is_int(advised - before, 0, "100000 reallocs to the same size: no madvise");
+	p = pt_xrealloc(p, 2 * n);
+	ok(advised - before >= 1 && advised - before <= 2, "a growth is advised (%ld calls)",
+	   advised - before);
+	ok(p[n - 1] == 1, "the contents moved with it");
+	free(p);
+}
+
+int main(void)
+{
+	pt_xalloc_init();
+	test_same_size_realloc_advises_nothing();
+	test_growth_advises_once_per_growth();
+	return tap_done();
+}
