@@ -98,6 +98,60 @@ if have_format perf 2; then
 	rm -f "$work/perf.txt"
 fi
 
+# Realistic inputs (issue 18), made by real producers here, each row paired with its
+# anchors in the same run. proftool runs once per input; each anchor gets its own row.
+keep () { ksecs=$secs kcpu=$cpu krss=$rss; }
+restore () { secs=$ksecs cpu=$kcpu rss=$krss; }
+if have_format perf 2 && command -v perf >/dev/null 2>&1; then
+	for mb in ${BENCH_MIX_MB:-50 500}; do
+		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
+		size=$(stat -c %s "$work/mix.txt")
+		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
+		keep
+		osize=$(stat -c %s "$work/out")
+		baseline "wc -l" "$work/wc" wc -l "$work/mix.txt"
+		restore
+		row "perf script mix of real programs, $mb MB -> collapsed" "$size" "$osize"
+		if command -v inferno-collapse-perf >/dev/null 2>&1; then
+			baseline "inferno-collapse-perf --nthreads 1" "$work/inf" \
+				inferno-collapse-perf --nthreads 1 "$work/mix.txt"
+			restore
+			row "perf script mix, $mb MB -> collapsed" "$size" "$osize"
+		else
+			echo "| perf script mix, $mb MB -> collapsed | | | | | | inferno: absent (not packaged in Debian 12; put inferno-collapse-perf on PATH) | |"
+		fi
+		if test -n "${FLAMEGRAPH_DIR:-}" && test -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl"; then
+			baseline "stackcollapse-perf.pl" "$work/scp" perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" "$work/mix.txt"
+			restore
+			row "perf script mix, $mb MB -> collapsed" "$size" "$osize"
+		fi
+		rm -f "$work/mix.txt"
+	done
+fi
+if have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
+	ruby -e 'require "stackprof"' 2>/dev/null; then
+	for s in ${BENCH_DEEP_SECONDS:-3 17}; do
+		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
+		size=$(stat -c %s "$work/deep.dump")
+		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
+		keep
+		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
+		restore
+		row "stackprof wall dump of deep recursive Ruby, ${s} s -> top -n 30" "$size" 0
+		rm -f "$work/deep.dump"
+	done
+fi
+if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
+	node "$top/bench/gen-cpuprofile-deep.js" "$work/deep.cpuprofile" "${BENCH_NODE_SECONDS:-25}"
+	size=$(stat -c %s "$work/deep.cpuprofile")
+	run "$work/out" "$PROFTOOL" top "$work/deep.cpuprofile"
+	keep
+	baseline "node JSON.parse" "$work/np" node -e \
+		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/deep.cpuprofile"
+	restore
+	row "node --cpu-prof of a deep workload, ${BENCH_NODE_SECONDS:-25} s -> top" "$size" 0
+fi
+
 sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
 size=$(stat -c %s "$work/big.collapsed")
 baseline "wc -l" "$work/wc" wc -l "$work/big.collapsed"
