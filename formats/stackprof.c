@@ -153,9 +153,11 @@ struct builder {
 
 	/* raw: a trie over local frames (node 0 = root) and the runs in order */
 	int have_raw;
-	uint32_t *tparent, *tframe;
+	uint32_t *tparent, *tframe, *tfirst, *tnext; /* see struct trie_ref */
 	size_t ntrie, trie_alloc;
 	struct pt_map trie;
+	uint8_t *tindexed;
+	size_t tindexed_alloc;
 	struct run *runs;
 	size_t nruns, runs_alloc;
 	int rstate; /* 0: expect a length, 1: ids, 2: expect the count */
@@ -189,9 +191,11 @@ struct builder {
 	uint32_t *pair_frame;
 	int64_t *pair_line;
 	size_t npairs, pairs_alloc;
-	uint32_t *lparent, *lpair; /* line trie, node 0 = root */
+	uint32_t *lparent, *lpair, *lfirst, *lnext; /* line trie, node 0 = root */
 	size_t nltrie, ltrie_alloc;
 	struct pt_map ltrie;
+	uint8_t *lindexed;
+	size_t lindexed_alloc;
 };
 
 static const char *vname(const struct val *v)
@@ -298,20 +302,72 @@ static int need_count(struct builder *b, const struct val *v, const char *what, 
 	return 0;
 }
 
+/* The raw trie and the line trie are prefix trees over 32-bit keys (frames, or
+ * (frame, line) pairs), node 0 the root: per node its parent and key, and its first
+ * child and next sibling. A parent is searched along its sibling list until it has
+ * TRIE_SCAN children; from then on its children are in the hash `wide` too (bit
+ * `indexed`). Deep, mostly unique stacks have parents of one or two children, which so
+ * cost no hashing and 16 bytes a node. */
+struct trie_ref {
+	uint32_t **parent, **key, **first, **next;
+	size_t *n, *alloc;
+	struct pt_map *wide;
+	uint8_t **indexed;
+	size_t *indexed_alloc;
+};
+
+#define TRIE_SCAN 8
+
+static uint32_t sib_child(const struct trie_ref *t, uint32_t parent, uint32_t key)
+{
+	uint32_t *slot = NULL, c, id, nsib = 0;
+	int wide = (size_t)parent / 8 < *t->indexed_alloc &&
+		   ((*t->indexed)[parent / 8] >> (parent % 8) & 1);
+
+	if (wide) {
+		slot = pt_map_put(t->wide, (uint64_t)parent << 32 | key);
+		if (*slot != PT_MAP_NEW)
+			return *slot;
+	} else {
+		for (c = (*t->first)[parent]; c; c = (*t->next)[c], nsib++)
+			if ((*t->key)[c] == key)
+				return c;
+	}
+	id = (uint32_t)*t->n;
+	if (*t->n + 1 > *t->alloc) {
+		/* the arrays grow together, and only when full */
+		PT_ALLOC_GROW(*t->parent, *t->n + 1, *t->alloc);
+		*t->key = pt_xreallocarray(*t->key, *t->alloc, sizeof(uint32_t));
+		*t->first = pt_xreallocarray(*t->first, *t->alloc, sizeof(uint32_t));
+		*t->next = pt_xreallocarray(*t->next, *t->alloc, sizeof(uint32_t));
+	}
+	if (slot) /* the map has not changed since pt_map_put */
+		*slot = id;
+	(*t->parent)[id] = parent;
+	(*t->key)[id] = key;
+	(*t->first)[id] = 0;
+	(*t->next)[id] = (*t->first)[parent];
+	(*t->first)[parent] = id;
+	(*t->n)++;
+	if (!wide && nsib + 1 >= TRIE_SCAN) {
+		size_t byte = (size_t)parent / 8, old = *t->indexed_alloc;
+		if (byte >= old) {
+			PT_ALLOC_GROW(*t->indexed, byte + 1, *t->indexed_alloc);
+			memset(*t->indexed + old, 0, *t->indexed_alloc - old);
+		}
+		(*t->indexed)[byte] |= (uint8_t)(1u << (parent % 8));
+		for (c = (*t->first)[parent]; c; c = (*t->next)[c])
+			*pt_map_put(t->wide, (uint64_t)parent << 32 | (*t->key)[c]) = c;
+	}
+	return id;
+}
+
 static uint32_t trie_child(struct builder *b, uint32_t parent, uint32_t frame)
 {
-	uint32_t *slot = pt_map_put(&b->trie, (uint64_t)parent << 32 | frame);
-	if (*slot != PT_MAP_NEW)
-		return *slot;
-	if (b->ntrie + 1 > b->trie_alloc) {
-		/* the two arrays grow together, and only when full */
-		PT_ALLOC_GROW(b->tparent, b->ntrie + 1, b->trie_alloc);
-		b->tframe = pt_xreallocarray(b->tframe, b->trie_alloc, sizeof(uint32_t));
-	}
-	b->tparent[b->ntrie] = parent;
-	b->tframe[b->ntrie] = frame;
-	*slot = (uint32_t)b->ntrie;
-	return (uint32_t)b->ntrie++;
+	const struct trie_ref t = {&b->tparent,	  &b->tframe,	&b->tfirst,   &b->tnext,
+				   &b->ntrie,	  &b->trie_alloc, &b->trie,	&b->tindexed,
+				   &b->tindexed_alloc};
+	return sib_child(&t, parent, frame);
 }
 
 static int raw_int(struct builder *b, const struct val *v)
@@ -378,17 +434,12 @@ static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, 
 		*slot = (uint32_t)b->npairs++;
 	}
 	pair = *slot;
-	slot = pt_map_put(&b->ltrie, (uint64_t)parent << 32 | pair);
-	if (*slot != PT_MAP_NEW)
-		return *slot;
-	if (b->nltrie + 1 > b->ltrie_alloc) {
-		PT_ALLOC_GROW(b->lparent, b->nltrie + 1, b->ltrie_alloc);
-		b->lpair = pt_xreallocarray(b->lpair, b->ltrie_alloc, sizeof(uint32_t));
+	{
+		const struct trie_ref t = {&b->lparent, &b->lpair,   &b->lfirst,
+					   &b->lnext,	&b->nltrie,  &b->ltrie_alloc,
+					   &b->ltrie,	&b->lindexed, &b->lindexed_alloc};
+		return sib_child(&t, parent, pair);
 	}
-	b->lparent[b->nltrie] = parent;
-	b->lpair[b->nltrie] = pair;
-	*slot = (uint32_t)b->nltrie;
-	return (uint32_t)b->nltrie++;
 }
 
 /* raw_lines: the same runs as raw, with a line number where raw has a frame id */
@@ -1180,12 +1231,16 @@ static void builder_init(struct builder *b, struct pt_profile *p, struct pt_diag
 	pt_map_init(&b->ltrie);
 	PT_ALLOC_GROW(b->lparent, 1, b->ltrie_alloc);
 	b->lpair = pt_xreallocarray(NULL, b->ltrie_alloc, sizeof(uint32_t));
-	b->lparent[0] = b->lpair[0] = 0;
+	b->lfirst = pt_xreallocarray(NULL, b->ltrie_alloc, sizeof(uint32_t));
+	b->lnext = pt_xreallocarray(NULL, b->ltrie_alloc, sizeof(uint32_t));
+	b->lparent[0] = b->lpair[0] = b->lfirst[0] = b->lnext[0] = 0;
 	b->nltrie = 1;
 	/* trie node 0 is the root */
 	PT_ALLOC_GROW(b->tparent, 1, b->trie_alloc);
 	b->tframe = pt_xreallocarray(NULL, b->trie_alloc, sizeof(uint32_t));
-	b->tparent[0] = b->tframe[0] = 0;
+	b->tfirst = pt_xreallocarray(NULL, b->trie_alloc, sizeof(uint32_t));
+	b->tnext = pt_xreallocarray(NULL, b->trie_alloc, sizeof(uint32_t));
+	b->tparent[0] = b->tframe[0] = b->tfirst[0] = b->tnext[0] = 0;
 	b->ntrie = 1;
 }
 
@@ -1199,6 +1254,9 @@ static void builder_release(struct builder *b)
 	free(b->lines);
 	free(b->tparent);
 	free(b->tframe);
+	free(b->tfirst);
+	free(b->tnext);
+	free(b->tindexed);
 	free(b->runs);
 	free(b->rcache);
 	free(b->path);
@@ -1206,6 +1264,9 @@ static void builder_release(struct builder *b)
 	free(b->pair_line);
 	free(b->lparent);
 	free(b->lpair);
+	free(b->lfirst);
+	free(b->lnext);
+	free(b->lindexed);
 	pt_map_release(&b->pairs);
 	pt_map_release(&b->ltrie);
 	free(b->ts);
