@@ -364,9 +364,9 @@ static uint32_t sib_child(const struct trie_ref *t, uint32_t parent, uint32_t ke
 
 static uint32_t trie_child(struct builder *b, uint32_t parent, uint32_t frame)
 {
-	const struct trie_ref t = {&b->tparent,	  &b->tframe,	&b->tfirst,   &b->tnext,
-				   &b->ntrie,	  &b->trie_alloc, &b->trie,	&b->tindexed,
-				   &b->tindexed_alloc};
+	const struct trie_ref t = {&b->tparent, &b->tframe,   &b->tfirst,
+				   &b->tnext,	&b->ntrie,    &b->trie_alloc,
+				   &b->trie,	&b->tindexed, &b->tindexed_alloc};
 	return sib_child(&t, parent, frame);
 }
 
@@ -435,8 +435,8 @@ static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, 
 	}
 	pair = *slot;
 	{
-		const struct trie_ref t = {&b->lparent, &b->lpair,   &b->lfirst,
-					   &b->lnext,	&b->nltrie,  &b->ltrie_alloc,
+		const struct trie_ref t = {&b->lparent, &b->lpair,    &b->lfirst,
+					   &b->lnext,	&b->nltrie,   &b->ltrie_alloc,
 					   &b->ltrie,	&b->lindexed, &b->lindexed_alloc};
 		return sib_child(&t, parent, pair);
 	}
@@ -986,8 +986,8 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
  * 2, and so on (twins maps the first one's function id to the next identity). The
  * first is identity 0, so dumps merged later share their functions by name, file and
  * line, as `stackprof a.dump b.dump` adds them up. */
-static uint32_t dump_func(struct pt_profile *p, struct pt_map *twins, uint32_t name,
-			  uint32_t file, int64_t line)
+static uint32_t dump_func(struct pt_profile *p, struct pt_map *twins, uint32_t name, uint32_t file,
+			  int64_t line)
 {
 	uint32_t before = p->nfuncs, first = pt_profile_func(p, name, 0, file, line), *slot;
 
@@ -1101,7 +1101,8 @@ static int finish(struct builder *b)
 				frame_label(b, b->tframe[k], &t);
 				free(node);
 				pt_diag_error_at(b->d, f->off,
-						 "'raw' names frame %s, which 'frames' lacks", t.buf);
+						 "'raw' names frame %s, which 'frames' lacks",
+						 t.buf);
 				goto out;
 			}
 			if (!b->have_lines)
@@ -1191,7 +1192,8 @@ static int finish(struct builder *b)
 				pt_buf_reset(&t);
 				frame_label(b, e->callee, &t);
 				pt_diag_error_at(b->d, b->lf[e->callee].off,
-						 "'edges' name frame %s, which 'frames' lacks", t.buf);
+						 "'edges' name frame %s, which 'frames' lacks",
+						 t.buf);
 				goto out;
 			}
 			c = pt_agg_entry(a, e->callee, NULL);

@@ -13,8 +13,7 @@ static void fold_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t 
 static void fold_scale_type(struct pt_sink *s, struct pt_profile *p, uint32_t t, int64_t factor);
 static void fold_frames_complete(struct pt_sink *s, struct pt_profile *p);
 
-void pt_fold_init(struct pt_fold *f, const struct pt_profile *p, enum pt_granularity g,
-		  int marks)
+void pt_fold_init(struct pt_fold *f, const struct pt_profile *p, enum pt_granularity g, int marks)
 {
 	memset(f, 0, sizeof(*f));
 	f->sink.sample = fold_sample;

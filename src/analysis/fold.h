@@ -58,8 +58,7 @@ struct pt_fold {
 
 /* A fold at granularity g for readers filling p; `marks` also keeps what
  * pt_fold_marks() needs. Hand &f->sink to the reader (struct pt_read_opts). */
-void pt_fold_init(struct pt_fold *f, const struct pt_profile *p, enum pt_granularity g,
-		  int marks);
+void pt_fold_init(struct pt_fold *f, const struct pt_profile *p, enum pt_granularity g, int marks);
 void pt_fold_release(struct pt_fold *f);
 /* After a successful read: if the reader handed stacks over, p becomes aggregate-only,
  * holding the folded table (p->agg); returns 1 then, else 0 (p is whole as it is). */

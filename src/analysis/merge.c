@@ -79,10 +79,11 @@ int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, s
 		struct pt_buf a = PT_BUF_INIT, b = PT_BUF_INIT;
 		type_list(&a, m->dst);
 		type_list(&b, src);
-		pt_diag_error(d,
-			      "sample types differ: %s here, %s in '%s' (merge needs the same names "
-			      "and units)",
-			      b.buf, a.buf, m->first_path);
+		pt_diag_error(
+			d,
+			"sample types differ: %s here, %s in '%s' (merge needs the same names "
+			"and units)",
+			b.buf, a.buf, m->first_path);
 		pt_buf_release(&a);
 		pt_buf_release(&b);
 		return -1;

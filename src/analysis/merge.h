@@ -11,10 +11,10 @@
 #include "util/diag.h"
 
 struct pt_merge {
-	struct pt_profile *dst;	 /* the first input, which the others are added to */
-	const char *first_path;	 /* its display name, for messages */
-	int timeline;		 /* every input so far has a timeline */
-	uint32_t *map;		 /* src type -> dst type, for the input being added */
+	struct pt_profile *dst; /* the first input, which the others are added to */
+	const char *first_path; /* its display name, for messages */
+	int timeline;		/* every input so far has a timeline */
+	uint32_t *map;		/* src type -> dst type, for the input being added */
 	size_t map_alloc;
 };
 

@@ -182,9 +182,10 @@ static int gate(const struct pt_diff *df, const struct diff_args *da)
 		const struct pt_diff_row *r = &df->rows[reg[i]];
 		pt_buf_reset(&b);
 		pt_diff_row_label(&b, df, r);
-		fprintf(stderr, "proftool: diff: regression: %s: cum %.2f%% -> %.2f%% (%+.2f points)\n",
-			b.buf, pt_pct(r->base_cum, df->base_total), pt_pct(r->new_cum, df->new_total),
-			pt_diff_share_change(df, r));
+		fprintf(stderr,
+			"proftool: diff: regression: %s: cum %.2f%% -> %.2f%% (%+.2f points)\n",
+			b.buf, pt_pct(r->base_cum, df->base_total),
+			pt_pct(r->new_cum, df->new_total), pt_diff_share_change(df, r));
 	}
 	if (nreg) {
 		fprintf(stderr,
@@ -239,13 +240,11 @@ int cmd_diff(int argc, char **argv)
 	pt_run_init(&new, &common, o.new_path);
 	base.gran = new.gran = o.gran;
 	/* both read before either is judged, so a bad NEW is reported before BASE's type */
-	if ((ret = pt_run_load(&base)) || (ret = pt_run_load(&new)) ||
-	    (ret = pt_run_type(&base)) || (ret = pt_run_type(&new)) ||
-	    (ret = check_units(&base, &new, da.normalize)) || (ret = pt_run_table(&base)) ||
-	    (ret = pt_run_table(&new)))
+	if ((ret = pt_run_load(&base)) || (ret = pt_run_load(&new)) || (ret = pt_run_type(&base)) ||
+	    (ret = pt_run_type(&new)) || (ret = check_units(&base, &new, da.normalize)) ||
+	    (ret = pt_run_table(&base)) || (ret = pt_run_table(&new)))
 		goto out;
-	pt_diff_build(&df, &base.p, &base.agg, base.type, &new.p, &new.agg, new.type,
-		      da.normalize);
+	pt_diff_build(&df, &base.p, &base.agg, base.type, &new.p, &new.agg, new.type, da.normalize);
 	have = 1;
 	o.base_log = &base.log;
 	o.new_log = &new.log;

@@ -108,7 +108,9 @@ static int record_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 		long v;
 		if (pt_parse_count(arg, &v) < 0 || v < 1 || (id == OPT_RATE && v > 1000000)) {
 			pt_usage_error(sp, "bad number '%s' for --%s", arg,
-				       id == OPT_RATE ? "rate" : id == OPT_DURATION ? "duration" : "pid");
+				       id == OPT_RATE	    ? "rate"
+				       : id == OPT_DURATION ? "duration"
+							    : "pid");
 			return -1;
 		}
 		if (id == OPT_RATE)
@@ -179,7 +181,7 @@ static int ruby_script(const char *path)
 static enum profiler choose(char **cmd)
 {
 	static const char *const ruby_tools[] = {"ruby", "bundle", "bundler", "rspec", "rails",
-						 "rake", "irb", "rackup", "puma", "sidekiq"};
+						 "rake", "irb",	   "rackup",  "puma",  "sidekiq"};
 	const char *b = base_name(cmd[0]);
 	struct pt_buf path = PT_BUF_INIT;
 	enum profiler p = PROF_PERF;
@@ -264,8 +266,9 @@ static int plan(struct job *j, char **cmd)
 	int ret = 0;
 
 	if (j->prof != PROF_RUBY && a->mode != MODE_CPU) {
-		fprintf(stderr, "proftool: record: --mode %s needs the ruby profiler (%s samples cpu "
-				"only)\n",
+		fprintf(stderr,
+			"proftool: record: --mode %s needs the ruby profiler (%s samples cpu "
+			"only)\n",
 			mode_names[a->mode], profiler_names[j->prof]);
 		return -1;
 	}
@@ -293,7 +296,10 @@ static int plan(struct job *j, char **cmd)
 		setenv_child(j, "PROFTOOL_STACKPROF_MODE", mode_names[a->mode]);
 		pt_buf_reset(&b);
 		/* stackprof's interval: microseconds, or every Nth allocation */
-		pt_buf_addf(&b, "%ld", !a->rate ? 0 : a->mode == MODE_OBJECT ? a->rate : 1000000 / a->rate);
+		pt_buf_addf(&b, "%ld",
+			    !a->rate		     ? 0
+			    : a->mode == MODE_OBJECT ? a->rate
+						     : 1000000 / a->rate);
 		setenv_child(j, "PROFTOOL_STACKPROF_INTERVAL", b.buf);
 		pt_buf_reset(&b);
 		pt_buf_addf(&b, "%ld", a->duration);
@@ -323,7 +329,8 @@ static int plan(struct job *j, char **cmd)
 		break;
 	case PROF_GO:
 		if (a->rate) {
-			fprintf(stderr, "proftool: record: --rate: go test profiles at Go's own rate\n");
+			fprintf(stderr,
+				"proftool: record: --rate: go test profiles at Go's own rate\n");
 			ret = -1;
 			break;
 		}
@@ -401,7 +408,8 @@ static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
 
 	/* the child says through a close-on-exec pipe whether exec failed */
 	if (pipe2(fds, O_CLOEXEC) < 0) {
-		fprintf(stderr, "proftool: record: cannot start %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "proftool: record: cannot start %s: %s\n", argv[0],
+			strerror(errno));
 		return -1;
 	}
 	memset(&ign, 0, sizeof(ign));
@@ -433,12 +441,14 @@ static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
 	}
 	close(fds[1]);
 	if (pid < 0) {
-		fprintf(stderr, "proftool: record: cannot start %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "proftool: record: cannot start %s: %s\n", argv[0],
+			strerror(errno));
 	} else {
 		int e = 0;
 		child_pid = pid;
 		if (read(fds[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-			fprintf(stderr, "proftool: record: cannot run %s: %s\n", argv[0], strerror(e));
+			fprintf(stderr, "proftool: record: cannot run %s: %s\n", argv[0],
+				strerror(e));
 			waitpid(pid, NULL, 0);
 		} else {
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

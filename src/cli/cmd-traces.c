@@ -52,7 +52,8 @@ int cmd_traces(int argc, char **argv)
 	pt_run_init(&r, &common, path);
 	pt_run_inputs(&r, paths, npaths);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
-		ret = pt_cli_emit(ra.outpath, path, emit_traces, &(struct traces_ctx){&r.p, r.type});
+		ret = pt_cli_emit(ra.outpath, path, emit_traces,
+				  &(struct traces_ctx){&r.p, r.type});
 	pt_run_release(&r);
 	return ret;
 }

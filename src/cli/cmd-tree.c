@@ -77,7 +77,8 @@ int cmd_tree(int argc, char **argv)
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;
 		o.filters = &r.log;
-		ret = pt_cli_emit(ra.outpath, path, emit_tree, &(struct tree_ctx){&r.p, &r.agg, &o});
+		ret = pt_cli_emit(ra.outpath, path, emit_tree,
+				  &(struct tree_ctx){&r.p, &r.agg, &o});
 	}
 	pt_run_release(&r);
 	return ret;

@@ -97,7 +97,8 @@ char *pt_url_with_seconds(const char *url, long seconds)
 	const char *q = strchr(url, '?');
 
 	pt_buf_addstr(&b, url);
-	if (strstr(url, "/debug/pprof/") && !(q && (strstr(q, "?seconds=") || strstr(q, "&seconds="))))
+	if (strstr(url, "/debug/pprof/") &&
+	    !(q && (strstr(q, "?seconds=") || strstr(q, "&seconds="))))
 		pt_buf_addf(&b, "%cseconds=%ld", q ? '&' : '?', seconds);
 	return pt_buf_detach(&b, NULL);
 }

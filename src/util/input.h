@@ -14,7 +14,8 @@
 #include "util/diag.h"
 
 #define PT_INPUT_DEFAULT_MAX ((uint64_t)8 << 30) /* 8 GiB */
-#define PT_INPUT_MAX_LINE    ((size_t)16 << 20) /* longest line we accept (a 100k-frame stack fits) */
+/* the longest line we accept (a 100k-frame stack fits) */
+#define PT_INPUT_MAX_LINE ((size_t)16 << 20)
 
 struct pt_input {
 	const char *name; /* display name: the path, or "<stdin>" */

@@ -35,8 +35,8 @@ static void test_growth_advises_once_per_growth(void)
 			growths++;
 		a[n] = (uint32_t)n;
 	}
-	ok(advised - before <= (long)growths + 8,
-	   "16M appends: %ld madvise calls for %zu growths", advised - before, growths);
+	ok(advised - before <= (long)growths + 8, "16M appends: %ld madvise calls for %zu growths",
+	   advised - before, growths);
 	ok(a[12345] == 12345, "the values are kept");
 	free(a);
 }
