@@ -56,6 +56,18 @@ if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 	test_expect_success 'perf --duration profiles the start and lets the command finish' '
 		test_expect_code 3 "$PROFTOOL" record --duration 1 -o dur.collapsed -- "$TRASH/hot" 600 &&
 		grep -x done out && grep -q hot_loop dur.collapsed'
+	test_expect_success 'SIGTERM reaches the command, and what ran is still read' '
+		{ "$PROFTOOL" record -o sig.collapsed -- "$TRASH/hot" 100000 >/dev/null 2>&1
+			echo $? >rc; } &
+		i=0
+		while ! pgrep -f "hot 100000" >/dev/null && test $i -lt 100; do
+			sleep 0.1; i=$((i + 1))
+		done &&
+		sleep 0.5 &&
+		pkill -TERM -f "record -o sig.collapsed" &&
+		wait &&
+		test "$(cat rc)" = 143 &&
+		grep -q hot_loop sig.collapsed'
 else
 	test_skip 'record under perf' 'perf record cannot run here (Debian package linux-perf)'
 fi
