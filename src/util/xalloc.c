@@ -124,7 +124,7 @@ void *pt_xrealloc(void *p, size_t n)
 	q = realloc(p, n ? n : 1);
 	if (!q)
 		die_oom(n);
-	return huge(q, n, q != p || n > had);
+	return huge(q, n, n > had);
 }
 
 void *pt_xreallocarray(void *p, size_t nmemb, size_t size)
