@@ -10,6 +10,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "util/buf.h"
+#include "util/json.h"
 #include "formats/format.h"
 #include "util/map.h"
 #include "core/units.h"
@@ -1870,54 +1871,6 @@ static int cmp_wtick(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* a JSON string: UTF-8 kept, invalid bytes become U+FFFD, controls escaped */
-static void put_json_str(struct pt_buf *b, const char *s, size_t n)
-{
-	size_t i = 0;
-	pt_buf_addch(b, '"');
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len = 0, k;
-		uint32_t cp = 0;
-		if (c < 0x80) {
-			if (c == '"' || c == '\\') {
-				pt_buf_addch(b, '\\');
-				pt_buf_addch(b, c);
-			} else if (c < 0x20 || c == 0x7f) {
-				pt_buf_addf(b, "\\u%04x", c);
-			} else {
-				pt_buf_addch(b, c);
-			}
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4, cp = c & 0x07;
-		for (k = 1; len && k < len; k++) {
-			if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80) {
-				len = 0;
-				break;
-			}
-			cp = cp << 6 | ((unsigned char)s[i + k] & 0x3f);
-		}
-		if (len && ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-			    (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
-			len = 0;
-		if (!len) {
-			pt_buf_addstr(b, "\\ufffd");
-			i++;
-			continue;
-		}
-		pt_buf_add(b, s + i, len);
-		i += len;
-	}
-	pt_buf_addch(b, '"');
-}
-
 /* "VM123": the name our reader gives code without a url (eval, new Function) */
 static int vm_script(const char *file, const char **digits)
 {
@@ -1962,9 +1915,9 @@ static void call_frame(const struct writer *w, struct pt_buf *b, struct pt_inter
 		}
 	}
 	pt_buf_addstr(b, ",\"callFrame\":{\"functionName\":");
-	put_json_str(b, name, namelen);
+	pt_buf_add_json_str(b, name, namelen);
 	pt_buf_addf(b, ",\"scriptId\":\"%s\",\"url\":", script);
-	put_json_str(b, file, filelen);
+	pt_buf_add_json_str(b, file, filelen);
 	pt_buf_addf(b, ",\"lineNumber\":%" PRId64 ",\"columnNumber\":%" PRId64 "},\"hitCount\":",
 		    line > 0 ? line - 1 : -1, col > 0 ? col - 1 : -1);
 }

@@ -14,7 +14,7 @@
 #include "util/buf.h"
 #include "formats/format.h"
 #include "util/intern.h"
-#include "report/report.h"
+#include "util/json.h"
 #include "core/units.h"
 #include "util/xalloc.h"
 
@@ -59,11 +59,6 @@ struct ss {
 	struct pt_buf line;
 	struct pt_buf b;
 };
-
-static void ss_print(void *ctx, const char *s, size_t n)
-{
-	pt_buf_add(ctx, s, n);
-}
 
 /* a JSON string of n bytes: invalid UTF-8 as U+FFFD, then yajl's escaping */
 static void ss_strn(struct ss *s, const char *str, size_t n)
@@ -405,12 +400,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	pt_buf_init(&s.line);
 	s.p = p;
 	s.fp = out;
-	s.str = yajl_gen_alloc(NULL);
-	if (!s.str) {
-		fprintf(stderr, "proftool: out of memory\n");
-		exit(1);
-	}
-	yajl_gen_config(s.str, yajl_gen_print_callback, ss_print, &s.out);
+	s.str = pt_json_gen_buf(&s.out);
 	t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	t1 = o->type == PT_TYPE_ALL ? p->ntypes : t0 + 1;
 	find_groups(&s);

@@ -110,41 +110,7 @@ void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 	}
 }
 
-static void json_print(void *ctx, const char *s, size_t n)
-{
-	fwrite(s, 1, n, ctx);
-}
-
-yajl_gen pt_json_gen(FILE *fp)
-{
-	yajl_gen g = yajl_gen_alloc(NULL);
-	if (!g) {
-		fprintf(stderr, "proftool: out of memory\n");
-		exit(1);
-	}
-	yajl_gen_config(g, yajl_gen_print_callback, json_print, fp);
-	return g;
-}
-
-void pt_json_strn(yajl_gen g, const char *s, size_t n)
-{
-	struct pt_buf b = PT_BUF_INIT;
-	pt_buf_add_utf8(&b, s, n);
-	yajl_gen_string(g, (const unsigned char *)b.buf, b.len);
-	pt_buf_release(&b);
-}
-
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
 {
 	pt_json_strn(g, pt_s(p, id), pt_intern_len(&p->strings, id));
-}
-
-void pt_json_cstr(yajl_gen g, const char *s)
-{
-	pt_json_strn(g, s, strlen(s));
-}
-
-void pt_json_int(yajl_gen g, int64_t v)
-{
-	yajl_gen_integer(g, (long long)v);
 }

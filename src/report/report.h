@@ -10,6 +10,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/diff.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "util/diag.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
@@ -128,12 +129,7 @@ struct pt_diff_opts {
 int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,
 		   const struct pt_diff_opts *o, FILE *out);
 
-/* yajl generator writing to fp */
-yajl_gen pt_json_gen(FILE *fp);
-/* a profile string as a JSON string (made valid UTF-8) */
+/* a profile string as a JSON string (util/json.h has the rest) */
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
-void pt_json_cstr(yajl_gen g, const char *s);
-void pt_json_strn(yajl_gen g, const char *s, size_t n);
-void pt_json_int(yajl_gen g, int64_t v);
 
 #endif

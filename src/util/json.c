@@ -1,0 +1,112 @@
+/* json.c: yajl generators and JSON strings (json.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json.h"
+#include "util/text.h"
+
+static void to_file(void *ctx, const char *s, size_t n)
+{
+	fwrite(s, 1, n, ctx);
+}
+
+static void to_buf(void *ctx, const char *s, size_t n)
+{
+	pt_buf_add(ctx, s, n);
+}
+
+static yajl_gen gen(void (*print)(void *, const char *, size_t), void *ctx)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	if (!g) { /* as pt_xmalloc does on out-of-memory */
+		fprintf(stderr, "proftool: out of memory\n");
+		exit(1);
+	}
+	yajl_gen_config(g, yajl_gen_print_callback, print, ctx);
+	return g;
+}
+
+yajl_gen pt_json_gen(FILE *fp)
+{
+	return gen(to_file, fp);
+}
+
+yajl_gen pt_json_gen_buf(struct pt_buf *b)
+{
+	return gen(to_buf, b);
+}
+
+void pt_json_strn(yajl_gen g, const char *s, size_t n)
+{
+	struct pt_buf b = PT_BUF_INIT;
+
+	pt_buf_add_utf8(&b, s, n);
+	yajl_gen_string(g, (const unsigned char *)b.buf, b.len);
+	pt_buf_release(&b);
+}
+
+void pt_json_cstr(yajl_gen g, const char *s)
+{
+	pt_json_strn(g, s, strlen(s));
+}
+
+void pt_json_int(yajl_gen g, int64_t v)
+{
+	yajl_gen_integer(g, (long long)v);
+}
+
+/* the length of the valid UTF-8 sequence at s[i] (2 to 4), or 0 */
+static size_t utf8_len(const char *s, size_t i, size_t n)
+{
+	unsigned char c = (unsigned char)s[i];
+	size_t len = 0, k;
+	uint32_t cp = 0;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	for (k = 1; len && k < len; k++) {
+		if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | ((unsigned char)s[i + k] & 0x3f);
+	}
+	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
+{
+	size_t i = 0, len;
+
+	pt_buf_addch(b, '"');
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			if (c == '"' || c == '\\') {
+				pt_buf_addch(b, '\\');
+				pt_buf_addch(b, c);
+			} else if (c < 0x20 || c == 0x7f) {
+				pt_buf_addf(b, "\\u%04x", c);
+			} else {
+				pt_buf_addch(b, c);
+			}
+			i++;
+		} else if ((len = utf8_len(s, i, n))) {
+			pt_buf_add(b, s + i, len);
+			i += len;
+		} else {
+			pt_buf_addstr(b, "\\ufffd");
+			i++;
+		}
+	}
+	pt_buf_addch(b, '"');
+}

@@ -1,0 +1,29 @@
+/* json.h: the one way proftool writes JSON. Reports and writers that build a document
+ * with yajl get their generator here, to a FILE or into a pt_buf; writers that print
+ * large documents by hand (numbers by the million) write their strings with
+ * pt_buf_add_json_str. Strings may hold any bytes: every invalid UTF-8 sequence comes
+ * out as U+FFFD, so the document is always valid JSON. */
+#ifndef PT_JSON_H
+#define PT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
+
+#include "util/buf.h"
+
+/* a yajl generator that writes to fp, or appends to b; free with yajl_gen_free */
+yajl_gen pt_json_gen(FILE *fp);
+yajl_gen pt_json_gen_buf(struct pt_buf *b);
+
+/* a string of n bytes (invalid UTF-8 as U+FFFD, then yajl's escapes) */
+void pt_json_strn(yajl_gen g, const char *s, size_t n);
+void pt_json_cstr(yajl_gen g, const char *s);
+void pt_json_int(yajl_gen g, int64_t v);
+
+/* The same string by hand: '"' and '\' escaped, other bytes below 0x20 and 0x7f as
+ * \u00XX, valid UTF-8 kept as it is, each invalid byte as the escape \ufffd. */
+void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n);
+
+#endif

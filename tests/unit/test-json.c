@@ -1,0 +1,64 @@
+/* test-json.c: the JSON strings and numbers of util/json.h, by yajl and by hand. */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "tap.h"
+#include "util/json.h"
+
+/* the text yajl writes for one string (or number) */
+static void gen_str(struct pt_buf *out, const char *s, size_t n)
+{
+	yajl_gen g = pt_json_gen_buf(out);
+	pt_buf_reset(out);
+	pt_json_strn(g, s, n);
+	yajl_gen_free(g);
+}
+
+static int same(const struct pt_buf *b, const char *want)
+{
+	return b->len == strlen(want) && !memcmp(b->buf, want, b->len);
+}
+
+int main(void)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	yajl_gen g;
+
+	gen_str(&b, "a\"b\\c", 5);
+	ok(same(&b, "\"a\\\"b\\\\c\""), "yajl: quote and backslash escaped: %s", b.buf);
+	gen_str(&b, "x\ny\t\001", 5);
+	ok(same(&b, "\"x\\ny\\t\\u0001\""), "yajl: controls escaped: %s", b.buf);
+	gen_str(&b, "ok\xff!", 4);
+	ok(same(&b, "\"ok\xef\xbf\xbd!\""), "yajl: an invalid byte is U+FFFD");
+	gen_str(&b, "\xc3\xa9\xe2\x82\xac", 5);
+	ok(same(&b, "\"\xc3\xa9\xe2\x82\xac\""), "yajl: valid UTF-8 is kept");
+	gen_str(&b, "\xed\xa0\x80", 3);
+	ok(same(&b, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""),
+	   "yajl: a surrogate is three invalid bytes");
+
+	pt_buf_reset(&b);
+	pt_buf_add_json_str(&b, "a\"b\\c\n\x7f", 7);
+	ok(same(&b, "\"a\\\"b\\\\c\\u000a\\u007f\""), "by hand: escapes: %s", b.buf);
+	pt_buf_reset(&b);
+	pt_buf_add_json_str(&b, "\xc0\xaf\xf4\x90\x80\x80\xe2\x82", 8);
+	ok(same(&b, "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\""),
+	   "by hand: overlong, past U+10FFFF and cut sequences are U+FFFD per byte: %s", b.buf);
+	pt_buf_reset(&b);
+	pt_buf_add_json_str(&b, "\xf0\x9f\x94\xa5", 4);
+	ok(same(&b, "\"\xf0\x9f\x94\xa5\""), "by hand: a 4-byte sequence is kept");
+
+	pt_buf_reset(&b);
+	g = pt_json_gen_buf(&b);
+	yajl_gen_array_open(g);
+	pt_json_int(g, INT64_MAX);
+	pt_json_int(g, INT64_MIN);
+	pt_json_int(g, 0);
+	yajl_gen_array_close(g);
+	yajl_gen_free(g);
+	ok(same(&b, "[9223372036854775807,-9223372036854775808,0]"),
+	   "numbers at the int64 edges: %s", b.buf);
+	pt_buf_release(&b);
+	return tap_done();
+}
