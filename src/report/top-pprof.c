@@ -12,6 +12,7 @@
 #include "util/buf.h"
 #include "analysis/fold.h"
 #include "util/map.h"
+#include "analysis/graph.h"
 #include "report/report.h"
 #include "util/text.h"
 #include "core/units.h"
@@ -127,26 +128,17 @@ static int64_t abs64(int64_t v)
 	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
 }
 
-/* ---- the graph: one node per function name, rebuilt from the sample rows ---- */
+/* ---- the graph: one vertex per function name (analysis/graph.h) ---- */
 
 struct pp_graph {
 	const struct pt_profile *p;
 	uint32_t t;
 	uint32_t nent;
-	uint32_t *node_ent; /* tree node -> entry */
+	uint32_t *node_ent; /* tree node -> entry (the graph's vertex) */
 	uint32_t *ent_name; /* entry -> string id */
-	int64_t *flat, *cum;
-	uint32_t *seen; /* per entry: the row + 1 that last added to cum */
-	struct pt_map edge_index;
-	uint32_t nedges;
-	size_t edges_alloc;
-	struct pp_edge {
-		uint32_t from, to, seen;
-		int not_inline;
-		int64_t weight;
-	} * edges;
-	uint32_t *path;
-	size_t path_alloc;
+	struct pt_graph g;
+	int64_t *flat, *cum; /* g's */
+	uint8_t *seen;
 };
 
 static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t t)
@@ -158,7 +150,6 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 	g->p = p;
 	g->t = t;
 	pt_map_init(&names);
-	pt_map_init(&g->edge_index);
 	g->node_ent = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
 	g->ent_name = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
 	g->node_ent[0] = UINT32_MAX;
@@ -172,87 +163,23 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 		g->node_ent[n] = *slot;
 	}
 	pt_map_release(&names);
-	g->flat = pt_xcalloc(g->nent + 1, sizeof(int64_t));
-	g->cum = pt_xcalloc(g->nent + 1, sizeof(int64_t));
-	g->seen = pt_xcalloc(g->nent + 1, sizeof(uint32_t));
+	pt_graph_init(&g->g, g->nent);
+	g->flat = g->g.flat;
+	g->cum = g->g.cum;
+	g->seen = g->g.seen;
 }
 
 static void graph_release(struct pp_graph *g)
 {
 	free(g->node_ent);
 	free(g->ent_name);
-	free(g->flat);
-	free(g->cum);
-	free(g->seen);
-	free(g->edges);
-	free(g->path);
-	pt_map_release(&g->edge_index);
+	pt_graph_release(&g->g);
 }
 
-/* graph.newGraph: every row with a nonzero value walks its stack root to leaf; a node
- * gets the value in cum once per row, the leaf-most kept node in flat (unless the leaf
- * itself was dropped: pprof's residual), and every caller -> callee pair of kept nodes
- * is an edge, inline only if the callee was an inlined frame each time. */
+/* graph.newGraph, with the nodes not kept left out */
 static void graph_build(struct pp_graph *g, const unsigned char *kept)
 {
-	const struct pt_profile *p = g->p;
-	uint32_t row;
-
-	memset(g->flat, 0, g->nent * sizeof(int64_t));
-	memset(g->cum, 0, g->nent * sizeof(int64_t));
-	memset(g->seen, 0, g->nent * sizeof(uint32_t));
-	pt_map_release(&g->edge_index);
-	pt_map_init(&g->edge_index);
-	g->nedges = 0;
-	for (row = 0; row < p->nsamples; row++) {
-		int64_t v = p->sample_values[(size_t)row * p->ntypes + g->t];
-		uint32_t node, parent = UINT32_MAX;
-		size_t n = 0, i;
-		int residual = 0;
-
-		if (!v)
-			continue;
-		for (node = p->samples[row].node; node; node = p->nodes[node].parent) {
-			PT_ALLOC_GROW(g->path, n + 1, g->path_alloc);
-			g->path[n++] = node;
-		}
-		for (i = n; i-- > 0;) {
-			uint32_t e = g->node_ent[g->path[i]];
-			if (kept && !kept[e]) {
-				residual = 1;
-				continue;
-			}
-			if (g->seen[e] != row + 1) {
-				g->seen[e] = row + 1;
-				g->cum[e] = pt_add(g->cum[e], v);
-			}
-			if (parent != UINT32_MAX && parent != e) {
-				uint32_t *slot =
-					pt_map_put(&g->edge_index, (uint64_t)parent << 32 | e);
-				struct pp_edge *ed;
-				if (*slot == PT_MAP_NEW) {
-					PT_ALLOC_GROW(g->edges, (size_t)g->nedges + 1,
-						      g->edges_alloc);
-					*slot = g->nedges;
-					ed = &g->edges[g->nedges++];
-					memset(ed, 0, sizeof(*ed));
-					ed->from = parent;
-					ed->to = e;
-				}
-				ed = &g->edges[*slot];
-				if (ed->seen != row + 1) {
-					ed->seen = row + 1;
-					ed->weight = pt_add(ed->weight, v);
-					if (!(pt_frame_of(p, g->path[i])->flags & PT_FRAME_INLINED))
-						ed->not_inline = 1;
-				}
-			}
-			parent = e;
-			residual = 0;
-		}
-		if (parent != UINT32_MAX && !residual)
-			g->flat[parent] = pt_add(g->flat[parent], v);
-	}
+	pt_graph_build(&g->g, g->p, g->node_ent, g->t, kept);
 }
 
 /* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:
@@ -262,10 +189,11 @@ static unsigned char *graph_marks(const struct pp_graph *g, int64_t cutoff)
 	unsigned char *inl = pt_xcalloc(g->nent + 1, 1), *marks = pt_xcalloc(g->nent + 1, 1);
 	uint32_t i;
 
-	for (i = 0; i < g->nedges; i++) {
-		if (abs64(g->edges[i].weight) < cutoff)
+	for (i = 0; i < g->g.nedges; i++) {
+		const struct pt_graph_edge *e = &g->g.edges[i];
+		if (!e->live || abs64(e->weight) < cutoff)
 			continue;
-		inl[g->edges[i].to] |= g->edges[i].not_inline ? 2 : 1;
+		inl[e->to] |= e->not_inline ? 2 : 1;
 	}
 	for (i = 0; i < g->nent; i++)
 		marks[i] = pt_inline_mark(inl[i]);

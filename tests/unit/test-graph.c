@@ -1,0 +1,113 @@
+/* test-graph.c: the call graph of small trees (analysis/graph.h), counted once per
+ * stack, with pprof's rules for left-out vertices, residual samples and inlining. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/graph.h"
+#include "core/profile.h"
+#include "tap.h"
+#include "util/xalloc.h"
+
+static uint32_t fr(struct pt_profile *p, const char *name, uint32_t flags)
+{
+	return pt_profile_simple_frame(p, name, strlen(name), 0, 0, flags);
+}
+
+static void add(struct pt_profile *p, const uint32_t *frames, size_t n, int64_t v)
+{
+	pt_profile_add_sample(p, pt_profile_stack(p, frames, n, 0), 0, &v, 0);
+}
+
+/* vertex = the function name's first letter's place after 'a' (or after 'x') */
+static uint32_t *vertices(const struct pt_profile *p)
+{
+	uint32_t *v = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t)), n;
+	for (n = 1; n < p->nnodes; n++) {
+		char c = pt_s(p, p->funcs[pt_frame_of(p, n)->func].name)[0];
+		v[n] = (uint32_t)(c >= 'x' ? c - 'x' : c - 'a');
+	}
+	return v;
+}
+
+static int64_t weight(const struct pt_graph *g, uint32_t from, uint32_t to, int *not_inline)
+{
+	uint32_t i;
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].from == from && g->edges[i].to == to && g->edges[i].live) {
+			if (not_inline)
+				*not_inline = g->edges[i].not_inline;
+			return g->edges[i].weight;
+		}
+	return -1;
+}
+
+int main(void)
+{
+	struct pt_profile p;
+	struct pt_graph g;
+	uint32_t *vx, a, b, c, d, yi, y;
+	unsigned char kept[4];
+	int ni = -1;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	a = fr(&p, "a", 0);
+	b = fr(&p, "b", 0);
+	c = fr(&p, "c", 0);
+	d = fr(&p, "d", 0);
+	add(&p, (uint32_t[]){a, b, a, b}, 4, 5);
+	add(&p, (uint32_t[]){a, c}, 2, 3);
+	add(&p, (uint32_t[]){a, b, c}, 3, 2);
+	add(&p, (uint32_t[]){d, a}, 2, 0); /* a stack whose samples add up to nothing */
+	vx = vertices(&p);
+	pt_graph_init(&g, 4);
+	pt_graph_build(&g, &p, vx, 0, NULL);
+	is_int(g.cum[0], 10, "a: cum once per stack under recursion");
+	is_int(g.flat[1], 5, "b: flat of its leaf samples");
+	is_int(g.cum[1], 7, "b: cum");
+	is_int(weight(&g, 0, 1, NULL), 7, "a -> b: once per stack though it recurs");
+	is_int(weight(&g, 1, 0, NULL), 5, "b -> a");
+	is_int(weight(&g, 0, 2, NULL), 3, "a -> c");
+	is_int(weight(&g, 1, 2, NULL), 2, "b -> c");
+	ok(!g.seen[3] && weight(&g, 3, 0, NULL) == -1,
+	   "a stack without value makes no vertex and no edge");
+
+	/* pprof's -nodefraction: b left out, its callers call its callees */
+	memset(kept, 1, sizeof(kept));
+	kept[1] = 0;
+	pt_graph_build(&g, &p, vx, 0, kept);
+	is_int(weight(&g, 0, 2, NULL), 5, "without b: a -> c has b's share too");
+	is_int(g.flat[0], 0, "a;b;a;b without b: its leaf is gone, no flat (pprof's residual)");
+	is_int(g.cum[0], 10, "a's cum is unchanged");
+	is_int(g.flat[2], 5, "c's flat");
+	kept[1] = 1;
+	kept[2] = 0;
+	pt_graph_build(&g, &p, vx, 0, kept);
+	is_int(g.flat[0] + g.flat[1], 5, "a leaf left out adds to no flat value (residual)");
+	pt_graph_release(&g);
+	free(vx);
+	pt_profile_release(&p);
+
+	/* inline marks: the callee's frame at the rootmost occurrence decides */
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	a = fr(&p, "x", 0);
+	yi = pt_profile_simple_frame(&p, "y", 1, 0, 7, PT_FRAME_INLINED);
+	y = pt_profile_simple_frame(&p, "y", 1, 0, 9, 0);
+	add(&p, (uint32_t[]){a, yi}, 2, 4);
+	vx = vertices(&p);
+	pt_graph_init(&g, 2);
+	pt_graph_build(&g, &p, vx, 0, NULL);
+	ok(weight(&g, 0, 1, &ni) == 4 && ni == 0, "an inlined callee: the edge is inline");
+	add(&p, (uint32_t[]){a, y}, 2, 1);
+	free(vx);
+	vx = vertices(&p);
+	pt_graph_build(&g, &p, vx, 0, NULL);
+	ok(weight(&g, 0, 1, &ni) == 5 && ni == 1, "one call not inlined: the edge is not");
+	pt_graph_release(&g);
+	free(vx);
+	pt_profile_release(&p);
+	return tap_done();
+}
