@@ -11,6 +11,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/functable.h"
+#include "core/sink.h"
 #include "util/buf.h"
 #include "formats/format.h"
 #include "util/map.h"
@@ -150,6 +151,11 @@ struct builder {
 	size_t nedges, edges_alloc;
 	struct lline *lines;
 	size_t nlines, lines_alloc;
+
+	/* where the stacks go: NULL builds the profile's tree (core/sink.h) */
+	struct pt_sink *sink;
+	uint32_t *sink_frames; /* one run's profile frames, leaf first */
+	size_t sink_frames_alloc;
 
 	/* raw: a trie over local frames (node 0 = root) and the runs in order */
 	int have_raw;
@@ -981,6 +987,38 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
 	return a;
 }
 
+/* With a sink, run k goes to it as its frames (node[] holds the trie nodes' frames):
+ * the run's count as samples, its time from the deltas in wall mode, else from the
+ * interval. A run of count 0 goes too, so that its frames make the same entries as
+ * the tree's nodes would; it is not a record. */
+static void sink_run(struct builder *b, const uint32_t *node, size_t k, int64_t c, uint32_t nt,
+		     const int *kind, const int64_t *mult, int wall, uint64_t s)
+{
+	const uint32_t *parent = b->have_lines ? b->lparent : b->tparent;
+	uint32_t t, n = b->have_lines ? b->runs[k].lnode : b->runs[k].node;
+	int64_t vals[3];
+	size_t depth = 0;
+	int64_t j;
+
+	for (; n; n = parent[n]) {
+		PT_ALLOC_GROW(b->sink_frames, depth + 1, b->sink_frames_alloc);
+		b->sink_frames[depth++] = node[n];
+	}
+	for (t = 0; t < nt; t++) {
+		if (kind[t] == T_TIME && wall && b->ndeltas) {
+			int64_t sum = 0;
+			for (j = 0; j < c; j++)
+				sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
+			vals[t] = sum;
+		} else {
+			vals[t] = kind[t] == T_SAMPLES ? c : smul(c, mult[t]);
+		}
+	}
+	pt_sink_sample(b->sink, b->p, b->sink_frames, depth, 1, 0, vals, 0);
+	/* the sink counted one record: the run holds c */
+	b->p->nrecords += (uint64_t)c - 1;
+}
+
 /* The function of a dump frame. Frames are functions of their own, even two "<main>"
  * frames of one name, file and line: the second such frame gets identity 1, the third
  * 2, and so on (twins maps the first one's function id to the next identity). The
@@ -1105,15 +1143,19 @@ static int finish(struct builder *b)
 						 t.buf);
 				goto out;
 			}
-			if (!b->have_lines)
+			/* a sink takes each run's frames: node[] is then the frame */
+			if (b->sink)
+				node[k] = f->frame;
+			else if (!b->have_lines)
 				node[k] = pt_profile_child(p, node[b->tparent[k]], f->frame);
 		}
 		for (k = 1; b->have_lines && k < b->nltrie; k++) {
 			uint32_t pair = b->lpair[k];
 			struct pt_frame fr = p->frames[b->lf[b->pair_frame[pair]].frame];
 			fr.line = b->pair_line[pair];
-			node[k] =
-				pt_profile_child(p, node[b->lparent[k]], pt_profile_frame(p, &fr));
+			node[k] = b->sink ? pt_profile_frame(p, &fr)
+					  : pt_profile_child(p, node[b->lparent[k]],
+							     pt_profile_frame(p, &fr));
 		}
 		for (k = 0; k < b->nruns; k++)
 			nsamples += (uint64_t)b->runs[k].count;
@@ -1140,6 +1182,11 @@ static int finish(struct builder *b)
 		for (k = 0; k < b->nruns; k++) {
 			int64_t c = b->runs[k].count, j;
 			uint32_t n = node[b->have_lines ? b->runs[k].lnode : b->runs[k].node];
+			if (b->sink) {
+				sink_run(b, node, k, c, nt, kind, mult, wall, s);
+				s += (uint64_t)c;
+				continue;
+			}
 			if (!c)
 				continue;
 			/* one event per sample only where the input has one entry per sample
@@ -1254,6 +1301,7 @@ static void builder_release(struct builder *b)
 	free(b->order);
 	free(b->edges);
 	free(b->lines);
+	free(b->sink_frames);
 	free(b->tparent);
 	free(b->tframe);
 	free(b->tfirst);
@@ -1754,6 +1802,7 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	(void)o;
 	p->format = "stackprof";
 	builder_init(&b, p, d);
+	b.sink = o->sink;
 	memset(&m, 0, sizeof(m));
 	m.in = in;
 	m.b = &b;
@@ -1916,6 +1965,7 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 	(void)o;
 	p->format = "stackprof-json";
 	builder_init(&b, p, d);
+	b.sink = o->sink;
 	h = yajl_alloc(&j_callbacks, NULL, &b);
 	if (!h) {
 		builder_release(&b);
