@@ -1177,6 +1177,8 @@ static int finish(struct builder *b)
 		}
 		if (b->ndeltas != nsamples)
 			b->ndeltas = 0; /* not all kept (a second 'mode'): weigh by the interval */
+		/* every frame is made: a sink need not watch for new ones */
+		pt_sink_frames_complete(b->sink, p);
 		if (b->nts_seen > 1 && b->ts_last > b->ts_first)
 			p->duration_nanos = us_since(b->ts_last, b->ts_first);
 		for (k = 0; k < b->nruns; k++) {
