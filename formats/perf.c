@@ -815,6 +815,17 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 			;
 		return frame_line(r, s + i, n - i, lineno);
 	}
+	if (r->in_record) {
+		/* FlameGraph and inferno also take callchain lines indented with spaces, or
+		 * not at all: inside a record, a line that is no sample header (perf pads
+		 * the comm with spaces) but reads as a frame is one */
+		struct header h;
+		struct chainline c;
+		for (i = 0; i < n && s[i] == ' '; i++)
+			;
+		if (!parse_header(s, n, &h) && parse_frame(s + i, n - i, &c))
+			return r->skip_record ? 0 : frame_line(r, s + i, n - i, lineno);
+	}
 	return header_line(r, s, n, lineno);
 }
 
