@@ -72,6 +72,21 @@ static int take_count(const char *s, size_t *n, int64_t *v, uint32_t *decimals, 
 /* Only the first line decides: a later bad line is an error worth reporting, which
  * "not mine" would hide. A first line longer than the head is taken on trust when it
  * looks like text with ';' separators. */
+/* A line opening with '#' or "//" and without a count is a comment (tools that write
+ * collapsed stacks put their settings there); with a count it is a stack whose first
+ * frame's name opens so. */
+static int is_comment(const char *s, size_t n)
+{
+	int64_t v;
+	uint32_t dec;
+	int ovf = 0;
+	size_t m = n;
+
+	if (!(s[0] == '#' || (n >= 2 && s[0] == '/' && s[1] == '/')))
+		return 0;
+	return !take_count(s, &m, &v, &dec, &ovf) && !ovf;
+}
+
 static int collapsed_detect(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head, *nl = NULL;
@@ -80,12 +95,13 @@ static int collapsed_detect(const unsigned char *head, size_t len)
 	uint32_t dec;
 	int ovf = 0;
 
+	/* blank lines and comments before the first stack */
 	for (;;) {
 		nl = memchr(s + i, '\n', len - i);
 		n = nl ? (size_t)(nl - (s + i)) : len - i;
 		while (n && is_space(s[i + n - 1]))
 			n--;
-		if (n || !nl)
+		if ((n && !is_comment(s + i, n)) || !nl)
 			break;
 		i += (size_t)(nl - (s + i)) + 1;
 	}
@@ -186,6 +202,8 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 
 	if (memchr(s, '\0', n))
 		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
+	if (is_comment(s, n))
+		return 0;
 	if (!take_count(s, &n, &v[1], &dec[1], &ovf))
 		return pt_diag_error_line(r->d, lineno,
 					  ovf ? "count is too large"
