@@ -72,19 +72,11 @@ static int take_count(const char *s, size_t *n, int64_t *v, uint32_t *decimals, 
 /* Only the first line decides: a later bad line is an error worth reporting, which
  * "not mine" would hide. A first line longer than the head is taken on trust when it
  * looks like text with ';' separators. */
-/* A line opening with '#' or "//" and without a count is a comment (tools that write
- * collapsed stacks put their settings there); with a count it is a stack whose first
- * frame's name opens so. */
+/* A line opening with '#' or "//" is a comment (tools that write collapsed stacks put
+ * their settings there; inferno skips them too) */
 static int is_comment(const char *s, size_t n)
 {
-	int64_t v;
-	uint32_t dec;
-	int ovf = 0;
-	size_t m = n;
-
-	if (!(s[0] == '#' || (n >= 2 && s[0] == '/' && s[1] == '/')))
-		return 0;
-	return !take_count(s, &m, &v, &dec, &ovf) && !ovf;
+	return s[0] == '#' || (n >= 2 && s[0] == '/' && s[1] == '/');
 }
 
 static int collapsed_detect(const unsigned char *head, size_t len)
