@@ -59,6 +59,11 @@ test_expect_success 'the response is bounded by --max-input-size' '
 	test_expect_code 1 "$PROFTOOL" top --max-input-size 64 "$U/heap" &&
 	test_one_line_err "proftool: $U/heap: response larger than 64 bytes (see --max-input-size)"'
 
+test_expect_success '--timeout bounds the wait for a slow endpoint' '
+	test_expect_code 1 "$PROFTOOL" top --seconds 20 --timeout 1 "$U/profile" &&
+	test "$(wc -l <err)" = 1 &&
+	grep -q "^proftool: $U/profile: cannot fetch: .*timed out" err'
+
 test_expect_success 'a refused connection is one line with curl'\''s message' '
 	kill $server && wait $server 2>/dev/null; server= &&
 	test_expect_code 1 "$PROFTOOL" top "$U/heap" &&
