@@ -1037,24 +1037,14 @@ static uint32_t dump_func(struct pt_profile *p, struct pt_map *twins, uint32_t n
 	return pt_profile_func_ident(p, name, 0, file, line, (*slot)++);
 }
 
-static int finish(struct builder *b)
+/* the sample types: samples; time for cpu and wall mode; objects for object mode. kind
+ * and mult say what each type's value is and its multiple of a sample; returns their
+ * number */
+static uint32_t sample_types(struct builder *b, const char *mode, int *kind, int64_t *mult)
 {
 	struct pt_profile *p = b->p;
-	const char *mode = b->mode ? pt_s(p, b->mode) : "";
-	struct pt_buf t = PT_BUF_INIT;
-	int64_t mult[3];
-	int kind[3];
-	uint32_t i, nt = 0;
-	size_t k;
-	struct pt_map twins;
-	int ret = -1;
+	uint32_t nt = 0;
 
-	if (!b->done)
-		return pt_diag_error_at(b->d, b->off, "the dump ends early");
-	if (!b->have_frames)
-		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
-
-	/* sample types: samples; time for cpu/wall; objects for object mode */
 	pt_profile_add_type(p, "samples", "count");
 	kind[nt] = T_SAMPLES;
 	mult[nt++] = 1;
@@ -1072,8 +1062,16 @@ static int finish(struct builder *b)
 		p->period_type = p->types[1];
 		p->period = b->interval;
 	}
+	return nt;
+}
 
-	/* metadata: the header, then the user's */
+/* metadata: the header, then the user's */
+static void header_meta(struct builder *b, const char *mode)
+{
+	struct pt_profile *p = b->p;
+	struct pt_buf t = PT_BUF_INIT;
+	size_t k;
+
 	if (b->have_version) {
 		pt_buf_addf(&t, "%g", b->version);
 		pt_profile_add_meta(p, "version", t.buf);
@@ -1098,8 +1096,16 @@ static int finish(struct builder *b)
 		PT_ALLOC_GROW(p->meta, p->nmeta + 1, p->meta_alloc);
 		p->meta[p->nmeta++] = b->umeta[k];
 	}
+	pt_buf_release(&t);
+}
 
-	/* one function per dump frame, in the dump's order (reports break ties by it) */
+/* one function per dump frame, in the dump's order (reports break ties by it) */
+static void make_functions(struct builder *b)
+{
+	struct pt_profile *p = b->p;
+	struct pt_map twins;
+	size_t k;
+
 	pt_map_init(&twins);
 	for (k = 0; k < b->norder; k++) {
 		struct lframe *f = &b->lf[b->order[k]];
@@ -1122,152 +1128,201 @@ static int finish(struct builder *b)
 		f->frame = pt_profile_frame(p, &fr);
 	}
 	pt_map_release(&twins);
+}
 
-	if (b->have_raw) {
-		/* with raw_lines, stacks are over (frame, line) pairs: the line trie's nodes */
-		size_t nn = b->have_lines ? b->nltrie : b->ntrie;
-		uint32_t *node = pt_xmalloc((nn ? nn : 1) * sizeof(uint32_t));
-		uint64_t nsamples = 0, s = 0;
-		int64_t vals[3], t0 = b->nts ? b->ts[0] : 0, clock = 0;
-		int wall = !strcmp(mode, "wall");
+/* What each trie node stands for: the profile's tree node, or with a sink the node's
+ * frame. With raw_lines, stacks are over (frame, line) pairs: the line trie's nodes.
+ * NULL with the error filled when 'raw' names a frame 'frames' lacks. */
+static uint32_t *trie_nodes(struct builder *b)
+{
+	struct pt_profile *p = b->p;
+	size_t nn = b->have_lines ? b->nltrie : b->ntrie, k;
+	uint32_t *node = pt_xmalloc((nn ? nn : 1) * sizeof(uint32_t));
 
-		node[0] = 0;
-		for (k = 1; k < b->ntrie; k++) {
-			struct lframe *f = &b->lf[b->tframe[k]];
-			if (!f->defined) {
-				pt_buf_reset(&t);
-				frame_label(b, b->tframe[k], &t);
-				free(node);
-				pt_diag_error_at(b->d, f->off,
-						 "'raw' names frame %s, which 'frames' lacks",
-						 t.buf);
-				goto out;
-			}
-			/* a sink takes each run's frames: node[] is then the frame */
-			if (b->sink)
-				node[k] = f->frame;
-			else if (!b->have_lines)
-				node[k] = pt_profile_child(p, node[b->tparent[k]], f->frame);
-		}
-		for (k = 1; b->have_lines && k < b->nltrie; k++) {
-			uint32_t pair = b->lpair[k];
-			struct pt_frame fr = p->frames[b->lf[b->pair_frame[pair]].frame];
-			fr.line = b->pair_line[pair];
-			node[k] = b->sink ? pt_profile_frame(p, &fr)
-					  : pt_profile_child(p, node[b->lparent[k]],
-							     pt_profile_frame(p, &fr));
-		}
-		for (k = 0; k < b->nruns; k++)
-			nsamples += (uint64_t)b->runs[k].count;
-		if ((b->ndeltas_seen && b->ndeltas_seen != nsamples) ||
-		    (b->nts_seen && b->nts_seen != nsamples)) {
+	node[0] = 0;
+	for (k = 1; k < b->ntrie; k++) {
+		struct lframe *f = &b->lf[b->tframe[k]];
+		if (!f->defined) {
+			struct pt_buf t = PT_BUF_INIT;
+			frame_label(b, b->tframe[k], &t);
+			pt_diag_error_at(b->d, f->off, "'raw' names frame %s, which 'frames' lacks",
+					 t.buf);
+			pt_buf_release(&t);
 			free(node);
-			pt_diag_error_at(
-				b->d,
-				b->ndeltas_seen && b->ndeltas_seen != nsamples ? b->deltas_off
-									       : b->ts_off,
-				"'raw' holds %" PRIu64 " samples but '%s' has %" PRIu64 " entries",
-				nsamples,
-				b->ndeltas_seen && b->ndeltas_seen != nsamples
-					? "raw_timestamp_deltas"
-					: "raw_sample_timestamps",
-				b->ndeltas_seen && b->ndeltas_seen != nsamples ? b->ndeltas_seen
-									       : b->nts_seen);
-			goto out;
+			return NULL;
 		}
-		if (b->ndeltas != nsamples)
-			b->ndeltas = 0; /* not all kept (a second 'mode'): weigh by the interval */
-		/* every frame is made: a sink need not watch for new ones */
-		pt_sink_frames_complete(b->sink, p);
-		if (b->nts_seen > 1 && b->ts_last > b->ts_first)
-			p->duration_nanos = us_since(b->ts_last, b->ts_first);
-		for (k = 0; k < b->nruns; k++) {
-			int64_t c = b->runs[k].count, j;
-			uint32_t n = node[b->have_lines ? b->runs[k].lnode : b->runs[k].node];
-			if (b->sink) {
-				sink_run(b, node, k, c, nt, kind, mult, wall, s);
-				s += (uint64_t)c;
-				continue;
-			}
-			if (!c)
-				continue;
-			/* one event per sample only where the input has one entry per sample
-			 * (timestamps or deltas); else a count could ask for 2^62 events */
-			if (p->keep_timeline && (b->nts || b->ndeltas)) {
-				for (j = 0; j < c; j++, s++) {
-					int64_t d = b->ndeltas ? b->deltas[s] : b->interval;
-					for (i = 0; i < nt; i++)
-						vals[i] = kind[i] == T_SAMPLES ? 1
-							  : kind[i] == T_TIME && wall && b->ndeltas
-								  ? d
-								  : mult[i];
-					clock = pt_add(clock, d);
-					pt_profile_add_sample(p, n, 0, vals,
-							      b->nts ? us_since(b->ts[s], t0)
-								     : smul(clock, 1000));
-				}
-				continue;
-			}
-			for (i = 0; i < nt; i++) {
-				if (kind[i] == T_TIME && wall && b->ndeltas) {
-					int64_t sum = 0;
-					for (j = 0; j < c; j++)
-						sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
-					vals[i] = sum;
-				} else {
-					vals[i] = kind[i] == T_SAMPLES ? c : smul(c, mult[i]);
-				}
-			}
-			s += (uint64_t)c;
-			pt_profile_add_sample(p, n, 0, vals, 0);
-			p->nrecords += (uint64_t)c - 1;
-		}
-		free(node);
-		/* before stackprof 0.2.26 raw stacks carry no lines: keep the dump's own
-		 * per-line counts (self exact, totals per occurrence) for `method` */
-		if (!b->have_lines && b->nlines)
-			p->line_agg = frames_agg(b, nt, mult);
-	} else {
-		struct pt_agg *a = frames_agg(b, nt, mult);
-		p->agg = a;
-		p->no_stacks_reason =
-			"the stackprof dump was recorded without raw: true, so it holds no "
-			"stacks; record it with StackProf.run(raw: true, ...) or "
-			"StackProf.start(raw: true)";
-		for (k = 0; k < b->nedges; k++) {
-			struct ledge *e = &b->edges[k];
-			uint32_t id, c, j;
-			if (!b->lf[e->callee].defined) {
-				pt_buf_reset(&t);
-				frame_label(b, e->callee, &t);
-				pt_diag_error_at(b->d, b->lf[e->callee].off,
-						 "'edges' name frame %s, which 'frames' lacks",
-						 t.buf);
-				goto out;
-			}
-			c = pt_agg_entry(a, e->callee, NULL);
-			id = pt_agg_edge(a, pt_agg_entry(a, e->caller, NULL), c);
-			for (j = 0; j < nt; j++)
-				a->edge_value[(size_t)id * nt + j] =
-					pt_add(a->edge_value[(size_t)id * nt + j],
-					       smul(e->count, mult[j]));
-		}
-		for (k = 0; k < nt; k++) {
-			int64_t sum = 0;
-			if (b->have_samples) {
-				sum = b->samples;
-			} else {
-				for (i = 0; i < a->nentries; i++)
-					sum = pt_add(sum, a->flat[(size_t)i * nt]);
-			}
-			a->total[k] = smul(sum, mult[k]);
-		}
-		p->nrecords = (uint64_t)a->total[0];
+		/* a sink takes each run's frames: node[] is then the frame */
+		if (b->sink)
+			node[k] = f->frame;
+		else if (!b->have_lines)
+			node[k] = pt_profile_child(p, node[b->tparent[k]], f->frame);
 	}
-	ret = 0;
-out:
-	pt_buf_release(&t);
-	return ret;
+	for (k = 1; b->have_lines && k < b->nltrie; k++) {
+		uint32_t pair = b->lpair[k];
+		struct pt_frame fr = p->frames[b->lf[b->pair_frame[pair]].frame];
+		fr.line = b->pair_line[pair];
+		node[k] = b->sink ? pt_profile_frame(p, &fr)
+				  : pt_profile_child(p, node[b->lparent[k]],
+						     pt_profile_frame(p, &fr));
+	}
+	return node;
+}
+
+/* the per-sample timestamps or deltas, if any, must be one per sample */
+static int check_timestamps(struct builder *b)
+{
+	uint64_t nsamples = 0;
+	size_t k;
+	int deltas;
+
+	for (k = 0; k < b->nruns; k++)
+		nsamples += (uint64_t)b->runs[k].count;
+	deltas = b->ndeltas_seen && b->ndeltas_seen != nsamples;
+	if (deltas || (b->nts_seen && b->nts_seen != nsamples))
+		return pt_diag_error_at(
+			b->d, deltas ? b->deltas_off : b->ts_off,
+			"'raw' holds %" PRIu64 " samples but '%s' has %" PRIu64 " entries",
+			nsamples, deltas ? "raw_timestamp_deltas" : "raw_sample_timestamps",
+			deltas ? b->ndeltas_seen : b->nts_seen);
+	if (b->ndeltas != nsamples)
+		b->ndeltas = 0; /* not all kept (a second 'mode'): weigh by the interval */
+	return 0;
+}
+
+/* run k of count c, sample s on, into the tree: one event per sample only where the
+ * input has one entry per sample (timestamps or deltas); else a count could ask for
+ * 2^62 events */
+static void tree_run(struct builder *b, uint32_t n, int64_t c, uint32_t nt, const int *kind,
+		     const int64_t *mult, int wall, uint64_t s, int64_t *clock)
+{
+	struct pt_profile *p = b->p;
+	int64_t vals[3], t0 = b->nts ? b->ts[0] : 0, j;
+	uint32_t i;
+
+	if (p->keep_timeline && (b->nts || b->ndeltas)) {
+		for (j = 0; j < c; j++, s++) {
+			int64_t d = b->ndeltas ? b->deltas[s] : b->interval;
+			for (i = 0; i < nt; i++)
+				vals[i] = kind[i] == T_SAMPLES			    ? 1
+					  : kind[i] == T_TIME && wall && b->ndeltas ? d
+										    : mult[i];
+			*clock = pt_add(*clock, d);
+			pt_profile_add_sample(p, n, 0, vals,
+					      b->nts ? us_since(b->ts[s], t0) : smul(*clock, 1000));
+		}
+		return;
+	}
+	for (i = 0; i < nt; i++) {
+		if (kind[i] == T_TIME && wall && b->ndeltas) {
+			int64_t sum = 0;
+			for (j = 0; j < c; j++)
+				sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
+			vals[i] = sum;
+		} else {
+			vals[i] = kind[i] == T_SAMPLES ? c : smul(c, mult[i]);
+		}
+	}
+	pt_profile_add_sample(p, n, 0, vals, 0);
+	p->nrecords += (uint64_t)c - 1;
+}
+
+/* a dump with raw stacks: the tree (or the sink) from the tries and the runs */
+static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int64_t *mult,
+		      int wall)
+{
+	struct pt_profile *p = b->p;
+	uint32_t *node = trie_nodes(b);
+	uint64_t s = 0;
+	int64_t clock = 0;
+	size_t k;
+
+	if (!node)
+		return -1;
+	if (check_timestamps(b) < 0) {
+		free(node);
+		return -1;
+	}
+	/* every frame is made: a sink need not watch for new ones */
+	pt_sink_frames_complete(b->sink, p);
+	if (b->nts_seen > 1 && b->ts_last > b->ts_first)
+		p->duration_nanos = us_since(b->ts_last, b->ts_first);
+	for (k = 0; k < b->nruns; k++) {
+		int64_t c = b->runs[k].count;
+		if (b->sink)
+			sink_run(b, node, k, c, nt, kind, mult, wall, s);
+		else if (c)
+			tree_run(b, node[b->have_lines ? b->runs[k].lnode : b->runs[k].node], c, nt,
+				 kind, mult, wall, s, &clock);
+		s += (uint64_t)c;
+	}
+	free(node);
+	/* before stackprof 0.2.26 raw stacks carry no lines: keep the dump's own per-line
+	 * counts (self exact, totals per occurrence) for `method` */
+	if (!b->have_lines && b->nlines)
+		p->line_agg = frames_agg(b, nt, mult);
+	return 0;
+}
+
+/* a dump without raw stacks: the per-function table from its frames and edges */
+static int aggregate_only(struct builder *b, uint32_t nt, const int64_t *mult)
+{
+	struct pt_profile *p = b->p;
+	struct pt_agg *a = frames_agg(b, nt, mult);
+	uint32_t i;
+	size_t k;
+
+	p->agg = a;
+	p->no_stacks_reason = "the stackprof dump was recorded without raw: true, so it holds no "
+			      "stacks; record it with StackProf.run(raw: true, ...) or "
+			      "StackProf.start(raw: true)";
+	for (k = 0; k < b->nedges; k++) {
+		struct ledge *e = &b->edges[k];
+		uint32_t id, c, j;
+		if (!b->lf[e->callee].defined) {
+			struct pt_buf t = PT_BUF_INIT;
+			frame_label(b, e->callee, &t);
+			pt_diag_error_at(b->d, b->lf[e->callee].off,
+					 "'edges' name frame %s, which 'frames' lacks", t.buf);
+			pt_buf_release(&t);
+			return -1;
+		}
+		c = pt_agg_entry(a, e->callee, NULL);
+		id = pt_agg_edge(a, pt_agg_entry(a, e->caller, NULL), c);
+		for (j = 0; j < nt; j++)
+			a->edge_value[(size_t)id * nt + j] =
+				pt_add(a->edge_value[(size_t)id * nt + j], smul(e->count, mult[j]));
+	}
+	for (k = 0; k < nt; k++) {
+		int64_t sum = 0;
+		if (b->have_samples) {
+			sum = b->samples;
+		} else {
+			for (i = 0; i < a->nentries; i++)
+				sum = pt_add(sum, a->flat[(size_t)i * nt]);
+		}
+		a->total[k] = smul(sum, mult[k]);
+	}
+	p->nrecords = (uint64_t)a->total[0];
+	return 0;
+}
+
+static int finish(struct builder *b)
+{
+	const char *mode = b->mode ? pt_s(b->p, b->mode) : "";
+	int64_t mult[3];
+	int kind[3];
+	uint32_t nt;
+
+	if (!b->done)
+		return pt_diag_error_at(b->d, b->off, "the dump ends early");
+	if (!b->have_frames)
+		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
+	nt = sample_types(b, mode, kind, mult);
+	header_meta(b, mode);
+	make_functions(b);
+	if (b->have_raw)
+		return raw_stacks(b, nt, kind, mult, !strcmp(mode, "wall"));
+	return aggregate_only(b, nt, mult);
 }
 
 static void builder_init(struct builder *b, struct pt_profile *p, struct pt_diag *d)
