@@ -60,7 +60,7 @@ if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 		{ "$PROFTOOL" record -o sig.collapsed -- "$TRASH/hot" 100000 >/dev/null 2>&1
 			echo $? >rc; } &
 		i=0
-		while ! pgrep -f "hot 100000" >/dev/null && test $i -lt 100; do
+		while ! pgrep -x hot >/dev/null && test $i -lt 300; do
 			sleep 0.1; i=$((i + 1))
 		done &&
 		sleep 0.5 &&
