@@ -68,6 +68,18 @@ if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 		wait &&
 		test "$(cat rc)" = 143 &&
 		grep -q hot_loop sig.collapsed'
+	test_expect_success 'SIGINT sent to proftool (kill, not the terminal) reaches the command too' '
+		{ "$PROFTOOL" record -o int.collapsed -- "$TRASH/hot" 100000 >/dev/null 2>&1
+			echo $? >rc; } &
+		i=0
+		while ! pgrep -x hot >/dev/null && test $i -lt 300; do
+			sleep 0.1; i=$((i + 1))
+		done &&
+		sleep 0.5 &&
+		pkill -INT -f "record -o int.collapsed" &&
+		wait &&
+		test "$(cat rc)" = 143 &&
+		grep -q hot_loop int.collapsed'
 else
 	test_skip 'record under perf' 'perf record cannot run here (Debian package linux-perf)'
 fi

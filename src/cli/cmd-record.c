@@ -387,21 +387,27 @@ static int plan(struct job *j, char **cmd)
 	return ret;
 }
 
-/* the child being waited for, for the SIGTERM/SIGHUP forwarder */
+/* the child being waited for, for the signal forwarder */
 static volatile sig_atomic_t child_pid;
 
-static void forward(int sig)
+/* SIGINT and SIGQUIT typed at the terminal reach the child by themselves (one process
+ * group; the kernel sends them, si_code SI_KERNEL), so only those sent by a process
+ * (kill, timeout) are passed on: the child never sees one keystroke twice. SIGTERM and
+ * SIGHUP are always passed on. */
+static void forward(int sig, siginfo_t *info, void *uctx)
 {
+	(void)uctx;
+	if ((sig == SIGINT || sig == SIGQUIT) && info && info->si_code == SI_KERNEL)
+		return;
 	if (child_pid > 0)
 		kill((pid_t)child_pid, sig);
 }
 
 /* Run argv with the extra environment; its wait status, or -1 if it could not start
- * (printed). SIGINT and SIGQUIT from the terminal reach the child by themselves (one
- * process group); SIGTERM and SIGHUP sent to proftool alone are passed on. */
+ * (printed). Signals meant for the command reach it as forward() says. */
 static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
 {
-	struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
+	struct sigaction fwd, old_int, old_quit, old_term, old_hup;
 	int status = -1, fds[2];
 	pid_t pid;
 	size_t i;
@@ -412,12 +418,11 @@ static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
 			strerror(errno));
 		return -1;
 	}
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
 	memset(&fwd, 0, sizeof(fwd));
-	fwd.sa_handler = forward;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	fwd.sa_sigaction = forward;
+	fwd.sa_flags = SA_SIGINFO;
+	sigaction(SIGINT, &fwd, &old_int);
+	sigaction(SIGQUIT, &fwd, &old_quit);
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
 	fflush(NULL);
