@@ -178,10 +178,13 @@ void pt_profile_set_labels(struct pt_profile *p, const struct pt_merge_label *la
 
 /* ---- one canonical order ---- */
 
-/* an id of p, for qsort comparators that need the profile */
+/* an id of p, for qsort comparators that need the profile (a label set's labels in
+ * text order too) */
+struct lab;
 struct ref {
 	const struct pt_profile *p;
 	uint32_t id;
+	const struct lab *lab;
 };
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -236,19 +239,40 @@ static int label_text_cmp(const struct pt_profile *p, const struct pt_label *a,
 	return cmp_str(p, a->num_unit, b->num_unit);
 }
 
-/* the label of set ls that is i-th by text (sets are small: a selection each time) */
-static const struct pt_label *nth_label(const struct pt_profile *p, uint32_t ls, uint32_t i)
-{
-	const struct pt_labelset *s = &p->labelsets[ls];
-	uint32_t j, k, below;
+/* a label with its profile, for qsort */
+struct lab {
+	const struct pt_profile *p;
+	const struct pt_label *l;
+};
 
-	for (j = 0; j < s->n; j++) {
-		for (below = 0, k = 0; k < s->n; k++)
-			below += label_text_cmp(p, &s->v[k], &s->v[j]) < 0;
-		if (below == i)
-			return &s->v[j];
+static int lab_cmp(const void *va, const void *vb)
+{
+	const struct lab *a = va, *b = vb;
+	return label_text_cmp(a->p, a->l, b->l);
+}
+
+/* every label set's labels in text order (sets are kept in string id order):
+ * (*sorted)[first[ls] ..] for set ls */
+static struct lab *sort_labelsets(const struct pt_profile *p, size_t **first)
+{
+	size_t total = 0, k = 0;
+	uint32_t ls, i;
+	struct lab *v;
+
+	*first = pt_xcalloc(p->nlabelsets ? p->nlabelsets : 1, sizeof(**first));
+	for (ls = 1; ls < p->nlabelsets; ls++)
+		total += p->labelsets[ls].n;
+	v = pt_xreallocarray(NULL, total ? total : 1, sizeof(*v));
+	for (ls = 1; ls < p->nlabelsets; ls++) {
+		(*first)[ls] = k;
+		for (i = 0; i < p->labelsets[ls].n; i++) {
+			v[k + i].p = p;
+			v[k + i].l = &p->labelsets[ls].v[i];
+		}
+		qsort(v + k, p->labelsets[ls].n, sizeof(*v), lab_cmp);
+		k += p->labelsets[ls].n;
 	}
-	return &s->v[i];
+	return v;
 }
 
 static int labelset_cmp(const void *va, const void *vb)
@@ -260,14 +284,15 @@ static int labelset_cmp(const void *va, const void *vb)
 	int c;
 
 	for (i = 0; i < na && i < nb; i++)
-		if ((c = label_text_cmp(p, nth_label(p, ra->id, i), nth_label(p, rb->id, i))))
+		if ((c = label_text_cmp(p, ra->lab[i].l, rb->lab[i].l)))
 			return c;
 	return cmp_u64(na, nb);
 }
 
 /* rank[id] for ids 1..n-1 (0 keeps rank 0): equal content, equal rank (*ties set) */
 static uint32_t *rank_ids(const struct pt_profile *p, uint32_t n,
-			  int (*cmp)(const void *, const void *), int *ties)
+			  int (*cmp)(const void *, const void *), const struct lab *labs,
+			  const size_t *first, int *ties)
 {
 	struct ref *v = pt_xreallocarray(NULL, n ? n : 1, sizeof(*v));
 	uint32_t *rank = pt_xcalloc(n ? n : 1, sizeof(*rank)), i, r = 0;
@@ -275,6 +300,7 @@ static uint32_t *rank_ids(const struct pt_profile *p, uint32_t n,
 	for (i = 1; i < n; i++) {
 		v[i - 1].p = p;
 		v[i - 1].id = i;
+		v[i - 1].lab = labs ? labs + first[i] : NULL;
 	}
 	if (n > 1)
 		qsort(v, n - 1, sizeof(*v), cmp);
@@ -327,13 +353,17 @@ void pt_profile_canonical(struct pt_profile *p)
 	struct pt_profile np, view;
 	uint32_t *frank, *lrank, *order, *pos, *rowpos, n, r, t;
 	uint64_t *rows;
-	size_t e;
+	size_t e, *first;
+	struct lab *labs;
 	int ties = 0;
 
 	if (!pt_profile_has_stacks(p))
 		return;
-	frank = rank_ids(p, p->nframes, frame_cmp, &ties);
-	lrank = rank_ids(p, p->nlabelsets, labelset_cmp, &ties);
+	frank = rank_ids(p, p->nframes, frame_cmp, NULL, NULL, &ties);
+	labs = sort_labelsets(p, &first);
+	lrank = rank_ids(p, p->nlabelsets, labelset_cmp, labs, first, &ties);
+	free(labs);
+	free(first);
 	order = pt_xreallocarray(NULL, p->nnodes, sizeof(*order));
 	pos = pt_xreallocarray(NULL, p->nnodes, sizeof(*pos));
 	node_order(p, frank, order, pos);
