@@ -31,7 +31,8 @@ static const struct pt_opt merge_options[] = {
 	{"label", 0, required_argument, OPT_LABEL, "KEY=VALUE",
 	 "put the label KEY=VALUE on every sample of every input"},
 	{"label-from-path", 0, required_argument, OPT_LABEL_FROM_PATH, "KEY=RE",
-	 "label each input's samples KEY=what RE's first (group) matched in its path"},
+	 "label each input's samples KEY=what RE's first group (else all of RE) matched in its "
+	 "path"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {merge_options, pt_input_options, pt_help_option,
