@@ -245,3 +245,34 @@ for f in callgrind dot svg; do
 	run "$work/out" "$PROFTOOL" convert "$@" "$work/many.collapsed"
 	row "many functions -> convert $* (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
+
+# Fleet merges (issue 23): 1,000 and 10,000 small real pprof files (the Go sample,
+# varied by bench/gen-fleet.sh), merged by proftool from a list, against go tool pprof
+# -proto on the same files in the same run; then export's output rate (its three tables).
+if have_format pprof 3; then
+	for n in ${BENCH_FLEET_FILES:-1000 10000}; do
+		sh "$top/bench/gen-fleet.sh" "$PROFTOOL" "$top/samples/go/cpu.pb.gz" "$work/fleet" "$n"
+		size=$(xargs cat <"$work/fleet/list" | wc -c)
+		run "$work/merged.pb.gz" "$PROFTOOL" merge --files-from "$work/fleet/list"
+		keep
+		osize=$(stat -c %s "$work/merged.pb.gz")
+		if command -v go >/dev/null 2>&1; then
+			# shellcheck disable=SC2046
+			baseline "go tool pprof -proto" "$work/gp" go tool pprof -proto $(cat "$work/fleet/list")
+		else
+			baseline "cat (go missing)" "$work/cat" xargs cat <"$work/fleet/list"
+		fi
+		restore
+		row "merge $n small pprof files (--files-from)" "$size" "$osize"
+		rm -rf "$work/fleet"
+	done
+	readcpu "$work/big.collapsed"
+	baseline "cat" "$work/cat" cat "$work/big.collapsed"
+	size=$(stat -c %s "$work/big.collapsed")
+	for t in tsv csv; do
+		run /dev/null "$PROFTOOL" export --to $t -o "$work/tables" "$work/big.collapsed"
+		row "collapsed -> export --to $t (writer; output: the three tables)" "$size" \
+			"$(cat "$work/tables"/*.$t | wc -c)" "$rcpu"
+		rm -rf "$work/tables"
+	done
+fi

@@ -28,4 +28,22 @@ int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, s
 void pt_merge_finish(struct pt_merge *m);
 void pt_merge_release(struct pt_merge *m);
 
+/* A string label for every sample of a profile (`merge --label host=a`). */
+struct pt_merge_label {
+	const char *key, *value;
+};
+/* Put labels v[0..n) on every sample row of p, in place of any label of the same key
+ * (the last of a repeated key wins); rows whose label sets become equal add up. A
+ * profile without stacks has no rows and is left as it is. */
+void pt_profile_set_labels(struct pt_profile *p, const struct pt_merge_label *v, size_t n);
+
+/* Rebuild p in one canonical order that depends only on what it holds, not on the order
+ * it was built in: nodes depth-first with siblings sorted by their frames' text (name,
+ * file, lines, address, mapping), rows by node then label text, and strings, functions,
+ * frames and label sets numbered by first use in that walk. A merge of merges then
+ * writes the same bytes as one flat merge. Profiles without stacks are left as they are;
+ * the producer's per-line table of old stackprof dumps (line_agg), which no writer
+ * writes, is dropped. */
+void pt_profile_canonical(struct pt_profile *p);
+
 #endif

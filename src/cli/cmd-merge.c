@@ -1,7 +1,10 @@
-/* cmd-merge.c: `proftool merge -o OUT IN...`: many profiles of the same sample types
- * into one, keeping stacks, labels and timelines (pt_profile_merge). */
+/* cmd-merge.c: `proftool merge -o OUT IN...`: any number of profiles of the same sample
+ * types into one, read one at a time, labelled on the way (--label, --label-from-path),
+ * written in a canonical order so merges of merges give the same bytes. */
 #include "config.h"
 
+#include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@
 #include "formats/format.h"
 #include "util/xalloc.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE };
+enum { OPT_TO = PT_OPT_CMD_BASE, OPT_FILES_FROM, OPT_LABEL, OPT_LABEL_FROM_PATH };
 
 static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
 
@@ -23,26 +26,252 @@ static const struct pt_opt merge_options[] = {
 	PT_OPT_OUTPUT_ROW("write to FILE (atomically); without it, standard output"),
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o, else pprof)"},
+	{"files-from", 0, required_argument, OPT_FILES_FROM, "LIST",
+	 "also merge the files LIST names, one path a line ('-': standard input)"},
+	{"label", 0, required_argument, OPT_LABEL, "KEY=VALUE",
+	 "put the label KEY=VALUE on every sample of every input"},
+	{"label-from-path", 0, required_argument, OPT_LABEL_FROM_PATH, "KEY=RE",
+	 "label each input's samples KEY=what RE's first group (else all of RE) matched in its "
+	 "path"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {merge_options, pt_input_options, pt_help_option,
 					      NULL};
 static const struct pt_cmd_spec spec = {
-	"merge", "merge [-o OUT] [--to FORMAT] [OPTIONS] IN...",
+	"merge",
+	"merge [-o OUT] [--to FORMAT] [--files-from LIST] [--label KEY=VALUE]\n"
+	"             [--label-from-path KEY=RE] [OPTIONS] [IN...]",
 	"Merge profiles with the same sample types (names and units) into one: values of\n"
-	"equal stacks and labels add up; timelines are kept when every input has one. With\n"
-	"an input without stacks the result holds per-function aggregates only.",
+	"equal stacks and labels add up; timelines are kept when every input has one and\n"
+	"the output format writes them. Inputs are read one at a time, so memory follows\n"
+	"the merged profile, not the number of inputs. --label and --label-from-path apply\n"
+	"to every input (an existing label of the same key is replaced). The output is\n"
+	"in a canonical order: a merge of merges writes the same bytes as one flat merge.\n"
+	"With an input without stacks the result holds per-function aggregates only.",
 	tables, merge_option};
+
+struct path_label {
+	const char *key;
+	regex_t re;
+};
+
+struct merge_args {
+	const char *to;
+	const char **lists;
+	size_t nlists;
+	struct pt_merge_label *labels;
+	size_t nlabels;
+	struct path_label *from_path;
+	size_t nfrom;
+};
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *c = pt_xmalloc(n + 1);
+	memcpy(c, s, n);
+	c[n] = 0;
+	return c;
+}
+
+/* "KEY=REST": *key is a copy of KEY (owned by the caller), REST returned; NULL if no KEY */
+static const char *split_key(const char *arg, char **key)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return NULL;
+	*key = xstrndup(arg, (size_t)(eq - arg));
+	return eq + 1;
+}
 
 static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
 {
-	const char **to = ctx;
+	struct merge_args *a = ctx;
+	const char *rest;
+	char *key;
+	int err;
 
-	(void)sp;
-	if (id != OPT_TO)
+	switch (id) {
+	case OPT_TO:
+		a->to = arg;
+		return 1;
+	case OPT_FILES_FROM:
+		a->lists[a->nlists++] = arg;
+		return 1;
+	case OPT_LABEL:
+		if (!(rest = split_key(arg, &key))) {
+			pt_usage_error(sp, "--label needs KEY=VALUE, not '%s'", arg);
+			return -1;
+		}
+		a->labels[a->nlabels].key = key;
+		a->labels[a->nlabels++].value = rest;
+		return 1;
+	case OPT_LABEL_FROM_PATH:
+		if (!(rest = split_key(arg, &key))) {
+			pt_usage_error(sp, "--label-from-path needs KEY=RE, not '%s'", arg);
+			return -1;
+		}
+		if ((err = regcomp(&a->from_path[a->nfrom].re, rest, REG_EXTENDED))) {
+			char msg[256];
+			regerror(err, &a->from_path[a->nfrom].re, msg, sizeof(msg));
+			regfree(&a->from_path[a->nfrom].re);
+			free(key);
+			pt_usage_error(sp, "bad --label-from-path regex '%s': %s", rest, msg);
+			return -1;
+		}
+		a->from_path[a->nfrom++].key = key;
+		return 1;
+	}
+	return 0;
+}
+
+static void merge_args_release(struct merge_args *a)
+{
+	size_t i;
+	for (i = 0; i < a->nlabels; i++)
+		free((char *)a->labels[i].key);
+	for (i = 0; i < a->nfrom; i++) {
+		free((char *)a->from_path[i].key);
+		regfree(&a->from_path[i].re);
+	}
+	free(a->labels);
+	free(a->from_path);
+	free(a->lists);
+}
+
+/* The inputs in order: the operands, then each list's lines. A list is read a line at a
+ * time, so a list of any length costs one line of memory. */
+struct inputs {
+	char **paths;
+	int npaths, next;
+	const char *const *lists;
+	size_t nlists, li;
+	FILE *fp;
+	uint64_t lineno;
+	char *line;
+	size_t cap;
+};
+
+/* 1 with *path set (valid until the next call), 0 at the end, -1 with d filled */
+static int next_input(struct inputs *in, const char **path, struct pt_diag *d)
+{
+	ssize_t len;
+
+	if (in->next < in->npaths) {
+		*path = in->paths[in->next++];
+		return 1;
+	}
+	for (;;) {
+		if (!in->fp) {
+			const char *name;
+			if (in->li == in->nlists)
+				return 0;
+			name = in->lists[in->li];
+			in->lineno = 0;
+			in->fp = strcmp(name, "-") ? fopen(name, "r") : stdin;
+			if (!in->fp) {
+				pt_diag_init(d, name);
+				return pt_diag_error(d, "cannot open: %s", strerror(errno));
+			}
+		}
+		errno = 0;
+		len = getline(&in->line, &in->cap, in->fp);
+		if (len < 0) {
+			int bad = ferror(in->fp), e = errno;
+			if (in->fp != stdin)
+				fclose(in->fp);
+			in->fp = NULL;
+			if (bad) {
+				pt_diag_init(d, in->lists[in->li]);
+				return pt_diag_error(d, "cannot read: %s", strerror(e ? e : EIO));
+			}
+			in->li++;
+			continue;
+		}
+		in->lineno++;
+		if (len && in->line[len - 1] == '\n')
+			in->line[--len] = 0;
+		if (!len)
+			continue; /* blank lines name nothing */
+		if (strlen(in->line) != (size_t)len) {
+			pt_diag_init(d, in->lists[in->li]);
+			return pt_diag_error_line(d, in->lineno, "a path with a NUL byte");
+		}
+		*path = in->line;
+		return 1;
+	}
+}
+
+static void inputs_release(struct inputs *in)
+{
+	if (in->fp && in->fp != stdin)
+		fclose(in->fp);
+	free(in->line);
+}
+
+/* read one input, labelled as the options say */
+static int load_labelled(const struct pt_common *c, const struct merge_args *a, const char *path,
+			 struct pt_profile *p)
+{
+	struct pt_merge_label *v;
+	size_t i, n = 0;
+	regmatch_t m[2];
+	int ret;
+
+	if ((ret = pt_cli_load(c, path, p)))
+		return ret;
+	if (!a->nlabels && !a->nfrom)
 		return 0;
-	*to = arg;
-	return 1;
+	v = pt_xreallocarray(NULL, a->nlabels + a->nfrom, sizeof(*v));
+	for (i = 0; i < a->nlabels; i++)
+		v[n++] = a->labels[i];
+	/* the path's labels after the fixed ones: they win for the same key */
+	for (i = 0; i < a->nfrom; i++) {
+		const regex_t *re = &a->from_path[i].re;
+		int g = re->re_nsub > 0;
+		if (regexec(re, path, 2, m, 0) || m[g].rm_so < 0 || m[g].rm_eo == m[g].rm_so)
+			continue; /* no match: no label of this key */
+		v[n].key = a->from_path[i].key;
+		v[n++].value = xstrndup(path + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+	}
+	pt_profile_set_labels(p, v, n);
+	for (i = a->nlabels; i < n; i++)
+		free((char *)v[i].value);
+	free(v);
+	return 0;
+}
+
+/* Producer metadata (stackprof's mode and interval, ...) is written by no writer but
+ * pprof's doc_url; kept, its strings would still land in a pprof string table, so a
+ * merge of merged pprof files (which lost them) would differ from the flat merge. */
+static void keep_written_meta(struct pt_profile *p)
+{
+	size_t i, k = 0;
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(pt_s(p, p->meta[i].key), "doc_url"))
+			p->meta[k++] = p->meta[i];
+	p->nmeta = k;
+}
+
+static const struct pt_format *output_format(const char *to, const char *outpath, int *usage)
+{
+	const struct pt_format *f;
+
+	*usage = 0;
+	if (to) {
+		f = pt_format_find(to);
+		if (!f || !f->write) {
+			*usage = pt_usage_error(&spec, "cannot write format '%s'", to);
+			return NULL;
+		}
+		return f;
+	}
+	if (outpath && strcmp(outpath, "-") && (f = pt_format_for_path(outpath)))
+		return f;
+	f = pt_format_find("pprof");
+	if (!f || !f->write)
+		*usage = pt_usage_error(&spec, "this build has no pprof writer, the default "
+					       "output: name a format with --to");
+	return f && f->write ? f : NULL;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -53,42 +282,69 @@ int cmd_merge(int argc, char **argv)
 	struct pt_profile dst, src;
 	struct pt_merge m;
 	struct pt_diag d;
-	const struct pt_format *f = NULL;
-	const char *outpath, *to = NULL;
-	int i, ret = PT_EXIT_OK;
+	struct merge_args a;
+	struct inputs in;
+	const struct pt_format *f;
+	const char *path;
+	char *first = NULL;
+	size_t i;
+	int r, ret = PT_EXIT_OK;
 
 	memset(&wo, 0, sizeof(wo));
+	memset(&a, 0, sizeof(a));
+	memset(&in, 0, sizeof(in));
+	/* every option may repeat: argc bounds how often */
+	a.lists = pt_xreallocarray(NULL, (size_t)argc, sizeof(*a.lists));
+	a.labels = pt_xreallocarray(NULL, (size_t)argc, sizeof(*a.labels));
+	a.from_path = pt_xreallocarray(NULL, (size_t)argc, sizeof(*a.from_path));
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
-	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &to)) >= 0)
-		return ret;
-	outpath = ra.outpath;
-	if (optind >= argc)
-		return pt_usage_error(&spec, "no input profiles");
-	if (to) {
-		f = pt_format_find(to);
-		if (!f || !f->write)
-			return pt_usage_error(&spec, "cannot write format '%s'", to);
-	} else if (outpath && strcmp(outpath, "-") && (f = pt_format_for_path(outpath))) {
-		/* the suffix says */
-	} else {
-		f = pt_format_find("pprof");
-		if (!f || !f->write)
-			return pt_usage_error(&spec, "this build has no pprof writer, the default "
-						     "output: name a format with --to");
+	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &a)) >= 0)
+		goto out_args;
+	ret = PT_EXIT_OK;
+	if (optind >= argc && !a.nlists) {
+		ret = pt_usage_error(&spec, "no input profiles");
+		goto out_args;
 	}
+	for (i = 0; i < a.nlists; i++) {
+		int k;
+		for (k = optind; k < argc && strcmp(argv[k], "-"); k++)
+			;
+		if (!strcmp(a.lists[i], "-") && (k < argc || i + 1 < a.nlists)) {
+			ret = pt_usage_error(&spec, "standard input cannot be both the list and "
+						    "an input, or two lists");
+			goto out_args;
+		}
+	}
+	if (!(f = output_format(a.to, ra.outpath, &ret)))
+		goto out_args;
 
-	/* the timeline is kept when every input has one */
-	common.load.read.keep_timeline = 1;
+	/* the timeline grows with the inputs: kept only for a writer that uses it */
+	common.load.read.keep_timeline = f->wants_timeline;
+	in.paths = argv + optind;
+	in.npaths = argc - optind;
+	in.lists = a.lists;
+	in.nlists = a.nlists;
 	pt_profile_init(&dst);
-	if ((ret = pt_cli_load(&common, argv[optind], &dst)))
+	if ((r = next_input(&in, &path, &d)) <= 0) {
+		ret = r ? pt_cli_fail(&d) : pt_usage_error(&spec, "no input profiles");
 		goto out;
+	}
+	first = pt_xstrdup(path);
+	if ((ret = load_labelled(&common, &a, first, &dst)))
+		goto out;
+	if (!f->wants_timeline)
+		pt_profile_drop_timeline(&dst);
 	/* one input at a time: memory is the merged profile and the one being added */
-	pt_merge_init(&m, &dst, argv[optind]);
-	for (i = optind + 1; i < argc && !ret; i++) {
+	pt_merge_init(&m, &dst, first);
+	while (!ret && (r = next_input(&in, &path, &d)) != 0) {
+		if (r < 0) {
+			ret = pt_cli_fail(&d);
+			break;
+		}
 		pt_profile_init(&src);
-		if (!(ret = pt_cli_load(&common, argv[i], &src)) &&
-		    pt_merge_add(&m, &src, argv[i], &d) < 0)
+		if (!(ret = load_labelled(&common, &a, path, &src)) &&
+		    pt_merge_add(&m, &src, path, &d) < 0)
 			ret = pt_cli_fail(&d);
 		pt_profile_release(&src);
 	}
@@ -96,9 +352,11 @@ int cmd_merge(int argc, char **argv)
 	pt_merge_release(&m);
 	if (ret)
 		goto out;
+	keep_written_meta(&dst);
+	pt_profile_canonical(&dst);
 
 	/* every type is merged; --sample-index picks what a one-type output holds */
-	pt_diag_init(&d, argv[optind]);
+	pt_diag_init(&d, first);
 	if (common.sample_index || dst.ntypes == 1) {
 		int t = pt_select_type(&dst, common.sample_index, 1, &d);
 		if (t == -1) {
@@ -110,8 +368,12 @@ int cmd_merge(int argc, char **argv)
 		wo.type = PT_TYPE_ALL;
 	}
 	/* a writer's errors are about the merged profile: name the output */
-	ret = pt_cli_write(outpath, outpath ? outpath : "<stdout>", f, &dst, &wo);
+	ret = pt_cli_write(ra.outpath, ra.outpath ? ra.outpath : "<stdout>", f, &dst, &wo);
 out:
 	pt_profile_release(&dst);
+	inputs_release(&in);
+	free(first);
+out_args:
+	merge_args_release(&a);
 	return ret;
 }

@@ -13,6 +13,7 @@ int cmd_method(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct pt_cmd commands[] = {
 	{"traces", cmd_traces, "every stack with its value, leaf first (pprof -traces)"},
 	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
 	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
+	{"export", cmd_export, "write profiles as tables (TSV, CSV) for a column store"},
 	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},
 	{"record", cmd_record, "run a program under its profiler and report on it"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
