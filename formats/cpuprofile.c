@@ -1610,6 +1610,8 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	r.s_thread_name = pt_str(p, "thread_name");
 	r.s_anon = pt_str(p, "(anonymous)");
 	r.h = yajl_alloc(&callbacks, NULL, &r);
+	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
+	yajl_config(r.h, yajl_dont_validate_strings, 1);
 
 	for (;;) {
 		size_t len;

@@ -58,46 +58,8 @@ static const char *find_bytes(const char *s, size_t n, const char *needle)
 	return NULL;
 }
 
-/* 0 if s[0..n) is valid UTF-8 */
-static int bad_utf8(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t k, len;
-		uint32_t cp;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			len = 2;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			return 1;
-		}
-		if (i + len > n)
-			return 1;
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return 1;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return 1;
-		i += len;
-	}
-	return 0;
-}
-
-/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time */
+/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time (then no NUL
+ * needs looking for) */
 static int plain_ascii(const char *s, size_t n)
 {
 	const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
@@ -797,12 +759,10 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		flush(r);
 		return 0;
 	}
-	if (!plain_ascii(s, n)) {
-		if (memchr(s, '\0', n))
-			return pt_diag_error_line(r->d, lineno, "NUL byte in line");
-		if (bad_utf8((const unsigned char *)s, n))
-			return pt_diag_error_line(r->d, lineno, "invalid UTF-8 in line");
-	}
+	/* any other byte is data: symbols and paths are bytes from binaries, kept as they
+	 * are (writers that need UTF-8 make them valid, util/text.h) */
+	if (!plain_ascii(s, n) && memchr(s, '\0', n))
+		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
 	if (s[0] == '#')
 		return 0;
 	if (s[0] == '\t') {

@@ -5,7 +5,7 @@ test_description='perf script: strict errors name the line, --lenient skips and 
 M=$MALFORMED
 GOOD='perfdemo;hot_leaf 1001001'
 
-for f in perf-nul perf-bad-utf8 perf-garbage perf-garbage-ascii perf-bad-callchain \
+for f in perf-nul perf-garbage perf-garbage-ascii perf-bad-callchain \
 	perf-orphan-callchain; do
 	test_expect_success "strict: $f is one error line naming the line" '
 		test_expect_code 1 "$PROFTOOL" convert --to collapsed "$M/'$f'.txt" &&
