@@ -276,6 +276,12 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 		if (!m)
 			continue;
 		if (read_line(&r, line, m, in->lineno) < 0) {
+			if (in->cut && !memchr(line, '\0', m)) {
+				/* the input ends inside this line (cut short, no newline
+				 * after it): a warning, the line is left out */
+				pt_diag_cut(d, in->lineno, in->lineno);
+				break;
+			}
 			if (!o->lenient) {
 				ret = -1;
 				goto out;
@@ -289,7 +295,8 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	}
 	if (!r.ncounts) {
 		ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
-					 d->skipped ? "no valid stack line" : "empty input");
+					 d->skipped || d->cut_line ? "no valid stack line"
+								   : "empty input");
 		goto out;
 	}
 out:

@@ -355,6 +355,9 @@ struct reader {
 
 	/* the record being read */
 	int in_record, skip_record;
+	uint64_t record_line; /* where it starts */
+	int kind;	      /* the line last read: 0 a header, 1 a callchain line */
+	char end_of[2];	      /* the last byte of the last whole line of each kind */
 	uint32_t root, labels, etype;
 	int is_java, has_time;
 	int64_t period, time;
@@ -732,6 +735,7 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	r->period = h.has_period ? h.period : 1;
 	r->etype = event_type(r, &h.event, h.has_period);
 	r->in_record = 1;
+	r->record_line = lineno;
 	r->nframes = 0;
 	r->skip_record = r->etype == NONE;
 	if (r->skip_record)
@@ -773,6 +777,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 			return 0;
 		for (i = 1; i < n && s[i] == ' '; i++)
 			;
+		r->kind = 1;
 		return frame_line(r, s + i, n - i, lineno);
 	}
 	if (r->in_record) {
@@ -783,10 +788,43 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		struct chainline c;
 		for (i = 0; i < n && s[i] == ' '; i++)
 			;
-		if (!parse_header(s, n, &h) && parse_frame(s + i, n - i, &c))
+		if (!parse_header(s, n, &h) && parse_frame(s + i, n - i, &c)) {
+			r->kind = 1;
 			return r->skip_record ? 0 : frame_line(r, s + i, n - i, lineno);
+		}
 	}
+	r->kind = 0;
 	return header_line(r, s, n, lineno);
+}
+
+/* The line just read had no newline after it: the input may have been cut inside it
+ * (a killed `perf script | tee`). It is whole if it reads and ends as the last whole
+ * line of its kind did (a ')' closing the dso, a ':' after the event); else the record
+ * it belongs to is incomplete: left out, with a warning saying where. */
+static void last_line(struct reader *r, const char *s, size_t n, int failed, uint64_t lineno,
+		      struct pt_diag *d)
+{
+	char end;
+
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (!n || s[0] == '#')
+		return;
+	end = s[n - 1];
+	if (!failed && (!r->end_of[r->kind] || r->end_of[r->kind] == end))
+		return;
+	pt_diag_cut(d, r->in_record && !(failed && r->kind == 0) ? r->record_line : lineno,
+		    lineno);
+	r->in_record = 0;
+}
+
+/* the last byte of a whole line of the kind just read */
+static void line_read(struct reader *r, const char *s, size_t n)
+{
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (n && s[0] != '#')
+		r->end_of[r->kind] = s[n - 1];
 }
 
 static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
@@ -819,7 +857,15 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_profile_add_type(p, "samples", "count");
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		if (read_line(&r, line, n, in->lineno) < 0) {
+		int failed = read_line(&r, line, n, in->lineno) < 0;
+		if (in->cut && !memchr(line, '\0', n)) { /* a NUL is binary, not a cut */
+			last_line(&r, line, n, failed, in->lineno, d);
+			if (d->cut_line)
+				break;
+		}
+		if (!failed) {
+			line_read(&r, line, n);
+		} else {
 			if (!o->lenient) {
 				ret = -1;
 				goto out;
@@ -832,7 +878,9 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		goto out;
 	}
 	flush(&r); /* a last record without a blank line after it counts too */
-	if (!r.nkept) {
+	/* no record at all (an empty input, comments only, a record cut short): nothing,
+	 * as stackcollapse-perf.pl and inferno print nothing */
+	if (!r.nkept && !d->cut_line && (r.events.n > 1 || d->skipped)) {
 		if (o->event && r.events.n > 1) {
 			struct pt_buf names = PT_BUF_INIT;
 			uint32_t i;
