@@ -37,6 +37,7 @@ struct rnode {
 	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
 	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
 	uint32_t nticks;	    /* resolved: its ticks from there */
+	uint8_t has_callframe;	    /* 1 once its callFrame object opens */
 	uint64_t off;		    /* input offset of its object, for errors */
 };
 
@@ -681,6 +682,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 				break;
 			if (vk != V_MAP)
 				return wrong_type(r, k, "an object");
+			n->has_callframe = 1;
 			return push(r, C_CALLFRAME, 0, 0);
 		case K_CHILDREN:
 			if (l->ctx != C_NODE)
@@ -991,6 +993,9 @@ static int end_container(struct reader *r)
 		struct rnode *n = &u->nodes[l->idx];
 		if (n->id == NO_VALUE)
 			return fail_at(r, "node without an 'id'");
+		/* the legacy format gives the frame's fields on the node itself */
+		if (!n->has_callframe && !u->legacy)
+			return fail_at(r, "node without a 'callFrame'");
 		/* legacy nested node: link it to the enclosing node */
 		if (r->depth >= 3 && r->stack[r->depth - 2].ctx == C_CHILDREN &&
 		    r->stack[r->depth - 3].ctx == C_NODE) {
@@ -1122,6 +1127,7 @@ static int cb_start_map(void *ctx)
 	}
 	if (l && l->ctx == C_NODE && r->key == K_CALLFRAME) {
 		r->key = K_NONE;
+		r->cur->nodes[l->idx].has_callframe = 1;
 		return push(r, C_CALLFRAME, 0, 0);
 	}
 	return on_value(ctx, V_MAP, NULL, 0);
