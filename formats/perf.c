@@ -813,8 +813,7 @@ static void last_line(struct reader *r, const char *s, size_t n, int failed, uin
 	end = s[n - 1];
 	if (!failed && (!r->end_of[r->kind] || r->end_of[r->kind] == end))
 		return;
-	pt_diag_cut(d, r->in_record && !(failed && r->kind == 0) ? r->record_line : lineno,
-		    lineno);
+	pt_diag_cut(d, r->in_record && !(failed && r->kind == 0) ? r->record_line : lineno, lineno);
 	r->in_record = 0;
 }
 
