@@ -295,7 +295,7 @@ struct chainline {
 /* "addr sym+0xoff (dso)", "addr sym" or "addr" (leading blanks already skipped) */
 static int parse_frame(const char *s, size_t n, struct chainline *c)
 {
-	size_t i = 0, j;
+	size_t i = 0, j, blanks;
 
 	memset(c, 0, sizeof(*c));
 	c->dso.s = "";
@@ -305,8 +305,10 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 		return 0;
 	c->addr.s = s;
 	c->addr.n = i;
+	j = i;
 	while (i < n && s[i] == ' ')
 		i++;
+	blanks = i - j;
 	s += i;
 	n -= i;
 	/* the dso is the " (...)" that ends the line, parentheses balanced (perf prints
@@ -318,6 +320,17 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 				depth++;
 			else if (s[j] == '(' && !--depth)
 				break;
+		}
+		if (j == 0 && depth == 1 && s[0] == '(' && blanks >= 2) {
+			/* "addr  (dso)": an empty symbol. stackcollapse-perf.pl's
+			 * /(\w+)\s*(.+) \((.*)\)/ makes it the name " ", and inferno
+			 * follows: so do we */
+			c->has_dso = 1;
+			c->dso.s = s + 1;
+			c->dso.n = n - 2;
+			c->sym.s = " ";
+			c->sym.n = 1;
+			return 1;
 		}
 		if (j >= 1 && !depth && s[j - 1] == ' ') {
 			c->has_dso = 1;
@@ -690,6 +703,10 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 					  "expected a callchain line ('address symbol (dso)')");
 	for (j = i; j < n && s[j] == ' '; j++)
 		;
+	/* "addr  (dso)" (an empty symbol) and "addr (dso)" (a process name) differ: the
+	 * key of the first keeps one blank */
+	if (j - i >= 2 && s[j] == '(')
+		j--;
 	if (j > i &&
 	    !((r->o->flags & PT_READ_ADDRS) && n - j >= 9 && !memcmp(s + j, "[unknown]", 9))) {
 		s[j - 1] = (char)('0' + r->is_java);
