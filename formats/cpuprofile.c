@@ -463,6 +463,16 @@ static struct rnode *new_node(struct reader *r)
 	return n;
 }
 
+/* A timeDeltas array. Chrome traces repeat a chunk's deltas inside its cpuProfile and
+ * beside it; a second array in one object or event gives the same deltas again, so it
+ * replaces the first instead of adding to it (as DevTools reads it) */
+static void repeat_deltas(struct unit *u)
+{
+	if (u->has_deltas)
+		u->ndeltas = 0;
+	u->has_deltas = 1;
+}
+
 static const char *key_name(enum key k)
 {
 	switch (k) {
@@ -612,7 +622,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 					u->samples_off = here(r) - 1;
 			} else {
 				if (k == K_DELTAS)
-					u->has_deltas = 1;
+					repeat_deltas(u);
 				else
 					u->has_timestamps = 1;
 				if (!u->deltas_off)
@@ -838,7 +848,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			if (vk != V_ARRAY)
 				return wrong_type(r, k, "an array");
 			if (k == K_DELTAS) {
-				u->has_deltas = 1;
+				repeat_deltas(u);
 				if (!u->deltas_off)
 					u->deltas_off = here(r) - 1;
 			}
