@@ -1496,6 +1496,10 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				 u->ndeltas, u->nsamples);
 		goto out;
 	}
+	/* v8-profiler-node8 writes one timestamp more than samples: samples go with the
+	 * timestamps of their index, the last is left over (as speedscope reads it) */
+	if (u->has_timestamps && u->ndeltas == u->nsamples + 1)
+		u->ndeltas--;
 	if (u->has_timestamps && u->ndeltas != u->nsamples) {
 		pt_diag_error_at(r->d, u->deltas_off,
 				 "'timestamps' and 'samples' differ in length (%zu and %zu)",

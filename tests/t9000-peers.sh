@@ -25,6 +25,14 @@ test_expect_success 'top --style pprof honours --granularity files' '
 	grep -q " proftool-sample/main.go$" out && ! grep -q " main.hotLeaf$" out &&
 	grep -q "^ *1.62s 84.82% 84.82% *1.91s  *100%  proftool-sample/main.go$" out'
 
+test_expect_success 'legacy cpuprofile with one timestamp more than samples (v8-profiler-node8) reads' '
+	printf "%s" "{\"head\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":0,\"id\":1,\"hitCount\":0,\"children\":[{\"functionName\":\"f\",\"url\":\"a.js\",\"lineNumber\":1,\"id\":2,\"hitCount\":2,\"children\":[]}]},\"startTime\":1,\"endTime\":2,\"samples\":[2,2],\"timestamps\":[1000000,1000500,1001000]}" >in.cpuprofile &&
+	"$PROFTOOL" top --format csv in.cpuprofile >out &&
+	grep -q "^\"f\",\"a.js\",1,2," out &&
+	sed "s/,1001000\]/,1001000,1002000]/" in.cpuprofile >two.cpuprofile &&
+	test_expect_code 1 "$PROFTOOL" top two.cpuprofile &&
+	grep -q "'\''timestamps'\'' and '\''samples'\'' differ in length (4 and 2)" err'
+
 # ---- with a peer checkout: its own cases ----
 
 # FLAMEGRAPH_DIR: stackcollapse-perf.pl's test/ cases against its results/, for every
