@@ -570,12 +570,252 @@ static int push_ints(struct reader *r, enum arr a)
 }
 
 /* a value (scalar, or the start of a container) arrives in the current context */
+/* what a helper of on_value returns for a value it does not use */
+#define NOT_USED 2
+
+/* a value in the profile object (or a trace's cpuProfile, or the top object) */
+static int profile_value(struct reader *r, const struct level *l, enum key k, enum vkind vk,
+			 const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	switch (k) {
+	case K_NODES:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_NODES, 0, 0);
+	case K_HEAD:
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		u->legacy = u->one_based = 1;
+		new_node(r);
+		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
+	case K_SAMPLES:
+	case K_DELTAS:
+	case K_TIMESTAMPS:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		if (k == K_SAMPLES) {
+			u->has_samples = 1;
+			if (!u->samples_off)
+				u->samples_off = here(r) - 1;
+		} else {
+			if (k == K_DELTAS)
+				repeat_deltas(u);
+			else
+				u->has_timestamps = 1;
+			if (!u->deltas_off)
+				u->deltas_off = here(r) - 1;
+		}
+		return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
+				    : k == K_DELTAS ? A_DELTAS
+						    : A_TIMESTAMPS);
+	case K_START:
+	case K_END:
+		if (vk != V_NUMBER)
+			return wrong_type(r, k, "a number");
+		/* legacy profiles give seconds (maybe fractional), others microseconds;
+		 * the unit is decided at the end, when "head" has been seen */
+		{
+			double dv = parse_double(s, len);
+			if (!(dv > -9.2e15 && dv < 9.2e15))
+				return fail_at(r, "'%s' out of range", key_name(k));
+			/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
+			x = (int64_t)llround(dv * 1000.0);
+		}
+		if (k == K_START)
+			u->start = x;
+		else
+			u->end = x;
+		return 1;
+	case K_TYPEID:
+		u->one_based = 1;
+		break;
+	case K_TRACE_EVENTS:
+		if (l->ctx != C_TOP)
+			break;
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		r->is_trace = 1;
+		return push(r, C_EVENTS, 0, 0);
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a node or its callFrame */
+static int node_value(struct reader *r, const struct level *l, enum key k, enum vkind vk,
+		      const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	uint32_t ni = l->ctx == C_NODE ? l->idx : r->stack[r->depth - 2].idx;
+	struct rnode *n = &u->nodes[ni];
+	switch (k) {
+	case K_ID:
+	case K_PARENT:
+	case K_HITCOUNT:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "an integer");
+		if (k == K_ID)
+			n->id = x;
+		else if (k == K_PARENT)
+			n->parent_id = x;
+		else
+			n->hit_count = x;
+		return 1;
+	case K_CALLFRAME:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		n->has_callframe = 1;
+		return push(r, C_CALLFRAME, 0, 0);
+	case K_CHILDREN:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_CHILDREN, 0, ni);
+	case K_TICKS:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_TICKS, 0, ni);
+	case K_FUNCNAME:
+	case K_URL:
+	case K_SCRIPT:
+		if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
+			uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
+			if (k == K_FUNCNAME)
+				n->name = sid;
+			else if (k == K_URL)
+				n->url = sid;
+			else
+				n->script = sid;
+			return 1;
+		}
+		if (vk == V_OTHER)
+			return 1; /* null */
+		return fail_at(r, "'%s' is not a string",
+			       k == K_FUNCNAME ? "functionName"
+			       : k == K_URL    ? "url"
+					       : "scriptId");
+	case K_LINE:
+	case K_COL:
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "an integer");
+		if (k == K_LINE)
+			n->line = x;
+		else
+			n->col = x;
+		return 1;
+	case K_BAILOUT:
+		u->one_based = 1;
+		break;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a trace event */
+static int event_value(struct reader *r, enum key k, enum vkind vk, const char *s, size_t len)
+{
+	int64_t x;
+
+	switch (k) {
+	case K_PID:
+	case K_TID:
+		if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
+			if (k == K_PID)
+				r->ev_pid = x;
+			else
+				r->ev_tid = x;
+		}
+		if (vk == V_STRING) {
+			/* some writers quote ids; take a decimal string as a number */
+			if (parse_int(s, len, &x) == 0) {
+				if (k == K_PID)
+					r->ev_pid = x;
+				else
+					r->ev_tid = x;
+			}
+		}
+		if (vk == V_MAP || vk == V_ARRAY)
+			break;
+		return 1;
+	case K_ID:
+		if (vk == V_STRING || vk == V_NUMBER) {
+			r->ev_id = pt_strn(r->p, s, len);
+			return 1;
+		}
+		break;
+	case K_NAME:
+		if (vk == V_STRING) {
+			r->ev_name = pt_strn(r->p, s, len);
+			return 1;
+		}
+		break;
+	case K_ARGS:
+		if (vk == V_MAP)
+			return push(r, C_ARGS, 0, 0);
+		break;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a trace event's args.data */
+static int data_value(struct reader *r, enum key k, enum vkind vk, const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	switch (k) {
+	case K_CPUPROFILE:
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		return push(r, C_PROFILE, 0, 0);
+	case K_DELTAS:
+	case K_LINES:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		if (k == K_DELTAS) {
+			repeat_deltas(u);
+			if (!u->deltas_off)
+				u->deltas_off = here(r) - 1;
+		}
+		return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
+	case K_START:
+	case K_END:
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "a number");
+		if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
+			return fail_at(r, "'%s' out of range", key_name(k));
+		if (k == K_START)
+			u->start = x * 1000;
+		else
+			u->end = x * 1000;
+		return 1;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
 static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 {
 	struct level *l = top(r);
 	enum key k = r->key;
 	struct unit *u = r->cur;
 	int64_t x;
+	int rc;
 
 	r->key = K_NONE;
 	if (r->skip) {
@@ -600,68 +840,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	switch ((enum ctx)l->ctx) {
 	case C_TOP:
 	case C_PROFILE:
-		switch (k) {
-		case K_NODES:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_NODES, 0, 0);
-		case K_HEAD:
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			u->legacy = u->one_based = 1;
-			new_node(r);
-			return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
-		case K_SAMPLES:
-		case K_DELTAS:
-		case K_TIMESTAMPS:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			if (k == K_SAMPLES) {
-				u->has_samples = 1;
-				if (!u->samples_off)
-					u->samples_off = here(r) - 1;
-			} else {
-				if (k == K_DELTAS)
-					repeat_deltas(u);
-				else
-					u->has_timestamps = 1;
-				if (!u->deltas_off)
-					u->deltas_off = here(r) - 1;
-			}
-			return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
-					    : k == K_DELTAS ? A_DELTAS
-							    : A_TIMESTAMPS);
-		case K_START:
-		case K_END:
-			if (vk != V_NUMBER)
-				return wrong_type(r, k, "a number");
-			/* legacy profiles give seconds (maybe fractional), others microseconds;
-			 * the unit is decided at the end, when "head" has been seen */
-			{
-				double dv = parse_double(s, len);
-				if (!(dv > -9.2e15 && dv < 9.2e15))
-					return fail_at(r, "'%s' out of range", key_name(k));
-				/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
-				x = (int64_t)llround(dv * 1000.0);
-			}
-			if (k == K_START)
-				u->start = x;
-			else
-				u->end = x;
-			return 1;
-		case K_TYPEID:
-			u->one_based = 1;
-			break;
-		case K_TRACE_EVENTS:
-			if (l->ctx != C_TOP)
-				break;
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			r->is_trace = 1;
-			return push(r, C_EVENTS, 0, 0);
-		default:
-			break;
-		}
+		if ((rc = profile_value(r, l, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	case C_NODES:
 		if (vk != V_MAP)
@@ -669,77 +849,10 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		new_node(r);
 		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
 	case C_NODE:
-	case C_CALLFRAME: {
-		uint32_t ni = l->ctx == C_NODE ? l->idx : r->stack[r->depth - 2].idx;
-		struct rnode *n = &u->nodes[ni];
-		switch (k) {
-		case K_ID:
-		case K_PARENT:
-		case K_HITCOUNT:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "an integer");
-			if (k == K_ID)
-				n->id = x;
-			else if (k == K_PARENT)
-				n->parent_id = x;
-			else
-				n->hit_count = x;
-			return 1;
-		case K_CALLFRAME:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			n->has_callframe = 1;
-			return push(r, C_CALLFRAME, 0, 0);
-		case K_CHILDREN:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_CHILDREN, 0, ni);
-		case K_TICKS:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_TICKS, 0, ni);
-		case K_FUNCNAME:
-		case K_URL:
-		case K_SCRIPT:
-			if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
-				uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
-				if (k == K_FUNCNAME)
-					n->name = sid;
-				else if (k == K_URL)
-					n->url = sid;
-				else
-					n->script = sid;
-				return 1;
-			}
-			if (vk == V_OTHER)
-				return 1; /* null */
-			return fail_at(r, "'%s' is not a string",
-				       k == K_FUNCNAME ? "functionName"
-				       : k == K_URL    ? "url"
-						       : "scriptId");
-		case K_LINE:
-		case K_COL:
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "an integer");
-			if (k == K_LINE)
-				n->line = x;
-			else
-				n->col = x;
-			return 1;
-		case K_BAILOUT:
-			u->one_based = 1;
-			break;
-		default:
-			break;
-		}
+	case C_CALLFRAME:
+		if ((rc = node_value(r, l, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
-	}
 	case C_CHILDREN:
 		if (vk == V_NUMBER) {
 			if (parse_int(s, len, &x) < 0)
@@ -788,46 +901,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		r->cur = &r->chunk;
 		return push(r, C_EVENT, 0, 0);
 	case C_EVENT:
-		switch (k) {
-		case K_PID:
-		case K_TID:
-			if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
-				if (k == K_PID)
-					r->ev_pid = x;
-				else
-					r->ev_tid = x;
-			}
-			if (vk == V_STRING) {
-				/* some writers quote ids; take a decimal string as a number */
-				if (parse_int(s, len, &x) == 0) {
-					if (k == K_PID)
-						r->ev_pid = x;
-					else
-						r->ev_tid = x;
-				}
-			}
-			if (vk == V_MAP || vk == V_ARRAY)
-				break;
-			return 1;
-		case K_ID:
-			if (vk == V_STRING || vk == V_NUMBER) {
-				r->ev_id = pt_strn(r->p, s, len);
-				return 1;
-			}
-			break;
-		case K_NAME:
-			if (vk == V_STRING) {
-				r->ev_name = pt_strn(r->p, s, len);
-				return 1;
-			}
-			break;
-		case K_ARGS:
-			if (vk == V_MAP)
-				return push(r, C_ARGS, 0, 0);
-			break;
-		default:
-			break;
-		}
+		if ((rc = event_value(r, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	case C_ARGS:
 		if (k == K_DATA && vk == V_MAP)
@@ -838,35 +913,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		}
 		break;
 	case C_DATA:
-		switch (k) {
-		case K_CPUPROFILE:
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			return push(r, C_PROFILE, 0, 0);
-		case K_DELTAS:
-		case K_LINES:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			if (k == K_DELTAS) {
-				repeat_deltas(u);
-				if (!u->deltas_off)
-					u->deltas_off = here(r) - 1;
-			}
-			return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
-		case K_START:
-		case K_END:
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "a number");
-			if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
-				return fail_at(r, "'%s' out of range", key_name(k));
-			if (k == K_START)
-				u->start = x * 1000;
-			else
-				u->end = x * 1000;
-			return 1;
-		default:
-			break;
-		}
+		if ((rc = data_value(r, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	}
 	/* a value we do not use */
