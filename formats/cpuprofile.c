@@ -1381,29 +1381,22 @@ static void idmap_release(struct idmap *m)
 
 /* Resolve ids, check the tree, make call-tree nodes and add the samples of unit u.
  * origin: the microsecond time that timeline times count from. */
-static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
-		      uint32_t labels, int64_t *last)
+/* ids to node indexes in ids, and every node's parent from the parent ids and the
+ * children lists, checked: known ids, one parent each, one root; 0 or -1 */
+static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint32_t *rootp)
 {
-	struct pt_profile *p = r->p;
-	struct idmap ids;
-	struct cfcache frames;
-	uint32_t *chain = NULL, root = UINT32_MAX;
-	uint8_t *state = NULL;
-	size_t nchain = 0, chain_alloc = 0, i;
-	int ret = -1;
+	uint32_t root = UINT32_MAX;
+	size_t i;
 
-	idmap_init(&ids, u);
-	memset(&frames, 0, sizeof(frames));
-	pt_map_init(&frames.map);
 	if (!u->nnodes) {
 		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
-		goto out;
+		return -1;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
-		if (!idmap_put(&ids, n->id, (uint32_t)i)) {
+		if (!idmap_put(ids, n->id, (uint32_t)i)) {
 			pt_diag_error_at(r->d, n->off, "duplicate node id %" PRId64, n->id);
-			goto out;
+			return -1;
 		}
 		n->parent = UINT32_MAX;
 		n->nticks = 0;
@@ -1411,25 +1404,25 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
 		if (n->parent_id != NO_VALUE) {
-			uint32_t pi = idmap_get(&ids, n->parent_id);
+			uint32_t pi = idmap_get(ids, n->parent_id);
 			if (pi == UINT32_MAX) {
 				pt_diag_error_at(r->d, n->off,
 						 "unknown parent node id %" PRId64
 						 " of node %" PRId64,
 						 n->parent_id, n->id);
-				goto out;
+				return -1;
 			}
 			n->parent = pi;
 		}
 	}
 	for (i = 0; i < u->nchildren; i++) {
-		uint32_t ci = idmap_get(&ids, u->children[i].child);
+		uint32_t ci = idmap_get(ids, u->children[i].child);
 		struct rnode *c;
 		if (ci == UINT32_MAX) {
 			pt_diag_error_at(r->d, u->children[i].off,
 					 "unknown node id %" PRId64 " in children of node %" PRId64,
 					 u->children[i].child, u->nodes[u->children[i].parent].id);
-			goto out;
+			return -1;
 		}
 		c = &u->nodes[ci];
 		if (c->parent != UINT32_MAX && c->parent != u->children[i].parent) {
@@ -1437,7 +1430,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				r->d, u->children[i].off,
 				"node id %" PRId64 " has two parents (%" PRId64 " and %" PRId64 ")",
 				c->id, u->nodes[c->parent].id, u->nodes[u->children[i].parent].id);
-			goto out;
+			return -1;
 		}
 		c->parent = u->children[i].parent;
 	}
@@ -1448,15 +1441,27 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			pt_diag_error_at(r->d, u->nodes[i].off,
 					 "two root nodes (ids %" PRId64 " and %" PRId64 ")",
 					 u->nodes[root].id, u->nodes[i].id);
-			goto out;
+			return -1;
 		}
 		root = (uint32_t)i;
 	}
 	if (root == UINT32_MAX) {
 		pt_diag_error_at(r->d, u->nodes[0].off,
 				 "no root node: the parent links form a cycle");
-		goto out;
+		return -1;
 	}
+	*rootp = root;
+	return 0;
+}
+
+/* the call-tree node of every node, walking up with an explicit chain; 0, or -1 on a
+ * cycle */
+static int place_nodes(struct reader *r, struct unit *u, struct cfcache *frames, uint32_t root)
+{
+	struct pt_profile *p = r->p;
+	uint32_t *chain = NULL;
+	uint8_t *state = NULL;
+	size_t nchain = 0, chain_alloc = 0, i;
 
 	/* call-tree node of every node, walking up with an explicit chain (no recursion);
 	 * state: 0 new, 1 on the chain, 2 done (apart from the nodes: every byte per node
@@ -1486,15 +1491,38 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			pt_diag_error_at(r->d, u->nodes[j].off,
 					 "cycle in the node tree (through node id %" PRId64 ")",
 					 u->nodes[j].id);
-			goto out;
+			free(chain);
+			free(state);
+			return -1;
 		}
 		while (nchain) {
 			struct rnode *n = &u->nodes[chain[--nchain]];
-			n->frame = node_frame_cached(r, u, &frames, n);
+			n->frame = node_frame_cached(r, u, frames, n);
 			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
 			state[chain[nchain]] = 2;
 		}
 	}
+
+	free(chain);
+	free(state);
+	return 0;
+}
+
+static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
+		      uint32_t labels, int64_t *last)
+{
+	struct pt_profile *p = r->p;
+	struct idmap ids;
+	struct cfcache frames;
+	uint32_t root = UINT32_MAX;
+	size_t i;
+	int ret = -1;
+
+	idmap_init(&ids, u);
+	memset(&frames, 0, sizeof(frames));
+	pt_map_init(&frames.map);
+	if (link_nodes(r, u, &ids, &root) < 0 || place_nodes(r, u, &frames, root) < 0)
+		goto out;
 
 	/* positionTicks, grouped per node */
 	if (u->nticks) {
@@ -1632,8 +1660,6 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 	ret = 0;
 out:
-	free(chain);
-	free(state);
 	idmap_release(&ids);
 	pt_map_release(&frames.map);
 	free(frames.v);
