@@ -79,4 +79,47 @@ else
 	test_skip 'inferno tests/data/collapse-perf' 'set INFERNO_DIR to an inferno checkout'
 fi
 
+# SPEEDSCOPE_DIR: the sample profiles of the formats we read (perf script, pprof,
+# stackprof, .cpuprofile and Chrome traces of Profile events) all read; the perf ones
+# agree with stackcollapse-perf.pl when FLAMEGRAPH_DIR is given too. Left out: heap
+# profiles, duration-event traces, V8 logs and UTF-16 text (formats we do not read) and
+# Chrome/141/no-arg-data.json, a trace whose chunks with nodes 3 to 756 are missing (an
+# error naming the orphan node, where speedscope guesses).
+if test -n "$SPEEDSCOPE_DIR" && test -d "$SPEEDSCOPE_DIR/sample/profiles"; then
+	test_expect_success 'speedscope sample/profiles in our formats all read' '
+		S=$SPEEDSCOPE_DIR/sample/profiles && n=0 &&
+		for f in "$S"/linux-perf/* "$S"/pprof/* "$S"/stackprof/* "$S"/stackcollapse/*.txt \
+			"$S"/Chrome/*/*.json "$S"/Chrome/*/*.cpuprofile "$S"/node/*/*.cpuprofile; do
+			case $f in *utf16* | */no-arg-data.json) continue ;; esac
+			"$PROFTOOL" info --lenient "$f" >/dev/null || { echo "$f"; return 1; }
+			n=$((n + 1))
+		done &&
+		test $n -ge 20'
+	if test -n "$FLAMEGRAPH_DIR"; then
+		test_expect_success 'speedscope linux-perf samples agree with stackcollapse-perf.pl' '
+			for f in "$SPEEDSCOPE_DIR"/sample/profiles/linux-perf/*; do
+				{ cat "$f"; printf "\n\n"; } >closed.txt &&
+				perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" closed.txt >perl 2>/dev/null &&
+				"$PROFTOOL" convert --from perf --to collapsed "$f" >ours &&
+				test_cmp perl ours || { echo "$f"; return 1; }
+			done'
+	fi
+else
+	test_skip 'speedscope sample/profiles' 'set SPEEDSCOPE_DIR to a speedscope checkout'
+fi
+
+# PPROF_DIR: pprof's gzipped protobuf test profiles read
+if test -n "$PPROF_DIR" && test -d "$PPROF_DIR/profile/testdata"; then
+	test_expect_success 'pprof testdata: every gzipped profile.proto reads' '
+		n=0 &&
+		for f in $(find "$PPROF_DIR" -path "*testdata*" -type f); do
+			test "$(od -An -tx1 -N2 "$f" | tr -d " ")" = 1f8b || continue
+			"$PROFTOOL" info "$f" >/dev/null || { echo "$f"; return 1; }
+			n=$((n + 1))
+		done &&
+		test $n -ge 1'
+else
+	test_skip 'pprof testdata' 'set PPROF_DIR to a google/pprof checkout'
+fi
+
 test_done
