@@ -28,7 +28,10 @@ static int is_digit(int c)
 }
 
 /* The last whitespace-separated token of s[0..*n) if it is a count; on success *n is
- * cut back to the whitespace before it (trimmed) and 1 is returned. */
+ * cut back to before the one blank that separates it and 1 is returned. Only that one
+ * blank goes, as flamegraph.pl's /^(.*)\s+?(\d+)$/ takes it: a name may end in a blank
+ * (stackcollapse-perf.pl makes "f<double " of "f<double (double)>"), and the blanks
+ * before the separator are that name's. */
 static int take_count(const char *s, size_t *n, int64_t *v, uint32_t *decimals, int *overflow)
 {
 	size_t end = *n, i = end, dot = SIZE_MAX, k;
@@ -63,9 +66,7 @@ static int take_count(const char *s, size_t *n, int64_t *v, uint32_t *decimals, 
 	}
 	*v = (int64_t)acc;
 	*decimals = dec;
-	while (i > 0 && is_space(s[i - 1]))
-		i--;
-	*n = i;
+	*n = i - 1;
 	return 1;
 }
 
@@ -275,6 +276,12 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 		if (!m)
 			continue;
 		if (read_line(&r, line, m, in->lineno) < 0) {
+			if (in->cut && !memchr(line, '\0', m)) {
+				/* the input ends inside this line (cut short, no newline
+				 * after it): a warning, the line is left out */
+				pt_diag_cut(d, in->lineno, in->lineno);
+				break;
+			}
 			if (!o->lenient) {
 				ret = -1;
 				goto out;
@@ -288,7 +295,8 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	}
 	if (!r.ncounts) {
 		ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
-					 d->skipped ? "no valid stack line" : "empty input");
+					 d->skipped || d->cut_line ? "no valid stack line"
+								   : "empty input");
 		goto out;
 	}
 out:
@@ -330,7 +338,7 @@ static void sanitize(struct pt_buf *b, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		if (c == ';')
 			c = ':';
-		else if (c < 0x20 || c == 0x7f)
+		else if ((c < 0x20 && c != '\t') || c == 0x7f)
 			c = '?';
 		pt_buf_addch(b, c);
 	}
@@ -340,9 +348,7 @@ static void sanitize(struct pt_buf *b, const char *s, size_t n)
 		j--;
 	if (j < b->len && j > 0 && is_space(b->buf[j - 1]))
 		b->buf[j - 1] = '_';
-	/* trailing blanks would merge into the separator before the count */
-	while (b->len && is_space(b->buf[b->len - 1]))
-		b->buf[--b->len] = '_';
+	/* trailing blanks stay: the reader takes one blank only before the count */
 }
 
 static const char *tag_for(uint32_t flags, uint32_t wflags)

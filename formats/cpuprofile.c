@@ -37,6 +37,7 @@ struct rnode {
 	uint32_t frame;		    /* resolved: frame without a line (0 = dropped root) */
 	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
 	uint32_t nticks;	    /* resolved: its ticks from there */
+	uint8_t has_callframe;	    /* 1 once its callFrame object opens */
 	uint64_t off;		    /* input offset of its object, for errors */
 };
 
@@ -462,6 +463,16 @@ static struct rnode *new_node(struct reader *r)
 	return n;
 }
 
+/* A timeDeltas array. Chrome traces repeat a chunk's deltas inside its cpuProfile and
+ * beside it; a second array in one object or event gives the same deltas again, so it
+ * replaces the first instead of adding to it (as DevTools reads it) */
+static void repeat_deltas(struct unit *u)
+{
+	if (u->has_deltas)
+		u->ndeltas = 0;
+	u->has_deltas = 1;
+}
+
 static const char *key_name(enum key k)
 {
 	switch (k) {
@@ -559,12 +570,252 @@ static int push_ints(struct reader *r, enum arr a)
 }
 
 /* a value (scalar, or the start of a container) arrives in the current context */
+/* what a helper of on_value returns for a value it does not use */
+#define NOT_USED 2
+
+/* a value in the profile object (or a trace's cpuProfile, or the top object) */
+static int profile_value(struct reader *r, const struct level *l, enum key k, enum vkind vk,
+			 const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	switch (k) {
+	case K_NODES:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_NODES, 0, 0);
+	case K_HEAD:
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		u->legacy = u->one_based = 1;
+		new_node(r);
+		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
+	case K_SAMPLES:
+	case K_DELTAS:
+	case K_TIMESTAMPS:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		if (k == K_SAMPLES) {
+			u->has_samples = 1;
+			if (!u->samples_off)
+				u->samples_off = here(r) - 1;
+		} else {
+			if (k == K_DELTAS)
+				repeat_deltas(u);
+			else
+				u->has_timestamps = 1;
+			if (!u->deltas_off)
+				u->deltas_off = here(r) - 1;
+		}
+		return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
+				    : k == K_DELTAS ? A_DELTAS
+						    : A_TIMESTAMPS);
+	case K_START:
+	case K_END:
+		if (vk != V_NUMBER)
+			return wrong_type(r, k, "a number");
+		/* legacy profiles give seconds (maybe fractional), others microseconds;
+		 * the unit is decided at the end, when "head" has been seen */
+		{
+			double dv = parse_double(s, len);
+			if (!(dv > -9.2e15 && dv < 9.2e15))
+				return fail_at(r, "'%s' out of range", key_name(k));
+			/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
+			x = (int64_t)llround(dv * 1000.0);
+		}
+		if (k == K_START)
+			u->start = x;
+		else
+			u->end = x;
+		return 1;
+	case K_TYPEID:
+		u->one_based = 1;
+		break;
+	case K_TRACE_EVENTS:
+		if (l->ctx != C_TOP)
+			break;
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		r->is_trace = 1;
+		return push(r, C_EVENTS, 0, 0);
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a node or its callFrame */
+static int node_value(struct reader *r, const struct level *l, enum key k, enum vkind vk,
+		      const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	uint32_t ni = l->ctx == C_NODE ? l->idx : r->stack[r->depth - 2].idx;
+	struct rnode *n = &u->nodes[ni];
+	switch (k) {
+	case K_ID:
+	case K_PARENT:
+	case K_HITCOUNT:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "an integer");
+		if (k == K_ID)
+			n->id = x;
+		else if (k == K_PARENT)
+			n->parent_id = x;
+		else
+			n->hit_count = x;
+		return 1;
+	case K_CALLFRAME:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		n->has_callframe = 1;
+		return push(r, C_CALLFRAME, 0, 0);
+	case K_CHILDREN:
+		if (l->ctx != C_NODE)
+			break;
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_CHILDREN, 0, ni);
+	case K_TICKS:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		return push(r, C_TICKS, 0, ni);
+	case K_FUNCNAME:
+	case K_URL:
+	case K_SCRIPT:
+		if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
+			uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
+			if (k == K_FUNCNAME)
+				n->name = sid;
+			else if (k == K_URL)
+				n->url = sid;
+			else
+				n->script = sid;
+			return 1;
+		}
+		if (vk == V_OTHER)
+			return 1; /* null */
+		return fail_at(r, "'%s' is not a string",
+			       k == K_FUNCNAME ? "functionName"
+			       : k == K_URL    ? "url"
+					       : "scriptId");
+	case K_LINE:
+	case K_COL:
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "an integer");
+		if (k == K_LINE)
+			n->line = x;
+		else
+			n->col = x;
+		return 1;
+	case K_BAILOUT:
+		u->one_based = 1;
+		break;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a trace event */
+static int event_value(struct reader *r, enum key k, enum vkind vk, const char *s, size_t len)
+{
+	int64_t x;
+
+	switch (k) {
+	case K_PID:
+	case K_TID:
+		if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
+			if (k == K_PID)
+				r->ev_pid = x;
+			else
+				r->ev_tid = x;
+		}
+		if (vk == V_STRING) {
+			/* some writers quote ids; take a decimal string as a number */
+			if (parse_int(s, len, &x) == 0) {
+				if (k == K_PID)
+					r->ev_pid = x;
+				else
+					r->ev_tid = x;
+			}
+		}
+		if (vk == V_MAP || vk == V_ARRAY)
+			break;
+		return 1;
+	case K_ID:
+		if (vk == V_STRING || vk == V_NUMBER) {
+			r->ev_id = pt_strn(r->p, s, len);
+			return 1;
+		}
+		break;
+	case K_NAME:
+		if (vk == V_STRING) {
+			r->ev_name = pt_strn(r->p, s, len);
+			return 1;
+		}
+		break;
+	case K_ARGS:
+		if (vk == V_MAP)
+			return push(r, C_ARGS, 0, 0);
+		break;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
+/* a value in a trace event's args.data */
+static int data_value(struct reader *r, enum key k, enum vkind vk, const char *s, size_t len)
+{
+	struct unit *u = r->cur;
+	int64_t x;
+
+	switch (k) {
+	case K_CPUPROFILE:
+		if (vk != V_MAP)
+			return wrong_type(r, k, "an object");
+		return push(r, C_PROFILE, 0, 0);
+	case K_DELTAS:
+	case K_LINES:
+		if (vk != V_ARRAY)
+			return wrong_type(r, k, "an array");
+		if (k == K_DELTAS) {
+			repeat_deltas(u);
+			if (!u->deltas_off)
+				u->deltas_off = here(r) - 1;
+		}
+		return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
+	case K_START:
+	case K_END:
+		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+			return wrong_type(r, k, "a number");
+		if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
+			return fail_at(r, "'%s' out of range", key_name(k));
+		if (k == K_START)
+			u->start = x * 1000;
+		else
+			u->end = x * 1000;
+		return 1;
+	default:
+		break;
+	}
+	return NOT_USED;
+}
+
 static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 {
 	struct level *l = top(r);
 	enum key k = r->key;
 	struct unit *u = r->cur;
 	int64_t x;
+	int rc;
 
 	r->key = K_NONE;
 	if (r->skip) {
@@ -589,68 +840,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	switch ((enum ctx)l->ctx) {
 	case C_TOP:
 	case C_PROFILE:
-		switch (k) {
-		case K_NODES:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_NODES, 0, 0);
-		case K_HEAD:
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			u->legacy = u->one_based = 1;
-			new_node(r);
-			return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
-		case K_SAMPLES:
-		case K_DELTAS:
-		case K_TIMESTAMPS:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			if (k == K_SAMPLES) {
-				u->has_samples = 1;
-				if (!u->samples_off)
-					u->samples_off = here(r) - 1;
-			} else {
-				if (k == K_DELTAS)
-					u->has_deltas = 1;
-				else
-					u->has_timestamps = 1;
-				if (!u->deltas_off)
-					u->deltas_off = here(r) - 1;
-			}
-			return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
-					    : k == K_DELTAS ? A_DELTAS
-							    : A_TIMESTAMPS);
-		case K_START:
-		case K_END:
-			if (vk != V_NUMBER)
-				return wrong_type(r, k, "a number");
-			/* legacy profiles give seconds (maybe fractional), others microseconds;
-			 * the unit is decided at the end, when "head" has been seen */
-			{
-				double dv = parse_double(s, len);
-				if (!(dv > -9.2e15 && dv < 9.2e15))
-					return fail_at(r, "'%s' out of range", key_name(k));
-				/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
-				x = (int64_t)llround(dv * 1000.0);
-			}
-			if (k == K_START)
-				u->start = x;
-			else
-				u->end = x;
-			return 1;
-		case K_TYPEID:
-			u->one_based = 1;
-			break;
-		case K_TRACE_EVENTS:
-			if (l->ctx != C_TOP)
-				break;
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			r->is_trace = 1;
-			return push(r, C_EVENTS, 0, 0);
-		default:
-			break;
-		}
+		if ((rc = profile_value(r, l, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	case C_NODES:
 		if (vk != V_MAP)
@@ -658,76 +849,10 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		new_node(r);
 		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
 	case C_NODE:
-	case C_CALLFRAME: {
-		uint32_t ni = l->ctx == C_NODE ? l->idx : r->stack[r->depth - 2].idx;
-		struct rnode *n = &u->nodes[ni];
-		switch (k) {
-		case K_ID:
-		case K_PARENT:
-		case K_HITCOUNT:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "an integer");
-			if (k == K_ID)
-				n->id = x;
-			else if (k == K_PARENT)
-				n->parent_id = x;
-			else
-				n->hit_count = x;
-			return 1;
-		case K_CALLFRAME:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			return push(r, C_CALLFRAME, 0, 0);
-		case K_CHILDREN:
-			if (l->ctx != C_NODE)
-				break;
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_CHILDREN, 0, ni);
-		case K_TICKS:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			return push(r, C_TICKS, 0, ni);
-		case K_FUNCNAME:
-		case K_URL:
-		case K_SCRIPT:
-			if (vk == V_STRING || (k == K_SCRIPT && vk == V_NUMBER)) {
-				uint32_t sid = intern_cached(r, k - K_FUNCNAME, s, len);
-				if (k == K_FUNCNAME)
-					n->name = sid;
-				else if (k == K_URL)
-					n->url = sid;
-				else
-					n->script = sid;
-				return 1;
-			}
-			if (vk == V_OTHER)
-				return 1; /* null */
-			return fail_at(r, "'%s' is not a string",
-				       k == K_FUNCNAME ? "functionName"
-				       : k == K_URL    ? "url"
-						       : "scriptId");
-		case K_LINE:
-		case K_COL:
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "an integer");
-			if (k == K_LINE)
-				n->line = x;
-			else
-				n->col = x;
-			return 1;
-		case K_BAILOUT:
-			u->one_based = 1;
-			break;
-		default:
-			break;
-		}
+	case C_CALLFRAME:
+		if ((rc = node_value(r, l, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
-	}
 	case C_CHILDREN:
 		if (vk == V_NUMBER) {
 			if (parse_int(s, len, &x) < 0)
@@ -776,46 +901,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		r->cur = &r->chunk;
 		return push(r, C_EVENT, 0, 0);
 	case C_EVENT:
-		switch (k) {
-		case K_PID:
-		case K_TID:
-			if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
-				if (k == K_PID)
-					r->ev_pid = x;
-				else
-					r->ev_tid = x;
-			}
-			if (vk == V_STRING) {
-				/* some writers quote ids; take a decimal string as a number */
-				if (parse_int(s, len, &x) == 0) {
-					if (k == K_PID)
-						r->ev_pid = x;
-					else
-						r->ev_tid = x;
-				}
-			}
-			if (vk == V_MAP || vk == V_ARRAY)
-				break;
-			return 1;
-		case K_ID:
-			if (vk == V_STRING || vk == V_NUMBER) {
-				r->ev_id = pt_strn(r->p, s, len);
-				return 1;
-			}
-			break;
-		case K_NAME:
-			if (vk == V_STRING) {
-				r->ev_name = pt_strn(r->p, s, len);
-				return 1;
-			}
-			break;
-		case K_ARGS:
-			if (vk == V_MAP)
-				return push(r, C_ARGS, 0, 0);
-			break;
-		default:
-			break;
-		}
+		if ((rc = event_value(r, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	case C_ARGS:
 		if (k == K_DATA && vk == V_MAP)
@@ -826,35 +913,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		}
 		break;
 	case C_DATA:
-		switch (k) {
-		case K_CPUPROFILE:
-			if (vk != V_MAP)
-				return wrong_type(r, k, "an object");
-			return push(r, C_PROFILE, 0, 0);
-		case K_DELTAS:
-		case K_LINES:
-			if (vk != V_ARRAY)
-				return wrong_type(r, k, "an array");
-			if (k == K_DELTAS) {
-				u->has_deltas = 1;
-				if (!u->deltas_off)
-					u->deltas_off = here(r) - 1;
-			}
-			return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
-		case K_START:
-		case K_END:
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return wrong_type(r, k, "a number");
-			if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
-				return fail_at(r, "'%s' out of range", key_name(k));
-			if (k == K_START)
-				u->start = x * 1000;
-			else
-				u->end = x * 1000;
-			return 1;
-		default:
-			break;
-		}
+		if ((rc = data_value(r, k, vk, s, len)) != NOT_USED)
+			return rc;
 		break;
 	}
 	/* a value we do not use */
@@ -991,6 +1051,9 @@ static int end_container(struct reader *r)
 		struct rnode *n = &u->nodes[l->idx];
 		if (n->id == NO_VALUE)
 			return fail_at(r, "node without an 'id'");
+		/* the legacy format gives the frame's fields on the node itself */
+		if (!n->has_callframe && !u->legacy)
+			return fail_at(r, "node without a 'callFrame'");
 		/* legacy nested node: link it to the enclosing node */
 		if (r->depth >= 3 && r->stack[r->depth - 2].ctx == C_CHILDREN &&
 		    r->stack[r->depth - 3].ctx == C_NODE) {
@@ -1122,6 +1185,7 @@ static int cb_start_map(void *ctx)
 	}
 	if (l && l->ctx == C_NODE && r->key == K_CALLFRAME) {
 		r->key = K_NONE;
+		r->cur->nodes[l->idx].has_callframe = 1;
 		return push(r, C_CALLFRAME, 0, 0);
 	}
 	return on_value(ctx, V_MAP, NULL, 0);
@@ -1317,29 +1381,22 @@ static void idmap_release(struct idmap *m)
 
 /* Resolve ids, check the tree, make call-tree nodes and add the samples of unit u.
  * origin: the microsecond time that timeline times count from. */
-static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
-		      uint32_t labels, int64_t *last)
+/* ids to node indexes in ids, and every node's parent from the parent ids and the
+ * children lists, checked: known ids, one parent each, one root; 0 or -1 */
+static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint32_t *rootp)
 {
-	struct pt_profile *p = r->p;
-	struct idmap ids;
-	struct cfcache frames;
-	uint32_t *chain = NULL, root = UINT32_MAX;
-	uint8_t *state = NULL;
-	size_t nchain = 0, chain_alloc = 0, i;
-	int ret = -1;
+	uint32_t root = UINT32_MAX;
+	size_t i;
 
-	idmap_init(&ids, u);
-	memset(&frames, 0, sizeof(frames));
-	pt_map_init(&frames.map);
 	if (!u->nnodes) {
 		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
-		goto out;
+		return -1;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
-		if (!idmap_put(&ids, n->id, (uint32_t)i)) {
+		if (!idmap_put(ids, n->id, (uint32_t)i)) {
 			pt_diag_error_at(r->d, n->off, "duplicate node id %" PRId64, n->id);
-			goto out;
+			return -1;
 		}
 		n->parent = UINT32_MAX;
 		n->nticks = 0;
@@ -1347,25 +1404,25 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
 		if (n->parent_id != NO_VALUE) {
-			uint32_t pi = idmap_get(&ids, n->parent_id);
+			uint32_t pi = idmap_get(ids, n->parent_id);
 			if (pi == UINT32_MAX) {
 				pt_diag_error_at(r->d, n->off,
 						 "unknown parent node id %" PRId64
 						 " of node %" PRId64,
 						 n->parent_id, n->id);
-				goto out;
+				return -1;
 			}
 			n->parent = pi;
 		}
 	}
 	for (i = 0; i < u->nchildren; i++) {
-		uint32_t ci = idmap_get(&ids, u->children[i].child);
+		uint32_t ci = idmap_get(ids, u->children[i].child);
 		struct rnode *c;
 		if (ci == UINT32_MAX) {
 			pt_diag_error_at(r->d, u->children[i].off,
 					 "unknown node id %" PRId64 " in children of node %" PRId64,
 					 u->children[i].child, u->nodes[u->children[i].parent].id);
-			goto out;
+			return -1;
 		}
 		c = &u->nodes[ci];
 		if (c->parent != UINT32_MAX && c->parent != u->children[i].parent) {
@@ -1373,7 +1430,7 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				r->d, u->children[i].off,
 				"node id %" PRId64 " has two parents (%" PRId64 " and %" PRId64 ")",
 				c->id, u->nodes[c->parent].id, u->nodes[u->children[i].parent].id);
-			goto out;
+			return -1;
 		}
 		c->parent = u->children[i].parent;
 	}
@@ -1384,15 +1441,27 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			pt_diag_error_at(r->d, u->nodes[i].off,
 					 "two root nodes (ids %" PRId64 " and %" PRId64 ")",
 					 u->nodes[root].id, u->nodes[i].id);
-			goto out;
+			return -1;
 		}
 		root = (uint32_t)i;
 	}
 	if (root == UINT32_MAX) {
 		pt_diag_error_at(r->d, u->nodes[0].off,
 				 "no root node: the parent links form a cycle");
-		goto out;
+		return -1;
 	}
+	*rootp = root;
+	return 0;
+}
+
+/* the call-tree node of every node, walking up with an explicit chain; 0, or -1 on a
+ * cycle */
+static int place_nodes(struct reader *r, struct unit *u, struct cfcache *frames, uint32_t root)
+{
+	struct pt_profile *p = r->p;
+	uint32_t *chain = NULL;
+	uint8_t *state = NULL;
+	size_t nchain = 0, chain_alloc = 0, i;
 
 	/* call-tree node of every node, walking up with an explicit chain (no recursion);
 	 * state: 0 new, 1 on the chain, 2 done (apart from the nodes: every byte per node
@@ -1422,15 +1491,38 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 			pt_diag_error_at(r->d, u->nodes[j].off,
 					 "cycle in the node tree (through node id %" PRId64 ")",
 					 u->nodes[j].id);
-			goto out;
+			free(chain);
+			free(state);
+			return -1;
 		}
 		while (nchain) {
 			struct rnode *n = &u->nodes[chain[--nchain]];
-			n->frame = node_frame_cached(r, u, &frames, n);
+			n->frame = node_frame_cached(r, u, frames, n);
 			n->ptnode = pt_profile_child(p, u->nodes[n->parent].ptnode, n->frame);
 			state[chain[nchain]] = 2;
 		}
 	}
+
+	free(chain);
+	free(state);
+	return 0;
+}
+
+static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
+		      uint32_t labels, int64_t *last)
+{
+	struct pt_profile *p = r->p;
+	struct idmap ids;
+	struct cfcache frames;
+	uint32_t root = UINT32_MAX;
+	size_t i;
+	int ret = -1;
+
+	idmap_init(&ids, u);
+	memset(&frames, 0, sizeof(frames));
+	pt_map_init(&frames.map);
+	if (link_nodes(r, u, &ids, &root) < 0 || place_nodes(r, u, &frames, root) < 0)
+		goto out;
 
 	/* positionTicks, grouped per node */
 	if (u->nticks) {
@@ -1480,6 +1572,10 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 				 u->ndeltas, u->nsamples);
 		goto out;
 	}
+	/* v8-profiler-node8 writes one timestamp more than samples: samples go with the
+	 * timestamps of their index, the last is left over (as speedscope reads it) */
+	if (u->has_timestamps && u->ndeltas == u->nsamples + 1)
+		u->ndeltas--;
 	if (u->has_timestamps && u->ndeltas != u->nsamples) {
 		pt_diag_error_at(r->d, u->deltas_off,
 				 "'timestamps' and 'samples' differ in length (%zu and %zu)",
@@ -1564,8 +1660,6 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 	}
 	ret = 0;
 out:
-	free(chain);
-	free(state);
 	idmap_release(&ids);
 	pt_map_release(&frames.map);
 	free(frames.v);
@@ -1610,6 +1704,8 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	r.s_thread_name = pt_str(p, "thread_name");
 	r.s_anon = pt_str(p, "(anonymous)");
 	r.h = yajl_alloc(&callbacks, NULL, &r);
+	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
+	yajl_config(r.h, yajl_dont_validate_strings, 1);
 
 	for (;;) {
 		size_t len;

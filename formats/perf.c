@@ -58,46 +58,8 @@ static const char *find_bytes(const char *s, size_t n, const char *needle)
 	return NULL;
 }
 
-/* 0 if s[0..n) is valid UTF-8 */
-static int bad_utf8(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t k, len;
-		uint32_t cp;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			len = 2;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			return 1;
-		}
-		if (i + len > n)
-			return 1;
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return 1;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return 1;
-		i += len;
-	}
-	return 0;
-}
-
-/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time */
+/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time (then no NUL
+ * needs looking for) */
 static int plain_ascii(const char *s, size_t n)
 {
 	const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
@@ -333,7 +295,7 @@ struct chainline {
 /* "addr sym+0xoff (dso)", "addr sym" or "addr" (leading blanks already skipped) */
 static int parse_frame(const char *s, size_t n, struct chainline *c)
 {
-	size_t i = 0, j;
+	size_t i = 0, j, blanks;
 
 	memset(c, 0, sizeof(*c));
 	c->dso.s = "";
@@ -343,8 +305,10 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 		return 0;
 	c->addr.s = s;
 	c->addr.n = i;
+	j = i;
 	while (i < n && s[i] == ' ')
 		i++;
+	blanks = i - j;
 	s += i;
 	n -= i;
 	/* the dso is the " (...)" that ends the line, parentheses balanced (perf prints
@@ -356,6 +320,17 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 				depth++;
 			else if (s[j] == '(' && !--depth)
 				break;
+		}
+		if (j == 0 && depth == 1 && s[0] == '(' && blanks >= 2) {
+			/* "addr  (dso)": an empty symbol. stackcollapse-perf.pl's
+			 * /(\w+)\s*(.+) \((.*)\)/ makes it the name " ", and inferno
+			 * follows: so do we */
+			c->has_dso = 1;
+			c->dso.s = s + 1;
+			c->dso.n = n - 2;
+			c->sym.s = " ";
+			c->sym.n = 1;
+			return 1;
 		}
 		if (j >= 1 && !depth && s[j - 1] == ' ') {
 			c->has_dso = 1;
@@ -393,6 +368,9 @@ struct reader {
 
 	/* the record being read */
 	int in_record, skip_record;
+	uint64_t record_line; /* where it starts */
+	int kind;	      /* the line last read: 0 a header, 1 a callchain line */
+	char end_of[2];	      /* the last byte of the last whole line of each kind */
 	uint32_t root, labels, etype;
 	int is_java, has_time;
 	int64_t period, time;
@@ -725,6 +703,10 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 					  "expected a callchain line ('address symbol (dso)')");
 	for (j = i; j < n && s[j] == ' '; j++)
 		;
+	/* "addr  (dso)" (an empty symbol) and "addr (dso)" (a process name) differ: the
+	 * key of the first keeps one blank */
+	if (j - i >= 2 && s[j] == '(')
+		j--;
 	if (j > i &&
 	    !((r->o->flags & PT_READ_ADDRS) && n - j >= 9 && !memcmp(s + j, "[unknown]", 9))) {
 		s[j - 1] = (char)('0' + r->is_java);
@@ -770,6 +752,7 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	r->period = h.has_period ? h.period : 1;
 	r->etype = event_type(r, &h.event, h.has_period);
 	r->in_record = 1;
+	r->record_line = lineno;
 	r->nframes = 0;
 	r->skip_record = r->etype == NONE;
 	if (r->skip_record)
@@ -797,12 +780,10 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		flush(r);
 		return 0;
 	}
-	if (!plain_ascii(s, n)) {
-		if (memchr(s, '\0', n))
-			return pt_diag_error_line(r->d, lineno, "NUL byte in line");
-		if (bad_utf8((const unsigned char *)s, n))
-			return pt_diag_error_line(r->d, lineno, "invalid UTF-8 in line");
-	}
+	/* any other byte is data: symbols and paths are bytes from binaries, kept as they
+	 * are (writers that need UTF-8 make them valid, util/text.h) */
+	if (!plain_ascii(s, n) && memchr(s, '\0', n))
+		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
 	if (s[0] == '#')
 		return 0;
 	if (s[0] == '\t') {
@@ -813,6 +794,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 			return 0;
 		for (i = 1; i < n && s[i] == ' '; i++)
 			;
+		r->kind = 1;
 		return frame_line(r, s + i, n - i, lineno);
 	}
 	if (r->in_record) {
@@ -823,10 +805,42 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		struct chainline c;
 		for (i = 0; i < n && s[i] == ' '; i++)
 			;
-		if (!parse_header(s, n, &h) && parse_frame(s + i, n - i, &c))
+		if (!parse_header(s, n, &h) && parse_frame(s + i, n - i, &c)) {
+			r->kind = 1;
 			return r->skip_record ? 0 : frame_line(r, s + i, n - i, lineno);
+		}
 	}
+	r->kind = 0;
 	return header_line(r, s, n, lineno);
+}
+
+/* The line just read had no newline after it: the input may have been cut inside it
+ * (a killed `perf script | tee`). It is whole if it reads and ends as the last whole
+ * line of its kind did (a ')' closing the dso, a ':' after the event); else the record
+ * it belongs to is incomplete: left out, with a warning saying where. */
+static void last_line(struct reader *r, const char *s, size_t n, int failed, uint64_t lineno,
+		      struct pt_diag *d)
+{
+	char end;
+
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (!n || s[0] == '#')
+		return;
+	end = s[n - 1];
+	if (!failed && (!r->end_of[r->kind] || r->end_of[r->kind] == end))
+		return;
+	pt_diag_cut(d, r->in_record && !(failed && r->kind == 0) ? r->record_line : lineno, lineno);
+	r->in_record = 0;
+}
+
+/* the last byte of a whole line of the kind just read */
+static void line_read(struct reader *r, const char *s, size_t n)
+{
+	while (n && is_blank(s[n - 1]))
+		n--;
+	if (n && s[0] != '#')
+		r->end_of[r->kind] = s[n - 1];
 }
 
 static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
@@ -859,7 +873,15 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_profile_add_type(p, "samples", "count");
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		if (read_line(&r, line, n, in->lineno) < 0) {
+		int failed = read_line(&r, line, n, in->lineno) < 0;
+		if (in->cut && !memchr(line, '\0', n)) { /* a NUL is binary, not a cut */
+			last_line(&r, line, n, failed, in->lineno, d);
+			if (d->cut_line)
+				break;
+		}
+		if (!failed) {
+			line_read(&r, line, n);
+		} else {
 			if (!o->lenient) {
 				ret = -1;
 				goto out;
@@ -872,7 +894,9 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		goto out;
 	}
 	flush(&r); /* a last record without a blank line after it counts too */
-	if (!r.nkept) {
+	/* no record at all (an empty input, comments only, a record cut short): nothing,
+	 * as stackcollapse-perf.pl and inferno print nothing */
+	if (!r.nkept && !d->cut_line && (r.events.n > 1 || d->skipped)) {
 		if (o->event && r.events.n > 1) {
 			struct pt_buf names = PT_BUF_INIT;
 			uint32_t i;

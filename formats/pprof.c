@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -387,7 +388,16 @@ struct reader {
 	size_t stack_alloc;
 	struct pt_label *labels;
 	size_t labels_alloc;
+	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
+	int pruning, has_keep;
+	regex_t drop, keep;
+	uint8_t *func_drops; /* per function: 0 not looked at, 1 kept, 2 dropped */
+	uint8_t *loc_prune;  /* per location: PRUNE_* */
+	uint32_t *loc_cut;   /* per location: inner frames cut off (PRUNE_BENEATH) */
+	struct pt_buf name;
 };
+
+enum { PRUNE_NONE, PRUNE_BENEATH, PRUNE_WHOLE };
 
 static uint64_t where(const struct reader *r, unsigned field, size_t i)
 {
@@ -431,6 +441,128 @@ static int put_id(struct reader *r, struct pt_map *m, uint64_t id, uint32_t v, u
 	if (*slot != PT_MAP_NEW)
 		return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
 	*slot = v;
+	return 0;
+}
+
+/* pprof's RemoveUninteresting: drop_frames (and keep_frames, when drop_frames is set)
+ * match whole simplified function names, as "^(RE)$". pprof compiles them with Go's
+ * RE2, we with POSIX extended regular expressions: the same for the names and
+ * alternations profilers write. */
+static int prune_init(struct reader *r, uint64_t off)
+{
+	const struct pt_profile *p = r->p;
+	const char *what = "drop_frames";
+	struct pt_buf re = PT_BUF_INIT;
+	int rc;
+
+	if (!p->drop_frames || !pt_intern_len(&p->strings, p->drop_frames))
+		return 0;
+	pt_buf_addf(&re, "^(%s)$", pt_s(p, p->drop_frames));
+	rc = regcomp(&r->drop, re.buf, REG_EXTENDED | REG_NOSUB);
+	if (!rc && p->keep_frames && pt_intern_len(&p->strings, p->keep_frames)) {
+		pt_buf_reset(&re);
+		pt_buf_addf(&re, "^(%s)$", pt_s(p, p->keep_frames));
+		what = "keep_frames";
+		rc = regcomp(&r->keep, re.buf, REG_EXTENDED | REG_NOSUB);
+		if (rc)
+			regfree(&r->drop);
+		else
+			r->has_keep = 1;
+	}
+	pt_buf_release(&re);
+	if (rc)
+		return pt_diag_error_at(r->d, off, "%s is not a regular expression we can read",
+					what);
+	r->pruning = 1;
+	r->func_drops = pt_xcalloc(p->nfuncs + 1, 1);
+	r->loc_prune = pt_xcalloc(r->pb->n_location + 1, 1);
+	r->loc_cut = pt_xcalloc(r->pb->n_location + 1, sizeof(uint32_t));
+	return 0;
+}
+
+/* pprof's simplifyFunc: a leading '.' (PPC ELF v1) goes, and so does the argument list
+ * from the first '(' that does not belong to "(anonymous namespace)" or "operator()" */
+static void simplify_func(struct pt_buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	if (n && s[0] == '.')
+		s++, n--;
+	for (i = 0; i < n; i++) {
+		if (n - i >= 21 && !memcmp(s + i, "(anonymous namespace)", 21)) {
+			i += 20;
+		} else if (n - i >= 10 && !memcmp(s + i, "operator()", 10)) {
+			i += 9;
+		} else if (s[i] == '(') {
+			n = i;
+			break;
+		}
+	}
+	pt_buf_reset(b);
+	pt_buf_add(b, s, n);
+}
+
+/* 1 if frames of function f are dropped: its simplified name matches drop_frames and
+ * not keep_frames; looked up once per function */
+static int prune_func(struct reader *r, uint32_t f)
+{
+	uint32_t name = r->p->funcs[f].name;
+	size_t n = pt_intern_len(&r->p->strings, name);
+
+	if (!n)
+		return 0;
+	if (!r->func_drops[f]) {
+		int drop;
+		simplify_func(&r->name, pt_s(r->p, name), n);
+		drop = !memchr(r->name.buf, '\0', r->name.len) &&
+		       !regexec(&r->drop, r->name.buf, 0, NULL, 0) &&
+		       !(r->has_keep && !regexec(&r->keep, r->name.buf, 0, NULL, 0));
+		r->func_drops[f] = drop ? 2 : 1;
+	}
+	return r->func_drops[f] == 2;
+}
+
+/* pprof's Prune, for location i: the outermost line whose function is dropped marks it;
+ * the lines inside it (that line included) are cut, or the whole location is pruned
+ * when that line is its outermost one */
+static void prune_location(struct reader *r, size_t i)
+{
+	size_t start = r->loc_start[i], n = r->loc_start[i + 1] - start, j;
+	const PbLocation *pl = r->pb->location[i];
+
+	if (!pl->n_line)
+		return;
+	for (j = n; j-- > 0;)
+		if (prune_func(r, r->p->frames[r->loc_frames[start + j]].func))
+			break;
+	if (j == SIZE_MAX)
+		return;
+	if (j == n - 1) {
+		r->loc_prune[i] = PRUNE_WHOLE;
+	} else {
+		r->loc_prune[i] = PRUNE_BENEATH;
+		r->loc_cut[i] = (uint32_t)(j + 1);
+	}
+}
+
+/* the first of a sample's locations (leaf first) that stays: from the root, past the
+ * first location no rule touches, the first marked one ends the stack (its own frames
+ * stay when only the ones beneath it go) */
+static size_t prune_sample(const struct reader *r, const uint32_t *locs, size_t n)
+{
+	size_t i;
+	int found_user = 0;
+
+	for (i = n; i-- > 0;) {
+		uint8_t m = r->loc_prune[locs[i]];
+		if (m == PRUNE_NONE) {
+			found_user = 1;
+			continue;
+		}
+		if (!found_user)
+			continue;
+		return m == PRUNE_WHOLE ? i + 1 : i;
+	}
 	return 0;
 }
 
@@ -539,6 +671,8 @@ static int read_locations(struct reader *r)
 			return -1;
 	}
 	r->loc_start[i] = k;
+	for (i = 0; r->pruning && i < r->pb->n_location; i++)
+		prune_location(r, i);
 	return 0;
 }
 
@@ -627,28 +761,39 @@ static void index_locations(struct reader *r)
 
 static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 {
-	size_t n = 0, j;
+	size_t n = 0, j, first = 0;
 	uint32_t ls;
 
 	if (ps->n_value != r->pb->n_sample_type)
 		return pt_diag_error_at(r->d, off,
 					"sample has %zu values, the profile has %zu sample types",
 					ps->n_value, r->pb->n_sample_type);
-	for (j = 0; j < ps->n_location_id; j++) {
+	if (r->pruning) {
+		uint32_t *locs = pt_xreallocarray(NULL, ps->n_location_id + 1, sizeof(uint32_t));
+		for (j = 0; j < ps->n_location_id; j++) {
+			locs[j] = loc_index(r, ps->location_id[j]);
+			if (locs[j] == UINT32_MAX)
+				break;
+		}
+		if (j == ps->n_location_id)
+			first = prune_sample(r, locs, j);
+		free(locs);
+	}
+	for (j = first; j < ps->n_location_id; j++) {
 		uint32_t loc = loc_index(r, ps->location_id[j]);
-		size_t len;
+		size_t len, start;
 		if (loc == UINT32_MAX)
 			return pt_diag_error_at(r->d, off,
 						"sample refers to location id %" PRIu64
 						", which does not exist",
 						ps->location_id[j]);
-		len = r->loc_start[loc + 1] - r->loc_start[loc];
+		start = r->loc_start[loc] + (r->pruning ? r->loc_cut[loc] : 0);
+		len = r->loc_start[loc + 1] - start;
 		PT_ALLOC_GROW(r->stack, n + len, r->stack_alloc);
 		if (len == 1) /* the common case: no inlined frames, no call to memcpy */
-			r->stack[n] = r->loc_frames[r->loc_start[loc]];
+			r->stack[n] = r->loc_frames[start];
 		else
-			memcpy(r->stack + n, r->loc_frames + r->loc_start[loc],
-			       len * sizeof(*r->stack));
+			memcpy(r->stack + n, r->loc_frames + start, len * sizeof(*r->stack));
 		n += len;
 	}
 	PT_ALLOC_GROW(r->labels, ps->n_label + 1, r->labels_alloc);
@@ -775,7 +920,8 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	r.pb = pb;
 	r.s = &s;
 	if (read_strings(&r) < 0 || read_header(&r) < 0 || read_mappings(&r) < 0 ||
-	    read_functions(&r) < 0 || read_locations(&r) < 0 || read_samples(&r) < 0)
+	    read_functions(&r) < 0 || prune_init(&r, s.base) < 0 || read_locations(&r) < 0 ||
+	    read_samples(&r) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -787,6 +933,15 @@ out:
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
+	if (r.pruning) {
+		regfree(&r.drop);
+		if (r.has_keep)
+			regfree(&r.keep);
+	}
+	free(r.func_drops);
+	free(r.loc_prune);
+	free(r.loc_cut);
+	pt_buf_release(&r.name);
 	pt_map_release(&r.funcs);
 	pt_map_release(&r.mappings);
 	pt_map_release(&r.locs);

@@ -123,7 +123,15 @@ int cmd_top(int argc, char **argv)
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
 	r.fold_marks = o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT;
-	if (!(ret = pt_run_prepare(&r))) {
+	if (!(ret = pt_run_prepare(&r)) && !r.fold && r.gran != PT_GRAN_FUNCTIONS) {
+		/* pprof's graph is of the tree's frames: re-key it at the granularity, as
+		 * pprof -files / -lines / -addresses do */
+		struct pt_diag d;
+		pt_diag_init(&d, path);
+		if (pt_filter_granularity(&r.p, r.gran, &d) < 0)
+			ret = pt_cli_fail(&d);
+	}
+	if (!ret) {
 		o.type = r.type;
 		o.filters = &r.log;
 		o.fold = pt_run_fold(&r);

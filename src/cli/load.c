@@ -20,7 +20,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	head = pt_input_peek(in, PT_DETECT_BYTES, &len);
 	if (!head)
 		return -1;
-	if (!len)
+	if (!len && !o->from) /* --from: the reader says what empty is (perf: no samples) */
 		return pt_diag_error_at(d, 0, "empty input");
 	if (o->from) {
 		f = pt_format_find(o->from);

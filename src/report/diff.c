@@ -148,10 +148,7 @@ static void json_value(yajl_gen g, int64_t v, uint32_t dec)
 
 static void json_dstr(yajl_gen g, const struct pt_diff *df, uint32_t id)
 {
-	struct pt_buf b = PT_BUF_INIT;
-	pt_buf_add_utf8(&b, pt_intern_str(&df->strings, id), pt_intern_len(&df->strings, id));
-	yajl_gen_string(g, (const unsigned char *)b.buf, b.len);
-	pt_buf_release(&b);
+	pt_json_strn(g, pt_intern_str(&df->strings, id), pt_intern_len(&df->strings, id));
 }
 
 static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,

@@ -54,6 +54,12 @@ void pt_diag_skip(struct pt_diag *d, uint64_t line)
 		d->first_skipped_line = line;
 }
 
+void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
+{
+	d->cut_record_line = record;
+	d->cut_line = line;
+}
+
 void pt_diag_print(const struct pt_diag *d, FILE *fp)
 {
 	const char *path = d->path ? d->path : "";
@@ -80,4 +86,15 @@ void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 			"proftool: %s: warning: skipped %llu invalid line%s (first at line %llu)\n",
 			d->path ? d->path : "", (unsigned long long)d->skipped,
 			d->skipped == 1 ? "" : "s", (unsigned long long)d->first_skipped_line);
+	if (d->cut_line && d->cut_record_line == d->cut_line)
+		fprintf(fp,
+			"proftool: %s:%llu: warning: the input ends inside this line; its last "
+			"record is incomplete and left out\n",
+			d->path ? d->path : "", (unsigned long long)d->cut_line);
+	else if (d->cut_line)
+		fprintf(fp,
+			"proftool: %s:%llu: warning: the input ends inside this line; its last "
+			"record (from line %llu) is incomplete and left out\n",
+			d->path ? d->path : "", (unsigned long long)d->cut_line,
+			(unsigned long long)d->cut_record_line);
 }

@@ -20,6 +20,9 @@ struct pt_diag {
 	/* lenient-mode bookkeeping */
 	uint64_t skipped; /* lines or records skipped */
 	uint64_t first_skipped_line;
+	/* a text input that ended inside a record: the line where the cut record starts,
+	 * and the line cut short (0: none); the record is left out */
+	uint64_t cut_record_line, cut_line;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -31,9 +34,12 @@ int pt_diag_error_at(struct pt_diag *d, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* record one skipped line (lenient mode) */
 void pt_diag_skip(struct pt_diag *d, uint64_t line);
+/* the input ends inside the record that starts at line `record` (cut short at line
+ * `line`, which had no newline after it); a warning, the record is left out */
+void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
-/* print the lenient-mode warning, if anything was skipped */
+/* print the lenient-mode warning, if anything was skipped, and the cut-record one */
 void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp);
 
 #endif

@@ -235,6 +235,7 @@ int pt_input_getline(struct pt_input *in, char **line, size_t *len)
 			unsigned char *start = in->buf + in->pos;
 			n = nl ? (size_t)(nl - start) : in->end - in->pos;
 			in->pos += n + (nl ? 1 : 0);
+			in->cut = !nl;
 			in->scan = in->pos;
 			if (n && start[n - 1] == '\r')
 				n--;

@@ -33,6 +33,7 @@ struct pt_input {
 	uint64_t max_size;
 	uint64_t lineno; /* number of the line last returned by getline */
 	int eof;	 /* the decoded stream has ended */
+	int cut;	 /* the line last returned by getline had no '\n' after it */
 	struct pt_diag *diag;
 	const unsigned char *mem; /* in-memory source (fd < 0), not owned */
 	size_t mem_len, mem_pos;

@@ -58,31 +58,6 @@ void pt_json_int(yajl_gen g, int64_t v)
 	yajl_gen_integer(g, (long long)v);
 }
 
-/* the length of the valid UTF-8 sequence at s[i] (2 to 4), or 0 */
-static size_t utf8_len(const char *s, size_t i, size_t n)
-{
-	unsigned char c = (unsigned char)s[i];
-	size_t len = 0, k;
-	uint32_t cp = 0;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	for (k = 1; len && k < len; k++) {
-		if (i + k >= n || ((unsigned char)s[i + k] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | ((unsigned char)s[i + k] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 {
 	size_t i = 0, len;
@@ -100,7 +75,7 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 				pt_buf_addch(b, c);
 			}
 			i++;
-		} else if ((len = utf8_len(s, i, n))) {
+		} else if ((len = pt_utf8_len(s + i, n - i))) {
 			pt_buf_add(b, s + i, len);
 			i += len;
 		} else {

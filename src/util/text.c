@@ -13,12 +13,14 @@ void pt_buf_add_printable(struct pt_buf *b, const char *s, size_t n)
 	}
 }
 
-/* length of the valid UTF-8 sequence at s (1..4), or 0 if invalid */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t pt_utf8_len(const char *str, size_t n)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t len, i;
 	unsigned cp;
 
+	if (!n)
+		return 0;
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
@@ -36,6 +38,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
+	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
 	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
 	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
@@ -44,13 +47,12 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 
 void pt_buf_add_utf8(struct pt_buf *b, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = utf8_seq(u + i, n - i);
+		size_t k = pt_utf8_len(s + i, n - i);
 		if (k) {
-			pt_buf_add(b, u + i, k);
+			pt_buf_add(b, s + i, k);
 			i += k;
 		} else {
 			pt_buf_add(b, "\xef\xbf\xbd", 3);

@@ -1,5 +1,7 @@
 /* text.h: making arbitrary profile strings safe for an output: printable for terminals,
- * valid UTF-8 for JSON. */
+ * valid UTF-8 for JSON, SVG/XML and HTML. Names are bytes (perf symbols and paths come
+ * from binaries); where an output needs UTF-8, the one rule is pt_utf8_len: each byte
+ * that does not start a valid sequence stands for U+FFFD, valid sequences stay. */
 #ifndef PT_TEXT_H
 #define PT_TEXT_H
 
@@ -9,7 +11,11 @@
 
 /* s with control bytes (< 0x20, 0x7f) replaced by '?' */
 void pt_buf_add_printable(struct pt_buf *b, const char *s, size_t n);
-/* s with every invalid UTF-8 sequence replaced by U+FFFD */
+/* the length (1 to 4) of the valid UTF-8 sequence at s[0..n), or 0 when s[0] starts
+ * none (or n is 0): overlong forms, surrogates and code points past U+10FFFF are
+ * invalid */
+size_t pt_utf8_len(const char *s, size_t n);
+/* s with each byte that starts no valid UTF-8 sequence replaced by U+FFFD */
 void pt_buf_add_utf8(struct pt_buf *b, const char *s, size_t n);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "tap.h"
 #include "util/json.h"
+#include "util/text.h"
 
 /* the text yajl writes for one string (or number) */
 static void gen_str(struct pt_buf *out, const char *s, size_t n)
@@ -60,5 +61,29 @@ int main(void)
 	ok(same(&b, "[9223372036854775807,-9223372036854775808,0]"),
 	   "numbers at the int64 edges: %s", b.buf);
 	pt_buf_release(&b);
+	/* the one rule (util/text.h): each byte that starts no valid sequence is U+FFFD,
+	 * the same in the hand-written JSON, yajl's and XML's (pt_buf_add_utf8) */
+	is_int(pt_utf8_len("a", 1), 1, "utf8_len: ASCII");
+	is_int(pt_utf8_len("\xc3\xa9", 2), 2, "utf8_len: two bytes");
+	is_int(pt_utf8_len("\xf0\x9f\x98\x80", 4), 4, "utf8_len: four bytes");
+	is_int(pt_utf8_len("\xc3\xa9", 1), 0, "utf8_len: cut short");
+	is_int(pt_utf8_len("\xc0\x80", 2), 0, "utf8_len: overlong");
+	is_int(pt_utf8_len("\xed\xa0\x80", 3), 0, "utf8_len: surrogate");
+	is_int(pt_utf8_len("\xf4\x90\x80\x80", 4), 0, "utf8_len: past U+10FFFF");
+	is_int(pt_utf8_len("\x80", 1), 0, "utf8_len: a stray continuation byte");
+	is_int(pt_utf8_len("", 0), 0, "utf8_len: nothing");
+	{
+		const char *bad = "f\xff\xc3o\xc3\xa9";
+		struct pt_buf u = PT_BUF_INIT;
+		pt_buf_add_utf8(&u, bad, 6);
+		ok(same(&u, "f\xef\xbf\xbd\xef\xbf\xbdo\xc3\xa9"), "text: one U+FFFD per bad byte");
+		gen_str(&b, bad, 6);
+		ok(b.len == u.len + 2 && !memcmp(b.buf + 1, u.buf, u.len), "yajl: the same text");
+		pt_buf_reset(&b);
+		pt_buf_add_json_str(&b, bad, 6);
+		ok(same(&b, "\"f\\ufffd\\ufffdo\xc3\xa9\""), "by hand: the same, escaped");
+		pt_buf_release(&u);
+	}
+
 	return tap_done();
 }
