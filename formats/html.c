@@ -141,25 +141,40 @@ static void write_tree(struct html *h)
 	uint32_t w = p->ntypes, n, t, kept = 0, *out_parent, *out_entry;
 	struct pt_map index;
 	int64_t *cum, *thr, *oself;
-	uint8_t *keptm;
+	uint8_t *keptm, *shared, *tainted;
 	double frac = h->o->min_fraction;
 
+	/* Only a node whose function several frames share, or one below such a node, can
+	 * meet another node of the same path (svg.c's rule): the others skip the hash. */
+	shared = pt_xcalloc((size_t)h->agg.nentries + 1, 1);
+	for (n = 1; n < p->nframes; n++)
+		if (shared[h->entry_of_frame[n]] < 2)
+			shared[h->entry_of_frame[n]]++;
+	tainted = pt_xmalloc((size_t)p->nnodes + 1);
+	tainted[0] = 0;
 	pt_map_init(&index);
 	h->of_node = pt_xmalloc(((size_t)p->nnodes + 1) * sizeof(uint32_t));
 	mnew(h, 0, NO_ID);
 	h->of_node[0] = 0;
 	for (n = 1; n < p->nnodes; n++) {
 		uint32_t par = h->of_node[p->nodes[n].parent];
-		uint32_t e = h->entry_of_frame[p->nodes[n].frame];
-		uint32_t *slot = pt_map_put(&index, (uint64_t)par << 32 | e), m;
-		if (*slot == PT_MAP_NEW)
-			*slot = mnew(h, par, e);
-		m = *slot;
+		uint32_t e = h->entry_of_frame[p->nodes[n].frame], m;
+		tainted[n] = tainted[p->nodes[n].parent] || shared[e] > 1;
+		if (tainted[n]) {
+			uint32_t *slot = pt_map_put(&index, (uint64_t)par << 32 | e);
+			if (*slot == PT_MAP_NEW)
+				*slot = mnew(h, par, e);
+			m = *slot;
+		} else {
+			m = mnew(h, par, e);
+		}
 		h->of_node[n] = m;
 		for (t = 0; t < w; t++)
 			h->mself[(size_t)m * w + t] = pt_add(h->mself[(size_t)m * w + t],
 							     p->node_self[(size_t)n * w + t]);
 	}
+	free(shared);
+	free(tainted);
 	pt_map_release(&index);
 
 	cum = pt_xmalloc((size_t)h->nm * w * sizeof(int64_t));
@@ -398,6 +413,17 @@ static void write_timeline(struct html *h)
 	pt_arena_release(&arena);
 }
 
+/* a timeline: events with times (readers of formats without time stamps, such as
+ * collapsed, keep their input order as events at time 0) */
+static int has_times(const struct pt_profile *p)
+{
+	size_t e;
+	for (e = 0; e < p->nevents; e++)
+		if (p->events[e].time)
+			return 1;
+	return 0;
+}
+
 /* ---- the page ---- */
 
 static void add_html_text(struct pt_buf *b, const char *s)
@@ -458,7 +484,7 @@ static void write_data(struct html *h, uint32_t type)
 	write_functions(h);
 	if (pt_profile_has_stacks(p)) {
 		write_tree(h);
-		if (p->nevents)
+		if (has_times(p))
 			write_timeline(h);
 	} else {
 		const char *why = p->no_stacks_reason ? p->no_stacks_reason : "aggregates only";

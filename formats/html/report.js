@@ -732,7 +732,7 @@
   performance.mark('pt-first-draw');
   /* for tests and benchmarks: the drawn frames and the state, read only */
   window.ptReport = {
-    state, rects: () => rects.map((r) => ({name: fname(T.fn[r.n]), x: r.x, y: r.y, w: r.w, colour: r.colour})),
+    state, diff: !!diff, rects: () => rects.map((r) => ({name: fname(T.fn[r.n]), x: r.x, y: r.y, w: r.w, colour: r.colour})),
     trects: () => (tcanvas.rects || []).length,
   };
 })();

@@ -2,11 +2,12 @@
 // for tests/t5050-html.sh (which compares it with proftool's own text reports) and for
 // `make bench` (timings from the page's own performance marks).
 //
-//   node html-check.js probe FILE.html [--search RE] [--type N] [--pixel NAME]
-//                      [--shot DIR/PREFIX] [--table-click]
+//   node html-check.js probe FILE.html... [--search RE] [--type N] [--pixel NAME]
+//                      [--shot DIR/PREFIX] [--table-click] [--filter RE]
 //   node html-check.js bench FILE.html
 //
-// probe prints one fact per line ("frames N", "row ...", "errors N", ...); every wait is
+// probe prints one fact per line ("frames N", "row ...", "errors N", ...), after a line
+// "== FILE" for each file when there are several; every wait is
 // bounded and the browser is always closed. The page is loaded from file://; every
 // request other than the page itself is printed as "request URL".
 'use strict';
@@ -26,13 +27,15 @@ function args(argv) {
   const o = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--table-click') o.tableClick = true;
+    else if (argv[i] === '--pixel') (o.pixel = o.pixel || []).push(argv[++i]);
     else if (argv[i].startsWith('--')) o[argv[i].slice(2)] = argv[++i];
     else (o._ = o._ || []).push(argv[i]);
   }
   return o;
 }
 
-async function open(file, fn) {
+// open each file in a new page of one browser, fn(page) says what it shows
+async function open(files, fn) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
@@ -41,7 +44,16 @@ async function open(file, fn) {
            '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   try {
-    const page = await browser.newPage({viewport: {width: 1200, height: 800}});
+    for (const file of files) await openOne(browser, file, fn, files.length > 1);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function openOne(browser, file, fn, header) {
+  const page = await browser.newPage({viewport: {width: 1200, height: 800}});
+  try {
+    if (header) console.log('== ' + file);
     page.setDefaultTimeout(TIMEOUT_MS);
     const url = 'file://' + path.resolve(file);
     const errors = [], requests = [];
@@ -56,7 +68,7 @@ async function open(file, fn) {
     console.log('errors ' + errors.length);
     console.log('requests ' + requests.length);
   } finally {
-    await browser.close();
+    await page.close();
   }
 }
 
@@ -72,14 +84,15 @@ function painted(page, id) {
   }, id);
 }
 
-async function probe(file, o) {
-  await open(file, async (page) => {
+async function probe(files, o) {
+  await open(files, async (page) => {
     const has = (sel) => page.evaluate((s) => {
       const e = document.querySelector(s);
       return !!e && !e.hidden;
     }, sel);
     const flame = await has('#pt-tab-flame');
     console.log('flame ' + (flame ? 'yes' : 'no'));
+    console.log('diff ' + (await page.evaluate(() => !!window.ptReport.diff) ? 'yes' : 'no'));
     console.log('time ' + ((await has('#pt-tab-time')) ? 'yes' : 'no'));
     console.log('csp ' + await page.evaluate(() => {
       const m = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
@@ -90,7 +103,7 @@ async function probe(file, o) {
       console.log('frames ' + rects.length);
       console.log('painted ' + ((await painted(page, 'pt-canvas')) > 0 ? 'yes' : 'no'));
       if (o.shot) await page.screenshot({path: o.shot + '-flame.png'});
-      if (o.pixel) {
+      for (const pname of o.pixel || []) {
         const rgb = await page.evaluate((name) => {
           const r = window.ptReport.rects().find((x) => x.name === name);
           if (!r) return 'none';
@@ -98,8 +111,8 @@ async function probe(file, o) {
           const k = c.width / c.getBoundingClientRect().width;
           const d = c.getContext('2d').getImageData(Math.round((r.x + 2) * k), Math.round((r.y + 3) * k), 1, 1).data;
           return d[0] + ' ' + d[1] + ' ' + d[2];
-        }, o.pixel);
-        console.log('pixel ' + rgb);
+        }, pname);
+        console.log('pixel ' + rgb + ' ' + pname);
       }
       // a click on the widest frame narrower than the whole width zooms into it
       const target = rects.filter((r) => r.w < 1150 && r.w > 20).sort((a, b) => b.w - a.w)[0];
@@ -147,7 +160,7 @@ async function probe(file, o) {
       const tr = document.querySelector('#pt-table tbody tr[data-fn]');
       return tr ? Array.from(tr.children).map((td) => td.textContent).join('\t') : 'none';
     });
-    console.log('row ' + row);
+    console.log('row\t' + row);
     console.log('rows ' + await page.evaluate(() => document.getElementById('pt-table').dataset.rows));
     // sorting by cum puts the heaviest cum first
     await page.click('#pt-table th[data-key="cum"]');
@@ -156,6 +169,13 @@ async function probe(file, o) {
       return tr ? tr.lastChild.textContent : 'none';
     }));
     await page.click('#pt-table th[data-key="flat"]');
+    // sorted by flat (the default, but not in a diff report): flat, cum and name
+    console.log('flat-row\t' + await page.evaluate(() => {
+      const keys = Array.from(document.querySelectorAll('#pt-table th')).map((th) => th.dataset.key);
+      const tr = document.querySelector('#pt-table tbody tr[data-fn]');
+      if (!tr) return 'none';
+      return ['flat', 'cum', 'name'].map((k) => tr.children[keys.indexOf(k)].textContent).join('\t');
+    }));
     if (o.tableClick) {
       await page.click('#pt-table tbody tr[data-fn]');
       const lists = await page.evaluate(() => Array.from(document.querySelectorAll('#pt-detail table')).map(
@@ -173,7 +193,7 @@ async function probe(file, o) {
     if (o.type !== undefined) {
       await page.selectOption('#pt-type', o.type);
       console.log('type-total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
-      console.log('type-row ' + await page.evaluate(() => {
+      console.log('type-row\t' + await page.evaluate(() => {
         const tr = document.querySelector('#pt-table tbody tr[data-fn]');
         return tr ? Array.from(tr.children).map((td) => td.textContent).join('\t') : 'none';
       }));
@@ -183,7 +203,7 @@ async function probe(file, o) {
 
 // first draw (from navigation start) and zoom redraw times, from the page's own marks
 async function bench(file) {
-  await open(file, async (page) => {
+  await open([file], async (page) => {
     const first = await page.evaluate(() => performance.getEntriesByName('pt-first-draw')[0].startTime);
     console.log('first-draw-ms ' + first.toFixed(1));
     const rects = await page.evaluate(() => window.ptReport.rects());
@@ -210,7 +230,7 @@ async function bench(file) {
   const [cmd, ...rest] = process.argv.slice(2);
   const o = args(rest);
   try {
-    if (cmd === 'probe') await probe(o._[0], o);
+    if (cmd === 'probe') await probe(o._, o);
     else if (cmd === 'bench') await bench(o._[0]);
     else { console.log('usage: html-check.js probe|bench FILE.html ...'); process.exit(2); }
   } catch (e) {
