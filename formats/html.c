@@ -154,6 +154,11 @@ static void write_tree(struct html *h)
 	tainted[0] = 0;
 	pt_map_init(&index);
 	h->of_node = pt_xmalloc(((size_t)p->nnodes + 1) * sizeof(uint32_t));
+	/* at most one merged node per node: sized once, never copied while growing */
+	h->malloc_ = (size_t)p->nnodes + 1;
+	h->mparent = pt_xreallocarray(NULL, h->malloc_, sizeof(uint32_t));
+	h->mentry = pt_xreallocarray(NULL, h->malloc_, sizeof(uint32_t));
+	h->mself = pt_xreallocarray(NULL, h->malloc_ * (w ? w : 1), sizeof(int64_t));
 	mnew(h, 0, NO_ID);
 	h->of_node[0] = 0;
 	for (n = 1; n < p->nnodes; n++) {
