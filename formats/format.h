@@ -48,6 +48,8 @@ struct pt_write_opts {
 	double minwidth;    /* frames narrower than this many pixels are left out */
 	/* html: frames below this fraction of the total are drawn as their parent's */
 	double min_fraction;
+	/* html: ':'-separated directories to find source files in (embedded), or NULL */
+	const char *source_path;
 };
 
 static inline void pt_write_opts_init(struct pt_write_opts *o)

@@ -418,6 +418,122 @@ static void write_timeline(struct html *h)
 	pt_arena_release(&arena);
 }
 
+/* ---- source lines, with --source-path ---- */
+
+#define SRC_MAX_RANGE 2000	 /* lines embedded per function, at most */
+#define SRC_MAX_BYTES (4 << 20)	 /* source text embedded in all, at most */
+#define SRC_MAX_READ  (10 << 20) /* source lines read in all, at most */
+
+/* the source file: under each directory of dirs, the recorded path and then ever
+ * shorter tails of it (pprof's rule, as `method --source-path` looks) */
+static FILE *find_source(const char *path, const char *dirs, struct pt_buf *b)
+{
+	FILE *fp = NULL;
+
+	while (dirs && *dirs && !fp) {
+		const char *end = strchr(dirs, ':'), *tail = path;
+		size_t dlen = end ? (size_t)(end - dirs) : strlen(dirs);
+		for (; tail && !fp; tail = strchr(tail, '/')) {
+			while (*tail == '/')
+				tail++;
+			if (!*tail)
+				break;
+			pt_buf_reset(b);
+			pt_buf_add(b, dirs, dlen);
+			pt_buf_addch(b, '/');
+			pt_buf_addstr(b, tail);
+			fp = fopen(b->buf, "r");
+		}
+		dirs = end ? end + 1 : NULL;
+	}
+	return fp;
+}
+
+static void write_sources(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	const struct pt_agg *a = &h->agg;
+	int64_t *lo = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(int64_t));
+	int64_t *hi = pt_xcalloc((size_t)a->nentries + 1, sizeof(int64_t));
+	uint32_t *fn = NULL, *first = NULL, *text = NULL, i, t, w = a->ntypes, n = 0;
+	size_t alloc = 0, bytes = 0, read = 0, cap = 0;
+	struct pt_buf path = PT_BUF_INIT, code = PT_BUF_INIT;
+	char *line = NULL;
+
+	for (i = 0; i < a->nentries; i++)
+		lo[i] = INT64_MAX;
+	for (i = 0; i < a->nlines; i++) {
+		const struct pt_agg_line *l = &a->lines[i];
+		int any = 0;
+		for (t = 0; t < w; t++)
+			any |= a->line_self[(size_t)i * w + t] || a->line_cum[(size_t)i * w + t];
+		if (!any || l->line <= 0 || l->line >= UINT32_MAX)
+			continue;
+		if (l->line < lo[l->entry])
+			lo[l->entry] = l->line;
+		if (l->line > hi[l->entry])
+			hi[l->entry] = l->line;
+	}
+	for (i = 0; i < a->nentries && bytes < SRC_MAX_BYTES && read < SRC_MAX_READ; i++) {
+		const struct pt_agg_entry *e = &a->entries[i];
+		int64_t from, to, ln = 0;
+		ssize_t len;
+		FILE *fp;
+		if (!hi[i] || !e->file)
+			continue;
+		/* stackprof's range: the def line to one past the last line with samples */
+		from = e->line > 0 && e->line < lo[i] ? e->line : lo[i];
+		to = hi[i] + 1;
+		if (to - from >= SRC_MAX_RANGE)
+			from = to - SRC_MAX_RANGE + 1;
+		fp = find_source(pt_s(p, e->file), h->o->source_path, &path);
+		if (!fp)
+			continue;
+		pt_buf_reset(&code);
+		while (ln < to && read < SRC_MAX_READ && (len = getline(&line, &cap, fp)) > 0) {
+			read++;
+			if (++ln < from)
+				continue;
+			pt_buf_add(&code, line, (size_t)len);
+			if (!code.len || code.buf[code.len - 1] != '\n')
+				pt_buf_addch(&code, '\n');
+		}
+		fclose(fp);
+		if (ln < from)
+			continue;
+		{
+			size_t old = alloc;
+			PT_ALLOC_GROW(fn, (size_t)n + 1, alloc);
+			if (alloc != old) {
+				first = pt_xreallocarray(first, alloc, sizeof(uint32_t));
+				text = pt_xreallocarray(text, alloc, sizeof(uint32_t));
+			}
+		}
+		fn[n] = i;
+		first[n] = (uint32_t)from;
+		text[n] = pt_intern(&h->strs, code.buf, code.len);
+		bytes += code.len;
+		n++;
+	}
+	key(h, "src");
+	pt_buf_addch(&h->out, '{');
+	key(h, "fn");
+	u32_array(h, fn, n);
+	key(h, "first");
+	u32_array(h, first, n);
+	key(h, "text");
+	u32_array(h, text, n);
+	pt_buf_addch(&h->out, '}');
+	free(line);
+	free(fn);
+	free(first);
+	free(text);
+	free(lo);
+	free(hi);
+	pt_buf_release(&path);
+	pt_buf_release(&code);
+}
+
 /* a timeline: events with times (readers of formats without time stamps, such as
  * collapsed, keep their input order as events at time 0) */
 static int has_times(const struct pt_profile *p)
@@ -487,6 +603,8 @@ static void write_data(struct html *h, uint32_t type)
 	}
 	pt_buf_addch(&h->out, ']');
 	write_functions(h);
+	if (h->o->source_path)
+		write_sources(h);
 	if (pt_profile_has_stacks(p)) {
 		write_tree(h);
 		if (has_times(p))

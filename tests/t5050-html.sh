@@ -17,8 +17,7 @@ test_expect_success 'convert --to html and -o *.html write one self-contained pa
 	! grep -Eiq "<(link|img|iframe)|src=|href=|https?://" a.html'
 
 test_expect_success '--min-fraction: bad values are usage errors, named' '
-	test_expect_code () { "$@"; test $? = 2; } &&
-	test_expect_code "$PROFTOOL" convert --to html --min-fraction 2 "$SAMPLES/perf/perfdemo-g.txt" 2>err &&
+	test_expect_code 2 "$PROFTOOL" convert --to html --min-fraction 2 "$SAMPLES/perf/perfdemo-g.txt" &&
 	grep -q "bad value .2. for --min-fraction" err &&
 	"$PROFTOOL" convert --help | grep -q -- "--min-fraction F"'
 
@@ -129,10 +128,24 @@ test_expect_success 'table: filter, sort by cum, callers and callees as method p
 	sed -n "s/^detail callers://p" out | tr "|" "\n" | sort >actual &&
 	test_cmp expect actual'
 
-test_expect_success 'source lines of a function, as method counts them' '
+test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
 	"$PROFTOOL" convert --to html -o n.html "$SAMPLES/node/lines.cpuprofile" &&
-	node "$CHECK" probe n.html --table-click >out 2>&1 || { cat out; false; } &&
-	grep "^detail lines:." out'
+	! grep -q "\"src\":" n.html &&
+	"$PROFTOOL" convert --to html --source-path "$SAMPLES/node/src" -o s.html "$SAMPLES/node/lines.cpuprofile" &&
+	node "$CHECK" probe n.html s.html --table-click >out 2>&1 || { cat out; false; } &&
+	"$PROFTOOL" method --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
+	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
+	test "$(wc -l <expect)" = 3 &&
+	awk "/^== n.html/ { on = 1 } /^== s.html/ { on = 0 } on" out | sed -n "s/^detail lines://p" |
+		tr "|" "\n" | sed -E "s/^([^=]*)=.*:([0-9]+)\$/\2=\1/" >actual &&
+	test_cmp expect actual &&
+	awk "/^== s.html/ { on = 1 } on" out | sed -n "s/^source //p" >src.out &&
+	awk -F: "\$2 != \"\" { print \$1 \"=\" \$2 }" src.out >actual &&
+	test_cmp expect actual &&
+	cut -d: -f1 src.out >actual &&
+	sed -nE "s/^ +[^|]*\| +([0-9]+) +\|.*/\1/p" m >expect &&
+	test_cmp expect actual &&
+	grep -q "^13:1213:1213:  for (let i = 0; i < n; i++)" src.out'
 
 test_expect_success 'diff --to html: a grown frame is red, a shrunk one blue' '
 	B=$SAMPLES/perf/perfdemo-g.txt N=$SAMPLES/perf/perfdemo-dwarf.txt &&

@@ -603,6 +603,8 @@
   });
   filter.addEventListener('input', () => { state.filter = filter.value; shownRows = PAGE; drawTable(); });
 
+  const srcOf = new Map();
+  if (D.src) D.src.fn.forEach((f, k) => srcOf.set(f, k));
   /* callers, callees and source lines of one function, as `proftool method` prints them */
   function drawDetail(f) {
     const t = tableType(), tot = D.totals[t];
@@ -633,6 +635,24 @@
     const L = D.lines, ls = [];
     for (let i = 0; i < L.fn.length; i++) if (L.fn[i] === f && (L.self[t][i] || L.cum[t][i])) ls.push(i);
     ls.sort((a, b) => L.line[a] - L.line[b]);
+    if (srcOf.has(f)) {
+      /* the embedded source (--source-path): every line of the range, counts beside */
+      const k = srcOf.get(f), byLine = new Map();
+      for (const i of ls) byLine.set(L.line[i], i);
+      detail.appendChild(el('h3', null, 'source'));
+      const tb = el('table', {class: 'pt-mini pt-code', 'data-list': 'source'});
+      S[D.src.text[k]].replace(/\n$/, '').split('\n').forEach((code, j) => {
+        const ln = D.src.first[k] + j, i = byLine.get(ln);
+        const r = el('tr', i !== undefined ? {class: 'pt-hot'} : null);
+        r.appendChild(el('td', {class: 'pt-num'}, i !== undefined ? fmt(L.self[t][i], t) : ''));
+        r.appendChild(el('td', {class: 'pt-num'}, i !== undefined ? fmt(L.cum[t][i], t) : ''));
+        r.appendChild(el('td', {class: 'pt-num'}, String(ln)));
+        r.appendChild(el('td', {class: 'pt-src'}, code));
+        tb.appendChild(r);
+      });
+      detail.appendChild(tb);
+      return;
+    }
     detail.appendChild(el('h3', null, 'lines'));
     const tb = el('table', {class: 'pt-mini', 'data-list': 'lines'});
     tb.appendChild(el('tr')).append(el('th', null, 'self'), el('th', null, 'total'), el('th', null, 'line'));

@@ -19,6 +19,7 @@ enum {
 	OPT_INVERTED,
 	OPT_FLAMECHART,
 	OPT_MIN_FRACTION,
+	OPT_SOURCE_PATH,
 };
 
 const struct pt_opt pt_dot_options[] = {
@@ -46,6 +47,8 @@ const struct pt_opt pt_svg_options[] = {
 const struct pt_opt pt_html_options[] = {
 	{"min-fraction", 0, required_argument, OPT_MIN_FRACTION, "F",
 	 "html: draw frames below F of the total as part of their parent (default 0.0001)"},
+	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
+	 "html: embed the source lines of functions whose file is found under DIR"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -115,6 +118,9 @@ int pt_write_option(struct pt_write_opts *o, const struct pt_cmd_spec *spec, int
 		if (parse_double(arg, &v) < 0 || v > 1)
 			goto bad;
 		o->min_fraction = v;
+		return 1;
+	case OPT_SOURCE_PATH:
+		o->source_path = arg;
 		return 1;
 	}
 	return 0;

@@ -18,10 +18,13 @@ const modules = process.env.PROFTOOL_VIEWERS_MODULES || path.join(__dirname, 'no
 const {chromium} = require(path.join(modules, 'playwright-core'));
 const TIMEOUT_MS = 30000;
 
+// the whole run is bounded too: two minutes, and half a minute per page (a busy
+// machine is slow, not stuck)
+const npages = process.argv.slice(3).filter((a) => a.endsWith('.html')).length;
 const watchdog = setTimeout(() => {
   console.log('html-check.js: timed out');
   process.exit(2);
-}, 180000);
+}, 120000 + 30000 * npages);
 
 function args(argv) {
   const o = {};
@@ -182,6 +185,11 @@ async function probe(files, o) {
         (t) => t.dataset.list + ':' + Array.from(t.querySelectorAll('tr')).filter((r) => r.children.length === 3 && r.children[0].tagName === 'TD').map(
           (r) => r.children[0].textContent + '=' + r.children[2].textContent).join('|')));
       for (const l of lists) console.log('detail ' + l);
+      const src = await page.evaluate(() => Array.from(
+        document.querySelectorAll('#pt-detail table[data-list="source"] tr')).map(
+        (r) => r.children[2].textContent + ':' + r.children[0].textContent + ':' + r.children[1].textContent +
+          ':' + r.children[3].textContent));
+      for (const l of src) console.log('source ' + l);
     }
     if (o.filter) {
       await page.fill('#pt-filter', o.filter);
