@@ -227,6 +227,26 @@ if have_format pprof 3; then
 	rm -f "$work/big.pb"
 fi
 
+# html: its writer against svg's on the same input (the baseline is convert --to svg,
+# whose cost the html writer should stay within twice of), then the page itself in
+# headless Chromium: first draw after navigation start and the slowest zoom redraw,
+# from the page's own performance marks (tests/viewers/html-check.js bench)
+if have_format html 3 && have_format svg 3; then
+	baseline "convert --to svg" "$work/svg" "$PROFTOOL" convert --to svg "$work/big.collapsed"
+	run "$work/big.html" "$PROFTOOL" convert --to html "$work/big.collapsed"
+	row "collapsed -> html (writer)" "$size" "$(stat -c %s "$work/big.html")" "$rcpu"
+	mods=${PROFTOOL_VIEWERS_MODULES:-$top/tests/viewers/node_modules}
+	if command -v node >/dev/null 2>&1 && test -d "$mods/playwright-core" &&
+		test -x "${CHROMIUM:-/usr/bin/chromium}"; then
+		marks=$(PROFTOOL_VIEWERS_MODULES=$mods node "$top/tests/viewers/html-check.js" \
+			bench "$work/big.html" | awk '$1 == "first-draw-ms" { f = $2 } $1 == "zoom-ms" { z = $2 }
+			END { printf "first draw %s ms after navigation start, slowest zoom redraw %s ms", f, z }')
+		awk -v m="$marks" -v sz="$(stat -c %s "$work/big.html")" 'BEGIN {
+			printf "| html page (%.2f MB) in headless Chromium | | %s | | | | | |\n", sz / 1048576, m }'
+	fi
+	rm -f "$work/big.html" "$work/svg"
+fi
+
 # callgrind and dot write one entry per function and call edge, so on big.collapsed
 # (175 functions) their output is too small to rate: a second input with many
 # functions (20,000) and call pairs (about a million), rated the same way; dot with

@@ -30,6 +30,9 @@ enum pt_read_flag {
 	PT_READ_ADDRS = 1 << 3,	  /* perf: keep addresses of unknown symbols */
 };
 
+/* html's default --min-fraction */
+#define PT_HTML_MIN_FRACTION 0.0001
+
 /* Options every writer may look at; pt_write_opts_init() sets the defaults. */
 struct pt_write_opts {
 	int type;	/* sample type index to write; PT_TYPE_ALL for every type */
@@ -43,6 +46,10 @@ struct pt_write_opts {
 	const char *colors; /* palette name: hot, mem, io, java, js, perl, ... */
 	long width;	    /* image width in pixels */
 	double minwidth;    /* frames narrower than this many pixels are left out */
+	/* html: frames below this fraction of the total are drawn as their parent's */
+	double min_fraction;
+	/* html: ':'-separated directories to find source files in (embedded), or NULL */
+	const char *source_path;
 };
 
 static inline void pt_write_opts_init(struct pt_write_opts *o)
@@ -54,6 +61,7 @@ static inline void pt_write_opts_init(struct pt_write_opts *o)
 	o->colors = "hot";
 	o->width = 1200;
 	o->minwidth = 0.1;
+	o->min_fraction = PT_HTML_MIN_FRACTION;
 }
 
 #define PT_TYPE_ALL (-2)
@@ -109,5 +117,6 @@ extern const struct pt_format pt_format_callgrind;
 extern const struct pt_format pt_format_dot;
 extern const struct pt_format pt_format_speedscope;
 extern const struct pt_format pt_format_svg;
+extern const struct pt_format pt_format_html;
 
 #endif

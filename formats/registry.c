@@ -16,6 +16,7 @@ const struct pt_format *const pt_formats[] = {
 	&pt_format_dot,
 	&pt_format_speedscope,
 	&pt_format_svg,
+	&pt_format_html,
 	NULL,
 };
 

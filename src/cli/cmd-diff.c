@@ -41,7 +41,7 @@ static const struct pt_opt diff_options[] = {
 	{"normalize", 0, no_argument, OPT_NORMALIZE, NULL, "scale BASE to NEW's total first"},
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "write the stacks of both instead: collapsed gives difffolded.pl's two counts, svg a "
-	 "differential flame graph"},
+	 "differential flame graph, html a report with one and the diff table"},
 	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{"fail-on-regression", 0, required_argument, OPT_FAIL, "PCT",
 	 "exit 3 when a function's cum share grew by more than PCT points"},
@@ -136,6 +136,9 @@ static int emit_stacks(void *ctx, FILE *out, struct pt_diag *d)
 	/* collapsed: difffolded.pl's "stack BASE NEW" lines */
 	if (!strcmp(c->f->name, "collapsed"))
 		wo.flags = PT_WRITE_ALL_TYPES;
+	/* html: the differential flame graph and diff table, big trees drawn coarser */
+	if (!strcmp(c->f->name, "html"))
+		wo.min_fraction = PT_HTML_MIN_FRACTION;
 	ret = c->f->write(&both, &wo, out, d);
 	pt_profile_release(&both);
 	return ret;

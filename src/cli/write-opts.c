@@ -18,6 +18,8 @@ enum {
 	OPT_COLORS,
 	OPT_INVERTED,
 	OPT_FLAMECHART,
+	OPT_MIN_FRACTION,
+	OPT_SOURCE_PATH,
 };
 
 const struct pt_opt pt_dot_options[] = {
@@ -39,6 +41,14 @@ const struct pt_opt pt_svg_options[] = {
 	{"inverted", 0, no_argument, OPT_INVERTED, NULL, "svg: icicle graph, roots at the top"},
 	{"flamechart", 0, no_argument, OPT_FLAMECHART, NULL,
 	 "svg: stacks in time order where the input has a timeline (flame chart)"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_html_options[] = {
+	{"min-fraction", 0, required_argument, OPT_MIN_FRACTION, "F",
+	 "html: draw frames below F of the total as part of their parent (default 0.0001)"},
+	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
+	 "html: embed the source lines of functions whose file is found under DIR"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -104,6 +114,14 @@ int pt_write_option(struct pt_write_opts *o, const struct pt_cmd_spec *spec, int
 	case OPT_FLAMECHART:
 		o->flags |= PT_WRITE_FLAMECHART;
 		return 1;
+	case OPT_MIN_FRACTION:
+		if (parse_double(arg, &v) < 0 || v > 1)
+			goto bad;
+		o->min_fraction = v;
+		return 1;
+	case OPT_SOURCE_PATH:
+		o->source_path = arg;
+		return 1;
 	}
 	return 0;
 bad:
@@ -115,5 +133,9 @@ bad:
 		if (pt_svg_options[i].id == id)
 			pt_usage_error(spec, "bad value '%s' for --%s", arg,
 				       pt_svg_options[i].name);
+	for (i = 0; pt_html_options[i].name; i++)
+		if (pt_html_options[i].id == id)
+			pt_usage_error(spec, "bad value '%s' for --%s", arg,
+				       pt_html_options[i].name);
 	return -1;
 }

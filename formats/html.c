@@ -1,0 +1,697 @@
+/* html.c: one self-contained interactive HTML report (flame graph, time order, function
+ * table with callers/callees/lines, sample type selector, differential mode), write
+ * only. The page's script and style are formats/html/report.{js,css}, embedded at build
+ * time; the data go in as one JSON document of a string table and integer arrays. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "formats/format.h"
+#include "util/buf.h"
+#include "util/intern.h"
+#include "util/json.h"
+#include "util/map.h"
+#include "util/xalloc.h"
+
+/* formats/html-assets.c, generated from formats/html/ by formats/html/embed.sh */
+extern const char pt_html_js[], pt_html_css[];
+
+#define NO_ID UINT32_MAX
+
+struct html {
+	const struct pt_profile *p;
+	const struct pt_write_opts *o;
+	FILE *fp;
+	struct pt_buf out, tmp;
+	struct pt_arena arena;
+	struct pt_intern strs; /* the page's string table (index = id - 1) */
+	uint32_t *str_of;      /* profile string id -> page string index + 1, 0 = not yet */
+	struct pt_agg agg;     /* per function, as top and method compute it */
+	uint32_t *entry_of_frame;
+	/* the merged tree: one node per (parent, function entry) */
+	uint32_t *mparent, *mentry;
+	int64_t *mself; /* nm * ntypes */
+	uint32_t nm;
+	size_t malloc_;
+	uint32_t *of_node;  /* profile node -> merged node */
+	uint32_t *out_of_m; /* merged node -> written node (nearest kept ancestor) */
+};
+
+static void flush(struct html *h)
+{
+	pt_buf_write_out(&h->out, h->fp, 1 << 16);
+}
+
+/* a JSON string safe inside <script>: invalid UTF-8 as U+FFFD (util/json), and '<'
+ * escaped so that no "</script" can end the element */
+static void add_str(struct html *h, const char *s, size_t n)
+{
+	size_t i;
+
+	pt_buf_reset(&h->tmp);
+	pt_buf_add_json_str(&h->tmp, s, n);
+	for (i = 0; i < h->tmp.len; i++) {
+		if (h->tmp.buf[i] == '<')
+			pt_buf_addstr(&h->out, "\\u003c");
+		else
+			pt_buf_addch(&h->out, h->tmp.buf[i]);
+	}
+}
+
+/* the page's index of profile string id */
+static uint32_t sid(struct html *h, uint32_t id)
+{
+	if (!h->str_of[id])
+		h->str_of[id] =
+			pt_intern(&h->strs, pt_s(h->p, id), pt_intern_len(&h->p->strings, id)) + 1;
+	return h->str_of[id] - 1;
+}
+
+static void key(struct html *h, const char *k)
+{
+	if (h->out.len && h->out.buf[h->out.len - 1] != '{')
+		pt_buf_addch(&h->out, ',');
+	pt_buf_addch(&h->out, '"');
+	pt_buf_addstr(&h->out, k);
+	pt_buf_addstr(&h->out, "\":");
+}
+
+static void u32_array(struct html *h, const uint32_t *v, size_t n)
+{
+	size_t i;
+	pt_buf_addch(&h->out, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			pt_buf_addch(&h->out, ',');
+		pt_buf_add_u64(&h->out, v[i]);
+		flush(h);
+	}
+	pt_buf_addch(&h->out, ']');
+}
+
+/* one array per sample type of n rows of v (stride ntypes) */
+static void typed_arrays(struct html *h, const int64_t *v, size_t n)
+{
+	uint32_t t, w = h->p->ntypes;
+	size_t i;
+
+	pt_buf_addch(&h->out, '[');
+	for (t = 0; t < w; t++) {
+		pt_buf_addstr(&h->out, t ? ",[" : "[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				pt_buf_addch(&h->out, ',');
+			pt_buf_add_i64(&h->out, v[i * w + t]);
+			flush(h);
+		}
+		pt_buf_addch(&h->out, ']');
+	}
+	pt_buf_addch(&h->out, ']');
+}
+
+/* ---- the merged tree ---- */
+
+static uint32_t mnew(struct html *h, uint32_t parent, uint32_t entry)
+{
+	uint32_t w = h->p->ntypes, id = h->nm;
+	size_t old = h->malloc_;
+
+	PT_ALLOC_GROW(h->mparent, (size_t)id + 1, h->malloc_);
+	if (h->malloc_ != old) {
+		h->mentry = pt_xreallocarray(h->mentry, h->malloc_, sizeof(uint32_t));
+		h->mself = pt_xreallocarray(h->mself, h->malloc_ * w, sizeof(int64_t));
+	}
+	h->mparent[id] = parent;
+	h->mentry[id] = entry;
+	memset(&h->mself[(size_t)id * w], 0, w * sizeof(int64_t));
+	h->nm++;
+	return id;
+}
+
+/* Merge the call tree by (parent, function entry), as the flame graph draws it, then
+ * keep only nodes at least min_fraction of the total in some type; a node left out
+ * adds its whole value to its parent's self (the total stays exact). Writes the kept
+ * nodes: parent, function entry, self values. */
+static void write_tree(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	uint32_t w = p->ntypes, n, t, kept = 0, *out_parent, *out_entry;
+	struct pt_map index;
+	int64_t *cum, *thr, *oself;
+	uint8_t *keptm, *shared, *tainted;
+	double frac = h->o->min_fraction;
+
+	/* Only a node whose function several frames share, or one below such a node, can
+	 * meet another node of the same path (svg.c's rule): the others skip the hash. */
+	shared = pt_xcalloc((size_t)h->agg.nentries + 1, 1);
+	for (n = 1; n < p->nframes; n++)
+		if (shared[h->entry_of_frame[n]] < 2)
+			shared[h->entry_of_frame[n]]++;
+	tainted = pt_xmalloc((size_t)p->nnodes + 1);
+	tainted[0] = 0;
+	pt_map_init(&index);
+	h->of_node = pt_xmalloc(((size_t)p->nnodes + 1) * sizeof(uint32_t));
+	/* at most one merged node per node: sized once, never copied while growing */
+	h->malloc_ = (size_t)p->nnodes + 1;
+	h->mparent = pt_xreallocarray(NULL, h->malloc_, sizeof(uint32_t));
+	h->mentry = pt_xreallocarray(NULL, h->malloc_, sizeof(uint32_t));
+	h->mself = pt_xreallocarray(NULL, h->malloc_ * (w ? w : 1), sizeof(int64_t));
+	mnew(h, 0, NO_ID);
+	h->of_node[0] = 0;
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t par = h->of_node[p->nodes[n].parent];
+		uint32_t e = h->entry_of_frame[p->nodes[n].frame], m;
+		tainted[n] = tainted[p->nodes[n].parent] || shared[e] > 1;
+		if (tainted[n]) {
+			uint32_t *slot = pt_map_put(&index, (uint64_t)par << 32 | e);
+			if (*slot == PT_MAP_NEW)
+				*slot = mnew(h, par, e);
+			m = *slot;
+		} else {
+			m = mnew(h, par, e);
+		}
+		h->of_node[n] = m;
+		for (t = 0; t < w; t++)
+			h->mself[(size_t)m * w + t] = pt_add(h->mself[(size_t)m * w + t],
+							     p->node_self[(size_t)n * w + t]);
+	}
+	free(shared);
+	free(tainted);
+	pt_map_release(&index);
+
+	cum = pt_xmalloc((size_t)h->nm * w * sizeof(int64_t));
+	memcpy(cum, h->mself, (size_t)h->nm * w * sizeof(int64_t));
+	for (n = h->nm; n-- > 1;)
+		for (t = 0; t < w; t++)
+			cum[(size_t)h->mparent[n] * w + t] =
+				pt_add(cum[(size_t)h->mparent[n] * w + t], cum[(size_t)n * w + t]);
+	thr = pt_xmalloc((w ? w : 1) * sizeof(int64_t));
+	for (t = 0; t < w; t++) {
+		double a = (double)cum[t];
+		thr[t] = (int64_t)((a < 0 ? -a : a) * frac);
+	}
+
+	/* parents come before children: one pass decides, from the root down */
+	h->out_of_m = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	out_parent = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	out_entry = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	oself = pt_xmalloc((size_t)h->nm * w * sizeof(int64_t));
+	keptm = pt_xcalloc((size_t)h->nm, 1);
+	for (n = 0; n < h->nm; n++) {
+		/* a node is drawn only below a drawn parent; a node left out maps to its
+		 * nearest drawn ancestor, which draws its value as its own */
+		int keep = n == 0;
+		if (n && keptm[h->mparent[n]])
+			for (t = 0; t < w && !keep; t++) {
+				int64_t c = cum[(size_t)n * w + t];
+				keep = c != 0 && (c < 0 ? -c : c) >= thr[t];
+			}
+		if (keep) {
+			keptm[n] = 1;
+			h->out_of_m[n] = kept;
+			out_parent[kept] = n ? h->out_of_m[h->mparent[n]] : 0;
+			out_entry[kept] = h->mentry[n];
+			memcpy(&oself[(size_t)kept * w], &h->mself[(size_t)n * w],
+			       w * sizeof(int64_t));
+			kept++;
+		} else {
+			uint32_t a = h->out_of_m[h->mparent[n]];
+			h->out_of_m[n] = a;
+			for (t = 0; t < w; t++)
+				oself[(size_t)a * w + t] = pt_add(oself[(size_t)a * w + t],
+								  h->mself[(size_t)n * w + t]);
+		}
+	}
+	free(keptm);
+	for (n = 0; n < kept; n++)
+		if (out_entry[n] == NO_ID)
+			out_entry[n] = 0; /* the root: no function, never read */
+	key(h, "tree");
+	pt_buf_addch(&h->out, '{');
+	key(h, "parent");
+	u32_array(h, out_parent, kept);
+	key(h, "fn");
+	u32_array(h, out_entry, kept);
+	key(h, "self");
+	typed_arrays(h, oself, kept);
+	pt_buf_addch(&h->out, '}');
+	free(cum);
+	free(thr);
+	free(out_parent);
+	free(out_entry);
+	free(oself);
+}
+
+/* ---- the function table, as top and method print it ---- */
+
+static void write_functions(struct html *h)
+{
+	const struct pt_agg *a = &h->agg;
+	uint32_t i, *v = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(uint32_t));
+
+	key(h, "fn");
+	pt_buf_addch(&h->out, '{');
+	key(h, "name");
+	for (i = 0; i < a->nentries; i++)
+		v[i] = sid(h, a->entries[i].name);
+	u32_array(h, v, a->nentries);
+	key(h, "file");
+	for (i = 0; i < a->nentries; i++)
+		v[i] = sid(h, a->entries[i].file);
+	u32_array(h, v, a->nentries);
+	key(h, "line");
+	for (i = 0; i < a->nentries; i++)
+		v[i] = a->entries[i].line > 0 && a->entries[i].line < UINT32_MAX
+			       ? (uint32_t)a->entries[i].line
+			       : 0;
+	u32_array(h, v, a->nentries);
+	key(h, "flags");
+	for (i = 0; i < a->nentries; i++)
+		v[i] = a->entries[i].flags;
+	u32_array(h, v, a->nentries);
+	key(h, "flat");
+	typed_arrays(h, a->flat, a->nentries);
+	key(h, "cum");
+	typed_arrays(h, a->cum, a->nentries);
+	pt_buf_addch(&h->out, '}');
+
+	key(h, "edges");
+	pt_buf_addch(&h->out, '{');
+	key(h, "from");
+	v = pt_xreallocarray(v, (size_t)a->nedges + 1, sizeof(uint32_t));
+	for (i = 0; i < a->nedges; i++)
+		v[i] = a->edges[i].caller;
+	u32_array(h, v, a->nedges);
+	key(h, "to");
+	for (i = 0; i < a->nedges; i++)
+		v[i] = a->edges[i].callee;
+	u32_array(h, v, a->nedges);
+	key(h, "v");
+	typed_arrays(h, a->edge_value, a->nedges);
+	key(h, "perOccurrence");
+	pt_buf_add_i64(&h->out, a->edges_per_occurrence);
+	pt_buf_addch(&h->out, '}');
+
+	key(h, "lines");
+	pt_buf_addch(&h->out, '{');
+	key(h, "fn");
+	v = pt_xreallocarray(v, (size_t)a->nlines + 1, sizeof(uint32_t));
+	for (i = 0; i < a->nlines; i++)
+		v[i] = a->lines[i].entry;
+	u32_array(h, v, a->nlines);
+	key(h, "line");
+	for (i = 0; i < a->nlines; i++)
+		v[i] = a->lines[i].line > 0 && a->lines[i].line < UINT32_MAX
+			       ? (uint32_t)a->lines[i].line
+			       : 0;
+	u32_array(h, v, a->nlines);
+	key(h, "self");
+	typed_arrays(h, a->line_self, a->nlines);
+	key(h, "cum");
+	typed_arrays(h, a->line_cum, a->nlines);
+	pt_buf_addch(&h->out, '}');
+	free(v);
+}
+
+/* ---- time order: runs of events on one drawn node, per thread or process ---- */
+
+/* the name of a label set's thread or process ("" when it has none of those labels) */
+static void group_name(struct html *h, uint32_t ls, struct pt_buf *b)
+{
+	const struct pt_profile *p = h->p;
+	const struct pt_labelset *l = &p->labelsets[ls];
+	const char *comm = NULL, *thread = NULL;
+	int64_t pid = -1, tid = -1;
+	uint32_t i;
+
+	pt_buf_reset(b);
+	if (!ls)
+		return;
+	for (i = 0; i < l->n; i++) {
+		const char *k = pt_s(p, l->v[i].key);
+		if (!strcmp(k, PT_LABEL_PID) && !l->v[i].str)
+			pid = l->v[i].num;
+		else if (!strcmp(k, PT_LABEL_TID) && !l->v[i].str)
+			tid = l->v[i].num;
+		else if (!strcmp(k, PT_LABEL_COMM) && l->v[i].str)
+			comm = pt_s(p, l->v[i].str);
+		else if (!strcmp(k, PT_LABEL_THREAD) && l->v[i].str)
+			thread = pt_s(p, l->v[i].str);
+	}
+	if (thread)
+		pt_buf_addstr(b, thread);
+	else if (comm)
+		pt_buf_addstr(b, comm);
+	if (pid >= 0)
+		pt_buf_addf(b, "%spid %" PRId64, b->len ? " " : "", pid);
+	if (tid >= 0 && tid != pid)
+		pt_buf_addf(b, "%stid %" PRId64, b->len ? " " : "", tid);
+}
+
+static void write_timeline(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	struct pt_arena arena;
+	struct pt_intern groups;
+	struct pt_buf name = PT_BUF_INIT;
+	uint32_t *group_of_ls = pt_xmalloc(((size_t)p->nlabelsets + 1) * sizeof(uint32_t));
+	uint32_t *rg = NULL, *rn = NULL, w = p->ntypes, t, g;
+	int64_t *rv = NULL;
+	size_t nr = 0, ralloc = 0, i;
+
+	pt_arena_init(&arena);
+	pt_intern_init(&groups, &arena);
+	for (i = 0; i < p->nlabelsets; i++)
+		group_of_ls[i] = NO_ID;
+	for (i = 0; i < p->nevents; i++) {
+		const struct pt_sample *s = &p->samples[p->events[i].sample];
+		uint32_t node = h->out_of_m[h->of_node[s->node]];
+		if (group_of_ls[s->labels] == NO_ID) {
+			group_name(h, s->labels, &name);
+			group_of_ls[s->labels] =
+				pt_intern(&groups, name.buf ? name.buf : "", name.len);
+		}
+		g = group_of_ls[s->labels];
+		/* merge a run on one node of one group into one entry */
+		if (!(nr && rg[nr - 1] == g && rn[nr - 1] == node)) {
+			size_t old = ralloc;
+			PT_ALLOC_GROW(rg, nr + 1, ralloc);
+			if (ralloc != old) {
+				rn = pt_xreallocarray(rn, ralloc, sizeof(uint32_t));
+				rv = pt_xreallocarray(rv, ralloc * w, sizeof(int64_t));
+			}
+			rg[nr] = g;
+			rn[nr] = node;
+			memset(&rv[nr * w], 0, w * sizeof(int64_t));
+			nr++;
+		}
+		for (t = 0; t < w; t++)
+			rv[(nr - 1) * w + t] =
+				pt_add(rv[(nr - 1) * w + t], p->event_values[i * w + t]);
+	}
+	key(h, "timeline");
+	pt_buf_addch(&h->out, '{');
+	key(h, "groups");
+	pt_buf_addch(&h->out, '[');
+	for (g = 0; g < groups.n; g++) { /* id 0: samples of no thread or process */
+		if (g)
+			pt_buf_addch(&h->out, ',');
+		add_str(h, pt_intern_str(&groups, g), pt_intern_len(&groups, g));
+	}
+	pt_buf_addch(&h->out, ']');
+	key(h, "g");
+	u32_array(h, rg, nr);
+	key(h, "node");
+	u32_array(h, rn, nr);
+	key(h, "v");
+	typed_arrays(h, rv, nr);
+	pt_buf_addch(&h->out, '}');
+	free(rg);
+	free(rn);
+	free(rv);
+	free(group_of_ls);
+	pt_buf_release(&name);
+	pt_intern_release(&groups);
+	pt_arena_release(&arena);
+}
+
+/* ---- source lines, with --source-path ---- */
+
+#define SRC_MAX_RANGE 2000	 /* lines embedded per function, at most */
+#define SRC_MAX_BYTES (4 << 20)	 /* source text embedded in all, at most */
+#define SRC_MAX_READ  (10 << 20) /* source lines read in all, at most */
+
+/* the source file: under each directory of dirs, the recorded path and then ever
+ * shorter tails of it (pprof's rule, as `method --source-path` looks) */
+static FILE *find_source(const char *path, const char *dirs, struct pt_buf *b)
+{
+	FILE *fp = NULL;
+
+	while (dirs && *dirs && !fp) {
+		const char *end = strchr(dirs, ':'), *tail = path;
+		size_t dlen = end ? (size_t)(end - dirs) : strlen(dirs);
+		for (; tail && !fp; tail = strchr(tail, '/')) {
+			while (*tail == '/')
+				tail++;
+			if (!*tail)
+				break;
+			pt_buf_reset(b);
+			pt_buf_add(b, dirs, dlen);
+			pt_buf_addch(b, '/');
+			pt_buf_addstr(b, tail);
+			fp = fopen(b->buf, "r");
+		}
+		dirs = end ? end + 1 : NULL;
+	}
+	return fp;
+}
+
+static void write_sources(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	const struct pt_agg *a = &h->agg;
+	int64_t *lo = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(int64_t));
+	int64_t *hi = pt_xcalloc((size_t)a->nentries + 1, sizeof(int64_t));
+	uint32_t *fn = NULL, *first = NULL, *text = NULL, i, t, w = a->ntypes, n = 0;
+	size_t alloc = 0, bytes = 0, read = 0, cap = 0;
+	struct pt_buf path = PT_BUF_INIT, code = PT_BUF_INIT;
+	char *line = NULL;
+
+	for (i = 0; i < a->nentries; i++)
+		lo[i] = INT64_MAX;
+	for (i = 0; i < a->nlines; i++) {
+		const struct pt_agg_line *l = &a->lines[i];
+		int any = 0;
+		for (t = 0; t < w; t++)
+			any |= a->line_self[(size_t)i * w + t] || a->line_cum[(size_t)i * w + t];
+		if (!any || l->line <= 0 || l->line >= UINT32_MAX)
+			continue;
+		if (l->line < lo[l->entry])
+			lo[l->entry] = l->line;
+		if (l->line > hi[l->entry])
+			hi[l->entry] = l->line;
+	}
+	for (i = 0; i < a->nentries && bytes < SRC_MAX_BYTES && read < SRC_MAX_READ; i++) {
+		const struct pt_agg_entry *e = &a->entries[i];
+		int64_t from, to, ln = 0;
+		ssize_t len;
+		FILE *fp;
+		if (!hi[i] || !e->file)
+			continue;
+		/* stackprof's range: the def line to one past the last line with samples */
+		from = e->line > 0 && e->line < lo[i] ? e->line : lo[i];
+		to = hi[i] + 1;
+		if (to - from >= SRC_MAX_RANGE)
+			from = to - SRC_MAX_RANGE + 1;
+		fp = find_source(pt_s(p, e->file), h->o->source_path, &path);
+		if (!fp)
+			continue;
+		pt_buf_reset(&code);
+		while (ln < to && read < SRC_MAX_READ && (len = getline(&line, &cap, fp)) > 0) {
+			read++;
+			if (++ln < from)
+				continue;
+			pt_buf_add(&code, line, (size_t)len);
+			if (!code.len || code.buf[code.len - 1] != '\n')
+				pt_buf_addch(&code, '\n');
+		}
+		fclose(fp);
+		if (ln < from)
+			continue;
+		{
+			size_t old = alloc;
+			PT_ALLOC_GROW(fn, (size_t)n + 1, alloc);
+			if (alloc != old) {
+				first = pt_xreallocarray(first, alloc, sizeof(uint32_t));
+				text = pt_xreallocarray(text, alloc, sizeof(uint32_t));
+			}
+		}
+		fn[n] = i;
+		first[n] = (uint32_t)from;
+		text[n] = pt_intern(&h->strs, code.buf, code.len);
+		bytes += code.len;
+		n++;
+	}
+	key(h, "src");
+	pt_buf_addch(&h->out, '{');
+	key(h, "fn");
+	u32_array(h, fn, n);
+	key(h, "first");
+	u32_array(h, first, n);
+	key(h, "text");
+	u32_array(h, text, n);
+	pt_buf_addch(&h->out, '}');
+	free(line);
+	free(fn);
+	free(first);
+	free(text);
+	free(lo);
+	free(hi);
+	pt_buf_release(&path);
+	pt_buf_release(&code);
+}
+
+/* a timeline: events with times (readers of formats without time stamps, such as
+ * collapsed, keep their input order as events at time 0) */
+static int has_times(const struct pt_profile *p)
+{
+	size_t e;
+	for (e = 0; e < p->nevents; e++)
+		if (p->events[e].time)
+			return 1;
+	return 0;
+}
+
+/* ---- the page ---- */
+
+static void add_html_text(struct pt_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			pt_buf_addstr(b, "&lt;");
+		else if (*s == '>')
+			pt_buf_addstr(b, "&gt;");
+		else if (*s == '&')
+			pt_buf_addstr(b, "&amp;");
+		else if (*s == '"')
+			pt_buf_addstr(b, "&quot;");
+		else
+			pt_buf_addch(b, *s);
+	}
+}
+
+static void write_data(struct html *h, uint32_t type)
+{
+	const struct pt_profile *p = h->p;
+	const char *title = h->o->title ? h->o->title : "";
+	int base = -1;
+	uint32_t t, i;
+
+	if (type < p->ntypes && !strcmp(pt_s(p, p->types[type].name), "new"))
+		base = pt_profile_find_type(p, "base");
+	pt_buf_addch(&h->out, '{');
+	key(h, "v");
+	pt_buf_addch(&h->out, '1');
+	key(h, "title");
+	add_str(h, title, strlen(title));
+	key(h, "format");
+	add_str(h, p->format ? p->format : "", p->format ? strlen(p->format) : 0);
+	key(h, "types");
+	pt_buf_addch(&h->out, '[');
+	for (t = 0; t < p->ntypes; t++)
+		pt_buf_addf(&h->out, "%s[%u,%u,%u]", t ? "," : "", sid(h, p->types[t].name),
+			    sid(h, p->types[t].unit), p->types[t].decimals);
+	pt_buf_addch(&h->out, ']');
+	key(h, "type");
+	pt_buf_add_u64(&h->out, type);
+	key(h, "diff");
+	if (base >= 0)
+		pt_buf_addf(&h->out, "[%d,%u]", base, type);
+	else
+		pt_buf_addstr(&h->out, "null");
+	key(h, "minFraction");
+	pt_buf_addf(&h->out, "%g", h->o->min_fraction);
+	key(h, "totals");
+	pt_buf_addch(&h->out, '[');
+	for (t = 0; t < p->ntypes; t++) {
+		if (t)
+			pt_buf_addch(&h->out, ',');
+		pt_buf_add_i64(&h->out, h->agg.total[t]);
+	}
+	pt_buf_addch(&h->out, ']');
+	write_functions(h);
+	if (h->o->source_path)
+		write_sources(h);
+	if (pt_profile_has_stacks(p)) {
+		write_tree(h);
+		if (has_times(p))
+			write_timeline(h);
+	} else {
+		const char *why = p->no_stacks_reason ? p->no_stacks_reason : "aggregates only";
+		key(h, "noStacks");
+		add_str(h, why, strlen(why));
+	}
+	key(h, "strings");
+	pt_buf_addch(&h->out, '[');
+	for (i = 0; i < h->strs.n; i++) {
+		if (i)
+			pt_buf_addch(&h->out, ',');
+		add_str(h, pt_intern_str(&h->strs, i), pt_intern_len(&h->strs, i));
+		flush(h);
+	}
+	pt_buf_addstr(&h->out, "]}");
+}
+
+static int html_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *fp,
+		      struct pt_diag *d)
+{
+	struct html h;
+	struct pt_agg *a = &h.agg;
+	uint32_t f, type;
+	int ret = 0;
+
+	memset(&h, 0, sizeof(h));
+	h.p = p;
+	h.o = o;
+	h.fp = fp;
+	pt_buf_init(&h.out);
+	pt_buf_init(&h.tmp);
+	pt_arena_init(&h.arena);
+	pt_intern_init(&h.strs, &h.arena);
+	if (pt_aggregate(p, PT_GRAN_FUNCTIONS, a, d) < 0) {
+		ret = -1;
+		goto out;
+	}
+	h.str_of = pt_xcalloc((size_t)p->strings.n + 1, sizeof(uint32_t));
+	h.entry_of_frame = pt_xcalloc((size_t)p->nframes + 1, sizeof(uint32_t));
+	if (pt_profile_has_stacks(p))
+		for (f = 1; f < p->nframes; f++)
+			h.entry_of_frame[f] = pt_agg_entry_for_frame(p, a, f);
+	type = o->type >= 0 && (uint32_t)o->type < p->ntypes ? (uint32_t)o->type : p->default_type;
+
+	pt_buf_addstr(&h.out,
+		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+		      "'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+		      "img-src data:\">\n<meta name=\"viewport\" "
+		      "content=\"width=device-width, initial-scale=1\">\n<title>");
+	add_html_text(&h.out, o->title ? o->title : "proftool report");
+	pt_buf_addstr(&h.out,
+		      "</title>\n<meta name=\"generator\" content=\"proftool " PACKAGE_VERSION
+		      "\">\n<style>\n");
+	pt_buf_addstr(&h.out, pt_html_css);
+	pt_buf_addstr(&h.out, "</style>\n</head>\n<body>\n<script type=\"application/json\" "
+			      "id=\"pt-data\">");
+	write_data(&h, type);
+	pt_buf_addstr(&h.out, "</script>\n<script>\n");
+	pt_buf_addstr(&h.out, pt_html_js);
+	pt_buf_addstr(&h.out, "</script>\n</body>\n</html>\n");
+	pt_buf_write_out(&h.out, fp, 0);
+	pt_agg_release(a);
+out:
+	free(h.str_of);
+	free(h.entry_of_frame);
+	free(h.mparent);
+	free(h.mentry);
+	free(h.mself);
+	free(h.of_node);
+	free(h.out_of_m);
+	pt_buf_release(&h.out);
+	pt_buf_release(&h.tmp);
+	pt_intern_release(&h.strs);
+	pt_arena_release(&h.arena);
+	return ret;
+}
+
+static const char *const html_suffixes[] = {".html", ".htm", NULL};
+
+const struct pt_format pt_format_html = {
+	.name = "html",
+	.description = "interactive report: flame graph, time order, function table",
+	.suffixes = html_suffixes,
+	.write = html_write,
+	.wants_timeline = 1,
+};

@@ -1,0 +1,172 @@
+#!/bin/sh
+test_description='html report, opened in headless Chromium and compared with top, diff and the filters'
+. "$(dirname "$0")/lib.sh"
+
+CHECK=$SRCDIR/tests/viewers/html-check.js
+MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
+PROFTOOL_VIEWERS_MODULES=$MODS
+export PROFTOOL_VIEWERS_MODULES
+# screenshots of the views stay in the build folder, to be looked at
+SHOTS=${BUILDDIR:-$SRCDIR}/tests/html-shots
+
+test_expect_success 'convert --to html and -o *.html write one self-contained page' '
+	"$PROFTOOL" convert --to html "$SAMPLES/perf/perfdemo-g.txt" >a.html &&
+	"$PROFTOOL" convert -o b.html "$SAMPLES/perf/perfdemo-g.txt" &&
+	cmp a.html b.html &&
+	grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src .none.;" a.html &&
+	! grep -Eiq "<(link|img|iframe)|src=|href=|https?://" a.html'
+
+test_expect_success '--min-fraction: bad values are usage errors, named' '
+	test_expect_code 2 "$PROFTOOL" convert --to html --min-fraction 2 "$SAMPLES/perf/perfdemo-g.txt" &&
+	grep -q "bad value .2. for --min-fraction" err &&
+	"$PROFTOOL" convert --help | grep -q -- "--min-fraction F"'
+
+test_expect_success 'names with invalid UTF-8 or </script> cannot break the page' '
+	printf "main;a\\377b;</script><b>x 5\\nmain;ok 2\\n" >bad.collapsed &&
+	"$PROFTOOL" convert --to html bad.collapsed >bad.html &&
+	test "$(grep -c "</script>" bad.html)" = 2 &&
+	grep -q "a\\\\ufffdb" bad.html'
+
+test_expect_success '--min-fraction merges narrow frames into their parent, totals stay exact' '
+	"$PROFTOOL" convert --to html --min-fraction 0 "$SAMPLES/perf/perfdemo-g.txt" >all.html &&
+	"$PROFTOOL" convert --to html --min-fraction 0.05 "$SAMPLES/perf/perfdemo-g.txt" >few.html &&
+	nodes () { sed -n "s/.*\"tree\":{\"parent\":\[\([0-9,]*\)\].*/\1/p" "$1" | tr , "\n" | wc -l; } &&
+	total () { sed -n "s/.*\"totals\":\[\([0-9,-]*\)\].*/\1/p" "$1"; } &&
+	test "$(nodes few.html)" -lt "$(nodes all.html)" &&
+	test "$(total few.html)" = "$(total all.html)" &&
+	fns () { sed -n "s/.*\"fn\":{\"name\":\[\([0-9,]*\)\].*/\1/p" "$1"; } &&
+	test "$(fns few.html)" = "$(fns all.html)"'
+
+if ! command -v node >/dev/null 2>&1 || ! test -d "$MODS/playwright-core" ||
+	! test -x "${CHROMIUM:-/usr/bin/chromium}"; then
+	test_skip 'the report in Chromium' 'node, playwright-core or Chromium missing (run tests/viewers/setup.sh)'
+	test_done
+	exit
+fi
+
+# top's first row as the table shows it: flat, flat%, cum, cum%, name (no sum%)
+top_row () {
+	"$PROFTOOL" top -n 1 "$@" | tail -1 |
+		sed -E "s/^ *([^ ]+) +([^ ]+) +[^ ]+ +([^ ]+) +([^ ]+)  (.*)$/row	\1	\2	\3	\4	\5/"
+}
+
+test_expect_success 'every bundled sample: drawn, top'"'"'s first row, time order exactly with a timeline, no errors, no requests' '
+	for f in "$SAMPLES"/*/*; do
+		case $f in */make.sh|*/src|*/README) continue ;; esac
+		"$PROFTOOL" info "$f" >/dev/null 2>&1 || continue
+		n=$(echo "$f" | sed "s|^$SAMPLES/||; s|/|-|g")
+		"$PROFTOOL" convert --to html -o "$n.html" "$f" || return 1
+		echo "$n.html" >>list
+	done &&
+	test "$(wc -l <list)" -ge 30 &&
+	node "$CHECK" probe $(cat list) >probe.out 2>&1 || { cat probe.out; return 1; }
+	while read -r h; do
+		f=$SAMPLES/$(echo "$h" | sed "s/\.html$//; s|-|/|") &&
+		awk -v h="== $h" "\$0 == h { on = 1; next } /^== / { on = 0 } on" probe.out >one &&
+		grep -qx "errors 0" one && grep -qx "requests 0" one &&
+		if "$PROFTOOL" top --time-from 0 -n 1 "$f" >/dev/null 2>&1; then
+			grep -qx "time yes" one && grep -qx "time-painted yes" one
+		else
+			grep -qx "time no" one
+		fi &&
+		if "$PROFTOOL" convert --to collapsed "$f" >/dev/null 2>&1; then
+			grep -qx "painted yes" one && grep -q "^frames [1-9]" one
+		else
+			grep -qx "flame no" one
+		fi &&
+		top_row "$f" | cut -f1-2,4,6 | sed "s/^row/flat-row/" >expect &&
+		grep "^flat-row	" one >actual && test_cmp expect actual &&
+		if grep -q "^diff yes" one; then
+			: # sorted by the change by default: t6010 and the diff case below
+		else
+			top_row "$f" >expect && grep "^row	" one >actual && test_cmp expect actual
+		fi || { echo "in $h:"; cat one; return 1; }
+	done <list'
+
+test_expect_success 'hover, click zooms (breadcrumbs), Esc resets, / searches, arrows walk' '
+	"$PROFTOOL" convert --to html -o g.html "$SAMPLES/perf/perfdemo-g.txt" &&
+	mkdir -p "$SHOTS" &&
+	node "$CHECK" probe g.html --search fault --shot "$SHOTS/perf" >out 2>&1 || { cat out; false; } &&
+	grep -qx "hover ok" out &&
+	grep -qx "zoom full crumbs [2-9]" out &&
+	grep -qx "reset crumbs 1" out &&
+	grep -qx "slash pt-search" out &&
+	grep -q "^walk [1-9]" out &&
+	grep -qx "errors 0" out && test -s "$SHOTS/perf-flame.png" && test -s "$SHOTS/perf-table.png"'
+
+test_expect_success 'the search share is what top --focus keeps' '
+	for case in "perf/perfdemo-g.txt fault" "perf/perfdemo-g.txt ^(ping|pong)$" \
+		"go/cpu.pb.gz main\.mix" "stackprof/cpu-raw.dump hot_leaf|Array" \
+		"node/small.cpuprofile ^mix$"; do
+		set -- $case &&
+		"$PROFTOOL" convert --to html -o s.html --min-fraction 0 "$SAMPLES/$1" &&
+		node "$CHECK" probe s.html --search "$2" >out 2>&1 || { cat out; return 1; }
+		total=$("$PROFTOOL" top --format json --focus "$2" "$SAMPLES/$1" |
+			sed -n "s/.*\"total\":\([0-9]*\).*/\1/p") &&
+		all=$("$PROFTOOL" top --format json "$SAMPLES/$1" | sed -n "s/.*\"total\":\([0-9]*\).*/\1/p") &&
+		echo "search $total $all" >expect && grep "^search " out >actual &&
+		test_cmp expect actual || return 1
+	done'
+
+test_expect_success 'the sample type selector changes the totals and the table' '
+	"$PROFTOOL" convert --to html -o g.html "$SAMPLES/perf/perfdemo-g.txt" &&
+	node "$CHECK" probe g.html --type 0 >out 2>&1 || { cat out; false; } &&
+	echo "total 108108108" >expect && echo "type-total 108" >>expect &&
+	grep "total " out >actual && test_cmp expect actual &&
+	top_row --sample-index samples "$SAMPLES/perf/perfdemo-g.txt" | sed "s/^row/type-row/" >expect &&
+	grep "^type-row" out >actual && test_cmp expect actual'
+
+test_expect_success 'table: filter, sort by cum, callers and callees as method prints them' '
+	"$PROFTOOL" convert --to html -o g.html "$SAMPLES/perf/perfdemo-g.txt" &&
+	node "$CHECK" probe g.html --table-click --filter "^hot_" >out 2>&1 || { cat out; false; } &&
+	grep -qx "filtered 1" out &&
+	grep -qx "rows 78" out &&
+	"$PROFTOOL" top --cum -n 1 "$SAMPLES/perf/perfdemo-g.txt" | tail -1 | sed "s/.*  /cum-row /" >expect &&
+	grep "^cum-row" out >actual && test_cmp expect actual &&
+	"$PROFTOOL" method hot_leaf "$SAMPLES/perf/perfdemo-g.txt" >m &&
+	awk "/^  callers:/ { on = 1; next } /^  [a-z]+:/ { on = 0 } on { print \$1 \"=\" \$NF }" m | sort >expect &&
+	sed -n "s/^detail callers://p" out | tr "|" "\n" | sort >actual &&
+	test_cmp expect actual'
+
+test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
+	"$PROFTOOL" convert --to html -o n.html "$SAMPLES/node/lines.cpuprofile" &&
+	! grep -q "\"src\":" n.html &&
+	"$PROFTOOL" convert --to html --source-path "$SAMPLES/node/src" -o s.html "$SAMPLES/node/lines.cpuprofile" &&
+	node "$CHECK" probe n.html s.html --table-click >out 2>&1 || { cat out; false; } &&
+	"$PROFTOOL" method --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
+	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
+	test "$(wc -l <expect)" = 3 &&
+	awk "/^== n.html/ { on = 1 } /^== s.html/ { on = 0 } on" out | sed -n "s/^detail lines://p" |
+		tr "|" "\n" | sed -E "s/^([^=]*)=.*:([0-9]+)\$/\2=\1/" >actual &&
+	test_cmp expect actual &&
+	awk "/^== s.html/ { on = 1 } on" out | sed -n "s/^source //p" >src.out &&
+	awk -F: "\$2 != \"\" { print \$1 \"=\" \$2 }" src.out >actual &&
+	test_cmp expect actual &&
+	cut -d: -f1 src.out >actual &&
+	sed -nE "s/^ +[^|]*\| +([0-9]+) +\|.*/\1/p" m >expect &&
+	test_cmp expect actual &&
+	grep -q "^13:1213:1213:  for (let i = 0; i < n; i++)" src.out'
+
+test_expect_success 'diff --to html: a grown frame is red, a shrunk one blue' '
+	B=$SAMPLES/perf/perfdemo-g.txt N=$SAMPLES/perf/perfdemo-dwarf.txt &&
+	"$PROFTOOL" diff --to html -o d.html "$B" "$N" &&
+	"$PROFTOOL" diff --to collapsed "$B" "$N" >d.collapsed &&
+	awk "{ n = \$NF; b = \$(NF-1); s = \$0; sub(/ [^ ]+ [^ ]+\$/, \"\", s); split(s, f, \";\");
+		d[f[1]] += n - b; v[f[1]] += n } END { for (k in d) if (v[k] > 0) print d[k], k }" d.collapsed |
+		sort -n >deltas &&
+	grown=$(tail -1 deltas | cut -d" " -f2-) && test "$(tail -1 deltas | cut -d" " -f1)" -gt 0 &&
+	shrunk=$(head -1 deltas | cut -d" " -f2-) && test "$(head -1 deltas | cut -d" " -f1)" -lt 0 &&
+	mkdir -p "$SHOTS" &&
+	node "$CHECK" probe d.html --pixel "$grown" --pixel "$shrunk" --shot "$SHOTS/diff" >out 2>&1 ||
+		{ cat out; false; } &&
+	grep -qx "errors 0" out &&
+	read -r r g b name <<-EOF &&
+	$(grep "^pixel " out | sed -n 1s/^pixel.//p)
+	EOF
+	test "$name" = "$grown" && test "$r" = 255 && test "$g" -lt 255 && test "$g" = "$b" &&
+	read -r r g b name <<-EOF &&
+	$(grep "^pixel " out | sed -n 2s/^pixel.//p)
+	EOF
+	test "$name" = "$shrunk" && test "$b" = 255 && test "$r" -lt 255 && test "$r" = "$g"'
+
+test_done

@@ -1,0 +1,249 @@
+// html-check.js: open proftool's HTML report in headless Chromium and say what it shows,
+// for tests/t5050-html.sh (which compares it with proftool's own text reports) and for
+// `make bench` (timings from the page's own performance marks).
+//
+//   node html-check.js probe FILE.html... [--search RE] [--type N] [--pixel NAME]
+//                      [--shot DIR/PREFIX] [--table-click] [--filter RE]
+//   node html-check.js bench FILE.html
+//
+// probe prints one fact per line ("frames N", "row ...", "errors N", ...), after a line
+// "== FILE" for each file when there are several; every wait is
+// bounded and the browser is always closed. The page is loaded from file://; every
+// request other than the page itself is printed as "request URL".
+'use strict';
+
+const path = require('path');
+
+const modules = process.env.PROFTOOL_VIEWERS_MODULES || path.join(__dirname, 'node_modules');
+const {chromium} = require(path.join(modules, 'playwright-core'));
+const TIMEOUT_MS = 30000;
+
+// the whole run is bounded too: two minutes, and half a minute per page (a busy
+// machine is slow, not stuck)
+const npages = process.argv.slice(3).filter((a) => a.endsWith('.html')).length;
+const watchdog = setTimeout(() => {
+  console.log('html-check.js: timed out');
+  process.exit(2);
+}, 120000 + 30000 * npages);
+
+function args(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--table-click') o.tableClick = true;
+    else if (argv[i] === '--pixel') (o.pixel = o.pixel || []).push(argv[++i]);
+    else if (argv[i].startsWith('--')) o[argv[i].slice(2)] = argv[++i];
+    else (o._ = o._ || []).push(argv[i]);
+  }
+  return o;
+}
+
+// open each file in a new page of one browser, fn(page) says what it shows
+async function open(files, fn) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    timeout: TIMEOUT_MS,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    for (const file of files) await openOne(browser, file, fn, files.length > 1);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function openOne(browser, file, fn, header) {
+  const page = await browser.newPage({viewport: {width: 1200, height: 800}});
+  try {
+    if (header) console.log('== ' + file);
+    page.setDefaultTimeout(TIMEOUT_MS);
+    const url = 'file://' + path.resolve(file);
+    const errors = [], requests = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('request', (r) => { if (r.url() !== url) requests.push(r.url()); });
+    await page.goto(url, {waitUntil: 'load'});
+    await page.waitForFunction(() => window.ptReport !== undefined);
+    await fn(page);
+    for (const e of errors) console.log('error ' + e);
+    for (const r of requests) console.log('request ' + r);
+    console.log('errors ' + errors.length);
+    console.log('requests ' + requests.length);
+  } finally {
+    await page.close();
+  }
+}
+
+// painted pixels of a canvas (not transparent)
+function painted(page, id) {
+  return page.evaluate((cid) => {
+    const c = document.getElementById(cid);
+    if (!c || !c.width || !c.height) return 0;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+    return n;
+  }, id);
+}
+
+async function probe(files, o) {
+  await open(files, async (page) => {
+    const has = (sel) => page.evaluate((s) => {
+      const e = document.querySelector(s);
+      return !!e && !e.hidden;
+    }, sel);
+    const flame = await has('#pt-tab-flame');
+    console.log('flame ' + (flame ? 'yes' : 'no'));
+    console.log('diff ' + (await page.evaluate(() => !!window.ptReport.diff) ? 'yes' : 'no'));
+    console.log('time ' + ((await has('#pt-tab-time')) ? 'yes' : 'no'));
+    console.log('csp ' + await page.evaluate(() => {
+      const m = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
+      return m ? m.content : '';
+    }));
+    if (flame) {
+      const rects = await page.evaluate(() => window.ptReport.rects());
+      console.log('frames ' + rects.length);
+      console.log('painted ' + ((await painted(page, 'pt-canvas')) > 0 ? 'yes' : 'no'));
+      if (o.shot) await page.screenshot({path: o.shot + '-flame.png'});
+      for (const pname of o.pixel || []) {
+        const rgb = await page.evaluate((name) => {
+          const r = window.ptReport.rects().find((x) => x.name === name);
+          if (!r) return 'none';
+          const c = document.getElementById('pt-canvas');
+          const k = c.width / c.getBoundingClientRect().width;
+          const d = c.getContext('2d').getImageData(Math.round((r.x + 2) * k), Math.round((r.y + 3) * k), 1, 1).data;
+          return d[0] + ' ' + d[1] + ' ' + d[2];
+        }, pname);
+        console.log('pixel ' + rgb + ' ' + pname);
+      }
+      // a click on the widest frame narrower than the whole width zooms into it
+      const target = rects.filter((r) => r.w < 1150 && r.w > 20).sort((a, b) => b.w - a.w)[0];
+      if (target) {
+        const box = await page.locator('#pt-canvas').boundingBox();
+        await page.mouse.move(box.x + target.x + target.w / 2, box.y + target.y + 8);
+        const tip = await page.evaluate(() => document.getElementById('pt-tip').textContent);
+        console.log('hover ' + (tip.split('\n')[0].startsWith(target.name) ? 'ok' : 'wrong: ' + tip));
+        await page.mouse.click(box.x + target.x + target.w / 2, box.y + target.y + 8);
+        const after = await page.evaluate(() => window.ptReport.rects());
+        const z = after.find((r) => r.name === target.name && r.w >= 1150);
+        const crumbs = await page.evaluate(() => document.querySelectorAll('.pt-crumb').length);
+        console.log('zoom ' + (z ? 'full' : 'not-full') + ' crumbs ' + crumbs);
+        if (o.shot) await page.screenshot({path: o.shot + '-zoom.png'});
+        await page.keyboard.press('Escape');
+        const crumbs2 = await page.evaluate(() => document.querySelectorAll('.pt-crumb').length);
+        console.log('reset crumbs ' + crumbs2);
+      }
+      if (o.search !== undefined) {
+        await page.keyboard.press('/');
+        const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+        console.log('slash ' + focused);
+        await page.keyboard.type(o.search);
+        const s = await page.evaluate(() => {
+          const e = document.getElementById('pt-share');
+          return e.dataset.value + ' ' + e.dataset.total;
+        });
+        console.log('search ' + s);
+        await page.keyboard.press('Escape');
+      }
+      // arrows walk the frames from the root
+      await page.locator('#pt-canvas').focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      console.log('walk ' + await page.evaluate(() => window.ptReport.state.sel));
+    }
+    if (await has('#pt-tab-time')) {
+      await page.click('#pt-tab-time');
+      console.log('time-frames ' + await page.evaluate(() => window.ptReport.trects()));
+      console.log('time-painted ' + ((await painted(page, 'pt-tcanvas')) > 0 ? 'yes' : 'no'));
+      if (o.shot) await page.screenshot({path: o.shot + '-time.png'});
+    }
+    await page.click('#pt-tab-table');
+    const row = await page.evaluate(() => {
+      const tr = document.querySelector('#pt-table tbody tr[data-fn]');
+      return tr ? Array.from(tr.children).map((td) => td.textContent).join('\t') : 'none';
+    });
+    console.log('row\t' + row);
+    console.log('rows ' + await page.evaluate(() => document.getElementById('pt-table').dataset.rows));
+    // sorting by cum puts the heaviest cum first
+    await page.click('#pt-table th[data-key="cum"]');
+    console.log('cum-row ' + await page.evaluate(() => {
+      const tr = document.querySelector('#pt-table tbody tr[data-fn]');
+      return tr ? tr.lastChild.textContent : 'none';
+    }));
+    await page.click('#pt-table th[data-key="flat"]');
+    // sorted by flat (the default, but not in a diff report): flat, cum and name
+    console.log('flat-row\t' + await page.evaluate(() => {
+      const keys = Array.from(document.querySelectorAll('#pt-table th')).map((th) => th.dataset.key);
+      const tr = document.querySelector('#pt-table tbody tr[data-fn]');
+      if (!tr) return 'none';
+      return ['flat', 'cum', 'name'].map((k) => tr.children[keys.indexOf(k)].textContent).join('\t');
+    }));
+    if (o.tableClick) {
+      await page.click('#pt-table tbody tr[data-fn]');
+      const lists = await page.evaluate(() => Array.from(document.querySelectorAll('#pt-detail table')).map(
+        (t) => t.dataset.list + ':' + Array.from(t.querySelectorAll('tr')).filter((r) => r.children.length === 3 && r.children[0].tagName === 'TD').map(
+          (r) => r.children[0].textContent + '=' + r.children[2].textContent).join('|')));
+      for (const l of lists) console.log('detail ' + l);
+      const src = await page.evaluate(() => Array.from(
+        document.querySelectorAll('#pt-detail table[data-list="source"] tr')).map(
+        (r) => r.children[2].textContent + ':' + r.children[0].textContent + ':' + r.children[1].textContent +
+          ':' + r.children[3].textContent));
+      for (const l of src) console.log('source ' + l);
+    }
+    if (o.filter) {
+      await page.fill('#pt-filter', o.filter);
+      console.log('filtered ' + await page.evaluate(() => document.getElementById('pt-table').dataset.rows));
+      await page.fill('#pt-filter', '');
+    }
+    if (o.shot) await page.screenshot({path: o.shot + '-table.png'});
+    console.log('total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
+    if (o.type !== undefined) {
+      await page.selectOption('#pt-type', o.type);
+      console.log('type-total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
+      console.log('type-row\t' + await page.evaluate(() => {
+        const tr = document.querySelector('#pt-table tbody tr[data-fn]');
+        return tr ? Array.from(tr.children).map((td) => td.textContent).join('\t') : 'none';
+      }));
+    }
+  });
+}
+
+// first draw (from navigation start) and zoom redraw times, from the page's own marks
+async function bench(file) {
+  await open([file], async (page) => {
+    const first = await page.evaluate(() => performance.getEntriesByName('pt-first-draw')[0].startTime);
+    console.log('first-draw-ms ' + first.toFixed(1));
+    const rects = await page.evaluate(() => window.ptReport.rects());
+    const target = rects.filter((r) => r.w < 1150 && r.w > 20).sort((a, b) => b.w - a.w)[0];
+    const box = await page.locator('#pt-canvas').boundingBox();
+    const times = [];
+    for (let i = 0; i < 3 && target; i++) {
+      await page.mouse.click(box.x + target.x + target.w / 2, box.y + target.y + 8);
+      times.push(await page.evaluate(() => {
+        const m = performance.getEntriesByName('pt-zoom');
+        return m[m.length - 1].duration;
+      }));
+      await page.keyboard.press('Escape');
+      times.push(await page.evaluate(() => {
+        const m = performance.getEntriesByName('pt-zoom');
+        return m[m.length - 1].duration;
+      }));
+    }
+    console.log('zoom-ms ' + (times.length ? Math.max(...times).toFixed(1) : 'none'));
+  });
+}
+
+(async () => {
+  const [cmd, ...rest] = process.argv.slice(2);
+  const o = args(rest);
+  try {
+    if (cmd === 'probe') await probe(o._, o);
+    else if (cmd === 'bench') await bench(o._[0]);
+    else { console.log('usage: html-check.js probe|bench FILE.html ...'); process.exit(2); }
+  } catch (e) {
+    console.log('failed ' + (e && e.stack || e));
+    process.exitCode = 1;
+  }
+  clearTimeout(watchdog);
+})();
