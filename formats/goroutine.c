@@ -14,7 +14,7 @@
 #include "util/xalloc.h"
 
 #define CREATED_BY "created by "
-#define ELIDED "...additional frames elided..."
+#define ELIDED	   "...additional frames elided..."
 
 static int starts(const char *s, size_t n, const char *prefix)
 {
@@ -117,7 +117,7 @@ struct reader {
 	uint32_t *frame_of_key;
 	size_t fok_alloc;
 	struct pt_buf key;
-	int panicked;	  /* the first "panic:" line is kept as metadata */
+	int panicked; /* the first "panic:" line is kept as metadata */
 	uint64_t ngoroutines;
 	int64_t one;
 };
@@ -310,7 +310,8 @@ static int goroutine_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		if (!r->pending) {
 			if (starts(s, n, "\tgoroutine running on other thread"))
 				return 0;
-			return pt_diag_error_line(r->d, lineno, "file line without a function line");
+			return pt_diag_error_line(r->d, lineno,
+						  "file line without a function line");
 		}
 		file_line(s + 1, n - 1, &fl, &line);
 		flush_pending(r, s + 1, fl, line);
@@ -337,8 +338,8 @@ static int goroutine_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	}
 	k = call_name(s, n);
 	if (!k)
-		return pt_diag_error_line(r->d, lineno,
-					  "expected 'function(args)', 'created by' or a blank line");
+		return pt_diag_error_line(
+			r->d, lineno, "expected 'function(args)', 'created by' or a blank line");
 	pt_buf_reset(&r->fn);
 	pt_buf_add(&r->fn, s, (r->flags & PT_READ_GO_ARGS) ? n : k);
 	r->pending = 1;
@@ -453,6 +454,13 @@ static void legacy_emit(struct legacy *l)
 	l->labels = 0;
 }
 
+/* x * f truncated toward zero as Go's int64() does, saturating */
+static int64_t mul_trunc(int64_t x, double f)
+{
+	double v = (double)x * f;
+	return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
 /* pprof's unsampling of a heap sample: count and size / (1 - e^(-avg/rate)) */
 static void heap_scale(int64_t *count, int64_t *size, int64_t rate)
 {
@@ -466,8 +474,8 @@ static void heap_scale(int64_t *count, int64_t *size, int64_t rate)
 		return;
 	avg = (double)*size / (double)*count;
 	scale = 1 / (1 - exp(-avg / (double)rate));
-	*count = pt_mul_round(*count, scale);
-	*size = pt_mul_round(*size, scale);
+	*count = mul_trunc(*count, scale);
+	*size = mul_trunc(*size, scale);
 }
 
 /* "# labels: {"k":"v", ...}" (goroutine profiles of labelled goroutines) */
@@ -520,7 +528,8 @@ static int legacy_frame(struct legacy *l, const char *s, size_t n, uint64_t line
 	fn = s + i + 1;
 	file = memchr(fn, '\t', n - (size_t)(fn - s));
 	if (!file)
-		return pt_diag_error_line(r->d, lineno, "expected '#\\tADDR\\tFUNC+OFF\\tFILE:LINE'");
+		return pt_diag_error_line(r->d, lineno,
+					  "expected '#\\tADDR\\tFUNC+OFF\\tFILE:LINE'");
 	plus = fn;
 	for (i = (size_t)(file - fn); i > 0; i--)
 		if (fn[i - 1] == '+') {
@@ -544,7 +553,7 @@ static int legacy_sample(struct legacy *l, const char *s, size_t n, uint64_t lin
 	int64_t v[4] = {0, 0, 0, 0};
 	size_t i = 0;
 	int k, need = l->kind == L_COUNT ? 1 : l->kind == L_CONTENTION ? 2 : 4;
-	const char *bad = l->kind == L_COUNT	     ? "expected 'COUNT @ ADDR...'"
+	const char *bad = l->kind == L_COUNT	    ? "expected 'COUNT @ ADDR...'"
 			  : l->kind == L_CONTENTION ? "expected 'CYCLES COUNT @ ADDR...'"
 						    : "expected 'N: BYTES [N: BYTES] @ ADDR...'";
 
@@ -566,9 +575,12 @@ static int legacy_sample(struct legacy *l, const char *s, size_t n, uint64_t lin
 	case L_CONTENTION: {
 		int64_t cycles = v[0], count = v[1];
 		if (l->period > 0) {
-			if (l->cpuhz > 0)
-				cycles = (int64_t)((double)cycles * (double)l->period /
-						   ((double)l->cpuhz / 1e9));
+			if (l->cpuhz > 0) {
+				/* in pprof's order of operations, so it rounds alike */
+				double d = (double)cycles * (double)l->period /
+					   ((double)l->cpuhz / 1e9);
+				cycles = d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+			}
 			count = count > INT64_MAX / l->period ? INT64_MAX : count * l->period;
 		}
 		l->vals[0] = count;

@@ -22,8 +22,8 @@ static const struct pt_opt goroutines_options[] = {
 	 "largest group first (count, the default) or the one waiting longest (wait)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {goroutines_options, pt_input_options,
-					      pt_help_option, NULL};
+static const struct pt_opt *const tables[] = {goroutines_options, pt_input_options, pt_help_option,
+					      NULL};
 
 struct own {
 	struct pt_common *common;

@@ -53,8 +53,7 @@ static void add_state(struct group *g, uint32_t s)
 }
 
 /* one sample row into its group */
-static void add_row(const struct gctx *c, struct group *g, const struct pt_labelset *ls,
-		    int64_t v)
+static void add_row(const struct gctx *c, struct group *g, const struct pt_labelset *ls, int64_t v)
 {
 	int64_t wait = 0;
 	uint32_t k;
@@ -209,8 +208,8 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 	yajl_gen_map_close(j);
 }
 
-int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o,
-			 FILE *out, struct pt_diag *d)
+int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,
+			 struct pt_diag *d)
 {
 	struct gctx c;
 	struct group *groups = NULL;
