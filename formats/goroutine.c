@@ -16,11 +16,12 @@
 #define CREATED_BY "created by "
 #define ELIDED	   "...additional frames elided..."
 
-static int starts(const char *s, size_t n, const char *prefix)
+static inline int starts_n(const char *s, size_t n, const char *prefix, size_t k)
 {
-	size_t k = strlen(prefix);
 	return n >= k && !memcmp(s, prefix, k);
 }
+/* s[0..n) starts with the string literal prefix */
+#define starts(s, n, prefix) starts_n((s), (n), (prefix), sizeof(prefix) - 1)
 
 static int is_digit(int c)
 {
@@ -117,6 +118,11 @@ struct reader {
 	uint32_t *frame_of_key;
 	size_t fok_alloc;
 	struct pt_buf key;
+	/* (state, wait, locked) -> label set id + 1, in a table of its own */
+	struct pt_intern lkeys;
+	uint32_t *labels_of_key;
+	size_t lok_alloc;
+	uint32_t k_state, k_wait, k_minutes, k_locked, k_thread, k_goroutine; /* label keys */
 	int panicked; /* the first "panic:" line is kept as metadata */
 	uint64_t ngoroutines;
 	int64_t one;
@@ -131,7 +137,9 @@ static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const c
 	pt_buf_add(&r->key, name, nn);
 	pt_buf_addch(&r->key, '\n');
 	pt_buf_add(&r->key, file, fl);
-	pt_buf_addf(&r->key, "\n%lld\n%u", (long long)line, (unsigned)flags);
+	/* the numbers as raw bytes: no formatting on the per-frame path */
+	pt_buf_add(&r->key, &line, sizeof(line));
+	pt_buf_add(&r->key, &flags, sizeof(flags));
 	id = pt_intern(&r->keys, r->key.buf, r->key.len);
 	if (id >= r->fok_alloc || !r->frame_of_key[id]) {
 		size_t old = r->fok_alloc;
@@ -168,11 +176,66 @@ static void flush_pending(struct reader *r, const char *file, size_t fl, int64_t
 }
 
 /* the goroutine read so far becomes one sample */
-static void emit(struct reader *r)
+/* the label set of the goroutine read: state, wait, locked (and its id if asked for) */
+static uint32_t labels_of(struct reader *r)
 {
 	struct pt_label l[4];
-	uint32_t nl = 0;
+	uint32_t nl = 0, id, *slot;
+	struct {
+		int64_t wait;
+		uint32_t state, bits;
+	} key;
 
+	/* without ids, few distinct sets: one hash of a 16-byte key finds a known one */
+	memset(&key, 0, sizeof(key));
+	key.wait = r->wait;
+	key.state = r->state;
+	key.bits = (uint32_t)r->has_wait | (uint32_t)r->locked << 1;
+	slot = NULL;
+	if (!(r->flags & PT_READ_GOROUTINE_IDS)) {
+		id = pt_intern(&r->lkeys, &key, sizeof(key));
+		if (id >= r->lok_alloc) {
+			size_t old = r->lok_alloc;
+			PT_ALLOC_GROW(r->labels_of_key, (size_t)id + 1, r->lok_alloc);
+			memset(r->labels_of_key + old, 0, (r->lok_alloc - old) * sizeof(uint32_t));
+		}
+		slot = &r->labels_of_key[id];
+		if (*slot)
+			return *slot - 1;
+	}
+	if (!r->k_state) {
+		r->k_state = pt_str(r->p, "state");
+		r->k_wait = pt_str(r->p, "wait");
+		r->k_minutes = pt_str(r->p, "minutes");
+		r->k_locked = pt_str(r->p, "locked");
+		r->k_thread = pt_str(r->p, "thread");
+		r->k_goroutine = pt_str(r->p, "goroutine");
+	}
+	memset(l, 0, sizeof(l));
+	l[nl].key = r->k_state;
+	l[nl++].str = r->state;
+	if (r->has_wait) {
+		l[nl].key = r->k_wait;
+		l[nl].num = r->wait;
+		l[nl++].num_unit = r->k_minutes;
+	}
+	if (r->locked) {
+		l[nl].key = r->k_locked;
+		l[nl++].str = r->k_thread;
+	}
+	if (r->flags & PT_READ_GOROUTINE_IDS) {
+		l[nl].key = r->k_goroutine;
+		l[nl++].num = r->gid;
+	}
+	id = pt_profile_labelset(r->p, l, nl);
+	if (slot)
+		*slot = id + 1;
+	return id;
+}
+
+/* the goroutine read so far becomes one sample */
+static void emit(struct reader *r)
+{
 	if (!r->in_g)
 		return;
 	flush_pending(r, "", 0, 0);
@@ -180,24 +243,7 @@ static void emit(struct reader *r)
 		push(r, frame_for(r, ELIDED, strlen(ELIDED), "", 0, 0, PT_FRAME_SYNTHETIC));
 	if (r->have_creator)
 		push(r, r->creator);
-	memset(l, 0, sizeof(l));
-	l[nl].key = pt_str(r->p, "state");
-	l[nl++].str = r->state;
-	if (r->has_wait) {
-		l[nl].key = pt_str(r->p, "wait");
-		l[nl].num = r->wait;
-		l[nl++].num_unit = pt_str(r->p, "minutes");
-	}
-	if (r->locked) {
-		l[nl].key = pt_str(r->p, "locked");
-		l[nl++].str = pt_str(r->p, "thread");
-	}
-	if (r->flags & PT_READ_GOROUTINE_IDS) {
-		l[nl].key = pt_str(r->p, "goroutine");
-		l[nl++].num = r->gid;
-	}
-	pt_sink_sample(r->sink, r->p, r->frames, r->nframes, 1, pt_profile_labelset(r->p, l, nl),
-		       &r->one, 0);
+	pt_sink_sample(r->sink, r->p, r->frames, r->nframes, 1, labels_of(r), &r->one, 0);
 	r->ngoroutines++;
 	r->in_g = 0;
 }
@@ -241,11 +287,18 @@ static void start_goroutine(struct reader *r, const char *s, size_t a, size_t b,
 /* "\tfile:line +0xoff fp=... sp=... pc=...": the file and line */
 static void file_line(const char *s, size_t n, size_t *fl, int64_t *line)
 {
-	size_t end = 0, k;
+	size_t end = n, k;
+	const char *sp = s;
 
-	while (end < n && !(s[end] == ' ' && end + 1 < n &&
-			    (s[end + 1] == '+' || starts(s + end + 1, n - end - 1, "fp="))))
-		end++;
+	/* the path ends at the first " +0x" or " fp=" (paths may hold spaces) */
+	while ((sp = memchr(sp, ' ', n - (size_t)(sp - s))) != NULL) {
+		size_t rest = n - (size_t)(sp - s) - 1;
+		if (rest && (sp[1] == '+' || starts(sp + 1, rest, "fp="))) {
+			end = (size_t)(sp - s);
+			break;
+		}
+		sp++;
+	}
 	*fl = end;
 	*line = 0;
 	for (k = end; k > 0 && is_digit(s[k - 1]); k--)
@@ -360,6 +413,7 @@ static void reader_init(struct reader *r, struct pt_profile *p, const struct pt_
 	pt_buf_init(&r->key);
 	pt_arena_init(&r->arena);
 	pt_intern_init(&r->keys, &r->arena);
+	pt_intern_init(&r->lkeys, &r->arena);
 }
 
 static void reader_release(struct reader *r)
@@ -369,6 +423,8 @@ static void reader_release(struct reader *r)
 	pt_buf_release(&r->fn);
 	pt_buf_release(&r->key);
 	pt_intern_release(&r->keys);
+	pt_intern_release(&r->lkeys);
+	free(r->labels_of_key);
 	pt_arena_release(&r->arena);
 }
 
