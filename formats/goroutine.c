@@ -123,7 +123,10 @@ struct reader {
 	uint32_t *labels_of_key;
 	size_t lok_alloc;
 	uint32_t k_state, k_wait, k_minutes, k_locked, k_thread, k_goroutine; /* label keys */
-	int panicked; /* the first "panic:" line is kept as metadata */
+	int panicked;
+	uint64_t cur_line, nul_line;
+		/* the line being read; the first with a NUL kept */ /* the first "panic:" line is
+									kept as metadata */
 	uint64_t ngoroutines;
 	int64_t one;
 };
@@ -146,6 +149,12 @@ static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const c
 		struct pt_frame f;
 		PT_ALLOC_GROW(r->frame_of_key, (size_t)id + 1, r->fok_alloc);
 		memset(r->frame_of_key + old, 0, (r->fok_alloc - old) * sizeof(uint32_t));
+		/* a NUL is looked for only in what becomes a string, once per distinct frame
+		 * (the line would otherwise be scanned once more); the caller reports it */
+		if (!r->nul_line && memchr(name, '\0', nn))
+			r->nul_line = r->pending ? r->pending_line : r->cur_line;
+		if (!r->nul_line && fl && memchr(file, '\0', fl))
+			r->nul_line = r->cur_line;
 		memset(&f, 0, sizeof(f));
 		f.func = pt_profile_func(r->p, pt_strn(r->p, name, nn), 0,
 					 fl ? pt_strn(r->p, file, fl) : 0, 0);
@@ -332,9 +341,10 @@ static int goroutine_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	int64_t id;
 	size_t a, b, k;
 
-	if (memchr(s, '\0', n))
-		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
+	r->cur_line = lineno;
 	if (parse_header(s, n, &id, &a, &b)) {
+		if (memchr(s + a, '\0', b - a))
+			return pt_diag_error_line(r->d, lineno, "NUL byte in line");
 		start_goroutine(r, s, a, b, id, lineno);
 		return 0;
 	}
@@ -400,6 +410,14 @@ static int goroutine_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	return 0;
 }
 
+/* a NUL byte met in a name or file (frame_for): an error on its line */
+static int nul_error(struct reader *r)
+{
+	uint64_t line = r->nul_line;
+	r->nul_line = 0;
+	return pt_diag_error_line(r->d, line, "NUL byte in line");
+}
+
 static void reader_init(struct reader *r, struct pt_profile *p, const struct pt_read_opts *o,
 			struct pt_diag *d)
 {
@@ -444,7 +462,8 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 		while (m && (line[m - 1] == ' ' || line[m - 1] == '\r'))
 			m--;
 		line[m] = '\0';
-		if (goroutine_line(&r, line, m, in->lineno) < 0) {
+		if (goroutine_line(&r, line, m, in->lineno) < 0 ||
+		    (r.nul_line && nul_error(&r) < 0)) {
 			if (!o->lenient) {
 				ret = -1;
 				goto out;
@@ -458,6 +477,10 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 	}
 	/* a truncated dump keeps its last goroutine with the frames read so far */
 	emit(&r);
+	if (r.nul_line && nul_error(&r) < 0 && !o->lenient) {
+		ret = -1;
+		goto out;
+	}
 	if (!r.ngoroutines)
 		ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
 					 "no goroutine header ('goroutine N [state]:')");
