@@ -98,6 +98,24 @@ if have_format perf 2; then
 	rm -f "$work/perf.txt"
 fi
 
+# A goroutine?debug=2 dump of 100,000 goroutines (bench/gen-goroutines.sh, from the
+# real samples/go dump), read (`info`) at a rate per byte paired with the perf reader's
+# on a perf script text of the same size, in the same run.
+if have_format goroutine 2 && have_format perf 2; then
+	sh "$top/bench/gen-goroutines.sh" "$work/g.txt" "${BENCH_GOROUTINES:-100000}"
+	size=$(stat -c %s "$work/g.txt")
+	sh "$top/bench/gen-perf.sh" "$work/gp.txt" $((size / 1048576 + 1))
+	baseline "proftool info (perf reader, $(($(stat -c %s "$work/gp.txt") / 1048576)) MB perf script)" \
+		"$work/gpi" "$PROFTOOL" info "$work/gp.txt"
+	psize=$(stat -c %s "$work/gp.txt")
+	run "$work/gi" "$PROFTOOL" info "$work/g.txt"
+	# per byte: scale the baseline's times to the goroutine dump's size
+	bsecs=$(awk -v t="$bsecs" -v a="$size" -v b="$psize" 'BEGIN { print t * a / b }')
+	bcpu=$(awk -v t="$bcpu" -v a="$size" -v b="$psize" 'BEGIN { print t * a / b }')
+	row "goroutine debug=2 dump, ${BENCH_GOROUTINES:-100000} goroutines -> info (baseline per byte)" "$size" 0
+	rm -f "$work/g.txt" "$work/gp.txt"
+fi
+
 # Realistic inputs (issue 18), made by real producers here, each row paired with its
 # anchors in the same run. proftool runs once per input; each anchor gets its own row.
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }

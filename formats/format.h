@@ -28,6 +28,8 @@ enum pt_read_flag {
 	PT_READ_PID = 1 << 1,	  /* perf: process root frame "comm-PID" */
 	PT_READ_TID = 1 << 2,	  /* perf: process root frame "comm-PID/TID" */
 	PT_READ_ADDRS = 1 << 3,	  /* perf: keep addresses of unknown symbols */
+	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
+	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
 };
 
 /* html's default --min-fraction */
@@ -118,5 +120,7 @@ extern const struct pt_format pt_format_dot;
 extern const struct pt_format pt_format_speedscope;
 extern const struct pt_format pt_format_svg;
 extern const struct pt_format pt_format_html;
+extern const struct pt_format pt_format_goroutine;
+extern const struct pt_format pt_format_gotext;
 
 #endif

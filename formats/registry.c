@@ -17,6 +17,8 @@ const struct pt_format *const pt_formats[] = {
 	&pt_format_speedscope,
 	&pt_format_svg,
 	&pt_format_html,
+	&pt_format_goroutine,
+	&pt_format_gotext,
 	NULL,
 };
 

@@ -14,6 +14,17 @@
 # The binary is built in a fixed directory (default /tmp/proftool-go-sample) so
 # that the main mapping's file name is always /tmp/proftool-go-sample/proftool-sample.
 # CPU samples vary from run to run (timing); the set of functions does not.
+#
+# The text dumps come from src/dumps (built with CGO_ENABLED=0: a cgo binary never
+# reports a deadlock, so the fatal-error sample needs a pure Go one):
+#   dumps $WORK/text                 writes goroutine.debug2.txt, .debug1.txt,
+#                                    goroutine-text.pb.gz (debug=0, the same moment),
+#                                    threadcreate/block/mutex/heap.debug1.txt, heap-text.pb.gz
+#   DUMPS_SIGQUIT=1 DUMPS_WORKERS=5 dumps $WORK/quit   the runtime's SIGQUIT dump (stderr)
+#   dumps panic / GOTRACEBACK=all dumps repanic / GOTRACEBACK=crash dumps panic /
+#   dumps deadlock                   crash output on stderr (exit status 2, or SIGABRT)
+# DUMPS_WAIT=2m waits that long before dumping (go1.19 printed no wait times even so).
+# `make.sh text` makes only the text dumps (the .pb.gz samples above stay as they are).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +36,7 @@ export GOCACHE=${GOCACHE:-$WORK/gocache}
 rm -rf "$WORK/out"
 mkdir -p "$WORK/out"
 go version
+if [ "${1:-}" != text ]; then
 (cd "$here/src" && go vet . && go build -trimpath -o "$WORK/proftool-sample" .)
 "$WORK/proftool-sample" "$WORK/out"
 
@@ -33,3 +45,27 @@ for f in cpu.pb.gz heap.pb.gz goroutine.pb.gz; do
 done
 gunzip -c "$here/cpu.pb.gz" > "$here/cpu.pb"
 ls -l "$here"/*.pb.gz "$here"/cpu.pb
+fi
+
+# Go's text dumps
+(cd "$here/src" && go vet ./dumps && CGO_ENABLED=0 go build -trimpath -o "$WORK/dumps" ./dumps)
+rm -rf "$WORK/text" "$WORK/quit"
+mkdir -p "$WORK/text" "$WORK/quit"
+"$WORK/dumps" "$WORK/text" "${DUMPS_WAIT:-0s}"
+for f in goroutine.debug2.txt goroutine.debug1.txt goroutine-text.pb.gz \
+	threadcreate.debug1.txt block.debug1.txt mutex.debug1.txt heap.debug1.txt \
+	heap-text.pb.gz; do
+	cp "$WORK/text/$f" "$here/$f"
+done
+ulimit -c 0
+crash() { # crash OUTPUT [ENV=VALUE...] ARG: the program's stderr, whatever its status
+	out=$1
+	shift
+	env "$@" >/dev/null 2>"$here/$out" || true
+}
+crash sigquit.txt DUMPS_SIGQUIT=1 DUMPS_WORKERS=5 "$WORK/dumps" "$WORK/quit"
+crash panic.txt "$WORK/dumps" panic
+crash repanic.txt GOTRACEBACK=all "$WORK/dumps" repanic
+crash crash.txt GOTRACEBACK=crash "$WORK/dumps" panic
+crash deadlock.txt "$WORK/dumps" deadlock
+ls -l "$here"/*.txt

@@ -25,6 +25,7 @@ static const struct pt_cmd commands[] = {
 	{"flamegraph", cmd_flamegraph, "draw an interactive flame graph SVG"},
 	{"traces", cmd_traces, "every stack with its value, leaf first (pprof -traces)"},
 	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
+	{"goroutines", cmd_goroutines, "a Go goroutine dump grouped by stack, as panicparse"},
 	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
 	{"export", cmd_export, "write profiles as tables (TSV, CSV) for a column store"},
 	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},

@@ -61,6 +61,9 @@ enum pt_frame_flag {
 	PT_FRAME_PROCESS = 1 << 5,   /* a process/thread root added by a reader (perf comm) */
 	PT_FRAME_FOLDED = 1 << 6,    /* pprof's Location.is_folded */
 	PT_FRAME_NO_SYMBOL = 1 << 7, /* no symbol: the name is made from the address */
+	/* not on the stack: the function that started the goroutine (Go's "created by"),
+	 * added as the root-most frame */
+	PT_FRAME_CREATOR = 1 << 8,
 };
 
 struct pt_func {

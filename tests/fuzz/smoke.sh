@@ -22,6 +22,8 @@ seeds () {
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-chrometrace) ls "$srcdir"/samples/node/*.trace.json ;;
+	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
+	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
 	esac 2>/dev/null
 }
 
