@@ -193,6 +193,8 @@ struct builder {
 	int rcoded;	  /* the current run's shared part is coded */
 	uint32_t *rstack; /* decoding: the run's frames, root first */
 	uint32_t *lmap;	  /* decoding: local frame -> profile frame */
+	uint32_t *rnodes; /* decoding into the tree: the run's nodes */
+	size_t rnodes_alloc;
 	size_t rstack_alloc;
 	int64_t *ts, *deltas;
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
@@ -875,7 +877,7 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 			k = C_INTS;
 			if (c->key == K_RAW) {
 				b->have_raw = 1;
-				b->stream = b->sink != NULL;
+				b->stream = 1;
 			}
 			break;
 		case K_RAW_LINES:
@@ -1184,6 +1186,21 @@ static void stream_run(struct builder *b, size_t *pos, int64_t c, uint32_t nt, c
 	b->p->nrecords += (uint64_t)c - 1;
 }
 
+/* the tree node of the run coded at *pos: the previous run's nodes where it shares its
+ * frames, children made in order for the rest (b->rnodes[i]: the node after i frames) */
+static uint32_t stream_node(struct builder *b, size_t *pos)
+{
+	size_t before = *pos, keep, n, i;
+
+	keep = (size_t)rs_next(b, &before);
+	n = rs_run(b, pos, b->lmap);
+	PT_ALLOC_GROW(b->rnodes, n + 1, b->rnodes_alloc);
+	b->rnodes[0] = 0;
+	for (i = keep; i < n; i++)
+		b->rnodes[i + 1] = pt_profile_child(b->p, b->rnodes[i], b->rstack[i]);
+	return b->rnodes[n];
+}
+
 /* The function of a dump frame. Frames are functions of their own, even two "<main>"
  * frames of one name, file and line: the second such frame gets identity 1, the third
  * 2, and so on (twins maps the first one's function id to the next identity). The
@@ -1418,9 +1435,14 @@ static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int
 		p->duration_nanos = us_since(b->ts_last, b->ts_first);
 	for (k = 0; k < b->nruns; k++) {
 		int64_t c = b->runs[k].count;
-		if (b->stream)
+		if (b->stream && b->sink) {
 			stream_run(b, &pos, c, nt, kind, mult, wall, s);
-		else if (b->sink)
+		} else if (b->stream) {
+			/* the run's tree node, made even for a count of 0 as the trie's are */
+			uint32_t n = stream_node(b, &pos);
+			if (c)
+				tree_run(b, n, c, nt, kind, mult, wall, s, &clock);
+		} else if (b->sink)
 			sink_run(b, node, k, c, nt, kind, mult, wall, s);
 		else if (c)
 			tree_run(b, node[b->have_lines ? b->runs[k].lnode : b->runs[k].node], c, nt,
@@ -1541,6 +1563,7 @@ static void builder_release(struct builder *b)
 	free(b->rs);
 	free(b->rstack);
 	free(b->lmap);
+	free(b->rnodes);
 	free(b->path);
 	free(b->pair_frame);
 	free(b->pair_line);
