@@ -1593,7 +1593,7 @@ struct mframe {
  * Those are mostly the same few frame ids over and over, so a number met a moment ago
  * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
  * is then 4 bytes an object, not 12. */
-enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER };
+enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER, O_FRAME };
 #define O_SHIFT	   29
 #define O_MAX	   ((uint32_t)1 << O_SHIFT)
 #define NUM_RECENT 256
@@ -1909,12 +1909,15 @@ static int m_value(struct marshal *m)
 		      : kind == O_INT	? V_INT
 		      : kind == O_BIG	? V_BIG
 		      : kind == O_FLOAT ? V_FLOAT
+		      : kind == O_FRAME ? V_INT
 					: V_LINK;
 		if (kind == O_STR)
 			v.s = payload;
+		else if (kind == O_FRAME)
+			v.i = m->b->lf[payload].key_int;
 		else if (kind == O_FLOAT)
 			memcpy(&v.f, &m->nums[payload], sizeof(v.f));
-		else if (kind != O_CONTAINER)
+		else if (kind != O_CONTAINER && kind != O_FRAME)
 			v.i = m->nums[payload];
 		return m_emit(m, &v);
 	}
@@ -1953,7 +1956,7 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 		const unsigned char *q = in->buf + in->pos;
 		struct val v;
 		size_t used;
-		int obj = 0;
+		int obj = 0, frame;
 
 		memset(&v, 0, sizeof(v));
 		v.t = V_INT;
@@ -1978,11 +1981,21 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 		}
 		m->b->off = pt_input_tell(in);
 		in->pos += used;
-		if (obj && m_obj(m, O_INT, v.i, 0) < 0)
+		/* a Bignum frame id of raw is entered as its local frame, after the
+		 * builder has found it (no number of its own to keep) */
+		frame = obj && c && c->key == K_RAW && m->b->stream && m->b->rstate == 1;
+		if (obj && !frame && m_obj(m, O_INT, v.i, 0) < 0)
 			return -1;
 		f->left--;
 		if ((c ? on_scalar(m->b, c, &v) : b_scalar(m->b, &v)) < 0)
 			return -1;
+		if (frame) {
+			if (m->b->rnode >= O_MAX || m->nobjs >= O_MAX)
+				return pt_diag_error_at(m->d, pt_input_tell(in),
+							"too many objects");
+			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
+			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | m->b->rnode;
+		}
 	}
 	return 0;
 }
