@@ -487,8 +487,12 @@ static int raw_int(struct builder *b, const struct val *v)
 		    b->rcache[b->rpos].is_int && b->rcache[b->rpos].key == v->i) {
 			b->rnode = b->rcache[b->rpos].node;
 		} else {
+			struct fcache *fc =
+				&b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
 			b->rmatch = 0;
-			if (frame_for(b, v, &f) < 0)
+			if (v->t == V_INT && fc->f && fc->key == v->i)
+				f = fc->f - 1; /* frame_for's first step, inline */
+			else if (frame_for(b, v, &f) < 0)
 				return -1;
 			if (b->stream) {
 				/* the rcache then holds local frames, not trie nodes */
