@@ -1948,6 +1948,66 @@ static int m_value(struct marshal *m)
 	}
 }
 
+/* raw's frame ids while a run's frames are being read (coded runs only): a one-byte
+ * Fixnum or a positive Bignum of up to 8 bytes straight from the buffer; a frame equal to
+ * the previous run's at its place costs a compare, the rest goes to raw_int */
+static int m_raw_frames(struct marshal *m, struct mframe *fr)
+{
+	struct pt_input *in = m->in;
+	struct builder *b = m->b;
+
+	while (fr->left && b->rstate == 1 && in->end - in->pos >= 12) {
+		const unsigned char *q = in->buf + in->pos;
+		int64_t x;
+		size_t used;
+		int big = 0;
+
+		if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
+			x = q[1] - 5;
+			used = 2;
+		} else if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
+			uint64_t u = 0;
+			size_t i, nb = 2 * (size_t)(q[2] - 5);
+			for (i = 0; i < nb; i++)
+				u |= (uint64_t)q[3 + i] << (8 * i);
+			if (u > (uint64_t)INT64_MAX)
+				break;
+			x = (int64_t)u;
+			used = 3 + nb;
+			big = 1;
+		} else {
+			break;
+		}
+		if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
+		    b->rcache[b->rpos].key == x) {
+			b->rnode = b->rcache[b->rpos].node;
+			b->rpos++;
+			if (!--b->rleft) {
+				b->rstate = 2;
+				b->rcache_n = b->rpos;
+			}
+		} else {
+			struct val v;
+			memset(&v, 0, sizeof(v));
+			v.t = V_INT;
+			v.i = x;
+			b->off = pt_input_tell(in);
+			if (raw_int(b, &v) < 0)
+				return -1;
+		}
+		in->pos += used;
+		fr->left--;
+		if (big) {
+			if (b->rnode >= O_MAX || m->nobjs >= O_MAX)
+				return pt_diag_error_at(m->d, pt_input_tell(in),
+							"too many objects");
+			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
+			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | b->rnode;
+		}
+	}
+	return 0;
+}
+
 /* Integers in an Array (raw and the timestamps hold millions): the usual encodings,
  * a one-byte Fixnum or a positive Bignum of up to 8 bytes, read straight from the
  * buffer. Anything else is left to m_value. */
@@ -1955,9 +2015,19 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 {
 	struct pt_input *in = m->in;
 	struct ctx *c = b_ints(m->b);
+	int raw = c && c->key == K_RAW && m->b->stream;
 
 	while (f->left && in->end - in->pos >= 12) {
-		const unsigned char *q = in->buf + in->pos;
+		const unsigned char *q;
+
+		if (raw && m->b->rstate == 1) {
+			if (m_raw_frames(m, f) < 0)
+				return -1;
+			if (!f->left || in->end - in->pos < 12)
+				break;
+			/* else a length or count comes, or a frame id m_raw_frames leaves */
+		}
+		q = in->buf + in->pos;
 		struct val v;
 		size_t used;
 		int obj = 0, frame;
