@@ -11,7 +11,7 @@
 # inputs made by real producers, each with its anchors), "scaling" (the same jobs at
 # growing sizes: time should grow with the input, memory with distinct stacks) and
 # "classic" (the rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
-#   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench
+#   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out)
 set -eu
 groups=" ${BENCH_GROUPS:-realistic scaling classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
@@ -110,7 +110,7 @@ fi
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }
 restore () { secs=$ksecs cpu=$kcpu rss=$krss; }
 if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
-	for mb in ${BENCH_MIX_MB:-50 500}; do
+	for mb in ${BENCH_MIX_MB-50 500}; do
 		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
 		size=$(stat -c %s "$work/mix.txt")
 		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
@@ -139,14 +139,22 @@ fi
 # BENCH_DEEP_SECONDS sizes them, about 20 and 100 MB by default
 if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
 	ruby -e 'require "stackprof"' 2>/dev/null; then
-	for s in ${BENCH_DEEP_SECONDS:-10 50}; do
-		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
+	# BENCH_DEEP_DUMPS: dumps the generator made before (a busy machine records fewer
+	# samples a second, so sizes vary): FILE... instead of recording
+	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_SECONDS:-10 50}}; do
+		if test -n "${BENCH_DEEP_DUMPS:-}"; then
+			cp "$s" "$work/deep.dump"
+			s=$(basename "$s")
+		else
+			ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
+			s="$s s"
+		fi
 		size=$(stat -c %s "$work/deep.dump")
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
 		keep
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
 		restore
-		row "stackprof wall dump of deep recursive Ruby, ${s} s -> top -n 30" "$size" 0
+		row "stackprof wall dump of deep recursive Ruby, $s -> top -n 30" "$size" 0
 		rm -f "$work/deep.dump"
 	done
 fi
