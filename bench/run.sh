@@ -7,7 +7,14 @@
 # rate is the writer's own: its CPU time is the convert's minus that of `proftool info`
 # (read, no writer) on the same file in the same run.
 #   BENCH_PERF_MB=500 BENCH_STACKS=300000 make bench
+# BENCH_GROUPS picks the groups of rows (default all three): "realistic" (issue 18's
+# inputs made by real producers, each with its anchors), "scaling" (the same jobs at
+# growing sizes: time should grow with the input, memory with distinct stacks) and
+# "classic" (the rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
+#   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out)
 set -eu
+groups=" ${BENCH_GROUPS:-realistic scaling classic} "
+want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 PROFTOOL=${PROFTOOL:-$top/src/proftool}
 MEASURE=${MEASURE:-$top/bench/measure}
@@ -89,7 +96,7 @@ echo
 echo "| job | input | time | input rate | output rate | peak RSS | baseline (same file, same run) | proftool / baseline |"
 echo "|---|---|---|---|---|---|---|---|"
 
-if have_format perf 2; then
+if want classic && have_format perf 2; then
 	sh "$top/bench/gen-perf.sh" "$work/perf.txt" "$perf_mb"
 	size=$(stat -c %s "$work/perf.txt")
 	baseline "wc -l" "$work/wc" wc -l "$work/perf.txt"
@@ -120,8 +127,8 @@ fi
 # anchors in the same run. proftool runs once per input; each anchor gets its own row.
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }
 restore () { secs=$ksecs cpu=$kcpu rss=$krss; }
-if have_format perf 2 && command -v perf >/dev/null 2>&1; then
-	for mb in ${BENCH_MIX_MB:-50 500}; do
+if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
+	for mb in ${BENCH_MIX_MB-50 500}; do
 		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
 		size=$(stat -c %s "$work/mix.txt")
 		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
@@ -146,20 +153,30 @@ if have_format perf 2 && command -v perf >/dev/null 2>&1; then
 		rm -f "$work/mix.txt"
 	done
 fi
-if have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
+# the dump's size follows the samples the recording got (about 2 MB a second here):
+# BENCH_DEEP_SECONDS sizes them, about 20 and 100 MB by default
+if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
 	ruby -e 'require "stackprof"' 2>/dev/null; then
-	for s in ${BENCH_DEEP_SECONDS:-3 17}; do
-		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
+	# BENCH_DEEP_DUMPS: dumps the generator made before (a busy machine records fewer
+	# samples a second, so sizes vary): FILE... instead of recording
+	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_SECONDS:-10 50}}; do
+		if test -n "${BENCH_DEEP_DUMPS:-}"; then
+			cp "$s" "$work/deep.dump"
+			s=$(basename "$s")
+		else
+			ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
+			s="$s s"
+		fi
 		size=$(stat -c %s "$work/deep.dump")
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
 		keep
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
 		restore
-		row "stackprof wall dump of deep recursive Ruby, ${s} s -> top -n 30" "$size" 0
+		row "stackprof wall dump of deep recursive Ruby, $s -> top -n 30" "$size" 0
 		rm -f "$work/deep.dump"
 	done
 fi
-if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
+if want realistic && have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 	node "$top/bench/gen-cpuprofile-deep.js" "$work/deep.cpuprofile" "${BENCH_NODE_SECONDS:-25}"
 	size=$(stat -c %s "$work/deep.cpuprofile")
 	run "$work/out" "$PROFTOOL" top "$work/deep.cpuprofile"
@@ -170,6 +187,50 @@ if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 	row "node --cpu-prof of a deep workload, ${BENCH_NODE_SECONDS:-25} s -> top" "$size" 0
 fi
 
+# Scaling (issue 18): the same job at growing sizes, each with its anchor in the same
+# run; "stacks" is the input's distinct stacks (proftool info). Time should follow the
+# input, peak RSS the distinct stacks.
+stacks_of () { "$PROFTOOL" info "$1" | awk '/^Unique stacks:/ { print $3 }'; }
+if want scaling && have_format perf 2 && command -v perf >/dev/null 2>&1; then
+	for mb in ${BENCH_SCALE_PERF_MB:-50 100 200 400}; do
+		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
+		size=$(stat -c %s "$work/mix.txt")
+		baseline "wc -l" "$work/wc" wc -l "$work/mix.txt"
+		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
+		row "scaling: perf script mix $mb MB ($(stacks_of "$work/mix.txt") stacks) -> collapsed" \
+			"$size" "$(stat -c %s "$work/out")"
+		rm -f "$work/mix.txt"
+	done
+fi
+if want scaling && have_format stackprof 2 && command -v stackprof >/dev/null 2>&1; then
+	base=${BENCH_SCALE_DEEP_SECONDS:-5}
+	for x in 1 2 4; do
+		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" $((base * x))
+		size=$(stat -c %s "$work/deep.dump")
+		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
+		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
+		row "scaling: stackprof deep wall dump, ${x}x ($((base * x)) s, $(stacks_of "$work/deep.dump") stacks) -> top -n 30" "$size" 0
+		rm -f "$work/deep.dump"
+	done
+fi
+if want scaling && have_format pprof 3; then
+	base=${BENCH_SCALE_STACKS:-50000}
+	for x in 1 2 4 8; do
+		sh "$top/bench/gen-collapsed.sh" "$work/sc.collapsed" $((base * x))
+		"$PROFTOOL" convert --to pprof -o "$work/sc.pb.gz" "$work/sc.collapsed"
+		size=$(stat -c %s "$work/sc.pb.gz")
+		if command -v go >/dev/null 2>&1; then
+			baseline "go tool pprof -top -cum" "$work/gp" go tool pprof -top -cum "$work/sc.pb.gz"
+		else
+			baseline "gzip -dc (go missing)" "$work/gz" gzip -dc "$work/sc.pb.gz"
+		fi
+		run "$work/out" "$PROFTOOL" top --cum -n 0 "$work/sc.pb.gz"
+		row "scaling: pprof, ${x}x ($(stacks_of "$work/sc.pb.gz") stacks) -> top --cum" "$size" 0
+		rm -f "$work/sc.collapsed" "$work/sc.pb.gz"
+	done
+fi
+
+want classic || exit 0
 sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
 size=$(stat -c %s "$work/big.collapsed")
 baseline "wc -l" "$work/wc" wc -l "$work/big.collapsed"

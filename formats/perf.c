@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "core/sink.h"
 #include "formats/format.h"
+#include "util/hash.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -354,6 +355,8 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 
 /* ---- the reader ---- */
 
+#define FLINE_N 4096 /* slots of the frame lines' cache, a power of 2 */
+
 struct head_info { /* what a (comm, pid, tid, cpu) header gives */
 	uint32_t labels, root;
 	int is_java;
@@ -379,6 +382,9 @@ struct reader {
 
 	/* frame cache: key (flags, sym, dso[, addr]) -> run in `pool` (count, ids...) */
 	struct pt_intern fkeys;
+	/* in front of it, by a hash of the line's address only: the key met last at that
+	 * slot (id + 1), taken when its text is the line's (a miss costs one compare) */
+	uint32_t fline[FLINE_N];
 	uint32_t *fval;
 	size_t fval_alloc;
 	uint32_t *pool;
@@ -690,6 +696,7 @@ static void flush(struct reader *r)
  * written over the blank before the text, so a cache hit copies nothing. */
 static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
+	uint32_t *fl = NULL;
 	struct chainline c;
 	size_t i = 0, j;
 	uint32_t id, old, *run, k;
@@ -722,7 +729,18 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		keylen = r->key.len;
 	}
 	old = r->fkeys.n;
+	if (key == s + j - 1) {
+		/* a run of a program's samples meets the same few addresses over and over */
+		fl = &r->fline[(pt_hash_bytes(s, i < 16 ? i : 16) ^ keylen) & (FLINE_N - 1)];
+		id = *fl - 1;
+		if (*fl && pt_intern_len(&r->fkeys, id) == keylen &&
+		    !memcmp(pt_intern_str(&r->fkeys, id), key, keylen))
+			goto known;
+	}
 	id = pt_intern(&r->fkeys, key, keylen);
+	if (fl)
+		*fl = id + 1;
+known:
 	if (j > i)
 		s[j - 1] = ' ';
 	if (id >= old) {

@@ -95,6 +95,7 @@ struct ctx {
 /* a frame as the dump names it (by id), before it becomes a model function */
 struct lframe {
 	int defined;
+	int in_raw; /* named in 'raw' (a coded run's frame) */
 	int has_key_str;
 	int64_t key_int;
 	uint32_t key_str;
@@ -140,7 +141,11 @@ struct builder {
 	struct pt_kv *umeta; /* user metadata, flattened one level */
 	size_t numeta, umeta_alloc;
 
-	/* frames by dump id */
+	/* frames by dump id, and the ones met lately by Integer id (f: local frame + 1) */
+	struct fcache {
+		int64_t key;
+		uint32_t f;
+	} fcache[256];
 	struct lframe *lf; /* in order of first mention (edges may name later frames) */
 	uint32_t nlf;
 	size_t lf_alloc;
@@ -178,6 +183,19 @@ struct builder {
 	} * rcache;
 	size_t rcache_n, rcache_alloc, rpos;
 	int rmatch; /* the current stack equals the previous one up to rpos */
+	/* with a sink and no raw_lines (yet), runs are not put in the trie but coded in
+	 * rs: per run, how many frames it shares with the previous run, how many follow,
+	 * and those local frames, each a varint. Deep dumps' stacks are mostly unique, and
+	 * a trie of them costs 16 bytes a frame where this costs one or two. */
+	int stream;
+	uint8_t *rs;
+	size_t nrs, rs_alloc;
+	int rcoded;	  /* the current run's shared part is coded */
+	uint32_t *rstack; /* decoding: the run's frames, root first */
+	uint32_t *lmap;	  /* decoding: local frame -> profile frame */
+	uint32_t *rnodes; /* decoding into the tree: the run's nodes */
+	size_t rnodes_alloc;
+	size_t rstack_alloc;
 	int64_t *ts, *deltas;
 	size_t nts, ts_alloc, ndeltas, deltas_alloc;
 	uint64_t ndeltas_seen;
@@ -264,9 +282,20 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 	uint32_t *slot;
 	struct lframe *f;
 
-	if (v->t == V_INT)
+	if (v->t == V_INT) {
+		/* raw names the same few frames millions of times: a direct-mapped cache
+		 * in front of the map (a miss only costs the map's lookup) */
+		struct fcache *fc = &b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
+		if (fc->f && fc->key == v->i) {
+			*out = fc->f - 1;
+			return 0;
+		}
 		slot = pt_map_put(&b->by_int, (uint64_t)v->i);
-	else if (v->t == V_STR)
+		if (*slot != PT_MAP_NEW) {
+			fc->key = v->i;
+			fc->f = *slot + 1;
+		}
+	} else if (v->t == V_STR)
 		slot = pt_map_put(&b->by_str, v->s);
 	else
 		return berr(b, "frame id is %s, not an Integer or String", vname(v));
@@ -376,6 +405,67 @@ static uint32_t trie_child(struct builder *b, uint32_t parent, uint32_t frame)
 	return sib_child(&t, parent, frame);
 }
 
+static void rs_varint(struct builder *b, uint64_t x)
+{
+	PT_ALLOC_GROW(b->rs, b->nrs + 10, b->rs_alloc);
+	while (x >= 0x80) {
+		b->rs[b->nrs++] = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	b->rs[b->nrs++] = (uint8_t)x;
+}
+
+/* the next varint of rs at *pos (rs is ours: it is well formed) */
+static uint64_t rs_next(const struct builder *b, size_t *pos)
+{
+	uint64_t x = 0;
+	unsigned sh = 0;
+	uint8_t c;
+
+	do {
+		c = b->rs[(*pos)++];
+		x |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	return x;
+}
+
+/* the coded run at *pos into b->rstack (its first *keep frames are the previous run's);
+ * returns its length */
+static size_t rs_run(struct builder *b, size_t *pos, const uint32_t *map)
+{
+	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i;
+
+	PT_ALLOC_GROW(b->rstack, keep + n + 1, b->rstack_alloc);
+	for (i = 0; i < n; i++) {
+		uint32_t f = (uint32_t)rs_next(b, pos);
+		b->rstack[keep + i] = map ? map[f] : f;
+	}
+	return keep + n;
+}
+
+/* raw_lines refines the runs: they go into the trie after all */
+static int stream_to_trie(struct builder *b)
+{
+	size_t pos = 0, k, i, n;
+
+	b->stream = 0;
+	for (k = 0; k < b->nruns; k++) {
+		uint32_t node = 0;
+		n = rs_run(b, &pos, NULL);
+		for (i = 0; i < n; i++) {
+			if (b->ntrie >= PT_MAP_NEW - 1)
+				return berr(b, "too many stacks");
+			node = trie_child(b, node, b->rstack[i]);
+		}
+		b->runs[k].node = node;
+	}
+	free(b->rs);
+	b->rs = NULL;
+	b->nrs = b->rs_alloc = 0;
+	return 0;
+}
+
 static int raw_int(struct builder *b, const struct val *v)
 {
 	uint32_t f;
@@ -390,18 +480,35 @@ static int raw_int(struct builder *b, const struct val *v)
 		b->rstate = 1;
 		b->rpos = 0;
 		b->rmatch = 1;
+		b->rcoded = 0;
 		return 0;
 	case 1:
 		if (v->t == V_INT && b->rmatch && b->rpos < b->rcache_n &&
 		    b->rcache[b->rpos].is_int && b->rcache[b->rpos].key == v->i) {
 			b->rnode = b->rcache[b->rpos].node;
 		} else {
+			struct fcache *fc =
+				&b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
 			b->rmatch = 0;
-			if (frame_for(b, v, &f) < 0)
+			if (v->t == V_INT && fc->f && fc->key == v->i)
+				f = fc->f - 1; /* frame_for's first step, inline */
+			else if (frame_for(b, v, &f) < 0)
 				return -1;
-			if (b->ntrie >= PT_MAP_NEW - 1)
-				return berr(b, "too many stacks");
-			b->rnode = trie_child(b, b->rnode, f);
+			if (b->stream) {
+				/* the rcache then holds local frames, not trie nodes */
+				if (!b->rcoded) {
+					rs_varint(b, b->rpos);
+					rs_varint(b, (uint64_t)b->rleft);
+					b->rcoded = 1;
+				}
+				rs_varint(b, f);
+				b->lf[f].in_raw = 1;
+				b->rnode = f;
+			} else {
+				if (b->ntrie >= PT_MAP_NEW - 1)
+					return berr(b, "too many stacks");
+				b->rnode = trie_child(b, b->rnode, f);
+			}
 			PT_ALLOC_GROW(b->rcache, b->rpos + 1, b->rcache_alloc);
 			b->rcache[b->rpos].key = v->i;
 			b->rcache[b->rpos].is_int = v->t == V_INT;
@@ -417,6 +524,10 @@ static int raw_int(struct builder *b, const struct val *v)
 		if (v->t != V_INT || v->i < 0)
 			return berr(b, "'raw': expected a sample count, found %s",
 				    v->t == V_INT ? "a negative Integer" : vname(v));
+		if (b->stream && !b->rcoded) { /* the previous run's first rpos frames */
+			rs_varint(b, b->rpos);
+			rs_varint(b, 0);
+		}
 		PT_ALLOC_GROW(b->runs, b->nruns + 1, b->runs_alloc);
 		b->runs[b->nruns].node = b->rnode;
 		b->runs[b->nruns].count = v->i;
@@ -768,8 +879,10 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 			if (is_map)
 				want = "an Array";
 			k = C_INTS;
-			if (c->key == K_RAW)
+			if (c->key == K_RAW) {
 				b->have_raw = 1;
+				b->stream = 1;
+			}
 			break;
 		case K_RAW_LINES:
 			if (is_map)
@@ -778,6 +891,8 @@ static int on_begin(struct builder *b, struct ctx *c, int is_map)
 			if (b->have_raw && !b->have_lines && !b->rstate) {
 				k = C_INTS;
 				b->have_lines = 1;
+				if (b->stream && stream_to_trie(b) < 0)
+					return -1;
 			}
 			break;
 		case K_UNKNOWN:
@@ -859,6 +974,18 @@ static int b_scalar(struct builder *b, const struct val *v)
 		return berr(b, "object link where %s expected",
 			    c->kind == C_TOP && c->key == K_UNKNOWN ? "a value is" : "data is");
 	return on_scalar(b, c, v);
+}
+
+/* the Integer Array being read, if that is where scalars go now (raw, the timestamps):
+ * m_fast_ints hands its Integers straight to on_scalar, as b_scalar would */
+static struct ctx *b_ints(struct builder *b)
+{
+	struct ctx *c;
+
+	if (b->done || !b->depth)
+		return NULL;
+	c = &b->stack[b->depth - 1];
+	return c->kind == C_INTS ? c : NULL;
 }
 
 static int b_begin(struct builder *b, int is_map)
@@ -1017,6 +1144,65 @@ static void sink_run(struct builder *b, const uint32_t *node, size_t k, int64_t 
 	pt_sink_sample(b->sink, b->p, b->sink_frames, depth, 1, 0, vals, 0);
 	/* the sink counted one record: the run holds c */
 	b->p->nrecords += (uint64_t)c - 1;
+}
+
+/* With coded runs: every frame they name must be defined; lmap then maps local frames
+ * to the profile's */
+static int stream_frames(struct builder *b)
+{
+	uint32_t f;
+
+	for (f = 0; f < b->nlf; f++) {
+		if (b->lf[f].in_raw && !b->lf[f].defined) {
+			struct pt_buf t = PT_BUF_INIT;
+			frame_label(b, f, &t);
+			pt_diag_error_at(b->d, b->lf[f].off,
+					 "'raw' names frame %s, which 'frames' lacks", t.buf);
+			pt_buf_release(&t);
+			return -1;
+		}
+	}
+	b->lmap = pt_xmalloc((b->nlf ? b->nlf : 1) * sizeof(uint32_t));
+	for (f = 0; f < b->nlf; f++)
+		b->lmap[f] = b->lf[f].frame;
+	return 0;
+}
+
+/* run k of count c, coded at *pos, to the sink: as sink_run */
+static void stream_run(struct builder *b, size_t *pos, int64_t c, uint32_t nt, const int *kind,
+		       const int64_t *mult, int wall, uint64_t s)
+{
+	size_t n = rs_run(b, pos, b->lmap);
+	int64_t vals[3], j;
+	uint32_t t;
+
+	for (t = 0; t < nt; t++) {
+		if (kind[t] == T_TIME && wall && b->ndeltas) {
+			int64_t sum = 0;
+			for (j = 0; j < c; j++)
+				sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
+			vals[t] = sum;
+		} else {
+			vals[t] = kind[t] == T_SAMPLES ? c : smul(c, mult[t]);
+		}
+	}
+	pt_sink_sample(b->sink, b->p, b->rstack, n, 0, 0, vals, 0);
+	b->p->nrecords += (uint64_t)c - 1;
+}
+
+/* the tree node of the run coded at *pos: the previous run's nodes where it shares its
+ * frames, children made in order for the rest (b->rnodes[i]: the node after i frames) */
+static uint32_t stream_node(struct builder *b, size_t *pos)
+{
+	size_t before = *pos, keep, n, i;
+
+	keep = (size_t)rs_next(b, &before);
+	n = rs_run(b, pos, b->lmap);
+	PT_ALLOC_GROW(b->rnodes, n + 1, b->rnodes_alloc);
+	b->rnodes[0] = 0;
+	for (i = keep; i < n; i++)
+		b->rnodes[i + 1] = pt_profile_child(b->p, b->rnodes[i], b->rstack[i]);
+	return b->rnodes[n];
 }
 
 /* The function of a dump frame. Frames are functions of their own, even two "<main>"
@@ -1232,12 +1418,17 @@ static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int
 {
 	struct pt_profile *p = b->p;
 	uint32_t *node = trie_nodes(b);
+	size_t pos = 0;
 	uint64_t s = 0;
 	int64_t clock = 0;
 	size_t k;
 
 	if (!node)
 		return -1;
+	if (b->stream && stream_frames(b) < 0) {
+		free(node);
+		return -1;
+	}
 	if (check_timestamps(b) < 0) {
 		free(node);
 		return -1;
@@ -1248,7 +1439,14 @@ static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int
 		p->duration_nanos = us_since(b->ts_last, b->ts_first);
 	for (k = 0; k < b->nruns; k++) {
 		int64_t c = b->runs[k].count;
-		if (b->sink)
+		if (b->stream && b->sink) {
+			stream_run(b, &pos, c, nt, kind, mult, wall, s);
+		} else if (b->stream) {
+			/* the run's tree node, made even for a count of 0 as the trie's are */
+			uint32_t n = stream_node(b, &pos);
+			if (c)
+				tree_run(b, n, c, nt, kind, mult, wall, s, &clock);
+		} else if (b->sink)
 			sink_run(b, node, k, c, nt, kind, mult, wall, s);
 		else if (c)
 			tree_run(b, node[b->have_lines ? b->runs[k].lnode : b->runs[k].node], c, nt,
@@ -1366,6 +1564,10 @@ static void builder_release(struct builder *b)
 	free(b->tindexed);
 	free(b->runs);
 	free(b->rcache);
+	free(b->rs);
+	free(b->rstack);
+	free(b->lmap);
+	free(b->rnodes);
 	free(b->path);
 	free(b->pair_frame);
 	free(b->pair_line);
@@ -1395,7 +1597,7 @@ struct mframe {
  * Those are mostly the same few frame ids over and over, so a number met a moment ago
  * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
  * is then 4 bytes an object, not 12. */
-enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER };
+enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER, O_FRAME };
 #define O_SHIFT	   29
 #define O_MAX	   ((uint32_t)1 << O_SHIFT)
 #define NUM_RECENT 256
@@ -1711,12 +1913,15 @@ static int m_value(struct marshal *m)
 		      : kind == O_INT	? V_INT
 		      : kind == O_BIG	? V_BIG
 		      : kind == O_FLOAT ? V_FLOAT
+		      : kind == O_FRAME ? V_INT
 					: V_LINK;
 		if (kind == O_STR)
 			v.s = payload;
+		else if (kind == O_FRAME)
+			v.i = m->b->lf[payload].key_int;
 		else if (kind == O_FLOAT)
 			memcpy(&v.f, &m->nums[payload], sizeof(v.f));
-		else if (kind != O_CONTAINER)
+		else if (kind != O_CONTAINER && kind != O_FRAME)
 			v.i = m->nums[payload];
 		return m_emit(m, &v);
 	}
@@ -1743,18 +1948,89 @@ static int m_value(struct marshal *m)
 	}
 }
 
+/* raw's frame ids while a run's frames are being read (coded runs only): a one-byte
+ * Fixnum or a positive Bignum of up to 8 bytes straight from the buffer; a frame equal to
+ * the previous run's at its place costs a compare, the rest goes to raw_int */
+static int m_raw_frames(struct marshal *m, struct mframe *fr)
+{
+	struct pt_input *in = m->in;
+	struct builder *b = m->b;
+
+	while (fr->left && b->rstate == 1 && in->end - in->pos >= 12) {
+		const unsigned char *q = in->buf + in->pos;
+		int64_t x;
+		size_t used;
+		int big = 0;
+
+		if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
+			x = q[1] - 5;
+			used = 2;
+		} else if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
+			uint64_t u = 0;
+			size_t i, nb = 2 * (size_t)(q[2] - 5);
+			for (i = 0; i < nb; i++)
+				u |= (uint64_t)q[3 + i] << (8 * i);
+			if (u > (uint64_t)INT64_MAX)
+				break;
+			x = (int64_t)u;
+			used = 3 + nb;
+			big = 1;
+		} else {
+			break;
+		}
+		if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
+		    b->rcache[b->rpos].key == x) {
+			b->rnode = b->rcache[b->rpos].node;
+			b->rpos++;
+			if (!--b->rleft) {
+				b->rstate = 2;
+				b->rcache_n = b->rpos;
+			}
+		} else {
+			struct val v;
+			memset(&v, 0, sizeof(v));
+			v.t = V_INT;
+			v.i = x;
+			b->off = pt_input_tell(in);
+			if (raw_int(b, &v) < 0)
+				return -1;
+		}
+		in->pos += used;
+		fr->left--;
+		if (big) {
+			if (b->rnode >= O_MAX || m->nobjs >= O_MAX)
+				return pt_diag_error_at(m->d, pt_input_tell(in),
+							"too many objects");
+			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
+			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | b->rnode;
+		}
+	}
+	return 0;
+}
+
 /* Integers in an Array (raw and the timestamps hold millions): the usual encodings,
  * a one-byte Fixnum or a positive Bignum of up to 8 bytes, read straight from the
  * buffer. Anything else is left to m_value. */
 static int m_fast_ints(struct marshal *m, struct mframe *f)
 {
 	struct pt_input *in = m->in;
+	struct ctx *c = b_ints(m->b);
+	int raw = c && c->key == K_RAW && m->b->stream;
 
 	while (f->left && in->end - in->pos >= 12) {
-		const unsigned char *q = in->buf + in->pos;
+		const unsigned char *q;
+
+		if (raw && m->b->rstate == 1) {
+			if (m_raw_frames(m, f) < 0)
+				return -1;
+			if (!f->left || in->end - in->pos < 12)
+				break;
+			/* else a length or count comes, or a frame id m_raw_frames leaves */
+		}
+		q = in->buf + in->pos;
 		struct val v;
 		size_t used;
-		int obj = 0;
+		int obj = 0, frame;
 
 		memset(&v, 0, sizeof(v));
 		v.t = V_INT;
@@ -1779,11 +2055,21 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 		}
 		m->b->off = pt_input_tell(in);
 		in->pos += used;
-		if (obj && m_obj(m, O_INT, v.i, 0) < 0)
+		/* a Bignum frame id of raw is entered as its local frame, after the
+		 * builder has found it (no number of its own to keep) */
+		frame = obj && c && c->key == K_RAW && m->b->stream && m->b->rstate == 1;
+		if (obj && !frame && m_obj(m, O_INT, v.i, 0) < 0)
 			return -1;
 		f->left--;
-		if (b_scalar(m->b, &v) < 0)
+		if ((c ? on_scalar(m->b, c, &v) : b_scalar(m->b, &v)) < 0)
 			return -1;
+		if (frame) {
+			if (m->b->rnode >= O_MAX || m->nobjs >= O_MAX)
+				return pt_diag_error_at(m->d, pt_input_tell(in),
+							"too many objects");
+			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
+			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | m->b->rnode;
+		}
 	}
 	return 0;
 }

@@ -45,6 +45,18 @@ for f in "$SAMPLES"/go/cpu.pb.gz "$SAMPLES"/go/heap.pb.gz "$SAMPLES"/go/goroutin
 	test_expect_success "folded = tree: $(basename "$f")" "all_ways '$f'"
 done
 
+# stackprof's raw runs go to the fold coded one after another (a trie only once raw_lines
+# comes to refine them): the same table as the tree's, with and without raw_lines
+for f in "$SAMPLES"/stackprof/cpu-raw.dump "$SAMPLES"/stackprof/wall-raw.dump \
+	"$SAMPLES"/stackprof/object-raw.dump "$SAMPLES"/stackprof/deep-raw.dump \
+	"$SAMPLES"/stackprof/custom-raw.dump "$SAMPLES"/stackprof/cpu-raw.json; do
+	test_expect_success "folded = tree: $(basename "$f")" "all_ways '$f'"
+done
+test_expect_success 'folded = tree: a stackprof dump with raw_lines' '
+	printf "{\"version\":1.2,\"mode\":\"wall\",\"interval\":1000,\"samples\":4,\"frames\":{\"1\":{\"name\":\"a\",\"file\":\"f.rb\",\"line\":1,\"total_samples\":4,\"samples\":0},\"2\":{\"name\":\"b\",\"file\":\"f.rb\",\"line\":10,\"total_samples\":4,\"samples\":4}},\"raw\":[3,1,2,2,1,2,1,2,2,2,1,2,1],\"raw_lines\":[3,5,12,11,1,2,6,11,2,2,6,12,1],\"raw_timestamp_deltas\":[5,7,9,11]}\n" >rl.json &&
+	all_ways rl.json
+'
+
 test_expect_success 'the go samples carry inline marks, and folding keeps them' '
 	"$PROFTOOL" top -n 0 "$SAMPLES/go/cpu.pb.gz" >out &&
 	grep -q " (inline)$" out &&
