@@ -116,7 +116,7 @@ if command -v go >/dev/null 2>&1; then
 		cp -R "$R/gotest" gt && cd gt &&
 		"$PROFTOOL" record -- go test . >out &&
 		grep -q "^ok" out &&
-		sed -n "6p" out | grep -q "hotpkg.hotSum"'
+		awk "NR > 5 && \$6 ~ /hotpkg\\./ { print \$6; exit }" out | grep -q "hotpkg.hotSum"'
 else
 	test_skip 'record under go test' 'no go (Debian package golang-go)'
 fi
