@@ -49,6 +49,10 @@ if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 		test_expect_code 3 "$PROFTOOL" record -o hot.pb.gz -- "$TRASH/hot" &&
 		"$PROFTOOL" top -n 1 hot.pb.gz >top &&
 		test "$(sed -n "5s/.*  //p" top)" = hot_loop'
+	test_expect_success 'record -o FILE.html writes the HTML report' '
+		test_expect_code 3 "$PROFTOOL" record -o hot.html -- "$TRASH/hot" &&
+		head -c 15 hot.html | grep -qi "<!DOCTYPE html" &&
+		grep -q hot_loop hot.html'
 	test_expect_success 'record --pid attaches to a running process for --duration' '
 		"$TRASH/hot" 600 >/dev/null & pid=$! &&
 		"$PROFTOOL" record --pid $pid --duration 1 -o pid.collapsed &&
