@@ -14,6 +14,7 @@
 #include "util/xalloc.h"
 
 #define NONE UINT32_MAX
+#define TOO_MANY (UINT32_MAX - 2) /* event_type: no room for another sample type */
 
 static int is_digit(int c)
 {
@@ -595,6 +596,8 @@ static uint32_t event_type(struct reader *r, const struct span *ev, int has_peri
 			name[ev->n] = '\0';
 			r->etype_of[id] = pt_profile_add_type(r->p, name, unit);
 			free(name);
+			if (r->etype_of[id] == UINT32_MAX) /* PT_MAX_TYPES: header_line says so */
+				return r->etype_of[id] = TOO_MANY;
 			if (!r->any_event_kept) {
 				r->any_event_kept = 1;
 				r->p->default_type = r->etype_of[id];
@@ -690,7 +693,7 @@ static void flush(struct reader *r)
 	PT_ALLOC_GROW(r->vals, r->p->ntypes, r->vals_alloc);
 	memset(r->vals, 0, r->p->ntypes * sizeof(*r->vals));
 	r->vals[0] = 1;
-	if (r->etype < NONE - 1)
+	if (r->etype < TOO_MANY)
 		r->vals[r->etype] = r->period;
 	if (r->has_time) {
 		if (!r->have_t0) {
@@ -769,6 +772,11 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		return 0;
 	r->period = h.has_period ? h.period : 1;
 	r->etype = event_type(r, &h.event, h.has_period);
+	if (r->etype == TOO_MANY)
+		return pt_diag_error_line(r->d, lineno,
+					  "too many event names (a profile holds at most %d sample "
+					  "types)",
+					  PT_MAX_TYPES);
 	r->in_record = 1;
 	r->nframes = 0;
 	r->skip_record = r->etype == NONE;
