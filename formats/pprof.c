@@ -706,6 +706,9 @@ static int read_header(struct reader *r)
 	uint32_t name = 0, unit = 0, s = 0;
 	size_t i;
 
+	if (pb->n_sample_type > PT_MAX_TYPES)
+		return pt_diag_error_at(r->d, off, "%zu sample types (at most %d are read)",
+					pb->n_sample_type, PT_MAX_TYPES);
 	for (i = 0; i < pb->n_sample_type; i++) {
 		if (str_at(r, pb->sample_type[i]->type, off, "sample_type type", &name) < 0 ||
 		    str_at(r, pb->sample_type[i]->unit, off, "sample_type unit", &unit) < 0)
