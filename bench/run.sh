@@ -245,3 +245,7 @@ for f in callgrind dot svg; do
 	run "$work/out" "$PROFTOOL" convert "$@" "$work/many.collapsed"
 	row "many functions -> convert $* (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
+
+# the cost of crafted inputs and of each reader at 1x, 2x, 4x, 8x (linear or flagged)
+echo
+PROFTOOL=$PROFTOOL MEASURE=$MEASURE sh "$top/bench/scaling.sh"
