@@ -375,3 +375,6 @@ if have_format pprof 3; then
 		rm -rf "$work/tables"
 	done
 fi
+# the cost of crafted inputs and of each reader at 1x, 2x, 4x, 8x (linear or flagged)
+echo
+PROFTOOL=$PROFTOOL MEASURE=$MEASURE sh "$top/bench/scaling.sh"

@@ -15,6 +15,7 @@
 #include "util/xalloc.h"
 
 #define NONE UINT32_MAX
+#define TOO_MANY (UINT32_MAX - 2) /* event_type: no room for another sample type */
 
 static int is_digit(int c)
 {
@@ -579,6 +580,8 @@ static uint32_t event_type(struct reader *r, const struct span *ev, int has_peri
 			name[ev->n] = '\0';
 			r->etype_of[id] = pt_profile_add_type(r->p, name, unit);
 			free(name);
+			if (r->etype_of[id] == UINT32_MAX) /* PT_MAX_TYPES: header_line says so */
+				return r->etype_of[id] = TOO_MANY;
 			if (!r->any_event_kept) {
 				r->any_event_kept = 1;
 				r->p->default_type = r->etype_of[id];
@@ -674,7 +677,7 @@ static void flush(struct reader *r)
 	PT_ALLOC_GROW(r->vals, r->p->ntypes, r->vals_alloc);
 	memset(r->vals, 0, r->p->ntypes * sizeof(*r->vals));
 	r->vals[0] = 1;
-	if (r->etype < NONE - 1)
+	if (r->etype < TOO_MANY)
 		r->vals[r->etype] = r->period;
 	if (r->has_time) {
 		if (!r->have_t0) {
@@ -731,7 +734,8 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	old = r->fkeys.n;
 	if (key == s + j - 1) {
 		/* a run of a program's samples meets the same few addresses over and over */
-		fl = &r->fline[(pt_hash_bytes(s, i < 16 ? i : 16) ^ keylen) & (FLINE_N - 1)];
+		fl = &r->fline[(pt_hash_bytes(&r->fkeys.key, s, i < 16 ? i : 16) ^ keylen) &
+			       (FLINE_N - 1)];
 		id = *fl - 1;
 		if (*fl && pt_intern_len(&r->fkeys, id) == keylen &&
 		    !memcmp(pt_intern_str(&r->fkeys, id), key, keylen))
@@ -769,6 +773,11 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		return 0;
 	r->period = h.has_period ? h.period : 1;
 	r->etype = event_type(r, &h.event, h.has_period);
+	if (r->etype == TOO_MANY)
+		return pt_diag_error_line(r->d, lineno,
+					  "too many event names (a profile holds at most %d sample "
+					  "types)",
+					  PT_MAX_TYPES);
 	r->in_record = 1;
 	r->record_line = lineno;
 	r->nframes = 0;

@@ -89,6 +89,10 @@ struct scan {
 	 * errors found after decoding) */
 	uint64_t *off[6];
 	size_t noff[6], off_alloc[6];
+	/* stream offset of the last top-level field of each number below 16 (a scalar's
+	 * last occurrence is its value): where default_sample_type and the frames
+	 * regexps are, for their errors */
+	uint64_t field_at[16];
 	/* the samples' payloads, decoded one at a time later; every other top-level field
 	 * is copied to `rest`, which protobuf-c decodes as a Profile without samples */
 	size_t *sample_pos, *sample_len;
@@ -245,6 +249,8 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 	}
 	if (m == M_PROFILE) {
 		size_t next = wt == 2 ? i + (size_t)len : i;
+		if (f < 16)
+			s->field_at[f] = s->base + at;
 		if (f == 2 && wt == 2) {
 			size_t n = s->noff[2];
 			PT_ALLOC_GROW(s->sample_pos, n + 1, s->sample_alloc);
@@ -851,6 +857,9 @@ static int read_header(struct reader *r)
 	uint32_t name = 0, unit = 0, s = 0;
 	size_t i;
 
+	if (pb->n_sample_type > PT_MAX_TYPES)
+		return pt_diag_error_at(r->d, off, "%zu sample types (at most %d are read)",
+					pb->n_sample_type, PT_MAX_TYPES);
 	for (i = 0; i < pb->n_sample_type; i++) {
 		if (str_at(r, pb->sample_type[i]->type, off, "sample_type type", &name) < 0 ||
 		    str_at(r, pb->sample_type[i]->unit, off, "sample_type unit", &unit) < 0)
@@ -859,7 +868,7 @@ static int read_header(struct reader *r)
 	}
 	/* pprof's default: default_sample_type if it names a type, else the last type */
 	p->default_type = p->ntypes ? p->ntypes - 1 : 0;
-	if (str_at(r, pb->default_sample_type, off, "default_sample_type", &s) < 0)
+	if (str_at(r, pb->default_sample_type, r->s->field_at[14], "default_sample_type", &s) < 0)
 		return -1;
 	if (s)
 		for (i = 0; i < p->ntypes; i++)
@@ -873,9 +882,10 @@ static int read_header(struct reader *r)
 		return -1;
 	p->period = pb->period;
 	p->time_nanos = pb->time_nanos;
-	p->duration_nanos = pb->duration_nanos;
-	if (str_at(r, pb->drop_frames, off, "drop_frames", &p->drop_frames) < 0 ||
-	    str_at(r, pb->keep_frames, off, "keep_frames", &p->keep_frames) < 0 ||
+	/* a varint past int64 reads as negative: no duration, not a negative one */
+	p->duration_nanos = pb->duration_nanos > 0 ? pb->duration_nanos : 0;
+	if (str_at(r, pb->drop_frames, r->s->field_at[7], "drop_frames", &p->drop_frames) < 0 ||
+	    str_at(r, pb->keep_frames, r->s->field_at[8], "keep_frames", &p->keep_frames) < 0 ||
 	    str_at(r, pb->doc_url, off, "doc_url", &s) < 0)
 		return -1;
 	if (s)

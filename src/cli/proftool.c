@@ -60,16 +60,21 @@ static const struct pt_cmd *find_command(const char *name)
 
 static int finish(int ret)
 {
-	/* a failed write to stdout is an error too (git, perf) */
+	/* a failed write to stdout is an error too (git, perf); said once: a command that
+	 * failed (PT_EXIT_INPUT) has printed its own line, perhaps about this very write */
+	int said = ret == PT_EXIT_INPUT;
+
 	if (fflush(stdout) || ferror(stdout)) {
-		if (errno != EPIPE)
+		if (errno != EPIPE && !said)
 			fprintf(stderr, "proftool: write error on standard output: %s\n",
 				strerror(errno ? errno : EIO));
-		return ret ? ret : PT_EXIT_INPUT;
+		return ret == PT_EXIT_USAGE ? ret : PT_EXIT_INPUT;
 	}
 	if (fclose(stdout)) {
-		fprintf(stderr, "proftool: write error on standard output: %s\n", strerror(errno));
-		return ret ? ret : PT_EXIT_INPUT;
+		if (!said)
+			fprintf(stderr, "proftool: write error on standard output: %s\n",
+				strerror(errno));
+		return ret == PT_EXIT_USAGE ? ret : PT_EXIT_INPUT;
 	}
 	return ret;
 }

@@ -97,6 +97,8 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 {
 	uint32_t t = p->ntypes;
 
+	if (t >= PT_MAX_TYPES)
+		return UINT32_MAX;
 	PT_ALLOC_GROW(p->types, (size_t)t + 1, p->types_alloc);
 	p->types[t].name = pt_str(p, name);
 	p->types[t].unit = pt_str(p, unit);

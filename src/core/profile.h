@@ -244,8 +244,16 @@ static inline const char *pt_s(const struct pt_profile *p, uint32_t id)
 	return pt_intern_str(&p->strings, id);
 }
 
-/* Add a sample type; returns its index. May be called after samples exist (perf
- * discovers events as it goes): earlier rows get 0 for the new type. */
+/* Add a sample type; returns its index, or UINT32_MAX if the profile has PT_MAX_TYPES
+ * already (the reader reports where). May be called after samples exist (perf
+ * discovers events as it goes): earlier rows get 0 for the new type.
+ *
+ * Every row holds one value per type and a new type re-strides the rows stored so
+ * far, so the cap is what keeps an input's cost linear: a file naming a new event
+ * after each of its samples costs at most PT_MAX_TYPES re-strides, and its rows at
+ * most PT_MAX_TYPES values each. Real profiles have a handful of types (Go's heap
+ * profile 4, perf script one per -e event). The man page documents the limit. */
+#define PT_MAX_TYPES 64
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit);
 /* index of the type named `spec`, or of number `spec` (0-based); -1 if none */
 int pt_profile_find_type(const struct pt_profile *p, const char *spec);

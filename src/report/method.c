@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,18 +45,88 @@ static int rel_cmp(const void *pa, const void *pb, void *ctx)
 	return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
+/* Where each entry's edges and lines are, made once per report in one pass over each
+ * list (a counting sort), so that showing every function of a big profile (`method
+ * --regex .`) costs the edges and lines once, not once per function. Within an entry
+ * the indices keep the list's order, so the rows sort as a scan would find them. */
+struct agg_index {
+	uint32_t *start[3]; /* by callee, by caller, lines by entry: nentries + 1 offsets */
+	uint32_t *item[3];
+};
+
+enum { BY_CALLEE, BY_CALLER, LINES };
+
+static void index_list(uint32_t **startp, uint32_t **itemp, uint32_t nentries, uint32_t n,
+		       const void *base, size_t size, size_t off)
+{
+	uint32_t *start = pt_xcalloc((size_t)nentries + 2, sizeof(uint32_t));
+	uint32_t *item = pt_xmalloc((n ? n : 1) * sizeof(uint32_t)), i, e;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&e, (const char *)base + (size_t)i * size + off, sizeof(e));
+		if (e < nentries)
+			start[e + 2]++;
+	}
+	for (e = 0; e < nentries; e++)
+		start[e + 2] += start[e + 1];
+	for (i = 0; i < n; i++) {
+		memcpy(&e, (const char *)base + (size_t)i * size + off, sizeof(e));
+		if (e < nentries)
+			item[start[e + 1]++] = i;
+	}
+	/* start[e + 1] is now where e ends, start[e] where it begins */
+	*startp = start;
+	*itemp = item;
+}
+
+static void agg_index_init(struct agg_index *x, const struct pt_agg *a)
+{
+	index_list(&x->start[BY_CALLEE], &x->item[BY_CALLEE], a->nentries, a->nedges, a->edges,
+		   sizeof(*a->edges), offsetof(struct pt_agg_edge, callee));
+	index_list(&x->start[BY_CALLER], &x->item[BY_CALLER], a->nentries, a->nedges, a->edges,
+		   sizeof(*a->edges), offsetof(struct pt_agg_edge, caller));
+	index_list(&x->start[LINES], &x->item[LINES], a->nentries, a->nlines, a->lines,
+		   sizeof(*a->lines), offsetof(struct pt_agg_line, entry));
+}
+
+static void agg_index_release(struct agg_index *x)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		free(x->start[k]);
+		free(x->item[k]);
+	}
+}
+
+/* the indexes of a's items listed under entry e in index k */
+static const uint32_t *indexed(const struct agg_index *x, int k, uint32_t e, uint32_t *n)
+{
+	*n = x->start[k][e + 1] - x->start[k][e];
+	return x->item[k] + x->start[k][e];
+}
+
+/* the indexes of p->line_agg (made on first use) and of the report's aggregate */
+struct method_ctx {
+	struct agg_index a, line_agg;
+	int line_agg_made;
+};
+
 /* callers (callee == e) or callees (caller == e) of entry e with a value of type t */
-static struct rel *relatives(const struct pt_agg *a, uint32_t e, uint32_t t, int callers, size_t *n)
+static struct rel *relatives(const struct pt_agg *a, const struct agg_index *x, uint32_t e,
+			     uint32_t t, int callers, size_t *n)
 {
 	struct rel *v = NULL;
 	size_t alloc = 0, k = 0;
-	uint32_t i;
+	uint32_t j, ne;
+	const uint32_t *its = indexed(x, callers ? BY_CALLEE : BY_CALLER, e, &ne);
 	struct rel_sort c = {a};
 
-	for (i = 0; i < a->nedges; i++) {
+	for (j = 0; j < ne; j++) {
+		uint32_t i = its[j];
 		const struct pt_agg_edge *ed = &a->edges[i];
 		int64_t val = a->edge_value[(size_t)i * a->ntypes + t];
-		if ((callers ? ed->callee : ed->caller) != e || !val)
+		if (!val)
 			continue;
 		PT_ALLOC_GROW(v, k + 1, alloc);
 		v[k].entry = callers ? ed->caller : ed->callee;
@@ -78,14 +149,17 @@ static int lrow_cmp(const void *pa, const void *pb)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static struct lrow *line_rows(const struct pt_agg *a, uint32_t e, uint32_t t, size_t *n)
+static struct lrow *line_rows(const struct pt_agg *a, const struct agg_index *x, uint32_t e,
+			      uint32_t t, size_t *n)
 {
 	struct lrow *v = NULL;
 	size_t alloc = 0, k = 0;
-	uint32_t i;
+	uint32_t j, ne;
+	const uint32_t *its = indexed(x, LINES, e, &ne);
 
-	for (i = 0; i < a->nlines; i++) {
-		if (a->lines[i].entry != e || a->lines[i].line <= 0)
+	for (j = 0; j < ne; j++) {
+		uint32_t i = its[j];
+		if (a->lines[i].line <= 0)
 			continue;
 		PT_ALLOC_GROW(v, k + 1, alloc);
 		v[k].line = a->lines[i].line;
@@ -101,10 +175,11 @@ static struct lrow *line_rows(const struct pt_agg *a, uint32_t e, uint32_t t, si
 
 /* The function's line rows from the stacks; when the stacks carry no lines for it, the
  * producer's own per-line counts (p->line_agg, totals per occurrence: *per_occ set). */
-static struct lrow *method_lines(const struct pt_profile *p, const struct pt_agg *a, uint32_t ei,
-				 uint32_t t, size_t *n, int *per_occ)
+static struct lrow *method_lines(const struct pt_profile *p, const struct pt_agg *a,
+				 struct method_ctx *mc, uint32_t ei, uint32_t t, size_t *n,
+				 int *per_occ)
 {
-	struct lrow *rows = line_rows(a, ei, t, n);
+	struct lrow *rows = line_rows(a, &mc->a, ei, t, n);
 	uint32_t le;
 
 	*per_occ = a->edges_per_occurrence && *n;
@@ -114,7 +189,11 @@ static struct lrow *method_lines(const struct pt_profile *p, const struct pt_agg
 	if (le == UINT32_MAX)
 		return rows;
 	free(rows);
-	rows = line_rows(p->line_agg, le, t, n);
+	if (!mc->line_agg_made) {
+		agg_index_init(&mc->line_agg, p->line_agg);
+		mc->line_agg_made = 1;
+	}
+	rows = line_rows(p->line_agg, &mc->line_agg, le, t, n);
 	*per_occ = *n > 0;
 	return rows;
 }
@@ -220,7 +299,7 @@ static void method_code(struct pt_buf *b, const struct pt_profile *p, const stru
 	fclose(fp);
 }
 
-static void method_text(const struct pt_profile *p, const struct pt_agg *a,
+static void method_text(const struct pt_profile *p, const struct pt_agg *a, struct method_ctx *mc,
 			const struct pt_method_opts *o, uint32_t ei, FILE *out)
 {
 	const struct pt_agg_entry *e = &a->entries[ei];
@@ -244,7 +323,7 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a,
 	pct_text(pc, sizeof(pc), "%2.1f%%", cum, total);
 	pt_buf_addf(&b, " total (%s)\n", pc);
 	for (pass = 0; pass < 2; pass++) {
-		v = relatives(a, ei, t, pass == 0, &n);
+		v = relatives(a, &mc->a, ei, t, pass == 0, &n);
 		if (n)
 			pt_buf_addf(&b, "  %s%s:\n", pass == 0 ? "callers" : "callees", occ);
 		for (k = 0; k < n; k++) {
@@ -259,7 +338,7 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a,
 		}
 		free(v);
 	}
-	rows = method_lines(p, a, ei, t, &nrows, &per_occ);
+	rows = method_lines(p, a, mc, ei, t, &nrows, &per_occ);
 	pt_buf_addf(&b, "  code%s:\n", per_occ ? " (line totals counted per occurrence)" : "");
 	method_code(&b, p, a, o, e, rows, nrows);
 	free(rows);
@@ -286,7 +365,7 @@ static void json_fn(yajl_gen g, const struct pt_profile *p, const struct pt_agg_
 }
 
 static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a,
-			const struct pt_method_opts *o, uint32_t ei)
+			struct method_ctx *mc, const struct pt_method_opts *o, uint32_t ei)
 {
 	uint32_t w = a->ntypes, t = o->type;
 	struct rel *v;
@@ -302,11 +381,11 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	json_value(g, p, t, a->cum[(size_t)ei * w + t]);
 	pt_json_cstr(g, "per_occurrence");
 	yajl_gen_bool(g, a->edges_per_occurrence);
-	rows = method_lines(p, a, ei, t, &nlines, &per_occ);
+	rows = method_lines(p, a, mc, ei, t, &nlines, &per_occ);
 	pt_json_cstr(g, "lines_per_occurrence");
 	yajl_gen_bool(g, per_occ);
 	for (pass = 0; pass < 2; pass++) {
-		v = relatives(a, ei, t, pass == 0, &n);
+		v = relatives(a, &mc->a, ei, t, pass == 0, &n);
 		pt_json_cstr(g, pass == 0 ? "callers" : "callees");
 		yajl_gen_array_open(g);
 		for (k = 0; k < n; k++) {
@@ -341,6 +420,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 {
 	uint32_t n, i, *idx, found = 0;
 	yajl_gen g = NULL;
+	struct method_ctx mc;
 
 	idx = pt_report_sorted_by_appearance(a, o->type, 0, &n);
 	for (i = 0; i < n; i++)
@@ -349,6 +429,8 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 		free(idx);
 		return pt_diag_error(d, "no function matches '%s'", o->pattern);
 	}
+	memset(&mc, 0, sizeof(mc));
+	agg_index_init(&mc.a, a);
 	if (o->format == PT_FMT_JSON) {
 		g = pt_json_gen(out);
 		yajl_gen_array_open(g);
@@ -357,15 +439,18 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 		if (!matches(p, o, a->entries[idx[i]].name))
 			continue;
 		if (g)
-			method_json(g, p, a, o, idx[i]);
+			method_json(g, p, a, &mc, o, idx[i]);
 		else
-			method_text(p, a, o, idx[i], out);
+			method_text(p, a, &mc, o, idx[i], out);
 	}
 	if (g) {
 		yajl_gen_array_close(g);
 		yajl_gen_free(g);
 		fputc('\n', out);
 	}
+	agg_index_release(&mc.a);
+	if (mc.line_agg_made)
+		agg_index_release(&mc.line_agg);
 	free(idx);
 	return 0;
 }

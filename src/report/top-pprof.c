@@ -113,7 +113,15 @@ static void pp_label(struct pt_buf *b, int64_t v, const char *from, const char *
 	char tmp[64];
 	size_t n;
 
-	snprintf(tmp, sizeof(tmp), "%.2f", pp_scale(v, from, to, &unit));
+	double x = pp_scale(v, from, to, &unit);
+
+	/* A count at the int64 edge: (double)v rounds up to 2^63, which "%.2f" would print
+	 * past INT64_MAX (pprof prints 9223372036854775808); print the value itself. */
+	if (!*unit && fabs(x) >= 9223372036854775807.0) {
+		pt_buf_addf(b, "%" PRId64, v);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.2f", x);
 	n = strlen(tmp);
 	if (n > 3 && !strcmp(tmp + n - 3, ".00"))
 		tmp[n - 3] = '\0';
@@ -322,7 +330,7 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 			    tm.tm_year + 1900, tm.tm_hour % 12 ? tm.tm_hour % 12 : 12, tm.tm_min,
 			    tm.tm_hour < 12 ? "am" : "pm", zone);
 	}
-	if (p->duration_nanos) {
+	if (p->duration_nanos > 0) { /* a negative one is no duration */
 		const char *unit;
 		double ns = pp_scale(r->total, r->sample_unit, "nanoseconds", &unit);
 		pt_buf_addstr(b, "Duration: ");

@@ -1,4 +1,5 @@
-/* intern.c: open-addressing string table with linear probing. */
+/* intern.c: open-addressing string table with linear probing, hashed under a key of
+ * its own (util/hash.h) so that names chosen by an input cannot pile into one run. */
 #include "config.h"
 
 #include <stdio.h>
@@ -28,6 +29,7 @@ void pt_intern_init(struct pt_intern *t, struct pt_arena *arena)
 {
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
+	pt_hash_key_init(&t->key);
 	rehash(t, 64);
 	pt_intern(t, "", 0);
 }
@@ -61,7 +63,7 @@ uint32_t pt_intern_find(const struct pt_intern *t, const void *s, size_t len)
 	uint32_t slot;
 	if (len > UINT32_MAX)
 		return UINT32_MAX;
-	return lookup(t, s, len, (uint32_t)pt_hash_bytes(s, len), &slot);
+	return lookup(t, s, len, (uint32_t)pt_hash_bytes(&t->key, s, len), &slot);
 }
 
 uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
@@ -72,7 +74,7 @@ uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
 		fprintf(stderr, "proftool: string of %zu bytes is too long\n", len);
 		exit(1);
 	}
-	h = (uint32_t)pt_hash_bytes(s, len);
+	h = (uint32_t)pt_hash_bytes(&t->key, s, len);
 	id = lookup(t, s, len, h, &slot);
 	if (id != UINT32_MAX)
 		return id;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "util/arena.h"
+#include "util/hash.h"
 
 struct pt_intern_entry {
 	const char *str;
@@ -22,6 +23,7 @@ struct pt_intern {
 	uint32_t n, alloc;
 	uint32_t *slots; /* id + 1, 0 = empty */
 	uint32_t mask;
+	struct pt_hash_key key; /* random per table: names come from the input */
 };
 
 void pt_intern_init(struct pt_intern *t, struct pt_arena *arena);

@@ -1,4 +1,4 @@
-/* map.c: linear-probing uint64 -> uint32 map. */
+/* map.c: linear-probing uint64 -> uint32 map, keyed hashing (util/hash.h). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -20,6 +20,7 @@ static void alloc_slots(struct pt_map *m, uint32_t nslots)
 void pt_map_init(struct pt_map *m)
 {
 	m->n = 0;
+	pt_hash_key_init(&m->key);
 	alloc_slots(m, 64);
 }
 
@@ -31,7 +32,7 @@ void pt_map_release(struct pt_map *m)
 
 static uint32_t find_slot(const struct pt_map *m, uint64_t key)
 {
-	uint32_t i = (uint32_t)pt_hash_mix(key) & m->mask;
+	uint32_t i = (uint32_t)pt_hash_u64(&m->key, key) & m->mask;
 	while (m->slots[i].val != UINT32_MAX && m->slots[i].key != key)
 		i = (i + 1) & m->mask;
 	return i;

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "util/hash.h"
+
 struct pt_map_slot {
 	uint64_t key;
 	uint32_t val; /* UINT32_MAX = empty */
@@ -13,6 +15,7 @@ struct pt_map_slot {
 struct pt_map {
 	struct pt_map_slot *slots;
 	uint32_t n, mask;
+	struct pt_hash_key key; /* random per map: keys are ids an input can choose */
 };
 
 void pt_map_init(struct pt_map *m);

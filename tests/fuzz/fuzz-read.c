@@ -2,13 +2,17 @@
  * (FUZZ_FORMAT ""): read the bytes, aggregate, and run every writer on the result, so
  * hostile names reach the writers too. A diagnostic must be one line. The same bytes
  * are read again the way `top` reads them, folded as they come (fold.h), and that
- * table must equal the tree walk's. */
+ * table must equal the tree walk's. Reading is linear in the input, so the CPU one input
+ * may take is bounded by its size: more than FUZZ_CPU_BASE seconds plus FUZZ_CPU_PER_BYTE
+ * a byte is a finding (a structured blow-up: colliding names, restrided rows, a quadratic
+ * walk), caught even when it stays under libFuzzer's -timeout. */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/aggregate.h"
 #include "analysis/fold.h"
@@ -17,6 +21,24 @@
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* generous for an ASan+UBSan build running every writer on the result: an ordinary
+ * input costs well under a microsecond a byte there */
+#ifndef FUZZ_CPU_BASE
+#define FUZZ_CPU_BASE 0.25
+#endif
+#ifndef FUZZ_CPU_PER_BYTE
+#define FUZZ_CPU_PER_BYTE 20e-6
+#endif
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static int same_table(const struct pt_agg *x, const struct pt_agg *y)
 {
@@ -76,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pt_diag d;
 	struct pt_profile p;
 	size_t i;
+	double t0 = cpu_seconds(), spent;
 
 	memset(&o, 0, sizeof(o));
 	o.from = FUZZ_FORMAT[0] ? FUZZ_FORMAT : NULL;
@@ -107,5 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* an error message must stay on one line */
 	pt_input_close(&in);
 	pt_profile_release(&p);
+	spent = cpu_seconds() - t0;
+	if (spent > FUZZ_CPU_BASE + FUZZ_CPU_PER_BYTE * (double)size) {
+		fprintf(stderr, "fuzz: %.3f s of CPU for %zu bytes: not linear in the input\n",
+			spent, size);
+		abort();
+	}
 	return 0;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # smoke.sh: run each libFuzzer harness for FUZZ_SECONDS (default 60) from a seed corpus
-# made of the matching real samples; a crash, leak, timeout or over-limit allocation
-# fails. Prints one TAP line per harness. Usage: smoke.sh SRCDIR FUZZER...
+# made of the matching real samples and of crafted shapes (gen-seeds.sh); a crash, leak,
+# timeout, over-limit allocation or an input that costs more CPU than its size allows
+# (fuzz-read.c's per-byte check; -timeout is the hard stop) fails. Prints one TAP line
+# per harness. Usage: smoke.sh SRCDIR FUZZER...
 set -u
 srcdir=$1
 shift
@@ -32,8 +34,9 @@ for f in "$@"; do
 	n=$((n + 1))
 	mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
 	seeds "$name" | while read -r s; do cp "$s" "$work/$name/corpus/"; done
+	sh "$srcdir/tests/fuzz/gen-seeds.sh" "$srcdir" "$name" "$work/$name/corpus"
 	# a fixed seed: the same mutations every run, so CI does not turn red by chance
-	if "$f" -seed=1 -max_total_time="$secs" -timeout=5 -rss_limit_mb=1024 -malloc_limit_mb=512 \
+	if "$f" -seed=1 -max_total_time="$secs" -timeout=2 -rss_limit_mb=1024 -malloc_limit_mb=512 \
 		-max_len=65536 -print_final_stats=1 \
 		-artifact_prefix="$work/$name/artifacts/" "$work/$name/corpus" \
 		>"$work/$name.log" 2>&1; then

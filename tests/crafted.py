@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""crafted.py: inputs crafted against the cost of reading them (issue 17), made at run
+time by the tests and the bench rather than committed. Usage: crafted.py KIND N [R]
+
+  names N          collapsed: N frame names of 16 bytes that all share one value of the
+                   unseeded string hash proftool used before its tables were keyed (one
+                   multiply and one xorshift per 8-byte block, each step invertible, so
+                   the second block is solved for); 'hot;NAME 1', the first name 1000
+  random N         collapsed: the same shape with random names (the anchor)
+  ids N            .cpuprofile: a root with N children whose node ids all fell in one
+                   slot of the unkeyed map (splitmix64's finalizer, inverted), each
+                   child sampled once
+  perf-events N R  perf script: R samples of distinct stacks under one event, then N
+                   samples, each of a stack and an event name of its own
+  pprof-types N    pprof (uncompressed protobuf): N sample types, one sample with N
+                   values of 1
+  funcs N          collapsed: main calling N functions f1..fN, fK with K samples
+"""
+import random
+import sys
+
+M = (1 << 64) - 1
+C = 0x9FB21C651E98DF25
+
+
+def unxorshift(h, s):
+    x = h
+    for _ in range(64 // s + 1):
+        x = h ^ (x >> s)
+    return x & M
+
+
+def colliding_names(n):
+    cinv = pow(C, -1, 1 << 64)
+    h0 = (0x9E3779B97F4A7C15 ^ (16 * 0xFF51AFD7ED558CCD)) & M
+    x = (unxorshift(0x0123456789ABCDEF, 29) * cinv) & M
+    bad = set(b"\0\n\r\t ;,\"\\")  # and nothing CSV or C quotes
+    out, i = [], 0
+    while len(out) < n:
+        w1 = b"c%07d" % i
+        i += 1
+        s = ((h0 ^ int.from_bytes(w1, "little")) * C) & M
+        s ^= s >> 29
+        w2 = (x ^ s).to_bytes(8, "little")
+        if not bad.intersection(w2):
+            out.append(w1 + w2)
+    return out
+
+
+def colliding_ids(n):
+    """ids whose old map hash (splitmix64's finalizer) ends in 20 zero bits"""
+    m1, m2 = pow(0xBF58476D1CE4E5B9, -1, 1 << 64), pow(0x94D049BB133111EB, -1, 1 << 64)
+    out, j = [], 1
+    while len(out) < n:
+        h = j << 20
+        j += 1
+        h = unxorshift(h, 31)
+        h = (h * m2) & M
+        h = unxorshift(h, 27)
+        h = (h * m1) & M
+        h = unxorshift(h, 30)
+        if 0 < h < (1 << 63):  # a JSON integer that fits int64
+            out.append(h)
+    return out
+
+
+def varint(v):
+    b = bytearray()
+    while True:
+        if v < 0x80:
+            b.append(v)
+            return bytes(b)
+        b.append((v & 0x7F) | 0x80)
+        v >>= 7
+
+
+def field(num, payload):
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+def main():
+    kind, n = sys.argv[1], int(sys.argv[2])
+    r = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    w = sys.stdout.buffer
+    if kind in ("names", "random"):
+        rng = random.Random(1)
+        names = (colliding_names(n) if kind == "names" else
+                 [b"r%015x" % rng.getrandbits(60) for _ in range(n)])
+        w.write(b"".join(b"hot;%s %d\n" % (s, 1000 if k == 0 else 1)
+                         for k, s in enumerate(names)))
+    elif kind == "ids":
+        ids = colliding_ids(n)
+        nodes = ['{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"",'
+                 '"lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[%s]}'
+                 % ",".join(map(str, ids))]
+        nodes += ['{"id":%d,"callFrame":{"functionName":"f%d","scriptId":"1","url":"x.js",'
+                  '"lineNumber":%d,"columnNumber":0},"hitCount":1}' % (i, k, k)
+                  for k, i in enumerate(ids)]
+        w.write(('{"nodes":[%s],"startTime":0,"endTime":%d,"samples":[%s],'
+                 '"timeDeltas":[%s]}\n' % (",".join(nodes), n * 1000,
+                                           ",".join(map(str, ids)),
+                                           ",".join(["1000"] * n))).encode())
+    elif kind == "perf-events":
+        out = []
+        for k in range(r):
+            out.append("p 1 1.%06d: 1 ev0:\n\t1 a%d (x)\n\t2 main (x)\n\n" % (k, k))
+        for k in range(n):
+            out.append("p 1 2.%06d: 1 e%d:\n\t1 g%d (x)\n\n" % (k, k, k))
+        w.write("".join(out).encode())
+    elif kind == "pprof-types":
+        strings = [b"", b"t", b"count", b"f"]
+        st = field(1, b"\x08\x01\x10\x02")  # ValueType{type: 1, unit: 2}
+        sample = field(2, field(1, varint(1)) + field(2, b"\x01" * n))
+        loc = field(4, b"\x08\x01" + field(4, b"\x08\x01"))  # Location{id 1, line{fn 1}}
+        fn = field(5, b"\x08\x01\x10\x03")  # Function{id 1, name 3}
+        w.write(st * n + sample + loc + fn + b"".join(field(6, s) for s in strings))
+    elif kind == "funcs":
+        w.write(b"".join(b"main;f%d %d\n" % (k, k) for k in range(1, n + 1)))
+    else:
+        raise SystemExit("crafted.py: unknown kind " + kind)
+
+
+main()
