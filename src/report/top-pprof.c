@@ -179,7 +179,7 @@ static void graph_release(struct pp_graph *g)
 /* graph.newGraph, with the nodes not kept left out */
 static void graph_build(struct pp_graph *g, const unsigned char *kept)
 {
-	pt_graph_build(&g->g, g->p, g->node_ent, g->t, kept);
+	pt_graph_build(&g->g, g->p, g->node_ent, g->t, kept, 0);
 }
 
 /* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:
