@@ -71,6 +71,27 @@ static void edge_line(struct pt_buf *line, const struct pt_profile *p, const str
 	pt_buf_release(&v);
 }
 
+/* a raw value in the base unit */
+static void json_value(yajl_gen g, int64_t v, uint32_t decimals)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	pt_buf_add_raw(&b, v, decimals);
+	yajl_gen_number(g, b.buf, b.len);
+	pt_buf_release(&b);
+}
+
+/* an entry's object opened, with its name, file and line */
+static void json_entry_open(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *en)
+{
+	yajl_gen_map_open(g);
+	pt_json_cstr(g, "name");
+	pt_json_str(g, p, en->name);
+	pt_json_cstr(g, "file");
+	pt_json_str(g, p, en->file);
+	pt_json_cstr(g, "line");
+	pt_json_int(g, en->line > 0 ? en->line : 0);
+}
+
 static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a, uint32_t t,
 		       const struct pt_graph *gr, const struct adj *l, int callers)
 {
@@ -78,20 +99,10 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 	yajl_gen_array_open(g);
 	for (i = 0; i < l->n; i++) {
 		const struct pt_graph_edge *e = &gr->edges[l->v[i]];
-		const struct pt_agg_entry *en = &a->entries[callers ? e->from : e->to];
-		struct pt_buf b = PT_BUF_INIT;
-		yajl_gen_map_open(g);
-		pt_json_cstr(g, "name");
-		pt_json_str(g, p, en->name);
-		pt_json_cstr(g, "file");
-		pt_json_str(g, p, en->file);
-		pt_json_cstr(g, "line");
-		pt_json_int(g, en->line > 0 ? en->line : 0);
+		json_entry_open(g, p, &a->entries[callers ? e->from : e->to]);
 		pt_json_cstr(g, "value");
-		pt_buf_add_raw(&b, e->weight, p->types[t].decimals);
-		yajl_gen_number(g, b.buf, b.len);
+		json_value(g, e->weight, p->types[t].decimals);
 		yajl_gen_map_close(g);
-		pt_buf_release(&b);
 	}
 	yajl_gen_array_close(g);
 }
@@ -172,7 +183,6 @@ static int tree_entries(const struct pt_profile *p, const struct pt_agg *a,
 static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *a, uint32_t t,
 			       FILE *out)
 {
-	struct pt_buf v = PT_BUF_INIT;
 	yajl_gen g = pt_json_gen(out);
 
 	yajl_gen_map_open(g);
@@ -181,13 +191,11 @@ static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *
 	pt_json_cstr(g, "unit");
 	pt_json_str(g, p, p->types[t].unit);
 	pt_json_cstr(g, "total");
-	pt_buf_add_raw(&v, a->total[t], p->types[t].decimals);
-	yajl_gen_number(g, v.buf, v.len);
+	json_value(g, a->total[t], p->types[t].decimals);
 	pt_json_cstr(g, "edges_per_occurrence");
 	yajl_gen_bool(g, a->edges_per_occurrence);
 	pt_json_cstr(g, "nodes");
 	yajl_gen_array_open(g);
-	pt_buf_release(&v);
 	return g;
 }
 
@@ -223,29 +231,16 @@ static void tree_text_head(const struct pt_profile *p, const struct pt_agg *a,
 static void tree_json_entry(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a,
 			    uint32_t t, const struct tree_edges *te, uint32_t e)
 {
-	const struct pt_agg_entry *en = &a->entries[e];
-	struct pt_buf v = PT_BUF_INIT;
-
-	yajl_gen_map_open(g);
-	pt_json_cstr(g, "name");
-	pt_json_str(g, p, en->name);
-	pt_json_cstr(g, "file");
-	pt_json_str(g, p, en->file);
-	pt_json_cstr(g, "line");
-	pt_json_int(g, en->line > 0 ? en->line : 0);
+	json_entry_open(g, p, &a->entries[e]);
 	pt_json_cstr(g, "flat");
-	pt_buf_add_raw(&v, a->flat[(size_t)e * a->ntypes + t], p->types[t].decimals);
-	yajl_gen_number(g, v.buf, v.len);
+	json_value(g, a->flat[(size_t)e * a->ntypes + t], p->types[t].decimals);
 	pt_json_cstr(g, "cum");
-	pt_buf_reset(&v);
-	pt_buf_add_raw(&v, a->cum[(size_t)e * a->ntypes + t], p->types[t].decimals);
-	yajl_gen_number(g, v.buf, v.len);
+	json_value(g, a->cum[(size_t)e * a->ntypes + t], p->types[t].decimals);
 	pt_json_cstr(g, "callers");
 	json_edges(g, p, a, t, &te->g, &te->in[e], 1);
 	pt_json_cstr(g, "callees");
 	json_edges(g, p, a, t, &te->g, &te->outs[e], 0);
 	yajl_gen_map_close(g);
-	pt_buf_release(&v);
 }
 
 /* entry e's block: its callers, its own line (sum: the flat shown so far), its callees */
