@@ -38,121 +38,77 @@ static void graph_reset(struct pt_graph *g)
 	g->nedges = 0;
 }
 
-/* what the walk reads per node of the tree */
-struct nodes {
-	const struct pt_profile *p;
-	const uint32_t *vertex;
-	const unsigned char *kept;
-	uint32_t t;    /* the sample type */
-	int64_t *cum;  /* the subtree's value */
-	uint8_t *live; /* the subtree holds a sample row with a nonzero value */
-	uint32_t *anc; /* the nearest ancestor of a kept vertex, 0 if none */
-	int negative;  /* some cum is below 0 */
-};
-
-static int is_kept(const struct nodes *t, uint32_t n)
-{
-	return n && (!t->kept || t->kept[t->vertex[n]]);
-}
-
-/* Every node's subtree value and liveness, children before parents (a node's id is
- * above its parent's), and its nearest kept ancestor, parents before children. */
-static void nodes_init(struct nodes *t, const struct pt_profile *p, const uint32_t *vertex,
-		       uint32_t ty, const unsigned char *kept)
-{
-	size_t nn = (size_t)p->nnodes + 1;
-	uint32_t n, r;
-
-	t->p = p;
-	t->vertex = vertex;
-	t->kept = kept;
-	t->t = ty;
-	t->cum = pt_xmalloc(nn * sizeof(int64_t));
-	t->live = pt_xcalloc(nn, 1);
-	t->anc = pt_xmalloc(nn * sizeof(uint32_t));
-	for (r = 0; r < p->nsamples; r++)
-		if (p->sample_values[(size_t)r * p->ntypes + ty])
-			t->live[p->samples[r].node] = 1;
-	for (n = 0; n < p->nnodes; n++)
-		t->cum[n] = p->node_self[(size_t)n * p->ntypes + ty];
-	t->negative = 0;
-	for (n = p->nnodes; n-- > 1;) {
-		uint32_t par = p->nodes[n].parent;
-		t->cum[par] = pt_add(t->cum[par], t->cum[n]);
-		t->live[par] |= t->live[n];
-		t->negative |= t->cum[n] < 0;
-	}
-	t->anc[0] = 0;
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t par = p->nodes[n].parent;
-		t->anc[n] = is_kept(t, par) ? par : t->anc[par];
-	}
-}
-
-static void nodes_release(struct nodes *t)
-{
-	free(t->cum);
-	free(t->live);
-	free(t->anc);
-}
-
 /* a record's flags (b): its value adds to the edge; its node's parent is its caller; a
  * live subtree; live and not inlined */
 enum { REC_ADDS = 1, REC_DIRECT = 2, REC_LIVE = 4, REC_NOT_INLINE = 8 };
 
-/* A record into rec[*nrec] for edge key, or folded into the one made last for it. */
-static void add_record(struct pt_keyed *rec, size_t *nrec, struct pt_recent *recent, uint64_t key,
-		       int64_t value, uint32_t flags)
-{
-	int made;
-	struct pt_keyed *k = pt_recent_record(recent, rec, nrec, key, &made);
+/* one level of the walk: a node on the current path */
+struct level {
+	uint32_t node;
+	uint32_t caller;   /* the nearest node of a kept vertex at or above this one, 0: none */
+	uint32_t from;	   /* the vertex of the caller above, when undo & 3 */
+	size_t rec;	   /* the record this node adds its value to, + 1; 0: none */
+	int64_t inclusive; /* the subtree's value so far */
+	uint8_t live;	   /* the subtree holds a sample row with a nonzero value */
+	/* what leaving undoes: 1 count, 2 the repeat map too, 4 vactive, 8 the vertex's
+	 * rootmost occurrence on the path */
+	uint8_t undo;
+};
 
-	if (!made) {
-		if (flags & REC_ADDS)
-			k->x = (uint64_t)pt_add((int64_t)k->x, value);
-		k->b |= flags;
-		return;
-	}
-	k->x = flags & REC_ADDS ? (uint64_t)value : 0;
-	k->a = (uint32_t)(*nrec - 1);
-	k->b = flags;
-}
-
-/* the walk's state: which vertices and edges are on the path from the root */
-struct path {
+/* the walk's state */
+struct walk {
+	struct pt_graph *g;
+	const struct pt_profile *p;
+	const uint32_t *vertex;
+	const unsigned char *kept;
+	uint32_t t;
+	unsigned flags, ebits;
+	uint8_t *live;	   /* per node: a sample row with a nonzero value */
 	uint32_t *vactive; /* per vertex: its kept nodes on the path */
 	/* An edge (a, b) is on the path if the rootmost node of vertex b that made an edge
 	 * came from a (first_from), or else one of the other nodes of b did: those few, b
 	 * recurring, are counted per edge in a map. */
 	uint32_t *count, *first_from;
 	struct pt_map repeat;
-	unsigned char *undo; /* per depth: 1 count, 2 the map too, 4 vactive */
-	size_t undo_alloc;
+	struct pt_keyed *rec;
+	size_t nrec;
+	struct pt_recent *recent; /* NULL: some value is negative, no folding */
 };
 
-/* entering node n of a kept vertex: its vertex's sums, and a record of its edge where
- * it is the edge's rootmost occurrence on the path (or joins n to its parent) */
-static void enter_kept(struct pt_graph *g, const struct nodes *t, struct path *w, uint32_t n,
-		       unsigned flags, struct pt_keyed *rec, size_t *nrec, struct pt_recent *recent,
-		       unsigned ebits)
+/* A record into rec[nrec] for edge key, or folded into the one made last for it; its
+ * index. */
+static size_t add_record(struct walk *w, uint64_t key, uint32_t flags)
 {
-	const struct pt_profile *p = t->p;
-	uint32_t to = t->vertex[n], d = p->nodes[n].depth, from;
-	int first, direct;
-	unsigned rf;
+	int made;
+	struct pt_keyed *k = pt_recent_record(w->recent, w->rec, &w->nrec, key, &made);
 
-	g->flat[to] = pt_add(g->flat[to], p->node_self[(size_t)n * p->ntypes + t->t]);
-	if (!w->vactive[to]++)
-		g->cum[to] = pt_add(g->cum[to], t->cum[n]);
-	if (t->live[n])
-		g->seen[to] = 1;
-	w->undo[d] |= 4;
-	if (!t->anc[n])
+	if (!made) {
+		k->b |= flags;
+	} else {
+		k->x = 0;
+		k->a = (uint32_t)(w->nrec - 1);
+		k->b = flags;
+	}
+	return (size_t)(k - w->rec);
+}
+
+/* entering node n of a kept vertex below the kept node anc (0: none): its flat value,
+ * and a record of its edge where it is the edge's rootmost occurrence on the path (its
+ * value added on leaving) or joins n to its parent */
+static void enter_kept(struct walk *w, struct level *l, uint32_t anc, int64_t self)
+{
+	const struct pt_profile *p = w->p;
+	uint32_t n = l->node, to = w->vertex[n], from;
+	int first, direct;
+
+	w->g->flat[to] = pt_add(w->g->flat[to], self);
+	l->undo |= w->vactive[to]++ ? 4 : 4 | 8;
+	if (!anc)
 		return;
-	from = t->vertex[t->anc[n]];
-	if (from == to && !(flags & PT_GRAPH_SELF_EDGES))
+	from = w->vertex[anc];
+	if (from == to && !(w->flags & PT_GRAPH_SELF_EDGES))
 		return;
-	direct = t->anc[n] == p->nodes[n].parent;
+	direct = anc == p->nodes[n].parent;
 	if (!w->count[to]) {
 		first = 1;
 		w->first_from[to] = from;
@@ -163,81 +119,111 @@ static void enter_kept(struct pt_graph *g, const struct nodes *t, struct path *w
 		if (*k == PT_MAP_NEW)
 			*k = 0;
 		first = !(*k)++;
-		w->undo[d] |= 2;
+		l->undo |= 2;
 	}
 	w->count[to]++;
-	w->undo[d] |= 1;
+	l->undo |= 1;
+	l->from = from;
 	/* a repeat adds nothing, but a direct one makes the edge solid */
-	if (!first && !direct)
-		return;
-	rf = direct ? REC_DIRECT : 0;
-	if (first) {
-		rf |= REC_ADDS;
-		if (t->live[n])
-			rf |= REC_LIVE |
-			      (pt_frame_of(p, n)->flags & PT_FRAME_INLINED ? 0 : REC_NOT_INLINE);
+	if (first || direct) {
+		size_t r = add_record(w, (uint64_t)from << w->ebits | to,
+				      (first ? REC_ADDS : 0) | (direct ? REC_DIRECT : 0));
+		if (first)
+			l->rec = r + 1;
 	}
-	add_record(rec, nrec, recent, (uint64_t)from << ebits | to, t->cum[n], rf);
 }
 
-/* leaving node n: what entering it put on the path comes off */
-static void leave(const struct nodes *t, struct path *w, uint32_t n)
+/* leaving level l: its sums go to its vertex, its edge's record and the level above */
+static void leave(struct walk *w, struct level *l, struct level *up)
 {
-	uint32_t v = t->vertex[n];
-	unsigned char u = w->undo[t->p->nodes[n].depth];
+	uint32_t v = w->vertex[l->node];
 
-	if (u & 4)
+	if (l->undo & 4) {
 		w->vactive[v]--;
-	if (u & 1)
+		if (l->undo & 8)
+			w->g->cum[v] = pt_add(w->g->cum[v], l->inclusive);
+		if (l->live)
+			w->g->seen[v] = 1;
+	}
+	if (l->undo & 1)
 		w->count[v]--;
-	if (u & 2)
-		(*pt_map_put(&w->repeat, (uint64_t)t->vertex[t->anc[n]] << 32 | v))--;
+	if (l->undo & 2)
+		(*pt_map_put(&w->repeat, (uint64_t)l->from << 32 | v))--;
+	if (l->rec) {
+		struct pt_keyed *k = &w->rec[l->rec - 1];
+		k->x = (uint64_t)pt_add((int64_t)k->x, l->inclusive);
+		if (l->live)
+			k->b |= REC_LIVE | (pt_frame_of(w->p, l->node)->flags & PT_FRAME_INLINED
+						    ? 0
+						    : REC_NOT_INLINE);
+	}
+	if (up) {
+		up->inclusive = pt_add(up->inclusive, l->inclusive);
+		up->live |= l->live;
+	}
 }
 
-/* Depth-first: the vertices' sums into g, the edges' records into rec; returns how
- * many records. */
-static size_t walk(struct pt_graph *g, const struct nodes *t, unsigned flags, struct pt_keyed *rec,
-		   unsigned ebits)
+/* the nodes holding a sample row with a nonzero value of type t; *negative: some
+ * node's value of t is below 0 */
+static uint8_t *live_nodes(const struct pt_profile *p, uint32_t t, int *negative)
 {
-	const struct pt_profile *p = t->p;
-	uint32_t nv = g->nvertices, n;
-	struct pt_recent *recent = t->negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*recent));
-	struct path w;
-	size_t nrec = 0;
+	uint8_t *live = pt_xcalloc((size_t)p->nnodes + 1, 1);
+	uint32_t r, n;
 
-	w.vactive = pt_xcalloc((size_t)nv + 1, sizeof(uint32_t));
-	w.count = pt_xcalloc((size_t)nv + 1, sizeof(uint32_t));
-	w.first_from = pt_xmalloc(((size_t)nv + 1) * sizeof(uint32_t));
-	w.undo = NULL;
-	w.undo_alloc = 0;
-	pt_map_init(&w.repeat);
-	n = p->nnodes ? p->nodes[0].first_child : 0;
+	for (r = 0; r < p->nsamples; r++)
+		if (p->sample_values[(size_t)r * p->ntypes + t])
+			live[p->samples[r].node] = 1;
+	*negative = 0;
+	for (n = 0; n < p->nnodes; n++)
+		*negative |= p->node_self[(size_t)n * p->ntypes + t] < 0;
+	return live;
+}
+
+/* Depth-first without recursion: the vertices' sums into g, the edges' records into
+ * w->rec. Each level keeps its subtree's sum, added to the level above on the way out,
+ * so memory grows with the depth, not with the number of nodes. */
+static void walk(struct walk *w)
+{
+	const struct pt_profile *p = w->p;
+	struct level *st = NULL;
+	size_t depth = 0, alloc = 0;
+	uint32_t n = p->nnodes ? p->nodes[0].first_child : 0;
+
 	while (n) {
-		uint32_t d = p->nodes[n].depth;
-		PT_ALLOC_GROW(w.undo, (size_t)d + 1, w.undo_alloc);
-		w.undo[d] = 0;
-		if (is_kept(t, n))
-			enter_kept(g, t, &w, n, flags, rec, &nrec, recent, ebits);
+		uint32_t caller = depth ? st[depth - 1].caller : 0;
+		int64_t self = p->node_self[(size_t)n * p->ntypes + w->t];
+		struct level *l;
+
+		PT_ALLOC_GROW(st, depth + 1, alloc);
+		l = &st[depth];
+		l->node = n;
+		l->rec = 0;
+		l->inclusive = self;
+		l->live = w->live[n];
+		l->undo = 0;
+		if (!w->kept || w->kept[w->vertex[n]]) {
+			enter_kept(w, l, caller, self);
+			caller = n;
+		}
+		l->caller = caller;
+		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
 			continue;
 		}
-		while (n) {
-			leave(t, &w, n);
-			if (p->nodes[n].next_sibling) {
-				n = p->nodes[n].next_sibling;
+		/* leave n and every ancestor whose children are all done */
+		n = 0;
+		while (depth) {
+			uint32_t m = st[depth - 1].node;
+			leave(w, &st[depth - 1], depth >= 2 ? &st[depth - 2] : NULL);
+			depth--;
+			if (p->nodes[m].next_sibling) {
+				n = p->nodes[m].next_sibling;
 				break;
 			}
-			n = p->nodes[n].parent;
 		}
 	}
-	free(w.undo);
-	free(recent);
-	free(w.vactive);
-	free(w.count);
-	free(w.first_from);
-	pt_map_release(&w.repeat);
-	return nrec;
+	free(st);
 }
 
 /* The records sorted, each run of one edge's becomes the edge. Its first record's walk
@@ -292,19 +278,35 @@ static void edges_from_records(struct pt_graph *g, struct pt_keyed *rec, size_t 
 void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_node,
 		    uint32_t t, const unsigned char *kept, unsigned flags)
 {
-	unsigned ebits = pt_bits(g->nvertices);
-	struct pt_keyed *rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*rec));
-	struct nodes nodes;
-	size_t nrec;
+	struct walk w;
+	int negative;
 
 	graph_reset(g);
-	nodes_init(&nodes, p, vertex_of_node, t, kept);
-	nrec = walk(g, &nodes, flags, rec, ebits);
-	nodes_release(&nodes);
-	edges_from_records(g, rec, nrec, ebits);
-	free(rec);
+	memset(&w, 0, sizeof(w));
+	w.g = g;
+	w.p = p;
+	w.vertex = vertex_of_node;
+	w.kept = kept;
+	w.t = t;
+	w.flags = flags;
+	w.ebits = pt_bits(g->nvertices);
+	w.live = live_nodes(p, t, &negative);
+	w.recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*w.recent));
+	w.vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	w.count = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	w.first_from = pt_xmalloc(((size_t)g->nvertices + 1) * sizeof(uint32_t));
+	w.rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*w.rec));
+	pt_map_init(&w.repeat);
+	walk(&w);
+	free(w.live);
+	free(w.recent);
+	free(w.vactive);
+	free(w.count);
+	free(w.first_from);
+	pt_map_release(&w.repeat);
+	edges_from_records(g, w.rec, w.nrec, w.ebits);
+	free(w.rec);
 }
-
 void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
 		       const unsigned char *kept)
 {
