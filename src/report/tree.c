@@ -71,15 +71,6 @@ static void edge_line(struct pt_buf *line, const struct pt_profile *p, const str
 	pt_buf_release(&v);
 }
 
-/* a raw value in the base unit */
-static void json_value(yajl_gen g, int64_t v, uint32_t decimals)
-{
-	struct pt_buf b = PT_BUF_INIT;
-	pt_buf_add_raw(&b, v, decimals);
-	yajl_gen_number(g, b.buf, b.len);
-	pt_buf_release(&b);
-}
-
 /* an entry's object opened, with its name, file and line */
 static void json_entry_open(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *en)
 {
@@ -101,7 +92,7 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 		const struct pt_graph_edge *e = &gr->edges[l->v[i]];
 		json_entry_open(g, p, &a->entries[callers ? e->from : e->to]);
 		pt_json_cstr(g, "value");
-		json_value(g, e->weight, p->types[t].decimals);
+		pt_json_raw(g, e->weight, p->types[t].decimals);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
@@ -191,7 +182,7 @@ static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *
 	pt_json_cstr(g, "unit");
 	pt_json_str(g, p, p->types[t].unit);
 	pt_json_cstr(g, "total");
-	json_value(g, a->total[t], p->types[t].decimals);
+	pt_json_raw(g, a->total[t], p->types[t].decimals);
 	pt_json_cstr(g, "edges_per_occurrence");
 	yajl_gen_bool(g, a->edges_per_occurrence);
 	pt_json_cstr(g, "nodes");
@@ -233,9 +224,9 @@ static void tree_json_entry(yajl_gen g, const struct pt_profile *p, const struct
 {
 	json_entry_open(g, p, &a->entries[e]);
 	pt_json_cstr(g, "flat");
-	json_value(g, a->flat[(size_t)e * a->ntypes + t], p->types[t].decimals);
+	pt_json_raw(g, a->flat[(size_t)e * a->ntypes + t], p->types[t].decimals);
 	pt_json_cstr(g, "cum");
-	json_value(g, a->cum[(size_t)e * a->ntypes + t], p->types[t].decimals);
+	pt_json_raw(g, a->cum[(size_t)e * a->ntypes + t], p->types[t].decimals);
 	pt_json_cstr(g, "callers");
 	json_edges(g, p, a, t, &te->g, &te->in[e], 1);
 	pt_json_cstr(g, "callees");
