@@ -50,6 +50,7 @@ struct level {
 	size_t rec;	   /* the record this node adds its value to, + 1; 0: none */
 	int64_t inclusive; /* the subtree's value so far */
 	uint8_t live;	   /* the subtree holds a sample row with a nonzero value */
+	uint8_t inlined;   /* the node's frame is an inlined one */
 	/* what leaving undoes: 1 count, 2 the repeat map too, 4 vactive, 8 the vertex's
 	 * rootmost occurrence on the path */
 	uint8_t undo;
@@ -73,6 +74,7 @@ struct walk {
 	struct pt_keyed *rec;
 	size_t nrec;
 	struct pt_recent *recent; /* NULL: some value is negative, no folding */
+	int any_inlined;	  /* some frame is inlined: look at each one */
 };
 
 /* A record into rec[nrec] for edge key, or folded into the one made last for it; its
@@ -128,8 +130,11 @@ static void enter_kept(struct walk *w, struct level *l, uint32_t anc, int64_t se
 	if (first || direct) {
 		size_t r = add_record(w, (uint64_t)from << w->ebits | to,
 				      (first ? REC_ADDS : 0) | (direct ? REC_DIRECT : 0));
-		if (first)
+		if (first) {
 			l->rec = r + 1;
+			l->inlined = w->any_inlined &&
+				     (pt_frame_of(p, n)->flags & PT_FRAME_INLINED) != 0;
+		}
 	}
 }
 
@@ -153,9 +158,7 @@ static void leave(struct walk *w, struct level *l, struct level *up)
 		struct pt_keyed *k = &w->rec[l->rec - 1];
 		k->x = (uint64_t)pt_add((int64_t)k->x, l->inclusive);
 		if (l->live)
-			k->b |= REC_LIVE | (pt_frame_of(w->p, l->node)->flags & PT_FRAME_INLINED
-						    ? 0
-						    : REC_NOT_INLINE);
+			k->b |= REC_LIVE | (l->inlined ? 0 : REC_NOT_INLINE);
 	}
 	if (up) {
 		up->inclusive = pt_add(up->inclusive, l->inclusive);
@@ -201,6 +204,7 @@ static void walk(struct walk *w)
 		l->inclusive = self;
 		l->live = w->live[n];
 		l->undo = 0;
+		l->inlined = 0;
 		if (!w->kept || w->kept[w->vertex[n]]) {
 			enter_kept(w, l, caller, self);
 			caller = n;
@@ -253,19 +257,20 @@ static void edges_from_records(struct pt_graph *g, struct pt_keyed *rec, size_t 
 	g->edges = pt_xmalloc((nedges ? nedges : 1) * sizeof(*g->edges));
 	g->nedges = (uint32_t)nedges;
 	for (i = 0; i < nrec; i = j) {
-		struct pt_graph_edge *e = &g->edges[rank[s[i].a]];
+		int64_t weight = 0;
 		unsigned any = 0;
-		e->weight = 0;
 		for (j = i; j < nrec && s[j].key == s[i].key; j++) {
 			if (s[j].b & REC_ADDS)
-				e->weight = pt_add(e->weight, (int64_t)s[j].x);
+				weight = pt_add(weight, (int64_t)s[j].x);
 			any |= s[j].b;
 		}
-		e->from = (uint32_t)(s[i].key >> ebits);
-		e->to = (uint32_t)(s[i].key & mask);
-		e->residual = !(any & REC_DIRECT);
-		e->live = !!(any & REC_LIVE);
-		e->not_inline = !!(any & REC_NOT_INLINE);
+		/* one store per edge: the edges are written in no order */
+		g->edges[rank[s[i].a]] = (struct pt_graph_edge){(uint32_t)(s[i].key >> ebits),
+								(uint32_t)(s[i].key & mask),
+								!!(any & REC_LIVE),
+								!!(any & REC_NOT_INLINE),
+								!(any & REC_DIRECT),
+								weight};
 	}
 	free(tmp);
 }
@@ -279,6 +284,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 		    uint32_t t, const unsigned char *kept, unsigned flags)
 {
 	struct walk w;
+	uint32_t i;
 	int negative;
 
 	graph_reset(g);
@@ -291,6 +297,8 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 	w.flags = flags;
 	w.ebits = pt_bits(g->nvertices);
 	w.live = live_nodes(p, t, &negative);
+	for (i = 1; i < p->nframes && !w.any_inlined; i++)
+		w.any_inlined = (p->frames[i].flags & PT_FRAME_INLINED) != 0;
 	w.recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*w.recent));
 	w.vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
 	w.count = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
