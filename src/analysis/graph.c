@@ -45,6 +45,7 @@ enum { REC_ADDS = 1, REC_DIRECT = 2, REC_LIVE = 4, REC_NOT_INLINE = 8 };
 /* one level of the walk: a node on the current path */
 struct level {
 	uint32_t node;
+	uint32_t vertex;
 	uint32_t caller;   /* the nearest node of a kept vertex at or above this one, 0: none */
 	uint32_t from;	   /* the vertex of the caller above, when undo & 3 */
 	size_t rec;	   /* the record this node adds its value to, + 1; 0: none */
@@ -60,7 +61,7 @@ struct level {
 struct walk {
 	struct pt_graph *g;
 	const struct pt_profile *p;
-	const uint32_t *vertex;
+	const uint32_t *vertex; /* per frame */
 	const unsigned char *kept;
 	uint32_t t;
 	unsigned flags, ebits;
@@ -100,14 +101,14 @@ static size_t add_record(struct walk *w, uint64_t key, uint32_t flags)
 static void enter_kept(struct walk *w, struct level *l, uint32_t anc, int64_t self)
 {
 	const struct pt_profile *p = w->p;
-	uint32_t n = l->node, to = w->vertex[n], from;
+	uint32_t n = l->node, to = l->vertex, from;
 	int first, direct;
 
 	w->g->flat[to] = pt_add(w->g->flat[to], self);
 	l->undo |= w->vactive[to]++ ? 4 : 4 | 8;
 	if (!anc)
 		return;
-	from = w->vertex[anc];
+	from = w->vertex[p->nodes[anc].frame];
 	if (from == to && !(w->flags & PT_GRAPH_SELF_EDGES))
 		return;
 	direct = anc == p->nodes[n].parent;
@@ -141,7 +142,7 @@ static void enter_kept(struct walk *w, struct level *l, uint32_t anc, int64_t se
 /* leaving level l: its sums go to its vertex, its edge's record and the level above */
 static void leave(struct walk *w, struct level *l, struct level *up)
 {
-	uint32_t v = w->vertex[l->node];
+	uint32_t v = l->vertex;
 
 	if (l->undo & 4) {
 		w->vactive[v]--;
@@ -200,12 +201,13 @@ static void walk(struct walk *w)
 		PT_ALLOC_GROW(st, depth + 1, alloc);
 		l = &st[depth];
 		l->node = n;
+		l->vertex = w->vertex[p->nodes[n].frame];
 		l->rec = 0;
 		l->inclusive = self;
 		l->live = w->live[n];
 		l->undo = 0;
 		l->inlined = 0;
-		if (!w->kept || w->kept[w->vertex[n]]) {
+		if (!w->kept || w->kept[l->vertex]) {
 			enter_kept(w, l, caller, self);
 			caller = n;
 		}
@@ -280,7 +282,7 @@ static void edges_from_records(struct pt_graph *g, struct pt_keyed *rec, size_t 
  * together in walk order, and each run becomes an edge, put in place by the walk order of
  * its first record. A record met again soon after takes the new one in where no value is
  * negative (pt_recent). */
-void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_node,
+void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_frame,
 		    uint32_t t, const unsigned char *kept, unsigned flags)
 {
 	struct walk w;
@@ -291,7 +293,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 	memset(&w, 0, sizeof(w));
 	w.g = g;
 	w.p = p;
-	w.vertex = vertex_of_node;
+	w.vertex = vertex_of_frame;
 	w.kept = kept;
 	w.t = t;
 	w.flags = flags;
@@ -344,18 +346,10 @@ void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
 
 uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a)
 {
-	uint32_t *frame_entry = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
-	uint32_t *v = pt_xmalloc(((size_t)p->nnodes + 1) * sizeof(uint32_t)), i;
+	uint32_t *v = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t)), i;
 
-	for (i = 0; i < p->nframes; i++)
-		frame_entry[i] = UINT32_MAX;
 	v[0] = UINT32_MAX;
-	for (i = 1; i < p->nnodes; i++) {
-		uint32_t fid = p->nodes[i].frame;
-		if (frame_entry[fid] == UINT32_MAX)
-			frame_entry[fid] = pt_agg_find_frame(p, a, fid);
-		v[i] = frame_entry[fid];
-	}
-	free(frame_entry);
+	for (i = 1; i < p->nframes; i++)
+		v[i] = pt_agg_find_frame(p, a, i);
 	return v;
 }

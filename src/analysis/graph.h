@@ -1,6 +1,6 @@
 /* graph.h: the call graph as pprof's graph package builds it, the one source of caller
  * -> callee edges for top --style pprof, tree and dot. Every call-tree node maps to a
- * vertex (a function name for pprof's layout, an entry of the table at the chosen
+ * vertex through its frame (a function name for pprof's layout, an entry of the table at the chosen
  * granularity for tree and dot: any mapping the caller chooses), and the graph holds,
  * for one sample type, each vertex's flat and cum value and the caller -> callee edges
  * between vertices, all counted once per stack however often a vertex or an edge recurs
@@ -44,11 +44,10 @@ void pt_graph_release(struct pt_graph *g);
 /* keep the edges from a vertex to itself (recursion), as the aggregate's edges do */
 enum { PT_GRAPH_SELF_EDGES = 1 << 0 };
 
-/* (Re)build g from p's tree for sample type t. vertex_of_node[n] is node n's vertex
- * (below g's nvertices; the root's is not read); kept, if not NULL, says which vertices
- * stay in the graph; flags are PT_GRAPH_*. The tree's nodes must come after their
- * parents (as pt_profile_child makes them). */
-void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_node,
+/* (Re)build g from p's tree for sample type t. vertex_of_frame[f] is the vertex of the
+ * nodes of frame f (below g's nvertices; read only for frames on some node); kept, if
+ * not NULL, says which vertices stay in the graph; flags are PT_GRAPH_*. */
+void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_frame,
 		    uint32_t t, const unsigned char *kept, unsigned flags);
 
 /* (Re)build g for sample type t from an aggregate-only profile's table, whose entries
@@ -57,8 +56,8 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
 		       const unsigned char *kept);
 
-/* node n's vertex for each node of p: the entry of its frame in a, a table of p at any
- * granularity (the root's is UINT32_MAX) */
+/* each frame's vertex: its entry in a, a table of p at any granularity (UINT32_MAX for
+ * a frame without one) */
 uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a);
 
 #endif

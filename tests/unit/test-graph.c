@@ -20,13 +20,13 @@ static void add(struct pt_profile *p, const uint32_t *frames, size_t n, int64_t 
 	pt_profile_add_sample(p, pt_profile_stack(p, frames, n, 0), 0, &v, 0);
 }
 
-/* vertex = the function name's first letter's place after 'a' (or after 'x') */
+/* a frame's vertex = its function name's first letter's place after 'a' (or after 'x') */
 static uint32_t *vertices(const struct pt_profile *p)
 {
-	uint32_t *v = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t)), n;
-	for (n = 1; n < p->nnodes; n++) {
-		char c = pt_s(p, p->funcs[pt_frame_of(p, n)->func].name)[0];
-		v[n] = (uint32_t)(c >= 'x' ? c - 'x' : c - 'a');
+	uint32_t *v = pt_xmalloc((size_t)p->nframes * sizeof(uint32_t)), f;
+	for (f = 1; f < p->nframes; f++) {
+		char c = pt_s(p, p->funcs[p->frames[f].func].name)[0];
+		v[f] = (uint32_t)(c >= 'x' ? c - 'x' : c - 'a');
 	}
 	return v;
 }
