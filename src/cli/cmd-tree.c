@@ -66,7 +66,7 @@ int cmd_tree(int argc, char **argv)
 	pt_run_init(&r, &common, path);
 	pt_run_inputs(&r, paths, npaths);
 	r.gran = ra.gran;
-	r.views = 0; /* the edges come from the call graph (report/tree.c) */
+	r.views = PT_AGG_EDGES; /* the call graph's edges (report/tree.c) */
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;
 		o.filters = &r.log;
