@@ -1,8 +1,8 @@
-/* graph.h: the call graph as pprof's graph package builds it, the one source of caller
- * -> callee edges for top --style pprof, tree and dot. Every call-tree node maps to a
- * vertex through its frame (a function name for pprof's layout, an entry of the table at the chosen
- * granularity for tree and dot: any mapping the caller chooses), and the graph holds,
- * for one sample type, each vertex's flat and cum value and the caller -> callee edges
+/* graph.h: the call graph as pprof's graph package builds it, what top --style pprof,
+ * tree and dot read caller -> callee edges from (tree's filled from its table's edges). Every
+ * call-tree node maps to a vertex through its frame (a function name for pprof's layout, an entry
+ * of the table at the chosen granularity for tree and dot: any mapping the caller chooses), and the
+ * graph holds, for one sample type, each vertex's flat and cum value and the caller -> callee edges
  * between vertices, all counted once per stack however often a vertex or an edge recurs
  * on it. The cost is the tree's size, not the samples times their depth.
  *
