@@ -13,255 +13,35 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/graph.h"
 #include "util/buf.h"
 #include "formats/format.h"
-#include "util/map.h"
-#include "util/sort.h"
 #include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
-
-struct dedge {
-	uint32_t from, to; /* entry indices */
-	int64_t value;
-	int residual; /* skips dropped frames */
-};
 
 struct dot {
 	const struct pt_profile *p;
 	const struct pt_agg *a;
 	uint32_t t, w;
 	int64_t total;
-	char *kept; /* per entry */
-	struct dedge *edges;
-	size_t nedges, edges_alloc;
-	struct pt_map edge_index;
+	unsigned char *kept;   /* per entry */
+	struct pt_graph graph; /* vertices: the entries */
 };
 
-static size_t dot_edge(struct dot *g, uint32_t from, uint32_t to)
+/* Edges between kept entries: from the call tree, each node of a kept entry joined to its
+ * nearest ancestor of a kept entry (a residual edge unless that is its parent), an edge
+ * counted once per stack and in the order the depth-first walk first meets them; an
+ * aggregate-only profile has only its reader's edges. */
+static void dot_graph(struct dot *g)
 {
-	uint32_t *slot = pt_map_put(&g->edge_index, (uint64_t)from << 32 | to);
-	if (*slot == PT_MAP_NEW) {
-		PT_ALLOC_GROW(g->edges, g->nedges + 1, g->edges_alloc);
-		g->edges[g->nedges] = (struct dedge){from, to, 0, 1};
-		*slot = (uint32_t)g->nedges++;
-	}
-	return *slot;
-}
-
-/* per node of the tree */
-struct dot_nodes {
-	uint32_t *entry; /* UINT32_MAX for the root */
-	uint32_t *anc;	 /* the nearest ancestor of a kept entry, 0 if none */
-	int64_t *cum;	 /* inclusive value of the type shown */
-	int negative;	 /* some cum is below 0 */
-};
-
-/* a record's flags (b): its value adds to the edge; its node's parent is its caller */
-enum { REC_ADDS = 1, REC_DIRECT = 2 };
-
-static void dot_nodes_init(const struct dot *g, struct dot_nodes *t)
-{
-	const struct pt_profile *p = g->p;
-	uint32_t n, *frame_entry, *func_entry;
-
-	frame_entry = pt_xmalloc((size_t)(p->nframes + 1) * sizeof(uint32_t));
-	for (n = 0; n < p->nframes; n++)
-		frame_entry[n] = UINT32_MAX;
-	func_entry = pt_xmalloc((size_t)(p->nfuncs + 1) * sizeof(uint32_t));
-	for (n = 0; n < g->a->nentries; n++)
-		func_entry[g->a->entries[n].func] = n;
-	t->entry = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
-	t->anc = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(uint32_t));
-	t->cum = pt_xmalloc((size_t)(p->nnodes + 1) * sizeof(int64_t));
-	for (n = 0; n < p->nnodes; n++)
-		t->cum[n] = p->node_self[(size_t)n * p->ntypes + g->t];
-	t->negative = 0;
-	for (n = p->nnodes; n-- > 1;) {
-		t->cum[p->nodes[n].parent] = pt_add(t->cum[p->nodes[n].parent], t->cum[n]);
-		t->negative |= t->cum[n] < 0;
-	}
-	t->entry[0] = UINT32_MAX;
-	t->anc[0] = 0;
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t fid = p->nodes[n].frame, par = p->nodes[n].parent;
-		if (frame_entry[fid] == UINT32_MAX)
-			frame_entry[fid] = func_entry[p->frames[fid].func];
-		t->entry[n] = frame_entry[fid];
-		t->anc[n] = par && g->kept[t->entry[par]] ? par : t->anc[par];
-	}
-	free(frame_entry);
-	free(func_entry);
-}
-
-/* A record into rec[*nrec] for edge key, or folded into the one made last for it. */
-static void dot_record(struct pt_keyed *rec, size_t *nrec, struct pt_recent *recent, uint64_t key,
-		       int64_t value, uint32_t flags)
-{
-	int made;
-	struct pt_keyed *k = pt_recent_record(recent, rec, nrec, key, &made);
-
-	if (!made) {
-		if (flags & REC_ADDS)
-			k->x = (uint64_t)pt_add((int64_t)k->x, value);
-		k->b |= flags;
-		return;
-	}
-	k->x = flags & REC_ADDS ? (uint64_t)value : 0;
-	k->a = (uint32_t)(*nrec - 1);
-	k->b = flags;
-}
-
-/* Depth-first, the records into rec; returns how many. An edge (a, b) is on the path
- * above a node if the rootmost node of entry b on the path came from a (first_from), or
- * else one of the other nodes of b did: those few, b recurring, are counted per edge in a
- * map. on_path says per depth what to undo on the way back up: 1 counted in count, 2 in
- * the map too. */
-static size_t dot_walk(const struct dot *g, const struct dot_nodes *t, struct pt_keyed *rec,
-		       unsigned ebits)
-{
-	const struct pt_profile *p = g->p;
-	uint32_t ne = g->a->nentries, n;
-	uint32_t *count = pt_xcalloc(ne + 1, sizeof(uint32_t));
-	uint32_t *first_from = pt_xmalloc((ne + 1) * sizeof(uint32_t));
-	struct pt_recent *recent = t->negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*recent));
-	unsigned char *on_path = NULL;
-	size_t path_alloc = 0, nrec = 0;
-	struct pt_map repeat;
-
-	pt_map_init(&repeat);
-	n = p->nnodes ? p->nodes[0].first_child : 0;
-	while (n) {
-		uint32_t d = p->nodes[n].depth;
-		PT_ALLOC_GROW(on_path, (size_t)d + 1, path_alloc);
-		on_path[d] = 0;
-		if (g->kept[t->entry[n]] && t->anc[n]) {
-			uint32_t from = t->entry[t->anc[n]], to = t->entry[n];
-			int first, direct = t->anc[n] == p->nodes[n].parent;
-			if (!count[to]) {
-				first = 1;
-				first_from[to] = from;
-			} else if (first_from[to] == from) {
-				first = 0;
-			} else {
-				uint32_t *k = pt_map_put(&repeat, (uint64_t)from << 32 | to);
-				if (*k == PT_MAP_NEW)
-					*k = 0;
-				first = !(*k)++;
-				on_path[d] = 2;
-			}
-			count[to]++;
-			on_path[d] |= 1;
-			/* a repeat adds nothing, but a direct one makes the edge solid */
-			if (first || direct)
-				dot_record(rec, &nrec, recent, (uint64_t)from << ebits | to,
-					   t->cum[n],
-					   (first ? REC_ADDS : 0) | (direct ? REC_DIRECT : 0));
-		}
-		if (p->nodes[n].first_child) {
-			n = p->nodes[n].first_child;
-			continue;
-		}
-		while (n) {
-			unsigned char u = on_path[p->nodes[n].depth];
-			if (u & 1)
-				count[t->entry[n]]--;
-			if (u & 2)
-				(*pt_map_put(&repeat,
-					     (uint64_t)t->entry[t->anc[n]] << 32 | t->entry[n]))--;
-			if (p->nodes[n].next_sibling) {
-				n = p->nodes[n].next_sibling;
-				break;
-			}
-			n = p->nodes[n].parent;
-		}
-	}
-	free(on_path);
-	free(recent);
-	free(count);
-	free(first_from);
-	pt_map_release(&repeat);
-	return nrec;
-}
-
-/* The records sorted, each run of one edge's becomes the edge. Its first record's walk
- * order marks the edge, and the marks counted up give each edge its place. */
-static void dot_edges(struct dot *g, struct pt_keyed *rec, size_t nrec, unsigned ebits)
-{
-	struct pt_keyed *tmp = pt_xmalloc((nrec ? nrec : 1) * sizeof(*tmp));
-	struct pt_keyed *s = pt_sort_keyed(rec, tmp, nrec, 2 * ebits);
-	/* the sort's spare room, nrec records, holds nrec places */
-	uint32_t *rank = (uint32_t *)(s == rec ? tmp : rec);
-	size_t i, j, nedges = 0;
-
-	memset(rank, 0, nrec * sizeof(uint32_t));
-	for (i = 0; i < nrec; i = j) {
-		rank[s[i].a] = 1;
-		for (j = i + 1; j < nrec && s[j].key == s[i].key; j++)
-			;
-	}
-	for (i = 0; i < nrec; i++) {
-		uint32_t m = rank[i];
-		rank[i] = (uint32_t)nedges;
-		nedges += m;
-	}
-	g->edges = pt_xmalloc((nedges ? nedges : 1) * sizeof(*g->edges));
-	g->nedges = g->edges_alloc = nedges;
-	for (i = 0; i < nrec; i = j) {
-		int64_t value = 0;
-		int residual = 1;
-		for (j = i; j < nrec && s[j].key == s[i].key; j++) {
-			if (s[j].b & REC_ADDS)
-				value = pt_add(value, (int64_t)s[j].x);
-			if (s[j].b & REC_DIRECT)
-				residual = 0;
-		}
-		g->edges[rank[s[i].a]] = (struct dedge){
-			(uint32_t)(s[i].key >> ebits),
-			(uint32_t)(s[i].key & (((uint64_t)1 << ebits) - 1)), value, residual};
-	}
-	free(tmp);
-}
-
-/* Edges between kept entries from the call tree: each node of a kept entry is joined to
- * its nearest ancestor of a kept entry (a residual edge unless that is its parent); an
- * edge counts once per stack, at its rootmost occurrence on the path, and the edges
- * keep the order in which the depth-first walk first meets them.
- *
- * Without hashing: the walk gives a record (edge; value, walk order, flags) per node that
- * adds to an edge or makes it direct, a stable radix sort brings each edge's records
- * together in walk order, and each run becomes an edge, put in place by the walk order of
- * its first record. So the sums saturate exactly as a walk adding into a map of edges
- * would; a record met again soon after takes the new one in where no value is negative
- * (pt_recent). */
-static void edges_from_tree(struct dot *g)
-{
-	const struct pt_profile *p = g->p;
-	unsigned ebits = pt_bits(g->a->nentries);
-	struct pt_keyed *rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*rec));
-	struct dot_nodes t;
-	size_t nrec;
-
-	dot_nodes_init(g, &t);
-	nrec = dot_walk(g, &t, rec, ebits);
-	free(t.entry);
-	free(t.anc);
-	free(t.cum);
-	dot_edges(g, rec, nrec, ebits);
-	free(rec);
-}
-
-/* an aggregate-only profile has only its reader's edges */
-static void edges_from_agg(struct dot *g)
-{
-	uint32_t i;
-	for (i = 0; i < g->a->nedges; i++) {
-		const struct pt_agg_edge *e = &g->a->edges[i];
-		if (g->kept[e->caller] && g->kept[e->callee]) {
-			size_t k = dot_edge(g, e->caller, e->callee);
-			g->edges[k].value = g->a->edge_value[(size_t)i * g->w + g->t];
-			g->edges[k].residual = 0;
-		}
+	pt_graph_init(&g->graph, g->a->nentries);
+	if (pt_profile_has_stacks(g->p)) {
+		uint32_t *vertex = pt_graph_entry_vertices(g->p, g->a);
+		pt_graph_build(&g->graph, g->p, vertex, g->t, g->kept, PT_GRAPH_SELF_EDGES);
+		free(vertex);
+	} else {
+		pt_graph_from_agg(&g->graph, g->a, g->t, g->kept);
 	}
 }
 
@@ -399,22 +179,184 @@ static int entry_cmp(const void *x, const void *y, void *ctx)
 	return r ? r : (a < b ? -1 : a > b);
 }
 
+/* what is shown: the entries kept, heaviest first, and what the legend says was not */
+struct dot_shown {
+	uint32_t *order, nkept;
+	uint32_t nentries;	/* entries with a value */
+	uint32_t dropped_nodes; /* cum below the cutoff */
+	int64_t node_cut, edge_cut;
+	int64_t shown, maxflat; /* the kept entries' flat: sum and largest */
+};
+
+/* keep: cum at or above the node cutoff, then the nodecount heaviest */
+static void dot_keep(struct dot *g, const struct pt_write_opts *o, struct dot_shown *s)
+{
+	const struct pt_agg *a = g->a;
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->node_cut = (int64_t)fabs((double)g->total * o->node_fraction);
+	s->edge_cut = (int64_t)fabs((double)g->total * o->edge_fraction);
+	g->kept = pt_xcalloc(a->nentries + 1, 1);
+	s->order = pt_xmalloc((a->nentries + 1) * sizeof(uint32_t));
+	for (i = 0; i < a->nentries; i++) {
+		int64_t cum = a->cum[(size_t)i * g->w + g->t],
+			flat = a->flat[(size_t)i * g->w + g->t];
+		if (!cum && !flat)
+			continue;
+		s->nentries++;
+		if (i64abs(cum) < s->node_cut) {
+			s->dropped_nodes++;
+			continue;
+		}
+		s->order[s->nkept++] = i;
+	}
+	qsort_r(s->order, s->nkept, sizeof(*s->order), entry_cmp, g);
+	if (o->nodecount > 0 && s->nkept > (uint64_t)o->nodecount)
+		s->nkept = (uint32_t)o->nodecount;
+	for (i = 0; i < s->nkept; i++) {
+		int64_t flat = a->flat[(size_t)s->order[i] * g->w + g->t];
+		g->kept[s->order[i]] = 1;
+		s->shown = pt_add(s->shown, flat);
+		if (i64abs(flat) > s->maxflat)
+			s->maxflat = i64abs(flat);
+	}
+}
+
+static int edge_dropped(const struct pt_graph_edge *e, int64_t edge_cut)
+{
+	return i64abs(e->weight) < edge_cut || !e->weight;
+}
+
+/* the legend: the type, the total and what was dropped */
+static void dot_legend(const struct dot *g, const struct dot_shown *s, struct pt_buf *b, FILE *out)
+{
+	const struct pt_profile *p = g->p;
+	uint32_t dropped_edges = 0, k;
+
+	pt_buf_addstr(b, "Type: ");
+	dot_text(b, pt_s(p, p->types[g->t].name), pt_intern_len(&p->strings, p->types[g->t].name));
+	pt_buf_addstr(b, " (");
+	dot_text(b, pt_s(p, p->types[g->t].unit), pt_intern_len(&p->strings, p->types[g->t].unit));
+	pt_buf_addstr(b, ")\\lTotal: ");
+	pt_buf_add_scaled(b, p, g->t, g->total);
+	pt_buf_addstr(b, "\\lShowing nodes accounting for ");
+	pt_buf_add_scaled(b, p, g->t, s->shown);
+	pt_buf_addstr(b, ", ");
+	pt_buf_add_pct(b, s->shown, g->total);
+	pt_buf_addstr(b, " of ");
+	pt_buf_add_scaled(b, p, g->t, g->total);
+	pt_buf_addstr(b, " total\\l");
+	if (s->dropped_nodes) {
+		pt_buf_addf(b, "Dropped %" PRIu32 " nodes (cum < ", s->dropped_nodes);
+		pt_buf_add_scaled(b, p, g->t, s->node_cut);
+		pt_buf_addstr(b, ")\\l");
+	}
+	for (k = 0; k < g->graph.nedges; k++)
+		if (edge_dropped(&g->graph.edges[k], s->edge_cut))
+			dropped_edges++;
+	if (dropped_edges) {
+		pt_buf_addf(b, "Dropped %" PRIu32 " edges (value < ", dropped_edges);
+		pt_buf_add_scaled(b, p, g->t, s->edge_cut);
+		pt_buf_addstr(b, ")\\l");
+	}
+	if (s->nkept + s->dropped_nodes < s->nentries)
+		pt_buf_addf(b, "Showing top %" PRIu32 " nodes out of %" PRIu32 "\\l", s->nkept,
+			    s->nentries);
+	fprintf(out,
+		"subgraph cluster_L { \"legend\" [shape=box fontsize=16 label=\"%s\" "
+		"tooltip=\"proftool\"] }\n",
+		b->buf);
+}
+
+/* one kept entry's node line */
+static void dot_node(const struct dot *g, const struct dot_shown *s, uint32_t e, struct pt_buf *b,
+		     struct pt_buf *name)
+{
+	const struct pt_profile *p = g->p;
+	const struct pt_agg_entry *en = &g->a->entries[e];
+	int64_t flat = g->a->flat[(size_t)e * g->w + g->t],
+		cum = g->a->cum[(size_t)e * g->w + g->t];
+	/* 8 to 24: the font size is a whole number once rounded up */
+	double fs = 8 + 16 * (s->maxflat ? sqrt((double)i64abs(flat) / (double)s->maxflat) : 0);
+
+	pt_buf_reset(name);
+	dot_text(name, pt_s(p, en->name), pt_intern_len(&p->strings, en->name));
+	if (!name->len)
+		pt_buf_addstr(name, "(unknown)");
+	pt_buf_addch(b, 'N');
+	pt_buf_add_u64(b, (uint64_t)e + 1);
+	pt_buf_addstr(b, " [label=\"");
+	pt_buf_add(b, name->buf, name->len);
+	pt_buf_addstr(b, "\\n");
+	dot_value(b, g, flat);
+	if (cum != flat) {
+		pt_buf_addstr(b, "\\nof ");
+		dot_value(b, g, cum);
+	}
+	pt_buf_addstr(b, "\" fontsize=");
+	pt_buf_add_i64(b, (int64_t)ceil(fs));
+	pt_buf_addstr(b, " shape=box tooltip=\"");
+	pt_buf_add(b, name->buf, name->len);
+	if (en->file) {
+		pt_buf_addstr(b, " (");
+		dot_text(b, pt_s(p, en->file), pt_intern_len(&p->strings, en->file));
+		if (en->line > 0) {
+			pt_buf_addch(b, ':');
+			pt_buf_add_i64(b, en->line);
+		}
+		pt_buf_addch(b, ')');
+	}
+	pt_buf_addstr(b, "\" color=\"");
+	dot_color(b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 0);
+	pt_buf_addstr(b, "\" fillcolor=\"");
+	dot_color(b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 1);
+	pt_buf_addstr(b, "\"]\n");
+}
+
+/* the edges not dropped; numbers written by hand: with every edge kept there can be
+ * millions */
+static void dot_edge_lines(const struct dot *g, int64_t edge_cut, struct pt_buf *b, FILE *out)
+{
+	struct edge_tail *tails = pt_xcalloc(TAIL_N, sizeof(*tails));
+	uint32_t k;
+
+	for (k = 0; k < g->graph.nedges; k++) {
+		const struct pt_graph_edge *e = &g->graph.edges[k];
+		char *q;
+		if (edge_dropped(e, edge_cut))
+			continue;
+		pt_buf_grow(b, 2 * PT_U64_DIGITS + 7);
+		q = b->buf + b->len;
+		*q++ = 'N';
+		q += pt_fmt_u64(q, (uint64_t)e->from + 1);
+		memcpy(q, " -> N", 5);
+		q += 5;
+		q += pt_fmt_u64(q, (uint64_t)e->to + 1);
+		pt_buf_setlen(b, (size_t)(q - b->buf));
+		add_edge_attrs(b, g, tails, e->weight);
+		if (e->residual)
+			pt_buf_addstr(b, " style=\"dotted\"");
+		pt_buf_addstr(b, "]\n");
+		pt_buf_write_out(b, out, PT_BUF_BLOCK);
+	}
+	free(tails);
+}
+
 static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 		     struct pt_diag *d)
 {
 	struct pt_agg a;
 	struct dot g;
+	struct dot_shown s;
 	struct pt_buf b = PT_BUF_INIT, name = PT_BUF_INIT;
-	uint32_t *order, nkept = 0, nentries = 0, i, dropped_nodes = 0, dropped_edges = 0;
-	struct edge_tail *tails;
-	int64_t node_cut, edge_cut, maxflat = 0, shown = 0;
-	size_t k;
+	uint32_t i;
 
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a dot graph shows one sample type: "
 					"choose one with --sample-index");
 	/* the graph is functions and calls: no per-line view, and the call tree's edges
-	 * are made here (edges_from_tree), joined across dropped nodes */
+	 * come from the graph (dot_graph), joined across dropped nodes */
 	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, pt_profile_has_stacks(p) ? 0 : PT_AGG_EDGES,
 			       &a, d) < 0)
 		return -1;
@@ -424,152 +366,27 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	g.t = (uint32_t)o->type;
 	g.w = a.ntypes;
 	g.total = a.total[g.t];
-	pt_map_init(&g.edge_index);
-
-	/* keep: cum at or above the node cutoff, then the nodecount heaviest */
-	node_cut = (int64_t)fabs((double)g.total * o->node_fraction);
-	edge_cut = (int64_t)fabs((double)g.total * o->edge_fraction);
-	g.kept = pt_xcalloc(a.nentries + 1, 1);
-	order = pt_xmalloc((a.nentries + 1) * sizeof(uint32_t));
-	for (i = 0; i < a.nentries; i++) {
-		int64_t cum = a.cum[(size_t)i * g.w + g.t], flat = a.flat[(size_t)i * g.w + g.t];
-		if (!cum && !flat)
-			continue;
-		nentries++;
-		if (i64abs(cum) < node_cut) {
-			dropped_nodes++;
-			continue;
-		}
-		order[nkept++] = i;
-	}
-	qsort_r(order, nkept, sizeof(*order), entry_cmp, &g);
-	if (o->nodecount > 0 && nkept > (uint64_t)o->nodecount)
-		nkept = (uint32_t)o->nodecount;
-	for (i = 0; i < nkept; i++) {
-		int64_t flat = a.flat[(size_t)order[i] * g.w + g.t];
-		g.kept[order[i]] = 1;
-		shown = pt_add(shown, flat);
-		if (i64abs(flat) > maxflat)
-			maxflat = i64abs(flat);
-	}
-	if (pt_profile_has_stacks(p))
-		edges_from_tree(&g);
-	else
-		edges_from_agg(&g);
+	dot_keep(&g, o, &s);
+	dot_graph(&g);
 
 	fprintf(out, "digraph \"proftool\" {\n"
 		     "node [style=filled fillcolor=\"#f8f8f8\"]\n");
-
-	/* the legend */
-	pt_buf_addstr(&b, "Type: ");
-	dot_text(&b, pt_s(p, p->types[g.t].name), pt_intern_len(&p->strings, p->types[g.t].name));
-	pt_buf_addstr(&b, " (");
-	dot_text(&b, pt_s(p, p->types[g.t].unit), pt_intern_len(&p->strings, p->types[g.t].unit));
-	pt_buf_addstr(&b, ")\\lTotal: ");
-	pt_buf_add_scaled(&b, p, g.t, g.total);
-	pt_buf_addstr(&b, "\\lShowing nodes accounting for ");
-	pt_buf_add_scaled(&b, p, g.t, shown);
-	pt_buf_addstr(&b, ", ");
-	pt_buf_add_pct(&b, shown, g.total);
-	pt_buf_addstr(&b, " of ");
-	pt_buf_add_scaled(&b, p, g.t, g.total);
-	pt_buf_addstr(&b, " total\\l");
-	if (dropped_nodes) {
-		pt_buf_addf(&b, "Dropped %" PRIu32 " nodes (cum < ", dropped_nodes);
-		pt_buf_add_scaled(&b, p, g.t, node_cut);
-		pt_buf_addstr(&b, ")\\l");
-	}
-	for (k = 0; k < g.nedges; k++)
-		if (i64abs(g.edges[k].value) < edge_cut || !g.edges[k].value)
-			dropped_edges++;
-	if (dropped_edges) {
-		pt_buf_addf(&b, "Dropped %" PRIu32 " edges (value < ", dropped_edges);
-		pt_buf_add_scaled(&b, p, g.t, edge_cut);
-		pt_buf_addstr(&b, ")\\l");
-	}
-	if (nkept + dropped_nodes < nentries)
-		pt_buf_addf(&b, "Showing top %" PRIu32 " nodes out of %" PRIu32 "\\l", nkept,
-			    nentries);
-	fprintf(out,
-		"subgraph cluster_L { \"legend\" [shape=box fontsize=16 label=\"%s\" "
-		"tooltip=\"proftool\"] }\n",
-		b.buf);
-
+	dot_legend(&g, &s, &b, out);
 	/* the nodes, then the edges, go out through one buffer in blocks */
 	pt_buf_reset(&b);
-	for (i = 0; i < nkept; i++) {
-		uint32_t e = order[i];
-		const struct pt_agg_entry *en = &a.entries[e];
-		int64_t flat = a.flat[(size_t)e * g.w + g.t], cum = a.cum[(size_t)e * g.w + g.t];
-		/* 8 to 24: the font size is a whole number once rounded up */
-		double fs = 8 + 16 * (maxflat ? sqrt((double)i64abs(flat) / (double)maxflat) : 0);
-
-		pt_buf_reset(&name);
-		dot_text(&name, pt_s(p, en->name), pt_intern_len(&p->strings, en->name));
-		if (!name.len)
-			pt_buf_addstr(&name, "(unknown)");
-		pt_buf_addch(&b, 'N');
-		pt_buf_add_u64(&b, (uint64_t)e + 1);
-		pt_buf_addstr(&b, " [label=\"");
-		pt_buf_add(&b, name.buf, name.len);
-		pt_buf_addstr(&b, "\\n");
-		dot_value(&b, &g, flat);
-		if (cum != flat) {
-			pt_buf_addstr(&b, "\\nof ");
-			dot_value(&b, &g, cum);
-		}
-		pt_buf_addstr(&b, "\" fontsize=");
-		pt_buf_add_i64(&b, (int64_t)ceil(fs));
-		pt_buf_addstr(&b, " shape=box tooltip=\"");
-		pt_buf_add(&b, name.buf, name.len);
-		if (en->file) {
-			pt_buf_addstr(&b, " (");
-			dot_text(&b, pt_s(p, en->file), pt_intern_len(&p->strings, en->file));
-			if (en->line > 0) {
-				pt_buf_addch(&b, ':');
-				pt_buf_add_i64(&b, en->line);
-			}
-			pt_buf_addch(&b, ')');
-		}
-		pt_buf_addstr(&b, "\" color=\"");
-		dot_color(&b, g.total ? (double)cum / (double)i64abs(g.total) : 0, 0);
-		pt_buf_addstr(&b, "\" fillcolor=\"");
-		dot_color(&b, g.total ? (double)cum / (double)i64abs(g.total) : 0, 1);
-		pt_buf_addstr(&b, "\"]\n");
+	for (i = 0; i < s.nkept; i++) {
+		dot_node(&g, &s, s.order[i], &b, &name);
 		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
 	}
 	pt_buf_release(&name);
-
-	/* numbers written by hand: with every edge kept there can be millions */
-	tails = pt_xcalloc(TAIL_N, sizeof(*tails));
-	for (k = 0; k < g.nedges; k++) {
-		const struct dedge *e = &g.edges[k];
-		char *q;
-		if (i64abs(e->value) < edge_cut || !e->value)
-			continue;
-		pt_buf_grow(&b, 2 * PT_U64_DIGITS + 7);
-		q = b.buf + b.len;
-		*q++ = 'N';
-		q += pt_fmt_u64(q, (uint64_t)e->from + 1);
-		memcpy(q, " -> N", 5);
-		q += 5;
-		q += pt_fmt_u64(q, (uint64_t)e->to + 1);
-		pt_buf_setlen(&b, (size_t)(q - b.buf));
-		add_edge_attrs(&b, &g, tails, e->value);
-		if (e->residual)
-			pt_buf_addstr(&b, " style=\"dotted\"");
-		pt_buf_addstr(&b, "]\n");
-		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
-	}
-	free(tails);
+	dot_edge_lines(&g, s.edge_cut, &b, out);
 	pt_buf_write_out(&b, out, 0);
 	fprintf(out, "}\n");
 
 	pt_buf_release(&b);
 	free(g.kept);
-	free(g.edges);
-	free(order);
-	pt_map_release(&g.edge_index);
+	free(s.order);
+	pt_graph_release(&g.graph);
 	pt_agg_release(&a);
 	return 0;
 }

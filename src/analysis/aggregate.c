@@ -12,47 +12,62 @@
 #include "analysis/aggregate.h"
 #include "util/xalloc.h"
 
-uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid)
+/* the key of frame fid's entry at a's granularity, and the entry to make for it */
+static uint64_t frame_key(const struct pt_profile *p, enum pt_granularity g, uint32_t fid,
+			  struct pt_agg_entry *e)
 {
 	const struct pt_frame *f = &p->frames[fid];
 	const struct pt_func *fn = &p->funcs[f->func];
-	struct pt_agg_entry e;
 	uint64_t key;
-	uint32_t id;
 
-	memset(&e, 0, sizeof(e));
-	e.name = fn->name;
-	e.file = fn->file;
-	e.func = f->func;
-	switch (a->gran) {
+	memset(e, 0, sizeof(*e));
+	e->name = fn->name;
+	e->file = fn->file;
+	e->func = f->func;
+	switch (g) {
 	case PT_GRAN_FILES:
 		key = fn->file;
-		e.name = fn->file;
-		e.line = 0;
-		e.func = 0;
+		e->name = fn->file;
+		e->line = 0;
+		e->func = 0;
 		if (!fn->file && f->mapping) {
 			/* no source file: fall back to the binary, as pprof does */
 			key = (uint64_t)1 << 32 | p->mappings[f->mapping].file;
-			e.name = e.file = p->mappings[f->mapping].file;
+			e->name = e->file = p->mappings[f->mapping].file;
 		}
 		break;
 	case PT_GRAN_LINES:
 		key = (uint64_t)f->func << 32 | ((uint64_t)f->line & 0xffffffffu);
-		e.line = f->line;
+		e->line = f->line;
 		break;
 	case PT_GRAN_ADDRESSES:
 		key = fid;
-		e.line = f->line;
-		e.addr = f->addr;
+		e->line = f->line;
+		e->addr = f->addr;
 		break;
 	default:
 		key = f->func;
-		e.line = fn->start_line;
+		e->line = fn->start_line;
 		break;
 	}
-	id = pt_agg_entry(a, key, &e);
-	a->entries[id].flags |= f->flags;
+	return key;
+}
+
+uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid)
+{
+	struct pt_agg_entry e;
+	uint64_t key = frame_key(p, a->gran, fid, &e);
+	uint32_t id = pt_agg_entry(a, key, &e);
+
+	a->entries[id].flags |= p->frames[fid].flags;
 	return id;
+}
+
+uint32_t pt_agg_find_frame(const struct pt_profile *p, const struct pt_agg *a, uint32_t fid)
+{
+	struct pt_agg_entry e;
+
+	return pt_map_get(&a->entry_index, frame_key(p, a->gran, fid, &e));
 }
 
 static int copy_agg(const struct pt_agg *src, struct pt_agg *out)

@@ -30,5 +30,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 /* the entry frame fid folds into at a's granularity, made if absent (its flags gain
  * the frame's) */
 uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid);
+/* the same entry of a table already made, or UINT32_MAX if it has none */
+uint32_t pt_agg_find_frame(const struct pt_profile *p, const struct pt_agg *a, uint32_t fid);
 
 #endif

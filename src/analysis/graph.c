@@ -1,10 +1,13 @@
-/* graph.c: one depth-first walk over the call tree builds the call graph (graph.h). */
+/* graph.c: the call graph (graph.h) from one depth-first walk over the call tree, its
+ * edges merged by a sort of the walk's records rather than a hash map of edges. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/graph.h"
+#include "util/map.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 void pt_graph_init(struct pt_graph *g, uint32_t nvertices)
@@ -14,7 +17,6 @@ void pt_graph_init(struct pt_graph *g, uint32_t nvertices)
 	g->flat = pt_xcalloc((size_t)nvertices + 1, sizeof(int64_t));
 	g->cum = pt_xcalloc((size_t)nvertices + 1, sizeof(int64_t));
 	g->seen = pt_xcalloc((size_t)nvertices + 1, 1);
-	pt_map_init(&g->edge_index);
 }
 
 void pt_graph_release(struct pt_graph *g)
@@ -23,72 +25,141 @@ void pt_graph_release(struct pt_graph *g)
 	free(g->cum);
 	free(g->seen);
 	free(g->edges);
-	pt_map_release(&g->edge_index);
 	memset(g, 0, sizeof(*g));
 }
 
-#define NONE UINT32_MAX
+static void graph_reset(struct pt_graph *g)
+{
+	memset(g->flat, 0, (size_t)g->nvertices * sizeof(int64_t));
+	memset(g->cum, 0, (size_t)g->nvertices * sizeof(int64_t));
+	memset(g->seen, 0, g->nvertices);
+	free(g->edges);
+	g->edges = NULL;
+	g->nedges = 0;
+}
+
+/* a record's flags (b): its value adds to the edge; its node's parent is its caller; a
+ * live subtree; live and not inlined */
+enum { REC_ADDS = 1, REC_DIRECT = 2, REC_LIVE = 4, REC_NOT_INLINE = 8 };
 
 /* one level of the walk: a node on the current path */
 struct level {
 	uint32_t node;
-	uint32_t vertex;   /* NONE: left out */
-	uint32_t caller;   /* the nearest kept vertex above, NONE at the top */
-	uint32_t edge;	   /* caller -> vertex, NONE if none */
-	int outer_vertex;  /* the rootmost occurrence of vertex on the path */
-	int outer_edge;	   /* the same for the edge */
+	uint32_t vertex;
+	uint32_t caller;   /* the nearest node of a kept vertex at or above this one, 0: none */
+	uint32_t from;	   /* the vertex of the caller above, when undo & 3 */
+	size_t rec;	   /* the record this node adds its value to, + 1; 0: none */
 	int64_t inclusive; /* the subtree's value so far */
-	int live;	   /* the subtree holds a sample with a nonzero value */
+	uint8_t live;	   /* the subtree holds a sample row with a nonzero value */
+	uint8_t inlined;   /* the node's frame is an inlined one */
+	/* what leaving undoes: 1 count, 2 the repeat map too, 4 vactive, 8 the vertex's
+	 * rootmost occurrence on the path */
+	uint8_t undo;
 };
 
-static uint32_t edge_of(struct pt_graph *g, uint32_t from, uint32_t to)
-{
-	uint32_t *slot = pt_map_put(&g->edge_index, (uint64_t)from << 32 | to);
+/* the walk's state */
+struct walk {
+	struct pt_graph *g;
+	const struct pt_profile *p;
+	const uint32_t *vertex; /* per frame */
+	const unsigned char *kept;
+	uint32_t t;
+	unsigned flags, ebits;
+	uint8_t *live;	   /* per node: a sample row with a nonzero value */
+	uint32_t *vactive; /* per vertex: its kept nodes on the path */
+	/* An edge (a, b) is on the path if the rootmost node of vertex b that made an edge
+	 * came from a (first_from), or else one of the other nodes of b did: those few, b
+	 * recurring, are counted per edge in a map. */
+	uint32_t *count, *first_from;
+	struct pt_map repeat;
+	struct pt_keyed *rec;
+	size_t nrec;
+	struct pt_recent *recent; /* NULL: some value is negative, no folding */
+	int any_inlined;	  /* some frame is inlined: look at each one */
+};
 
-	if (*slot == PT_MAP_NEW) {
-		struct pt_graph_edge *e;
-		PT_ALLOC_GROW(g->edges, (size_t)g->nedges + 1, g->edges_alloc);
-		*slot = g->nedges;
-		e = &g->edges[g->nedges++];
-		memset(e, 0, sizeof(*e));
-		e->from = from;
-		e->to = to;
+/* A record into rec[nrec] for edge key, or folded into the one made last for it; its
+ * index. */
+static size_t add_record(struct walk *w, uint64_t key, uint32_t flags)
+{
+	int made;
+	struct pt_keyed *k = pt_recent_record(w->recent, w->rec, &w->nrec, key, &made);
+
+	if (!made) {
+		k->b |= flags;
+	} else {
+		k->x = 0;
+		k->a = (uint32_t)(w->nrec - 1);
+		k->b = flags;
 	}
-	return *slot;
+	return (size_t)(k - w->rec);
 }
 
-/* the nodes holding a sample row with a nonzero value of type t */
-static uint8_t *live_nodes(const struct pt_profile *p, uint32_t t)
+/* entering node n of a kept vertex below the kept node anc (0: none): its flat value,
+ * and a record of its edge where it is the edge's rootmost occurrence on the path (its
+ * value added on leaving) or joins n to its parent */
+static void enter_kept(struct walk *w, struct level *l, uint32_t anc, int64_t self)
 {
-	uint8_t *live = pt_xcalloc((size_t)p->nnodes + 1, 1);
-	uint32_t r;
+	const struct pt_profile *p = w->p;
+	uint32_t n = l->node, to = l->vertex, from;
+	int first, direct;
 
-	for (r = 0; r < p->nsamples; r++)
-		if (p->sample_values[(size_t)r * p->ntypes + t])
-			live[p->samples[r].node] = 1;
-	return live;
-}
-
-/* leaving level l: its sums go to the vertex, the edge and the level above */
-static void leave(struct pt_graph *g, const struct pt_profile *p, struct level *l, struct level *up,
-		  uint32_t *vactive, uint32_t *eactive)
-{
-	if (l->vertex != NONE) {
-		if (l->outer_vertex)
-			g->cum[l->vertex] = pt_add(g->cum[l->vertex], l->inclusive);
-		if (l->live)
-			g->seen[l->vertex] = 1;
-		vactive[l->vertex]--;
+	w->g->flat[to] = pt_add(w->g->flat[to], self);
+	l->undo |= w->vactive[to]++ ? 4 : 4 | 8;
+	if (!anc)
+		return;
+	from = w->vertex[p->nodes[anc].frame];
+	if (from == to && !(w->flags & PT_GRAPH_SELF_EDGES))
+		return;
+	direct = anc == p->nodes[n].parent;
+	if (!w->count[to]) {
+		first = 1;
+		w->first_from[to] = from;
+	} else if (w->first_from[to] == from) {
+		first = 0;
+	} else {
+		uint32_t *k = pt_map_put(&w->repeat, (uint64_t)from << 32 | to);
+		if (*k == PT_MAP_NEW)
+			*k = 0;
+		first = !(*k)++;
+		l->undo |= 2;
 	}
-	if (l->edge != NONE) {
-		struct pt_graph_edge *e = &g->edges[l->edge];
-		if (l->outer_edge && l->live) {
-			e->live = 1;
-			e->weight = pt_add(e->weight, l->inclusive);
-			if (!(pt_frame_of(p, l->node)->flags & PT_FRAME_INLINED))
-				e->not_inline = 1;
+	w->count[to]++;
+	l->undo |= 1;
+	l->from = from;
+	/* a repeat adds nothing, but a direct one makes the edge solid */
+	if (first || direct) {
+		size_t r = add_record(w, (uint64_t)from << w->ebits | to,
+				      (first ? REC_ADDS : 0) | (direct ? REC_DIRECT : 0));
+		if (first) {
+			l->rec = r + 1;
+			l->inlined = w->any_inlined &&
+				     (pt_frame_of(p, n)->flags & PT_FRAME_INLINED) != 0;
 		}
-		eactive[l->edge]--;
+	}
+}
+
+/* leaving level l: its sums go to its vertex, its edge's record and the level above */
+static void leave(struct walk *w, struct level *l, struct level *up)
+{
+	uint32_t v = l->vertex;
+
+	if (l->undo & 4) {
+		w->vactive[v]--;
+		if (l->undo & 8)
+			w->g->cum[v] = pt_add(w->g->cum[v], l->inclusive);
+		if (l->live)
+			w->g->seen[v] = 1;
+	}
+	if (l->undo & 1)
+		w->count[v]--;
+	if (l->undo & 2)
+		(*pt_map_put(&w->repeat, (uint64_t)l->from << 32 | v))--;
+	if (l->rec) {
+		struct pt_keyed *k = &w->rec[l->rec - 1];
+		k->x = (uint64_t)pt_add((int64_t)k->x, l->inclusive);
+		if (l->live)
+			k->b |= REC_LIVE | (l->inlined ? 0 : REC_NOT_INLINE);
 	}
 	if (up) {
 		up->inclusive = pt_add(up->inclusive, l->inclusive);
@@ -96,52 +167,51 @@ static void leave(struct pt_graph *g, const struct pt_profile *p, struct level *
 	}
 }
 
-void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_node,
-		    uint32_t t, const unsigned char *kept)
+/* the nodes holding a sample row with a nonzero value of type t; *negative: some
+ * node's value of t is below 0 */
+static uint8_t *live_nodes(const struct pt_profile *p, uint32_t t, int *negative)
 {
-	uint8_t *live = live_nodes(p, t);
-	uint32_t *vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
-	uint32_t *eactive = NULL, n;
-	size_t eactive_alloc = 0, depth = 0, alloc = 0;
+	uint8_t *live = pt_xcalloc((size_t)p->nnodes + 1, 1);
+	uint32_t r, n;
+
+	for (r = 0; r < p->nsamples; r++)
+		if (p->sample_values[(size_t)r * p->ntypes + t])
+			live[p->samples[r].node] = 1;
+	*negative = 0;
+	for (n = 0; n < p->nnodes; n++)
+		*negative |= p->node_self[(size_t)n * p->ntypes + t] < 0;
+	return live;
+}
+
+/* Depth-first without recursion: the vertices' sums into g, the edges' records into
+ * w->rec. Each level keeps its subtree's sum, added to the level above on the way out,
+ * so memory grows with the depth, not with the number of nodes. */
+static void walk(struct walk *w)
+{
+	const struct pt_profile *p = w->p;
 	struct level *st = NULL;
+	size_t depth = 0, alloc = 0;
+	uint32_t n = p->nnodes ? p->nodes[0].first_child : 0;
 
-	memset(g->flat, 0, (size_t)g->nvertices * sizeof(int64_t));
-	memset(g->cum, 0, (size_t)g->nvertices * sizeof(int64_t));
-	memset(g->seen, 0, g->nvertices);
-	pt_map_release(&g->edge_index);
-	pt_map_init(&g->edge_index);
-	g->nedges = 0;
-
-	for (n = p->nodes[0].first_child; n;) {
-		/* the nearest kept vertex above: the parent's, or its caller's */
-		uint32_t v = vertex_of_node[n], caller = depth ? st[depth - 1].caller : NONE;
-		int64_t self = p->node_self[(size_t)n * p->ntypes + t];
+	while (n) {
+		uint32_t caller = depth ? st[depth - 1].caller : 0;
+		int64_t self = p->node_self[(size_t)n * p->ntypes + w->t];
 		struct level *l;
 
-		/* enter n */
 		PT_ALLOC_GROW(st, depth + 1, alloc);
 		l = &st[depth];
 		l->node = n;
-		l->vertex = kept && !kept[v] ? NONE : v;
-		l->edge = NONE;
-		l->outer_vertex = l->outer_edge = 0;
+		l->vertex = w->vertex[p->nodes[n].frame];
+		l->rec = 0;
 		l->inclusive = self;
-		l->live = live[n];
-		if (l->vertex != NONE) {
-			/* a sample here whose leaf is kept: flat (a left-out leaf adds to none) */
-			g->flat[v] = pt_add(g->flat[v], self);
-			l->outer_vertex = !vactive[v]++;
-			if (caller != NONE && caller != v) {
-				l->edge = edge_of(g, caller, v);
-				PT_ALLOC_GROW(eactive, (size_t)g->nedges, eactive_alloc);
-				if (l->edge + 1 == g->nedges)
-					eactive[l->edge] = 0;
-				l->outer_edge = !eactive[l->edge]++;
-			}
+		l->live = w->live[n];
+		l->undo = 0;
+		l->inlined = 0;
+		if (!w->kept || w->kept[l->vertex]) {
+			enter_kept(w, l, caller, self);
+			caller = n;
 		}
-		/* for the children: this vertex, or (left out: the path closes over it)
-		 * the one above */
-		l->caller = l->vertex != NONE ? l->vertex : caller;
+		l->caller = caller;
 		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -150,9 +220,8 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 		/* leave n and every ancestor whose children are all done */
 		n = 0;
 		while (depth) {
-			struct level *lv = &st[depth - 1];
-			uint32_t m = lv->node;
-			leave(g, p, lv, depth >= 2 ? &st[depth - 2] : NULL, vactive, eactive);
+			uint32_t m = st[depth - 1].node;
+			leave(w, &st[depth - 1], depth >= 2 ? &st[depth - 2] : NULL);
 			depth--;
 			if (p->nodes[m].next_sibling) {
 				n = p->nodes[m].next_sibling;
@@ -161,7 +230,126 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32
 		}
 	}
 	free(st);
-	free(vactive);
-	free(eactive);
-	free(live);
+}
+
+/* The records sorted, each run of one edge's becomes the edge. Its first record's walk
+ * order marks the edge, and the marks counted up give each edge its place. So the sums
+ * saturate exactly as a walk adding into a map of edges would. */
+static void edges_from_records(struct pt_graph *g, struct pt_keyed *rec, size_t nrec,
+			       unsigned ebits)
+{
+	struct pt_keyed *tmp = pt_xmalloc((nrec ? nrec : 1) * sizeof(*tmp));
+	struct pt_keyed *s = pt_sort_keyed(rec, tmp, nrec, 2 * ebits);
+	/* the sort's spare room, nrec records, holds nrec places */
+	uint32_t *rank = (uint32_t *)(s == rec ? tmp : rec);
+	uint64_t mask = ((uint64_t)1 << ebits) - 1;
+	size_t i, j, nedges = 0;
+
+	memset(rank, 0, nrec * sizeof(uint32_t));
+	for (i = 0; i < nrec; i = j) {
+		rank[s[i].a] = 1;
+		for (j = i + 1; j < nrec && s[j].key == s[i].key; j++)
+			;
+	}
+	for (i = 0; i < nrec; i++) {
+		uint32_t m = rank[i];
+		rank[i] = (uint32_t)nedges;
+		nedges += m;
+	}
+	g->edges = pt_xmalloc((nedges ? nedges : 1) * sizeof(*g->edges));
+	g->nedges = (uint32_t)nedges;
+	for (i = 0; i < nrec; i = j) {
+		int64_t weight = 0;
+		unsigned any = 0;
+		for (j = i; j < nrec && s[j].key == s[i].key; j++) {
+			if (s[j].b & REC_ADDS)
+				weight = pt_add(weight, (int64_t)s[j].x);
+			any |= s[j].b;
+		}
+		/* one store per edge: the edges are written in no order */
+		g->edges[rank[s[i].a]] = (struct pt_graph_edge){(uint32_t)(s[i].key >> ebits),
+								(uint32_t)(s[i].key & mask),
+								!!(any & REC_LIVE),
+								!!(any & REC_NOT_INLINE),
+								!(any & REC_DIRECT),
+								weight};
+	}
+	free(tmp);
+}
+
+/* Without hashing: the walk gives a record (edge; value, walk order, flags) per node that
+ * adds to an edge or makes it direct, a stable radix sort brings each edge's records
+ * together in walk order, and each run becomes an edge, put in place by the walk order of
+ * its first record. A record met again soon after takes the new one in where no value is
+ * negative (pt_recent). */
+void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_frame,
+		    uint32_t t, const unsigned char *kept, unsigned flags)
+{
+	struct walk w;
+	uint32_t i;
+	int negative;
+
+	graph_reset(g);
+	memset(&w, 0, sizeof(w));
+	w.g = g;
+	w.p = p;
+	w.vertex = vertex_of_frame;
+	w.kept = kept;
+	w.t = t;
+	w.flags = flags;
+	w.ebits = pt_bits(g->nvertices);
+	w.live = live_nodes(p, t, &negative);
+	for (i = 1; i < p->nframes && !w.any_inlined; i++)
+		w.any_inlined = (p->frames[i].flags & PT_FRAME_INLINED) != 0;
+	w.recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*w.recent));
+	w.vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	w.count = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	w.first_from = pt_xmalloc(((size_t)g->nvertices + 1) * sizeof(uint32_t));
+	w.rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*w.rec));
+	pt_map_init(&w.repeat);
+	walk(&w);
+	free(w.live);
+	free(w.recent);
+	free(w.vactive);
+	free(w.count);
+	free(w.first_from);
+	pt_map_release(&w.repeat);
+	edges_from_records(g, w.rec, w.nrec, w.ebits);
+	free(w.rec);
+}
+void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
+		       const unsigned char *kept)
+{
+	uint32_t i, w = a->ntypes;
+
+	graph_reset(g);
+	for (i = 0; i < g->nvertices && i < a->nentries; i++) {
+		g->flat[i] = a->flat[(size_t)i * w + t];
+		g->cum[i] = a->cum[(size_t)i * w + t];
+		g->seen[i] = g->flat[i] || g->cum[i];
+	}
+	g->edges = pt_xmalloc(((size_t)a->nedges + 1) * sizeof(*g->edges));
+	for (i = 0; i < a->nedges; i++) {
+		const struct pt_agg_edge *ae = &a->edges[i];
+		struct pt_graph_edge *e;
+		if (kept && (!kept[ae->caller] || !kept[ae->callee]))
+			continue;
+		e = &g->edges[g->nedges++];
+		e->from = ae->caller;
+		e->to = ae->callee;
+		e->weight = a->edge_value[(size_t)i * w + t];
+		e->live = e->weight != 0;
+		e->not_inline = 1;
+		e->residual = 0;
+	}
+}
+
+uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a)
+{
+	uint32_t *v = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t)), i;
+
+	v[0] = UINT32_MAX;
+	for (i = 1; i < p->nframes; i++)
+		v[i] = pt_agg_find_frame(p, a, i);
+	return v;
 }

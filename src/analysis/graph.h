@@ -1,28 +1,31 @@
-/* graph.h: the call graph as pprof's graph package builds it. Every call-tree node maps
- * to a vertex (a function name for pprof's layout; any mapping the caller chooses),
- * and the graph holds, for one sample type, each vertex's flat and cum value and the
- * caller -> callee edges between vertices, all counted once per stack however often a
- * vertex or an edge recurs on it. One depth-first walk over the tree builds it: the
- * cost is the tree's size, not the samples times their depth.
+/* graph.h: the call graph as pprof's graph package builds it, what top --style pprof,
+ * tree and dot read caller -> callee edges from (tree's filled from its table's edges). Every
+ * call-tree node maps to a vertex through its frame (a function name for pprof's layout, an entry
+ * of the table at the chosen granularity for tree and dot: any mapping the caller chooses), and the
+ * graph holds, for one sample type, each vertex's flat and cum value and the caller -> callee edges
+ * between vertices, all counted once per stack however often a vertex or an edge recurs
+ * on it. The cost is the tree's size, not the samples times their depth.
  *
  * pprof's rules, which the reports that print its layout need: a vertex left out
- * (`kept`) closes the path over itself, so its caller calls its callee; an edge from a
- * vertex to itself is no edge; a sample whose leaf was left out adds to no flat value
- * (pprof's residual); an edge is "not inline" when its callee's frame at the rootmost
- * occurrence on some stack is not an inlined frame; and only samples with a nonzero
- * value make vertices `seen` and edges `live` at all. */
+ * (`kept`) closes the path over itself, so its caller calls its callee (a residual edge
+ * when no occurrence of it joins a node to its parent); an edge from a vertex to itself
+ * is no edge unless PT_GRAPH_SELF_EDGES; a sample whose leaf was left out adds to no flat
+ * value (pprof's residual); an edge is "not inline" when its callee's frame at the
+ * rootmost occurrence on some stack is not an inlined frame; and only samples with a
+ * nonzero value make vertices `seen` and edges `live` at all. */
 #ifndef PT_GRAPH_H
 #define PT_GRAPH_H
 
 #include <stdint.h>
 
+#include "analysis/aggregate.h"
 #include "core/profile.h"
-#include "util/map.h"
 
 struct pt_graph_edge {
 	uint32_t from, to; /* vertices */
 	int live;	   /* a sample with a nonzero value crossed it */
 	int not_inline;	   /* see above */
+	int residual;	   /* every occurrence skips left-out vertices */
 	int64_t weight;
 };
 
@@ -30,19 +33,31 @@ struct pt_graph {
 	uint32_t nvertices;
 	int64_t *flat, *cum;
 	uint8_t *seen; /* a sample with a nonzero value reached the vertex */
+	/* in the order a depth-first walk of the tree first meets them */
 	struct pt_graph_edge *edges;
 	uint32_t nedges;
-	size_t edges_alloc;
-	struct pt_map edge_index; /* from << 32 | to -> edge */
 };
 
 void pt_graph_init(struct pt_graph *g, uint32_t nvertices);
 void pt_graph_release(struct pt_graph *g);
 
-/* (Re)build g from p's tree for sample type t. vertex_of_node[n] is node n's vertex
- * (below g's nvertices; the root's is not read); kept, if not NULL, says which vertices
- * stay in the graph. */
-void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_node,
-		    uint32_t t, const unsigned char *kept);
+/* keep the edges from a vertex to itself (recursion), as the aggregate's edges do */
+enum { PT_GRAPH_SELF_EDGES = 1 << 0 };
+
+/* (Re)build g from p's tree for sample type t. vertex_of_frame[f] is the vertex of the
+ * nodes of frame f (below g's nvertices; read only for frames on some node); kept, if
+ * not NULL, says which vertices stay in the graph; flags are PT_GRAPH_*. */
+void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vertex_of_frame,
+		    uint32_t t, const unsigned char *kept, unsigned flags);
+
+/* (Re)build g for sample type t from an aggregate-only profile's table, whose entries
+ * are the vertices (g has a->nentries) and whose edges, from its reader, count every
+ * occurrence; only edges between kept entries (kept NULL: all) are taken. */
+void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
+		       const unsigned char *kept);
+
+/* each frame's vertex: its entry in a, a table of p at any granularity (UINT32_MAX for
+ * a frame without one) */
+uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a);
 
 #endif

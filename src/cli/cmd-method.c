@@ -57,16 +57,9 @@ static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 	return 0;
 }
 
-struct method_ctx {
-	const struct pt_profile *p;
-	const struct pt_agg *a;
-	const struct pt_method_opts *o;
-};
-
-static int emit_method(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_method(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct method_ctx *c = ctx;
-	return pt_report_method(c->p, c->a, c->o, out, d);
+	return pt_report_method(&r->p, &r->agg, o, out, d);
 }
 
 int cmd_method(int argc, char **argv)
@@ -109,8 +102,7 @@ int cmd_method(int argc, char **argv)
 	r.views = PT_AGG_EDGES | PT_AGG_LINES;
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;
-		ret = pt_cli_emit(ra.outpath, path, emit_method,
-				  &(struct method_ctx){&r.p, &r.agg, &o});
+		ret = pt_run_emit(&r, ra.outpath, emit_method, &o);
 	}
 	if (have_re)
 		regfree(&re);

@@ -539,15 +539,9 @@ static int results(struct job *j, char ***paths, size_t *n)
 	return 0;
 }
 
-struct top_ctx {
-	struct pt_run *r;
-	struct pt_top_opts *o;
-};
-
-static int emit_top(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_top(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct top_ctx *c = ctx;
-	return pt_report_top(&c->r->p, &c->r->agg, c->o, out, d);
+	return pt_report_top(&r->p, &r->agg, o, out, d);
 }
 
 /* read what was recorded and print top, or write -o */
@@ -580,7 +574,7 @@ static int report(const struct record_args *a, char **paths, size_t n)
 		if (!(ret = pt_run_prepare(&r))) {
 			o.type = r.type;
 			o.filters = &r.log;
-			ret = pt_cli_emit(NULL, paths[0], emit_top, &(struct top_ctx){&r, &o});
+			ret = pt_run_emit(&r, NULL, emit_top, &o);
 		}
 	}
 	pt_run_release(&r);

@@ -78,16 +78,9 @@ static int top_option(void *ctx, const struct pt_cmd_spec *sp, int id, const cha
 	return 0;
 }
 
-struct top_ctx {
-	const struct pt_profile *p;
-	const struct pt_agg *a;
-	const struct pt_top_opts *o;
-};
-
-static int emit_top(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_top(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct top_ctx *c = ctx;
-	return pt_report_top(c->p, c->a, c->o, out, d);
+	return pt_report_top(&r->p, &r->agg, o, out, d);
 }
 
 int cmd_top(int argc, char **argv)
@@ -135,7 +128,7 @@ int cmd_top(int argc, char **argv)
 		o.type = r.type;
 		o.filters = &r.log;
 		o.fold = pt_run_fold(&r);
-		ret = pt_cli_emit(ra.outpath, path, emit_top, &(struct top_ctx){&r.p, &r.agg, &o});
+		ret = pt_run_emit(&r, ra.outpath, emit_top, &o);
 	}
 	pt_run_release(&r);
 	return ret;

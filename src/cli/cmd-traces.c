@@ -22,15 +22,10 @@ static const struct pt_cmd_spec spec = {
 	"go tool pprof -traces does. FILE '-' or none reads stdin; several FILEs are merged.",
 	tables, NULL};
 
-struct traces_ctx {
-	const struct pt_profile *p;
-	uint32_t type;
-};
-
-static int emit_traces(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_traces(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct traces_ctx *c = ctx;
-	return pt_report_traces(c->p, c->type, out, d);
+	(void)o;
+	return pt_report_traces(&r->p, r->type, out, d);
 }
 
 int cmd_traces(int argc, char **argv)
@@ -52,8 +47,7 @@ int cmd_traces(int argc, char **argv)
 	pt_run_init(&r, &common, path);
 	pt_run_inputs(&r, paths, npaths);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
-		ret = pt_cli_emit(ra.outpath, path, emit_traces,
-				  &(struct traces_ctx){&r.p, r.type});
+		ret = pt_run_emit(&r, ra.outpath, emit_traces, NULL);
 	pt_run_release(&r);
 	return ret;
 }

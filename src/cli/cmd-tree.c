@@ -29,16 +29,9 @@ static const struct pt_cmd_spec spec = {
 	"several FILEs are merged.",
 	tables, NULL};
 
-struct tree_ctx {
-	const struct pt_profile *p;
-	const struct pt_agg *a;
-	const struct pt_tree_opts *o;
-};
-
-static int emit_tree(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_tree(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct tree_ctx *c = ctx;
-	return pt_report_tree(c->p, c->a, c->o, out, d);
+	return pt_report_tree(&r->p, &r->agg, o, out, d);
 }
 
 int cmd_tree(int argc, char **argv)
@@ -73,12 +66,11 @@ int cmd_tree(int argc, char **argv)
 	pt_run_init(&r, &common, path);
 	pt_run_inputs(&r, paths, npaths);
 	r.gran = ra.gran;
-	r.views = PT_AGG_EDGES | PT_AGG_LINES;
+	r.views = PT_AGG_EDGES; /* the call graph's edges (report/tree.c) */
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;
 		o.filters = &r.log;
-		ret = pt_cli_emit(ra.outpath, path, emit_tree,
-				  &(struct tree_ctx){&r.p, &r.agg, &o});
+		ret = pt_run_emit(&r, ra.outpath, emit_tree, &o);
 	}
 	pt_run_release(&r);
 	return ret;

@@ -153,3 +153,21 @@ const struct pt_fold *pt_run_fold(const struct pt_run *r)
 {
 	return r->folded ? &r->folder : NULL;
 }
+
+struct run_emit {
+	const struct pt_run *r;
+	pt_run_emit_fn emit;
+	const void *opts;
+};
+
+static int run_emit(void *ctx, FILE *out, struct pt_diag *d)
+{
+	const struct run_emit *c = ctx;
+	return c->emit(c->r, c->opts, out, d);
+}
+
+int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit, const void *opts)
+{
+	struct run_emit c = {r, emit, opts};
+	return pt_cli_emit(outpath, r->path, run_emit, &c);
+}

@@ -8,6 +8,7 @@
 #define PT_DRIVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/aggregate.h"
 #include "analysis/filter.h"
@@ -50,6 +51,13 @@ int pt_run_type(struct pt_run *r);
 int pt_run_table(struct pt_run *r);
 /* All three in order. */
 int pt_run_prepare(struct pt_run *r);
+
+/* Then the command's own emit: it reads the run (profile, type, table, filter log) and
+ * its own options, and writes into out. pt_run_emit runs it into outpath (NULL or "-":
+ * stdout) through pt_cli_emit, with the input's name for its errors. */
+typedef int (*pt_run_emit_fn)(const struct pt_run *r, const void *opts, FILE *out,
+			      struct pt_diag *d);
+int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit, const void *opts);
 
 /* the fold that read r->p, or NULL (for pt_top_opts.fold) */
 const struct pt_fold *pt_run_fold(const struct pt_run *r);

@@ -138,14 +138,6 @@ static void diff_csv(const struct pt_diff *df, const uint32_t *idx, uint32_t n, 
 	pt_buf_release(&v);
 }
 
-static void json_value(yajl_gen g, int64_t v, uint32_t dec)
-{
-	struct pt_buf b = PT_BUF_INIT;
-	pt_buf_add_raw(&b, v, dec);
-	yajl_gen_number(g, b.buf, b.len);
-	pt_buf_release(&b);
-}
-
 static void json_dstr(yajl_gen g, const struct pt_diff *df, uint32_t id)
 {
 	pt_json_strn(g, pt_intern_str(&df->strings, id), pt_intern_len(&df->strings, id));
@@ -163,9 +155,9 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	pt_json_cstr(g, "unit");
 	pt_json_str(g, p, p->types[t].unit);
 	pt_json_cstr(g, "base_total");
-	json_value(g, df->base_total, df->decimals);
+	pt_json_raw(g, df->base_total, df->decimals);
 	pt_json_cstr(g, "new_total");
-	json_value(g, df->new_total, df->decimals);
+	pt_json_raw(g, df->new_total, df->decimals);
 	pt_json_cstr(g, "normalized");
 	yajl_gen_bool(g, df->normalized);
 	pt_json_cstr(g, "rows");
@@ -180,13 +172,13 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 		pt_json_cstr(g, "line");
 		pt_json_int(g, r->line > 0 ? r->line : 0);
 		pt_json_cstr(g, "base_flat");
-		json_value(g, r->base_flat, df->decimals);
+		pt_json_raw(g, r->base_flat, df->decimals);
 		pt_json_cstr(g, "new_flat");
-		json_value(g, r->new_flat, df->decimals);
+		pt_json_raw(g, r->new_flat, df->decimals);
 		pt_json_cstr(g, "base_cum");
-		json_value(g, r->base_cum, df->decimals);
+		pt_json_raw(g, r->base_cum, df->decimals);
 		pt_json_cstr(g, "new_cum");
-		json_value(g, r->new_cum, df->decimals);
+		pt_json_raw(g, r->new_cum, df->decimals);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

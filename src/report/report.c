@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "core/units.h"
 #include "report/report.h"
 #include "util/text.h"
 #include "util/xalloc.h"
@@ -113,4 +114,12 @@ void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
 {
 	pt_json_strn(g, pt_s(p, id), pt_intern_len(&p->strings, id));
+}
+
+void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	pt_buf_add_raw(&b, v, decimals);
+	yajl_gen_number(g, b.buf, b.len);
+	pt_buf_release(&b);
 }

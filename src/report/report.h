@@ -146,5 +146,7 @@ int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_
 
 /* a profile string as a JSON string (util/json.h has the rest) */
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
+/* a value with `decimals` decimal places, raw in the base unit, as a JSON number */
+void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals);
 
 #endif

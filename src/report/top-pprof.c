@@ -142,8 +142,8 @@ struct pp_graph {
 	const struct pt_profile *p;
 	uint32_t t;
 	uint32_t nent;
-	uint32_t *node_ent; /* tree node -> entry (the graph's vertex) */
-	uint32_t *ent_name; /* entry -> string id */
+	uint32_t *frame_ent; /* frame -> entry (the graph's vertex), numbered in node order */
+	uint32_t *ent_name;  /* entry -> string id */
 	struct pt_graph g;
 	int64_t *flat, *cum; /* g's */
 	uint8_t *seen;
@@ -158,17 +158,21 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 	g->p = p;
 	g->t = t;
 	pt_map_init(&names);
-	g->node_ent = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	g->ent_name = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
-	g->node_ent[0] = UINT32_MAX;
+	g->frame_ent = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	g->ent_name = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	for (n = 0; n < p->nframes; n++)
+		g->frame_ent[n] = UINT32_MAX;
 	for (n = 1; n < p->nnodes; n++) {
-		uint32_t name = p->funcs[pt_frame_of(p, n)->func].name;
-		uint32_t *slot = pt_map_put(&names, name);
+		uint32_t fid = p->nodes[n].frame, name, *slot;
+		if (g->frame_ent[fid] != UINT32_MAX)
+			continue;
+		name = p->funcs[p->frames[fid].func].name;
+		slot = pt_map_put(&names, name);
 		if (*slot == PT_MAP_NEW) {
 			*slot = g->nent;
 			g->ent_name[g->nent++] = name;
 		}
-		g->node_ent[n] = *slot;
+		g->frame_ent[fid] = *slot;
 	}
 	pt_map_release(&names);
 	pt_graph_init(&g->g, g->nent);
@@ -179,7 +183,7 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 
 static void graph_release(struct pp_graph *g)
 {
-	free(g->node_ent);
+	free(g->frame_ent);
 	free(g->ent_name);
 	pt_graph_release(&g->g);
 }
@@ -187,7 +191,7 @@ static void graph_release(struct pp_graph *g)
 /* graph.newGraph, with the nodes not kept left out */
 static void graph_build(struct pp_graph *g, const unsigned char *kept)
 {
-	pt_graph_build(&g->g, g->p, g->node_ent, g->t, kept);
+	pt_graph_build(&g->g, g->p, g->frame_ent, g->t, kept, 0);
 }
 
 /* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:

@@ -20,13 +20,13 @@ static void add(struct pt_profile *p, const uint32_t *frames, size_t n, int64_t 
 	pt_profile_add_sample(p, pt_profile_stack(p, frames, n, 0), 0, &v, 0);
 }
 
-/* vertex = the function name's first letter's place after 'a' (or after 'x') */
+/* a frame's vertex = its function name's first letter's place after 'a' (or after 'x') */
 static uint32_t *vertices(const struct pt_profile *p)
 {
-	uint32_t *v = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t)), n;
-	for (n = 1; n < p->nnodes; n++) {
-		char c = pt_s(p, p->funcs[pt_frame_of(p, n)->func].name)[0];
-		v[n] = (uint32_t)(c >= 'x' ? c - 'x' : c - 'a');
+	uint32_t *v = pt_xmalloc((size_t)p->nframes * sizeof(uint32_t)), f;
+	for (f = 1; f < p->nframes; f++) {
+		char c = pt_s(p, p->funcs[p->frames[f].func].name)[0];
+		v[f] = (uint32_t)(c >= 'x' ? c - 'x' : c - 'a');
 	}
 	return v;
 }
@@ -41,6 +41,15 @@ static int64_t weight(const struct pt_graph *g, uint32_t from, uint32_t to, int 
 			return g->edges[i].weight;
 		}
 	return -1;
+}
+
+static const struct pt_graph_edge *edge_of(const struct pt_graph *g, uint32_t from, uint32_t to)
+{
+	uint32_t i;
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].from == from && g->edges[i].to == to)
+			return &g->edges[i];
+	return NULL;
 }
 
 int main(void)
@@ -63,7 +72,7 @@ int main(void)
 	add(&p, (uint32_t[]){d, a}, 2, 0); /* a stack whose samples add up to nothing */
 	vx = vertices(&p);
 	pt_graph_init(&g, 4);
-	pt_graph_build(&g, &p, vx, 0, NULL);
+	pt_graph_build(&g, &p, vx, 0, NULL, 0);
 	is_int(g.cum[0], 10, "a: cum once per stack under recursion");
 	is_int(g.flat[1], 5, "b: flat of its leaf samples");
 	is_int(g.cum[1], 7, "b: cum");
@@ -77,15 +86,40 @@ int main(void)
 	/* pprof's -nodefraction: b left out, its callers call its callees */
 	memset(kept, 1, sizeof(kept));
 	kept[1] = 0;
-	pt_graph_build(&g, &p, vx, 0, kept);
+	pt_graph_build(&g, &p, vx, 0, kept, 0);
 	is_int(weight(&g, 0, 2, NULL), 5, "without b: a -> c has b's share too");
 	is_int(g.flat[0], 0, "a;b;a;b without b: its leaf is gone, no flat (pprof's residual)");
 	is_int(g.cum[0], 10, "a's cum is unchanged");
 	is_int(g.flat[2], 5, "c's flat");
 	kept[1] = 1;
 	kept[2] = 0;
-	pt_graph_build(&g, &p, vx, 0, kept);
+	pt_graph_build(&g, &p, vx, 0, kept, 0);
 	is_int(g.flat[0] + g.flat[1], 5, "a leaf left out adds to no flat value (residual)");
+
+	/* dot's dotted edges: a -> c only across b, and then a direct call too */
+	kept[1] = 0;
+	kept[2] = 1;
+	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	ok(edge_of(&g, 0, 2) && edge_of(&g, 0, 2)->residual == 0,
+	   "a -> c is called directly once: not residual");
+	ok(edge_of(&g, 3, 0) && !edge_of(&g, 3, 0)->live && !edge_of(&g, 3, 0)->weight,
+	   "d -> a: an edge of a stack without value, never live");
+
+	/* recursion: an edge from a vertex to itself only when asked for */
+	memset(kept, 1, sizeof(kept));
+	kept[1] = 0;
+	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	ok(edge_of(&g, 0, 0) == NULL, "a;b;a without b: no a -> a edge by pprof's rule");
+	pt_graph_build(&g, &p, vx, 0, kept, PT_GRAPH_SELF_EDGES);
+	ok(edge_of(&g, 0, 0) && edge_of(&g, 0, 0)->weight == 5 && edge_of(&g, 0, 0)->residual,
+	   "with self edges: a -> a across b, residual, once per stack");
+	pt_graph_build(&g, &p, vx, 0, NULL, PT_GRAPH_SELF_EDGES);
+	/* the tree lists a node's newest child first: d;a, then a's c before its b */
+	ok(g.nedges == 5 && g.edges[0].from == 3 && g.edges[0].to == 0 && g.edges[1].from == 0 &&
+		   g.edges[1].to == 2 && g.edges[2].from == 0 && g.edges[2].to == 1 &&
+		   g.edges[3].from == 1 && g.edges[3].to == 2,
+	   "edges come in the order the walk first meets them");
+	is_int(edge_of(&g, 0, 1)->weight, 7, "a -> b with self edges kept: still once per stack");
 	pt_graph_release(&g);
 	free(vx);
 	pt_profile_release(&p);
@@ -99,12 +133,12 @@ int main(void)
 	add(&p, (uint32_t[]){a, yi}, 2, 4);
 	vx = vertices(&p);
 	pt_graph_init(&g, 2);
-	pt_graph_build(&g, &p, vx, 0, NULL);
+	pt_graph_build(&g, &p, vx, 0, NULL, 0);
 	ok(weight(&g, 0, 1, &ni) == 4 && ni == 0, "an inlined callee: the edge is inline");
 	add(&p, (uint32_t[]){a, y}, 2, 1);
 	free(vx);
 	vx = vertices(&p);
-	pt_graph_build(&g, &p, vx, 0, NULL);
+	pt_graph_build(&g, &p, vx, 0, NULL, 0);
 	ok(weight(&g, 0, 1, &ni) == 5 && ni == 1, "one call not inlined: the edge is not");
 	pt_graph_release(&g);
 	free(vx);
