@@ -448,7 +448,8 @@ static int build(struct reader *r, uint64_t end_off)
 			goto out;
 		}
 		if (n->self == NO_VALUE) {
-			pt_diag_error_at(r->d, n->off, "node %" PRId64 " without 'selfSize'", n->id);
+			pt_diag_error_at(r->d, n->off, "node %" PRId64 " without 'selfSize'",
+					 n->id);
 			goto out;
 		}
 		ids[i].id = n->id;
@@ -458,7 +459,8 @@ static int build(struct reader *r, uint64_t end_off)
 	qsort(ids, r->nnodes, sizeof(*ids), cmp_idx);
 	for (i = 1; i < r->nnodes; i++)
 		if (ids[i].id == ids[i - 1].id) {
-			uint32_t later = ids[i].node > ids[i - 1].node ? ids[i].node : ids[i - 1].node;
+			uint32_t later =
+				ids[i].node > ids[i - 1].node ? ids[i].node : ids[i - 1].node;
 			pt_diag_error_at(r->d, r->nodes[later].off, "duplicate node id %" PRId64,
 					 ids[i].id);
 			goto out;
@@ -513,8 +515,8 @@ out:
 	return ret;
 }
 
-static int heapprofile_read(struct pt_input *in, struct pt_profile *p,
-			    const struct pt_read_opts *o, struct pt_diag *d)
+static int heapprofile_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+			    struct pt_diag *d)
 {
 	struct reader r;
 	const unsigned char *buf;

@@ -60,6 +60,12 @@ done
 files="small.cpuprofile small-inlined.cpuprofile lines.cpuprofile
 	large.cpuprofile small.trace.json"
 
+# small.heapprofile: node --heap-prof (sampling heap profiler, 16 kB interval) of
+# src/heap-alloc.js, read from stdin so the profile names the script "[stdin]".
+(cd "$tmp" && node --heap-prof --heap-prof-interval=16384 \
+	--heap-prof-name=small.heapprofile < "$src/heap-alloc.js")
+files="$files small.heapprofile"
+
 # small-legacy.cpuprofile, small-v8pn.cpuprofile: written by the npm addon
 # v8-profiler-next (1.10.0), only when V8PN names its built directory
 # (samples/README says how to build it; this script does not fetch or build it).
