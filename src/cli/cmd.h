@@ -14,5 +14,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_heap(int argc, char **argv);
 
 #endif

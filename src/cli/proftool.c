@@ -27,6 +27,7 @@ static const struct pt_cmd commands[] = {
 	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
 	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
 	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},
+	{"heap", cmd_heap, "V8 heap snapshot per constructor: count, shallow, retained; leak diff"},
 	{"record", cmd_record, "run a program under its profiler and report on it"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
 };
