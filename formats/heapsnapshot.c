@@ -21,19 +21,29 @@ enum ctx {
 	C_TOP,
 	C_SNAPSHOT,
 	C_META,
-	C_LIST,	     /* a meta list of strings: target in `list` */
-	C_TYPES,     /* node_types / edge_types: [[names...], "string", ...] */
-	C_INTS,	     /* nodes, edges, trace_function_infos: target in `ints` */
-	C_STRINGS,   /* strings */
-	C_TRACE,     /* a level of trace_tree */
+	C_LIST,	   /* a meta list of strings: target in `list` */
+	C_TYPES,   /* node_types / edge_types: [[names...], "string", ...] */
+	C_INTS,	   /* nodes, edges, trace_function_infos: target in `ints` */
+	C_STRINGS, /* strings */
+	C_TRACE,   /* a level of trace_tree */
 };
 
-enum target { T_NONE, T_NODE_FIELDS, T_EDGE_FIELDS, T_NODE_TYPES, T_EDGE_TYPES, T_TF_FIELDS,
-	      T_TN_FIELDS, T_NODES, T_EDGES, T_TFUNCS };
+enum target {
+	T_NONE,
+	T_NODE_FIELDS,
+	T_EDGE_FIELDS,
+	T_NODE_TYPES,
+	T_EDGE_TYPES,
+	T_TF_FIELDS,
+	T_TN_FIELDS,
+	T_NODES,
+	T_EDGES,
+	T_TFUNCS
+};
 
 struct level {
 	uint8_t ctx, target;
-	uint16_t pos; /* C_TYPES: element index; C_TRACE: field index in the record */
+	uint16_t pos;	 /* C_TYPES: element index; C_TRACE: field index in the record */
 	uint32_t parent; /* C_TRACE: index of the parent trace node, PT_HEAP_NONE at top */
 	uint32_t cur;	 /* C_TRACE: the record being read */
 };
@@ -314,8 +324,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			return push(r, C_TYPES, t);
 		}
 		{
-			enum target t = !strcmp(k, "node_fields")		     ? T_NODE_FIELDS
-					: !strcmp(k, "edge_fields")		     ? T_EDGE_FIELDS
+			enum target t = !strcmp(k, "node_fields")		   ? T_NODE_FIELDS
+					: !strcmp(k, "edge_fields")		   ? T_EDGE_FIELDS
 					: !strcmp(k, "trace_function_info_fields") ? T_TF_FIELDS
 										   : T_TN_FIELDS;
 			uint32_t *n;
@@ -386,10 +396,15 @@ static int cb_start_array(void *ctx)
 	return on_value(ctx, V_ARRAY, NULL, 0);
 }
 
-static const char *const top_keys[] = {"snapshot", "nodes", "edges", "strings",
-				       "trace_function_infos", "trace_tree", NULL};
-static const char *const meta_keys[] = {"node_fields", "edge_fields", "node_types", "edge_types",
-					"trace_function_info_fields", "trace_node_fields", NULL};
+static const char *const top_keys[] = {
+	"snapshot", "nodes", "edges", "strings", "trace_function_infos", "trace_tree", NULL};
+static const char *const meta_keys[] = {"node_fields",
+					"edge_fields",
+					"node_types",
+					"edge_types",
+					"trace_function_info_fields",
+					"trace_node_fields",
+					NULL};
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
@@ -494,7 +509,9 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	}
 	if (!r.seen_nodes || !r.seen_edges || !r.seen_strings) {
 		pt_diag_error_at(d, end_off, "not a V8 heap snapshot: no '%s'",
-				 !r.seen_nodes ? "nodes" : !r.seen_edges ? "edges" : "strings");
+				 !r.seen_nodes	 ? "nodes"
+				 : !r.seen_edges ? "edges"
+						 : "strings");
 		goto out;
 	}
 	ret = pt_heapgraph_finish(g, end_off, d) < 0 ? -1 : 0;
@@ -544,17 +561,18 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		uint32_t name = fi[f_name], script = f_script == PT_HEAP_NONE ? 0 : fi[f_script];
 		const char *ns;
 		if (name >= g.nstrings || (f_script != PT_HEAP_NONE && script >= g.nstrings)) {
-			pt_diag_error_at(d, pt_input_tell(in),
-					 "trace function %zu: name or script_name is not a string id",
-					 i);
+			pt_diag_error_at(
+				d, pt_input_tell(in),
+				"trace function %zu: name or script_name is not a string id", i);
 			goto out;
 		}
 		ns = pt_heap_str(&g, name);
 		memset(&f, 0, sizeof(f));
 		/* V8 writes line and column 1-based, 0 when unknown */
-		f.func = pt_profile_func(p, pt_str(p, *ns ? ns : "(anonymous)"), 0,
-					 f_script == PT_HEAP_NONE ? 0 : pt_str(p, pt_heap_str(&g, script)),
-					 f_line == PT_HEAP_NONE ? 0 : fi[f_line]);
+		f.func = pt_profile_func(
+			p, pt_str(p, *ns ? ns : "(anonymous)"), 0,
+			f_script == PT_HEAP_NONE ? 0 : pt_str(p, pt_heap_str(&g, script)),
+			f_line == PT_HEAP_NONE ? 0 : fi[f_line]);
 		f.column = f_col == PT_HEAP_NONE ? 0 : fi[f_col];
 		if (!strcmp(ns, "(root)"))
 			frames[i] = 0;

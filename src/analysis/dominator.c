@@ -96,7 +96,8 @@ static int follow(const struct pt_heapgraph *g, const uint8_t *flags, uint32_t v
 
 /* depth-first post-order from the root with an explicit stack; returns the count */
 static uint32_t post_order(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			   uint8_t *flags, uint32_t *post2node, uint32_t *node2post, uint64_t *unreached)
+			   uint8_t *flags, uint32_t *post2node, uint32_t *node2post,
+			   uint64_t *unreached)
 {
 	uint32_t n = (uint32_t)g->nnodes, npost = 0, i;
 	uint32_t *stack = pt_xmalloc((size_t)n * sizeof(uint32_t));

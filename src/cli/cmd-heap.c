@@ -127,7 +127,8 @@ static int emit_summary(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	(void)d;
-	return pt_report_heap(c->s, c->path, pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
+	return pt_report_heap(c->s, c->path,
+			      pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
 			      c->ra->format, out);
 }
 
@@ -142,7 +143,8 @@ static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	(void)d;
-	return pt_report_heap_diff(c->g, c->g2, pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
+	return pt_report_heap_diff(c->g, c->g2,
+				   pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
 				   c->ra->format, c->a->fail_bytes, c->a->fail_pct, &c->grew, out);
 }
 

@@ -66,6 +66,95 @@ int pt_heap_edge_named(const struct pt_heapgraph *g, size_t e)
 	return t != g->et_element && t != g->et_hidden;
 }
 
+/* DevTools' propagateDOMState: embedder (native) nodes whose detachedness is known (1
+ * attached, 2 detached) pass it on to the native nodes they reach (not over hidden,
+ * invisible or weak edges), attached first; detached ones are renamed "Detached <name>".
+ * The same steps in the same order, so the same nodes end up renamed. */
+struct dom_state {
+	struct pt_heapgraph *g;
+	uint32_t f_det, nstrings;
+	uint8_t *visited;
+	uint32_t *attached, *detached, *renamed;
+	size_t nattached, ndetached;
+};
+
+static void dom_process(struct dom_state *s, uint32_t v, uint32_t state)
+{
+	struct pt_heapgraph *g = s->g;
+	uint32_t *rec = g->nodes + (size_t)v * g->nfields;
+
+	if (s->visited[v])
+		return;
+	s->visited[v] = 1;
+	if (rec[g->f_type] != g->t_native)
+		return;
+	rec[s->f_det] = state;
+	if (state == 1) {
+		s->attached[s->nattached++] = v;
+	} else if (state == 2) {
+		uint32_t old = rec[g->f_name];
+		if (old < s->nstrings) {
+			if (s->renamed[old] == PT_HEAP_NONE) {
+				const char *nm = pt_heap_str(g, old);
+				size_t len = strlen(nm);
+				char *t = pt_xmalloc(len + 10);
+				memcpy(t, "Detached ", 9);
+				memcpy(t + 9, nm, len + 1);
+				s->renamed[old] = g->nstrings;
+				pt_heapgraph_add_string(g, t, len + 9);
+				free(t);
+			}
+			rec[g->f_name] = s->renamed[old];
+		}
+		s->detached[s->ndetached++] = v;
+	}
+}
+
+static void dom_spread(struct dom_state *s, uint32_t v, uint32_t state, uint32_t et_invisible)
+{
+	struct pt_heapgraph *g = s->g;
+	size_t e;
+	for (e = g->first_edge[v]; e < g->first_edge[v + 1]; e++) {
+		uint32_t t = pt_heap_edge_type(g, e);
+		if (t == g->et_hidden || t == g->et_weak || t == et_invisible)
+			continue;
+		dom_process(s, pt_heap_edge_to(g, e), state);
+	}
+}
+
+static void propagate_detachedness(struct pt_heapgraph *g, uint32_t f_det)
+{
+	struct dom_state s;
+	uint32_t et_invisible = find(g->edge_types, g->nedge_types, "invisible");
+	size_t i, n = g->nnodes;
+
+	s.g = g;
+	s.f_det = f_det;
+	s.nstrings = g->nstrings;
+	s.visited = pt_xcalloc(n, 1);
+	s.attached = pt_xmalloc(n * sizeof(uint32_t));
+	s.detached = pt_xmalloc(n * sizeof(uint32_t));
+	s.renamed = pt_xmalloc(((size_t)g->nstrings + 1) * sizeof(uint32_t));
+	memset(s.renamed, 0xff, ((size_t)g->nstrings + 1) * sizeof(uint32_t));
+	s.nattached = s.ndetached = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t state = g->nodes[i * g->nfields + f_det];
+		if (state)
+			dom_process(&s, (uint32_t)i, state);
+	}
+	while (s.nattached)
+		dom_spread(&s, s.attached[--s.nattached], 1, et_invisible);
+	while (s.ndetached) {
+		uint32_t v = s.detached[--s.ndetached];
+		if (g->nodes[(size_t)v * g->nfields + f_det] != 1)
+			dom_spread(&s, v, 2, et_invisible);
+	}
+	free(s.visited);
+	free(s.attached);
+	free(s.detached);
+	free(s.renamed);
+}
+
 int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 {
 	size_t i, e = 0;
@@ -75,7 +164,8 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 	uint32_t *ef[] = {&g->e_type, &g->e_name, &g->e_to};
 
 	if (!g->nfields || !g->efields)
-		return pt_diag_error_at(d, off, "no snapshot.meta with node_fields and edge_fields");
+		return pt_diag_error_at(d, off,
+					"no snapshot.meta with node_fields and edge_fields");
 	for (i = 0; i < 5; i++)
 		if ((*nf[i] = find(g->meta_node_fields, g->nfields, need_node[i])) == PT_HEAP_NONE)
 			return pt_diag_error_at(d, off, "snapshot.meta.node_fields has no '%s'",
@@ -86,7 +176,8 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 						need_edge[i]);
 	g->f_trace = find(g->meta_node_fields, g->nfields, "trace_node_id");
 	if (!g->nnode_types || !g->nedge_types)
-		return pt_diag_error_at(d, off, "snapshot.meta has no node_types or edge_types list");
+		return pt_diag_error_at(d, off,
+					"snapshot.meta has no node_types or edge_types list");
 	g->t_hidden = find(g->node_types, g->nnode_types, "hidden");
 	g->t_object = find(g->node_types, g->nnode_types, "object");
 	g->t_native = find(g->node_types, g->nnode_types, "native");
@@ -121,38 +212,52 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 		return pt_diag_error_at(d, off, "the snapshot has no nodes");
 	g->first_edge = pt_xmalloc((g->nnodes + 1) * sizeof(uint32_t));
 	for (i = 0; i < g->nnodes; i++) {
-		uint32_t t = pt_heap_type(g, (uint32_t)i), nm = pt_heap_field(g, (uint32_t)i, g->f_name);
+		uint32_t t = pt_heap_type(g, (uint32_t)i),
+			 nm = pt_heap_field(g, (uint32_t)i, g->f_name);
 		uint32_t ec = pt_heap_field(g, (uint32_t)i, g->f_edges);
 		if (t >= g->nnode_types)
-			return pt_diag_error_at(d, off, "node %zu (id %" PRIu32 "): type %" PRIu32
-						" is not in node_types", i, pt_heap_id(g, (uint32_t)i), t);
+			return pt_diag_error_at(d, off,
+						"node %zu (id %" PRIu32 "): type %" PRIu32
+						" is not in node_types",
+						i, pt_heap_id(g, (uint32_t)i), t);
 		if (nm >= g->nstrings)
-			return pt_diag_error_at(d, off, "node %zu (id %" PRIu32 "): name %" PRIu32
-						" is not a string id (%" PRIu32 " strings)", i,
-						pt_heap_id(g, (uint32_t)i), nm, g->nstrings);
+			return pt_diag_error_at(d, off,
+						"node %zu (id %" PRIu32 "): name %" PRIu32
+						" is not a string id (%" PRIu32 " strings)",
+						i, pt_heap_id(g, (uint32_t)i), nm, g->nstrings);
 		if (ec > g->nedges - e)
-			return pt_diag_error_at(d, off, "node %zu (id %" PRIu32 "): edge_count %" PRIu32
-						" is more than the %zu edges left", i,
-						pt_heap_id(g, (uint32_t)i), ec, g->nedges - e);
+			return pt_diag_error_at(d, off,
+						"node %zu (id %" PRIu32 "): edge_count %" PRIu32
+						" is more than the %zu edges left",
+						i, pt_heap_id(g, (uint32_t)i), ec, g->nedges - e);
 		g->first_edge[i] = (uint32_t)e;
 		e += ec;
 	}
 	g->first_edge[g->nnodes] = (uint32_t)e;
 	if (e != g->nedges)
-		return pt_diag_error_at(d, off, "%zu edges belong to no node (the edge_counts sum to %zu)",
+		return pt_diag_error_at(d, off,
+					"%zu edges belong to no node (the edge_counts sum to %zu)",
 					g->nedges - e, e);
 	for (i = 0; i < g->nedges; i++) {
 		uint32_t t = pt_heap_edge_type(g, i), to = g->edges[i * g->efields + g->e_to];
 		if (t >= g->nedge_types)
-			return pt_diag_error_at(d, off, "edge %zu: type %" PRIu32 " is not in edge_types",
-						i, t);
+			return pt_diag_error_at(
+				d, off, "edge %zu: type %" PRIu32 " is not in edge_types", i, t);
 		if (to % g->nfields || to / g->nfields >= g->nnodes)
-			return pt_diag_error_at(d, off, "edge %zu: to_node %" PRIu32
-						" is not a node (a multiple of %" PRIu32 " below %zu)",
+			return pt_diag_error_at(d, off,
+						"edge %zu: to_node %" PRIu32
+						" is not a node (a multiple of %" PRIu32
+						" below %zu)",
 						i, to, g->nfields, g->nodes_len);
 		if (pt_heap_edge_named(g, i) && pt_heap_edge_name(g, i) >= g->nstrings)
-			return pt_diag_error_at(d, off, "edge %zu: name %" PRIu32 " is not a string id",
-						i, pt_heap_edge_name(g, i));
+			return pt_diag_error_at(d, off,
+						"edge %zu: name %" PRIu32 " is not a string id", i,
+						pt_heap_edge_name(g, i));
+	}
+	{
+		uint32_t f_det = find(g->meta_node_fields, g->nfields, "detachedness");
+		if (f_det != PT_HEAP_NONE && g->t_native != PT_HEAP_NONE)
+			propagate_detachedness(g, f_det);
 	}
 	return 0;
 }

@@ -28,8 +28,7 @@ struct pt_heapgraph {
 	/* type values we use; PT_HEAP_NONE if the meta has no such type */
 	uint32_t t_hidden, t_object, t_native, t_code, t_synthetic, t_string;
 	uint32_t t_cons_string, t_sliced_string, t_closure, t_array;
-	uint32_t et_weak, et_shortcut, et_element, et_hidden, et_internal, et_context,
-		et_property;
+	uint32_t et_weak, et_shortcut, et_element, et_hidden, et_internal, et_context, et_property;
 
 	uint32_t *nodes; /* nnodes * nfields */
 	size_t nnodes, nodes_len, nodes_alloc;

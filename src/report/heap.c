@@ -54,7 +54,8 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 		if (nm)
 			names_len += (size_t)sprintf(s->names + names_len, "%s", nm) + 1;
 		else
-			names_len += (size_t)sprintf(s->names + names_len, "(%s)", g->node_types[i]) + 1;
+			names_len +=
+				(size_t)sprintf(s->names + names_len, "(%s)", g->node_types[i]) + 1;
 	}
 	for (i = 0; i < n; i++) {
 		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i), *slot;
@@ -219,7 +220,8 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 			const struct pt_heap_row *r = &s->rows[i];
 			pt_buf_reset(&b);
 			add_name(&b, r->name, 200);
-			fprintf(out, "%14" PRIu64 " %6.2f%% %14" PRIu64 " %6.2f%% %10" PRIu64 "  %s\n",
+			fprintf(out,
+				"%14" PRIu64 " %6.2f%% %14" PRIu64 " %6.2f%% %10" PRIu64 "  %s\n",
 				r->retained, pct(r->retained, s->total_retained), r->shallow,
 				pct(r->shallow, s->total_retained), r->count, b.buf);
 		}
@@ -264,8 +266,9 @@ static void add_node(struct pt_buf *b, const struct pt_heapgraph *g,
 {
 	char tmp[64];
 	int64_t key;
-	const char *cls = s->node_row[v] != PT_HEAP_NONE ? s->rows[s->node_row[v]].name
-							 : pt_heap_class(g, v, tmp, sizeof(tmp), &key);
+	const char *cls = s->node_row[v] != PT_HEAP_NONE
+				  ? s->rows[s->node_row[v]].name
+				  : pt_heap_class(g, v, tmp, sizeof(tmp), &key);
 	char id[24];
 	add_name(b, cls, 80);
 	snprintf(id, sizeof(id), " @%" PRIu32, pt_heap_id(g, v));
@@ -286,9 +289,8 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			     const struct pt_heap_summary *s, const regex_t *re,
-			     long limit, enum pt_report_format format, FILE *out,
-			     struct pt_diag *d)
+			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     enum pt_report_format format, FILE *out, struct pt_diag *d)
 {
 	uint32_t n = (uint32_t)g->nnodes, v, *queue, *via, *path = NULL;
 	uint8_t *match = pt_xcalloc(s->n + 1, 1);
@@ -374,7 +376,8 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			fprintf(out, "%s  retained %" PRIu64 " bytes, shallow %" PRIu32 " bytes\n",
 				b.buf, c[i].retained, pt_heap_self(g, c[i].node));
 			if (w != 0)
-				fprintf(out, "  (not reachable from the root without weak edges)\n");
+				fprintf(out,
+					"  (not reachable from the root without weak edges)\n");
 			else
 				fprintf(out, "  (root)\n");
 		}
@@ -478,9 +481,9 @@ static size_t type_names_len(const struct pt_heapgraph *g)
 	return n;
 }
 
-int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
-			long limit, enum pt_report_format format, int64_t fail_bytes,
-			double fail_pct, int *grew_over, FILE *out)
+int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
+			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
+			int *grew_over, FILE *out)
 {
 	char *bn = pt_xmalloc(type_names_len(base)), *cn = pt_xmalloc(type_names_len(cur));
 	size_t nb, ncur, i = 0, j = 0, nrows = 0, alloc = 0, k, shown;
@@ -490,8 +493,9 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 
 	*grew_over = 0;
 	while (i < nb || j < ncur) {
-		const char *cls = i < nb && (j == ncur || strcmp(b[i].cls, c[j].cls) <= 0) ? b[i].cls
-											    : c[j].cls;
+		const char *cls = i < nb && (j == ncur || strcmp(b[i].cls, c[j].cls) <= 0)
+					  ? b[i].cls
+					  : c[j].cls;
 		struct drow r;
 		memset(&r, 0, sizeof(r));
 		r.cls = cls;
@@ -559,25 +563,31 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 		fputs("name,added,deleted,count_delta,added_size,deleted_size,size_delta\n", out);
 		for (k = 0; k < shown; k++) {
 			csv_fwrite(out, rows[k].cls, strlen(rows[k].cls));
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
+			fprintf(out,
+				",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
+				",%" PRId64 "\n",
 				rows[k].added, rows[k].deleted,
-				(int64_t)rows[k].added - (int64_t)rows[k].deleted, rows[k].added_size,
-				rows[k].deleted_size, rows[k].size_delta);
+				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
+				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta);
 		}
 	} else {
 		struct pt_buf nb2 = PT_BUF_INIT;
-		fprintf(out, "Size change: %+" PRId64 " bytes; showing %zu of %zu changed constructors\n",
+		fprintf(out,
+			"Size change: %+" PRId64
+			" bytes; showing %zu of %zu changed constructors\n",
 			total_delta, shown, nrows);
 		fprintf(out, "%8s %8s %8s %12s %12s %12s  %s\n", "new", "deleted", "delta",
 			"alloc size", "freed size", "size delta", "constructor");
 		for (k = 0; k < shown; k++) {
 			pt_buf_reset(&nb2);
 			add_name(&nb2, rows[k].cls, 200);
-			fprintf(out, "%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12" PRIu64 " %12" PRIu64
+			fprintf(out,
+				"%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12" PRIu64 " %12" PRIu64
 				" %+12" PRId64 "  %s\n",
 				rows[k].added, rows[k].deleted,
-				(int64_t)rows[k].added - (int64_t)rows[k].deleted, rows[k].added_size,
-				rows[k].deleted_size, rows[k].size_delta, nb2.buf);
+				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
+				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta,
+				nb2.buf);
 		}
 		pt_buf_release(&nb2);
 	}

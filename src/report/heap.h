@@ -15,7 +15,7 @@ struct pt_heap_row {
 	const char *name; /* the class name: points into the graph, or into `names` */
 	int64_t key;	  /* DevTools' classIndex */
 	uint64_t count, shallow, retained;
-	uint32_t first;	  /* a node of the class, for lookups */
+	uint32_t first; /* a node of the class, for lookups */
 	uint32_t pad;
 };
 
@@ -42,15 +42,14 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
  * re: the shortest path from the root, over edges DevTools shows in its retainers
  * view, as "edge name -> node" steps. -1 with d set when no class matches. */
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			     const struct pt_heap_summary *s, const regex_t *re,
-			     long limit, enum pt_report_format format, FILE *out,
-			     struct pt_diag *d);
+			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     enum pt_report_format format, FILE *out, struct pt_diag *d);
 
 /* Per class, BASE against NEW by object id: new objects (ids not in BASE), deleted
  * ones, the count and size change, as DevTools' Comparison view. *grew_over is set to
  * 1 when a class's size grew by more than fail_bytes (>= 0) or fail_pct (>= 0) percent. */
-int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
-			long limit, enum pt_report_format format, int64_t fail_bytes,
-			double fail_pct, int *grew_over, FILE *out);
+int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
+			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
+			int *grew_over, FILE *out);
 
 #endif
