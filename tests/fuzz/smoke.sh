@@ -21,6 +21,7 @@ seeds () {
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* | grep -v "\.err$" ;;
+	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* | grep -v "\.err$" ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-chrometrace) ls "$srcdir"/samples/node/*.trace.json ;;
 	esac 2>/dev/null
