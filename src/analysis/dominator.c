@@ -8,7 +8,7 @@
 #include "analysis/dominator.h"
 #include "util/xalloc.h"
 
-enum { PAGE = 1, VISITED = 2 };
+enum { PAGE = 1, VISITED = 2, LEFT = 4 };
 
 int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e)
 {
@@ -94,150 +94,150 @@ static int follow(const struct pt_heapgraph *g, const uint8_t *flags, uint32_t v
 	return v == 0 || !(flags[w] & PAGE) || (flags[v] & PAGE);
 }
 
-/* depth-first post-order from the root with an explicit stack; returns the count */
-static uint32_t post_order(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			   uint8_t *flags, uint32_t *post2node, uint32_t *node2post,
-			   uint64_t *unreached)
+/* Depth-first numbering (pre-order, 1-based) from the root with an explicit stack, over
+ * the edges follow() takes; nodes left over are then started from the root: first those
+ * whose retainers are all weak or shortcut edges (with what they reach), then the rest,
+ * as DevTools does. vertex[k] is the node numbered k, num[v] its number, parent[v] the
+ * node it was reached from (the root for the starts). */
+static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			 uint8_t *flags, uint32_t *vertex, uint32_t *num, uint32_t *parent,
+			 uint64_t *unreached)
 {
-	uint32_t n = (uint32_t)g->nnodes, npost = 0, i;
+	uint32_t n = (uint32_t)g->nnodes, k = 0, i, round;
 	uint32_t *stack = pt_xmalloc((size_t)n * sizeof(uint32_t));
 	uint32_t *cur = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	int64_t top = 0;
-	int round;
 
-	stack[0] = 0;
-	cur[0] = g->first_edge[0];
-	flags[0] |= VISITED;
-	for (round = 1;; round++) {
-		while (top >= 0) {
-			uint32_t v = stack[top], e = cur[top];
-			if (e < g->first_edge[v + 1]) {
-				uint32_t w = pt_heap_edge_to(g, e);
-				cur[top]++;
-				if ((flags[w] & VISITED) || !follow(g, flags, v, w, e))
-					continue;
-				flags[w] |= VISITED;
-				stack[++top] = w;
-				cur[top] = g->first_edge[w];
-			} else {
-				node2post[v] = npost;
-				post2node[npost++] = v;
-				top--;
-			}
-		}
-		if (npost == n || round > 1)
-			break;
-		/* take the root out again; it goes last, after the subgraphs of the nodes
-		 * that only weak edges retain */
-		npost--;
-		top = 0;
-		stack[0] = 0;
-		cur[0] = g->first_edge[1];
-		for (i = 0; i < n; i++) {
-			if ((flags[i] & VISITED) || !only_weak_retainers(g, dom, i))
+	for (round = 0; round < 3 && k < n; round++) {
+		for (i = 0; i < n && k < n; i++) {
+			int64_t top = 0;
+			if (round == 0 ? i != 0 : (flags[i] & VISITED))
 				continue;
-			stack[++top] = i;
-			cur[top] = g->first_edge[i];
-			flags[i] |= VISITED;
-			(*unreached)++;
-		}
-	}
-	if (npost != n) {
-		npost--;
-		for (i = 0; i < n; i++)
-			if (!(flags[i] & VISITED)) {
-				node2post[i] = npost;
-				post2node[npost++] = i;
+			if (round == 1 && !only_weak_retainers(g, dom, i))
+				continue;
+			if (round) {
 				(*unreached)++;
+				parent[i] = 0;
 			}
-		node2post[0] = npost;
-		post2node[npost++] = 0;
+			flags[i] |= VISITED;
+			num[i] = ++k;
+			vertex[k] = i;
+			if (round == 2) {
+				flags[i] |= LEFT; /* a clique retained only by itself */
+				continue;
+			}
+			stack[0] = i;
+			cur[0] = g->first_edge[i];
+			while (top >= 0) {
+				uint32_t v = stack[top], e = cur[top];
+				if (e < g->first_edge[v + 1]) {
+					uint32_t w = pt_heap_edge_to(g, e);
+					cur[top]++;
+					if ((flags[w] & VISITED) || !follow(g, flags, v, w, e))
+						continue;
+					flags[w] |= VISITED;
+					num[w] = ++k;
+					vertex[k] = w;
+					parent[w] = v;
+					stack[++top] = w;
+					cur[top] = g->first_edge[w];
+				} else {
+					top--;
+				}
+			}
+		}
 	}
 	free(stack);
 	free(cur);
-	return npost;
+}
+
+/* Lengauer and Tarjan's dominators (the simple version: path compression only), with
+ * numbers 1..n (0 = none) and every step iterative */
+struct lt {
+	uint32_t *semi, *label, *ancestor, *stack;
+};
+
+static uint32_t lt_eval(struct lt *t, uint32_t v0)
+{
+	uint32_t sp = 0, v = v0;
+	if (!t->ancestor[v])
+		return v;
+	while (t->ancestor[t->ancestor[v]]) {
+		t->stack[sp++] = v;
+		v = t->ancestor[v];
+	}
+	while (sp) {
+		uint32_t w = t->stack[--sp];
+		if (t->semi[t->label[t->ancestor[w]]] < t->semi[t->label[w]])
+			t->label[w] = t->label[t->ancestor[w]];
+		t->ancestor[w] = t->ancestor[t->ancestor[w]];
+	}
+	return t->label[v0];
 }
 
 void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 {
-	uint32_t n = (uint32_t)g->nnodes, rootp = n - 1, none = n, i, p;
-	uint8_t *flags = pt_xcalloc(n, 1), *affected = pt_xcalloc(n, 1);
-	uint32_t *post2node = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	uint32_t *node2post = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	uint32_t *doms = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	size_t e;
-	int changed = 1;
+	uint32_t n = (uint32_t)g->nnodes, i, k;
+	uint8_t *flags = pt_xcalloc(n, 1);
+	/* 1-based arrays over dfs numbers */
+	uint32_t *vertex = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *num = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	uint32_t *parent = pt_xcalloc((size_t)n, sizeof(uint32_t));
+	uint32_t *idom = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *bucket = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *next = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	struct lt t;
 
 	memset(dom, 0, sizeof(*dom));
 	build_retainers(g, dom);
-	mark_page(g, flags, post2node); /* post2node: scratch until post_order */
-	post_order(g, dom, flags, post2node, node2post, &dom->unreachable);
-
-	for (i = 0; i < rootp; i++)
-		doms[i] = none;
-	doms[rootp] = rootp;
-	for (e = g->first_edge[0]; e < g->first_edge[1]; e++)
-		if (pt_heap_edge_essential(g, 0, e))
-			affected[node2post[pt_heap_edge_to(g, e)]] = 1;
-	/* Cooper, Harvey and Kennedy: intersect the retainers' dominators in reverse
-	 * post-order until nothing changes; only nodes whose retainers changed are
-	 * looked at again */
-	while (changed) {
-		changed = 0;
-		for (p = rootp; p-- > 0;) {
-			uint32_t v, r, nd = none;
-			int orphan = 1;
-			if (!affected[p])
+	mark_page(g, flags, num); /* num: scratch until number_nodes */
+	number_nodes(g, dom, flags, vertex, num, parent, &dom->unreachable);
+	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.label = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.ancestor = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.stack = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	for (k = 1; k <= n; k++)
+		t.semi[k] = t.label[k] = k;
+	for (k = n; k >= 2; k--) {
+		uint32_t w = vertex[k], r, p = num[parent[w]], b;
+		int any = 0;
+		for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++) {
+			uint32_t from = dom->retainer_node[r], u;
+			if (!pt_heap_edge_essential(g, from, dom->retainer_edge[r]))
 				continue;
-			affected[p] = 0;
-			if (doms[p] == rootp)
+			if (from != 0 && (flags[w] & PAGE) && !(flags[from] & PAGE))
 				continue;
-			v = post2node[p];
-			for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++) {
-				uint32_t from = dom->retainer_node[r], rp;
-				if (!pt_heap_edge_essential(g, from, dom->retainer_edge[r]))
-					continue;
-				orphan = 0;
-				if (from != 0 && (flags[v] & PAGE) && !(flags[from] & PAGE))
-					continue;
-				rp = node2post[from];
-				if (doms[rp] == none)
-					continue;
-				if (nd == none) {
-					nd = rp;
-				} else {
-					while (rp != nd) {
-						while (rp < nd)
-							rp = doms[rp];
-						while (nd < rp)
-							nd = doms[nd];
-					}
-				}
-				if (nd == rootp)
-					break;
-			}
-			if (orphan)
-				nd = rootp;
-			if (nd != none && doms[p] != nd) {
-				doms[p] = nd;
-				changed = 1;
-				for (e = g->first_edge[v]; e < g->first_edge[v + 1]; e++)
-					affected[node2post[pt_heap_edge_to(g, e)]] = 1;
-			}
+			any = 1;
+			u = lt_eval(&t, num[from]);
+			if (t.semi[u] < t.semi[k])
+				t.semi[k] = t.semi[u];
 		}
+		/* no retainer DevTools follows, or one of the nodes left over: the root
+		 * holds it */
+		if (!any || (flags[w] & LEFT))
+			t.semi[k] = 1;
+		next[k] = bucket[t.semi[k]];
+		bucket[t.semi[k]] = k;
+		t.ancestor[k] = p;
+		for (b = bucket[p]; b; b = next[b]) {
+			uint32_t u = lt_eval(&t, b);
+			idom[b] = t.semi[u] < t.semi[b] ? u : p;
+		}
+		bucket[p] = 0;
 	}
+	for (k = 2; k <= n; k++)
+		if (idom[k] != t.semi[k])
+			idom[k] = idom[idom[k]];
 
 	dom->idom = pt_xmalloc((size_t)n * sizeof(uint32_t));
 	dom->retained = pt_xmalloc((size_t)n * sizeof(uint64_t));
-	for (p = 0; p < n; p++)
-		dom->idom[post2node[p]] = doms[p] == none ? 0 : post2node[doms[p]];
+	dom->idom[0] = 0;
+	for (k = 2; k <= n; k++)
+		dom->idom[vertex[k]] = vertex[idom[k]];
 	for (i = 0; i < n; i++)
 		dom->retained[i] = pt_heap_self(g, i);
-	/* children come before their dominators in post-order */
-	for (p = 0; p + 1 < n; p++) {
-		uint32_t v = post2node[p];
-		dom->retained[dom->idom[v]] += dom->retained[v];
-	}
+	/* a dominator has a smaller number than the nodes it dominates */
+	for (k = n; k >= 2; k--)
+		dom->retained[dom->idom[vertex[k]]] += dom->retained[vertex[k]];
 
 	dom->first_dominated = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	dom->dominated = pt_xmalloc((size_t)n * sizeof(uint32_t));
@@ -245,15 +245,21 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 		dom->first_dominated[dom->idom[i] + 1]++;
 	for (i = 0; i < n; i++)
 		dom->first_dominated[i + 1] += dom->first_dominated[i];
-	memcpy(doms, dom->first_dominated, (size_t)n * sizeof(uint32_t));
+	memcpy(bucket, dom->first_dominated, (size_t)n * sizeof(uint32_t));
 	for (i = 1; i < n; i++)
-		dom->dominated[doms[dom->idom[i]]++] = i;
+		dom->dominated[bucket[dom->idom[i]]++] = i;
 
 	free(flags);
-	free(affected);
-	free(post2node);
-	free(node2post);
-	free(doms);
+	free(vertex);
+	free(num);
+	free(parent);
+	free(idom);
+	free(bucket);
+	free(next);
+	free(t.semi);
+	free(t.label);
+	free(t.ancestor);
+	free(t.stack);
 }
 
 void pt_heap_dom_release(struct pt_heap_dom *dom)
