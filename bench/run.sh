@@ -282,6 +282,39 @@ if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 	row ".cpuprofile -> top" "$size" 0
 fi
 
+# heap snapshots: a node process holding a linked list of BENCH_HEAP_NODES objects
+# (default 1,000,000: about 90 MB), written by V8; `proftool heap` (read, dominator
+# tree, summary) against node's JSON.parse of the same file, and memlab's parse and
+# retained sizes when tests/viewers/setup.sh installed it; then the list at 1/4, 1/2
+# and all of its length, for the cost of the dominator pass as the list grows
+if command -v node >/dev/null 2>&1; then
+	hn=${BENCH_HEAP_NODES:-1000000}
+	node "$top/bench/gen-heap-list.js" "$work/list.heapsnapshot" "$hn"
+	size=$(stat -c %s "$work/list.heapsnapshot")
+	baseline "node JSON.parse" "$work/np" node -e \
+		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/list.heapsnapshot"
+	run "$work/out" "$PROFTOOL" heap "$work/list.heapsnapshot"
+	row "heap snapshot, $hn-node list -> heap" "$size" 0
+	mods=${PROFTOOL_VIEWERS_MODULES:-$top/tests/viewers/node_modules}
+	if test -f "$mods/@memlab/core/package.json"; then
+		baseline "memlab (@memlab/core)" "$work/ml" env PROFTOOL_VIEWERS_MODULES="$mods" \
+			node "$top/tests/heap-memlab.js" "$work/list.heapsnapshot"
+		run "$work/out" "$PROFTOOL" heap "$work/list.heapsnapshot"
+		row "heap snapshot, $hn-node list -> heap" "$size" 0
+	fi
+	rm -f "$work/list.heapsnapshot"
+	for q in 4 2 1; do
+		n=$((hn / q))
+		node "$top/bench/gen-heap-list.js" "$work/l.heapsnapshot" "$n"
+		size=$(stat -c %s "$work/l.heapsnapshot")
+		baseline "node JSON.parse" "$work/np" node -e \
+			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/l.heapsnapshot"
+		run "$work/out" "$PROFTOOL" heap "$work/l.heapsnapshot"
+		row "heap scaling: $n-node list ($((4 / q))x) -> heap" "$size" 0
+		rm -f "$work/l.heapsnapshot"
+	done
+fi
+
 # writers: the same collapsed input, baseline cat
 baseline "cat" "$work/cat" cat "$work/big.collapsed"
 size=$(stat -c %s "$work/big.collapsed")

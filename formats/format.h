@@ -113,6 +113,8 @@ extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_perf;
 extern const struct pt_format pt_format_pprof;
 extern const struct pt_format pt_format_cpuprofile;
+extern const struct pt_format pt_format_heapprofile;
+extern const struct pt_format pt_format_heapsnapshot;
 extern const struct pt_format pt_format_stackprof;
 extern const struct pt_format pt_format_stackprof_json;
 extern const struct pt_format pt_format_callgrind;

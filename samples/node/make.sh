@@ -60,6 +60,25 @@ done
 files="small.cpuprofile small-inlined.cpuprofile lines.cpuprofile
 	large.cpuprofile small.trace.json"
 
+# small.heapprofile: node --heap-prof (sampling heap profiler, 16 kB interval) of
+# src/heap-alloc.js, read from stdin so the profile names the script "[stdin]".
+(cd "$tmp" && node --heap-prof --heap-prof-interval=16384 \
+	--heap-prof-name=small.heapprofile < "$src/heap-alloc.js")
+files="$files small.heapprofile"
+
+# shapes-1/-2.heapsnapshot.gz, alloc.heapsnapshot.gz: heap snapshots of
+# src/heap-shapes.js (an array of closures that leaks, a Map cache, typed
+# arrays over ArrayBuffers, a 20000-node linked list): shapes-1, then the
+# leaks grown in the same process (shapes-2, for heap --diff), then one taken
+# with allocation tracking (alloc).  Run from / with the snapshots written to
+# descriptors, so no path of the machine is among the heap's strings.
+(cd / && node - < "$src/heap-shapes.js" 3>"$tmp/shapes-1.heapsnapshot" \
+	4>"$tmp/shapes-2.heapsnapshot" 5>"$tmp/alloc.heapsnapshot")
+for f in shapes-1 shapes-2 alloc; do
+	gzip -9n "$tmp/$f.heapsnapshot"
+	files="$files $f.heapsnapshot.gz"
+done
+
 # small-legacy.cpuprofile, small-v8pn.cpuprofile: written by the npm addon
 # v8-profiler-next (1.10.0), only when V8PN names its built directory
 # (samples/README says how to build it; this script does not fetch or build it).

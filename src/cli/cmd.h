@@ -16,5 +16,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_goroutines(int argc, char **argv);
+int cmd_heap(int argc, char **argv);
 
 #endif

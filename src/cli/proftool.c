@@ -29,6 +29,7 @@ static const struct pt_cmd commands[] = {
 	{"merge", cmd_merge, "merge profiles of the same sample types into one"},
 	{"export", cmd_export, "write profiles as tables (TSV, CSV) for a column store"},
 	{"diff", cmd_diff, "compare two profiles per function; a regression gate for CI"},
+	{"heap", cmd_heap, "V8 heap snapshot per constructor: count, shallow, retained; leak diff"},
 	{"record", cmd_record, "run a program under its profiler and report on it"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
 };

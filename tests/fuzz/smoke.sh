@@ -22,6 +22,8 @@ seeds () {
 	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
+	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* | grep -v "\.err$" ;;
+	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* | grep -v "\.err$" ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-chrometrace) ls "$srcdir"/samples/node/*.trace.json ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;

@@ -10,8 +10,14 @@ if ! command -v npm >/dev/null 2>&1; then
 	exit 0
 fi
 stamp=node_modules/.proftool-package-lock.json
-if test -f "$stamp" && cmp -s package-lock.json "$stamp"; then
-	exit 0
+if ! { test -f "$stamp" && cmp -s package-lock.json "$stamp"; }; then
+	npm ci --no-audit --no-fund --loglevel=error
+	cp package-lock.json "$stamp"
 fi
-npm ci --no-audit --no-fund --loglevel=error
-cp package-lock.json "$stamp"
+# the heap tests' reference (t4050): memlab's heap model, pinned, not saved to
+# package.json; --ignore-scripts and PUPPETEER_SKIP_DOWNLOAD keep its puppeteer
+# dependency from downloading a browser (about 80 MB installed)
+if ! test -f node_modules/@memlab/core/package.json; then
+	PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-save --ignore-scripts --no-audit \
+		--no-fund --loglevel=error @memlab/core@2.0.5
+fi

@@ -1,0 +1,635 @@
+/* heapsnapshot.c: V8 heap snapshots (v8.writeHeapSnapshot, DevTools "Heap snapshot"):
+ * streamed with yajl into the packed arrays of core/heapgraph.h. As a profile format it
+ * reads the allocation stacks (trace tree) only; see formats/heapsnapshot.md. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "formats/format.h"
+#include "formats/heapsnapshot.h"
+#include "util/xalloc.h"
+
+#define CHUNK	   65536
+#define MAX_DEPTH  50000
+#define MAX_FIELDS 64	/* a meta field list longer than this is refused */
+#define MAX_TYPES  4096 /* and a type list */
+
+enum ctx {
+	C_TOP,
+	C_SNAPSHOT,
+	C_META,
+	C_LIST,	   /* a meta list of strings: target in `list` */
+	C_TYPES,   /* node_types / edge_types: [[names...], "string", ...] */
+	C_INTS,	   /* nodes, edges, trace_function_infos: target in `ints` */
+	C_STRINGS, /* strings */
+	C_TRACE,   /* a level of trace_tree */
+};
+
+enum target {
+	T_NONE,
+	T_NODE_FIELDS,
+	T_EDGE_FIELDS,
+	T_NODE_TYPES,
+	T_EDGE_TYPES,
+	T_TF_FIELDS,
+	T_TN_FIELDS,
+	T_NODES,
+	T_EDGES,
+	T_TFUNCS
+};
+
+struct level {
+	uint8_t ctx, target;
+	uint16_t pos;	 /* C_TYPES: element index; C_TRACE: field index in the record */
+	uint32_t parent; /* C_TRACE: index of the parent trace node, PT_HEAP_NONE at top */
+	uint32_t cur;	 /* C_TRACE: the record being read */
+};
+
+struct reader {
+	struct pt_heapgraph *g;
+	struct pt_diag *d;
+	yajl_handle h;
+	uint64_t chunk_off;
+	int failed, top_seen, seen_nodes, seen_edges, seen_strings;
+	struct level *stack;
+	size_t depth, stack_alloc;
+	uint64_t skip;
+	const char *key; /* the key whose value comes next (static name), NULL = other */
+	/* trace_node_fields positions, once the meta is read */
+	uint32_t tn_id, tn_fi, tn_count, tn_size, tn_children;
+};
+
+static uint64_t here(const struct reader *r)
+{
+	return r->chunk_off + yajl_get_bytes_consumed(r->h);
+}
+
+static int fail(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct reader *r, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pt_diag_error_at(r->d, here(r), "%s", msg);
+	r->failed = 1;
+	return 0;
+}
+
+static struct level *top(struct reader *r)
+{
+	return r->depth ? &r->stack[r->depth - 1] : NULL;
+}
+
+static int push(struct reader *r, enum ctx c, enum target t)
+{
+	struct level *l;
+	if (r->depth + r->skip >= MAX_DEPTH)
+		return fail(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
+	l = &r->stack[r->depth++];
+	memset(l, 0, sizeof(*l));
+	l->ctx = (uint8_t)c;
+	l->target = (uint8_t)t;
+	l->parent = l->cur = PT_HEAP_NONE;
+	return 1;
+}
+
+/* the string list a target fills */
+static char ***list_of(struct pt_heapgraph *g, enum target t, uint32_t **n)
+{
+	switch (t) {
+	case T_NODE_FIELDS:
+		*n = &g->nfields;
+		return &g->meta_node_fields;
+	case T_EDGE_FIELDS:
+		*n = &g->efields;
+		return &g->meta_edge_fields;
+	case T_NODE_TYPES:
+		*n = &g->nnode_types;
+		return &g->node_types;
+	case T_EDGE_TYPES:
+		*n = &g->nedge_types;
+		return &g->edge_types;
+	case T_TF_FIELDS:
+		*n = &g->ntf_fields;
+		return &g->meta_tf_fields;
+	default:
+		*n = &g->ntn_fields;
+		return &g->meta_tn_fields;
+	}
+}
+
+static int list_add(struct reader *r, enum target t, const char *s, size_t len)
+{
+	uint32_t *n;
+	char ***v = list_of(r->g, t, &n);
+	char *c;
+
+	if (*n >= (t == T_NODE_TYPES || t == T_EDGE_TYPES ? MAX_TYPES : MAX_FIELDS))
+		return fail(r, "a snapshot.meta list longer than %d",
+			    t == T_NODE_TYPES || t == T_EDGE_TYPES ? MAX_TYPES : MAX_FIELDS);
+	*v = pt_xrealloc(*v, (*n + 1) * sizeof(char *));
+	c = pt_xmalloc(len + 1);
+	memcpy(c, s, len);
+	c[len] = '\0';
+	(*v)[(*n)++] = c;
+	return 1;
+}
+
+static int parse_u32(const char *s, size_t n, uint32_t *v)
+{
+	uint64_t acc = 0;
+	size_t i;
+
+	if (!n || n > 10)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		acc = acc * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (acc > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)acc;
+	return 0;
+}
+
+static uint32_t field_pos(char **v, uint32_t n, const char *name)
+{
+	uint32_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return i;
+	return PT_HEAP_NONE;
+}
+
+/* a number inside a trace_tree level */
+static int trace_number(struct reader *r, struct level *l, uint32_t x)
+{
+	struct pt_heapgraph *g = r->g;
+	struct pt_heap_trace *t;
+
+	if (l->pos == 0) {
+		if (g->ntraces >= UINT32_MAX - 2)
+			return fail(r, "too many trace nodes");
+		PT_ALLOC_GROW(g->traces, g->ntraces + 1, g->traces_alloc);
+		t = &g->traces[g->ntraces];
+		memset(t, 0, sizeof(*t));
+		t->parent = l->parent;
+		l->cur = (uint32_t)g->ntraces++;
+	}
+	if (l->pos == r->tn_children)
+		return fail(r, "trace_tree: a number where the children array belongs");
+	t = &g->traces[l->cur];
+	if (l->pos == r->tn_id)
+		t->id = x;
+	else if (l->pos == r->tn_fi)
+		t->func = x;
+	else if (l->pos == r->tn_count)
+		t->count = x;
+	else if (l->pos == r->tn_size)
+		t->size = x;
+	if (++l->pos == r->g->ntn_fields)
+		l->pos = 0;
+	return 1;
+}
+
+static int begin_trace(struct reader *r)
+{
+	struct pt_heapgraph *g = r->g;
+	if (!g->ntn_fields)
+		return fail(r, "'trace_tree' before snapshot.meta.trace_node_fields");
+	r->tn_id = field_pos(g->meta_tn_fields, g->ntn_fields, "id");
+	r->tn_fi = field_pos(g->meta_tn_fields, g->ntn_fields, "function_info_index");
+	r->tn_count = field_pos(g->meta_tn_fields, g->ntn_fields, "count");
+	r->tn_size = field_pos(g->meta_tn_fields, g->ntn_fields, "size");
+	r->tn_children = field_pos(g->meta_tn_fields, g->ntn_fields, "children");
+	if (r->tn_fi == PT_HEAP_NONE || r->tn_children == PT_HEAP_NONE)
+		return fail(r, "trace_node_fields lacks function_info_index or children");
+	return push(r, C_TRACE, T_NONE);
+}
+
+enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_OTHER };
+
+static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
+{
+	struct level *l = top(r);
+	const char *k = r->key;
+
+	r->key = NULL;
+	if (r->skip) {
+		if (vk == V_MAP || vk == V_ARRAY)
+			r->skip++;
+		if (r->depth + r->skip >= MAX_DEPTH)
+			return fail(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+		return 1;
+	}
+	if (!l) {
+		r->top_seen = 1;
+		if (vk != V_MAP)
+			return fail(r, "not a V8 heap snapshot: the JSON is not an object");
+		return push(r, C_TOP, T_NONE);
+	}
+	switch ((enum ctx)l->ctx) {
+	case C_LIST:
+		if (vk != V_STRING)
+			return fail(r, "snapshot.meta: a field or type name is not a string");
+		return list_add(r, (enum target)l->target, s, len);
+	case C_TYPES:
+		/* the first element lists the type names; the others say what the other
+		 * fields hold ("string", "number", ...) and are not needed */
+		if (l->pos++ == 0) {
+			if (vk != V_ARRAY)
+				return fail(r, "snapshot.meta: the first element of a type list "
+					       "is not an array");
+			return push(r, C_LIST, (enum target)l->target);
+		}
+		if (vk == V_MAP || vk == V_ARRAY)
+			r->skip = 1;
+		return 1;
+	case C_INTS: {
+		struct pt_heapgraph *g = r->g;
+		uint32_t x;
+		if (vk != V_NUMBER || parse_u32(s, len, &x) < 0)
+			return fail(r, "an element of '%s' is not an integer from 0 to 4294967295",
+				    l->target == T_NODES   ? "nodes"
+				    : l->target == T_EDGES ? "edges"
+							   : "trace_function_infos");
+		if (l->target == T_NODES) {
+			PT_ALLOC_GROW(g->nodes, g->nodes_len + 1, g->nodes_alloc);
+			g->nodes[g->nodes_len++] = x;
+		} else if (l->target == T_EDGES) {
+			PT_ALLOC_GROW(g->edges, g->edges_len + 1, g->edges_alloc);
+			g->edges[g->edges_len++] = x;
+		} else {
+			PT_ALLOC_GROW(g->tfuncs, g->tfuncs_len + 1, g->tfuncs_alloc);
+			g->tfuncs[g->tfuncs_len++] = x;
+		}
+		return 1;
+	}
+	case C_STRINGS:
+		if (vk != V_STRING)
+			return fail(r, "an element of 'strings' is not a string");
+		if (r->g->nstrings >= UINT32_MAX - 1)
+			return fail(r, "too many strings");
+		pt_heapgraph_add_string(r->g, s, len);
+		return 1;
+	case C_TRACE: {
+		uint32_t x;
+		if (vk == V_ARRAY) {
+			uint32_t parent;
+			if (l->pos != r->tn_children || l->cur == PT_HEAP_NONE)
+				return fail(r, "trace_tree: an array where a number belongs");
+			parent = l->cur;
+			if (++l->pos == r->g->ntn_fields)
+				l->pos = 0;
+			if (!push(r, C_TRACE, T_NONE))
+				return 0;
+			top(r)->parent = parent;
+			return 1;
+		}
+		if (vk != V_NUMBER || parse_u32(s, len, &x) < 0)
+			return fail(r, "trace_tree: an element is not an integer from 0 to "
+				       "4294967295");
+		return trace_number(r, l, x);
+	}
+	default:
+		break;
+	}
+	/* object members */
+	if (!k) {
+		if (vk == V_MAP || vk == V_ARRAY)
+			r->skip = 1;
+		return 1;
+	}
+	if (!strcmp(k, "snapshot") || !strcmp(k, "meta")) {
+		if (vk != V_MAP)
+			return fail(r, "'%s' is not an object", k);
+		return push(r, k[0] == 's' ? C_SNAPSHOT : C_META, T_NONE);
+	}
+	if (vk != V_ARRAY)
+		return fail(r, "'%s' is not an array", k);
+	if (l->ctx == C_META) {
+		if (!strcmp(k, "node_types") || !strcmp(k, "edge_types")) {
+			uint32_t *n;
+			enum target t = k[0] == 'n' ? T_NODE_TYPES : T_EDGE_TYPES;
+			if (*list_of(r->g, t, &n))
+				return fail(r, "a second '%s'", k);
+			return push(r, C_TYPES, t);
+		}
+		{
+			enum target t = !strcmp(k, "node_fields")		   ? T_NODE_FIELDS
+					: !strcmp(k, "edge_fields")		   ? T_EDGE_FIELDS
+					: !strcmp(k, "trace_function_info_fields") ? T_TF_FIELDS
+										   : T_TN_FIELDS;
+			uint32_t *n;
+			if (*list_of(r->g, t, &n))
+				return fail(r, "a second '%s'", k);
+			return push(r, C_LIST, t);
+		}
+	}
+	if (!strcmp(k, "strings")) {
+		if (r->seen_strings++)
+			return fail(r, "a second 'strings'");
+		return push(r, C_STRINGS, T_NONE);
+	}
+	if (!strcmp(k, "trace_tree"))
+		return begin_trace(r);
+	if (!strcmp(k, "nodes")) {
+		if (r->seen_nodes++)
+			return fail(r, "a second 'nodes'");
+		return push(r, C_INTS, T_NODES);
+	}
+	if (!strcmp(k, "edges")) {
+		if (r->seen_edges++)
+			return fail(r, "a second 'edges'");
+		return push(r, C_INTS, T_EDGES);
+	}
+	return push(r, C_INTS, T_TFUNCS); /* trace_function_infos */
+}
+
+static int cb_null(void *ctx)
+{
+	return on_value(ctx, V_OTHER, NULL, 0);
+}
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return on_value(ctx, V_OTHER, NULL, 0);
+}
+static int cb_number(void *ctx, const char *s, size_t len)
+{
+	struct reader *r = ctx;
+	struct level *l = r->skip ? NULL : top(r);
+	uint32_t x;
+
+	/* the bulk of a snapshot: elements of nodes and edges */
+	if (l && l->ctx == C_INTS && l->target != T_TFUNCS && parse_u32(s, len, &x) == 0) {
+		struct pt_heapgraph *g = r->g;
+		if (l->target == T_NODES) {
+			PT_ALLOC_GROW(g->nodes, g->nodes_len + 1, g->nodes_alloc);
+			g->nodes[g->nodes_len++] = x;
+		} else {
+			PT_ALLOC_GROW(g->edges, g->edges_len + 1, g->edges_alloc);
+			g->edges[g->edges_len++] = x;
+		}
+		return 1;
+	}
+	return on_value(ctx, V_NUMBER, s, len);
+}
+static int cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return on_value(ctx, V_STRING, (const char *)s, len);
+}
+static int cb_start_map(void *ctx)
+{
+	return on_value(ctx, V_MAP, NULL, 0);
+}
+static int cb_start_array(void *ctx)
+{
+	return on_value(ctx, V_ARRAY, NULL, 0);
+}
+
+static const char *const top_keys[] = {
+	"snapshot", "nodes", "edges", "strings", "trace_function_infos", "trace_tree", NULL};
+static const char *const meta_keys[] = {"node_fields",
+					"edge_fields",
+					"node_types",
+					"edge_types",
+					"trace_function_info_fields",
+					"trace_node_fields",
+					NULL};
+
+static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct reader *r = ctx;
+	struct level *l = top(r);
+	const char *const *v = NULL;
+	size_t i;
+
+	r->key = NULL;
+	if (r->skip || !l)
+		return 1;
+	if (l->ctx == C_TOP)
+		v = top_keys;
+	else if (l->ctx == C_SNAPSHOT) {
+		if (len == 4 && !memcmp(s, "meta", 4))
+			r->key = "meta";
+		return 1;
+	} else if (l->ctx == C_META)
+		v = meta_keys;
+	for (i = 0; v && v[i]; i++)
+		if (strlen(v[i]) == len && !memcmp(v[i], s, len)) {
+			r->key = v[i];
+			break;
+		}
+	return 1;
+}
+static int cb_end(void *ctx)
+{
+	struct reader *r = ctx;
+	if (r->skip) {
+		r->skip--;
+		return 1;
+	}
+	if (r->depth) {
+		struct level *l = top(r);
+		if (l->ctx == C_TRACE && l->pos != 0)
+			return fail(r, "trace_tree: a record cut short (%u of %" PRIu32 " fields)",
+				    (unsigned)l->pos, r->g->ntn_fields);
+		r->depth--;
+	}
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
+	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
+};
+
+int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
+{
+	struct reader r;
+	const unsigned char *buf;
+	yajl_status st = yajl_status_ok;
+	uint64_t end_off;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.g = g;
+	r.d = d;
+	r.h = yajl_alloc(&callbacks, NULL, &r);
+	for (;;) {
+		size_t len;
+		int rc = pt_input_need(in, CHUNK, &buf);
+		if (rc < 0)
+			goto out;
+		len = in->end - in->pos;
+		if (len > CHUNK)
+			len = CHUNK;
+		if (!len)
+			break;
+		r.chunk_off = pt_input_tell(in);
+		st = yajl_parse(r.h, buf, len);
+		if (st != yajl_status_ok)
+			break;
+		pt_input_consume(in, len);
+		if (rc == 0 && in->pos == in->end)
+			break;
+	}
+	end_off = pt_input_tell(in);
+	if (st == yajl_status_ok) {
+		r.chunk_off = end_off;
+		st = yajl_complete_parse(r.h);
+		if (st != yajl_status_ok && !r.failed) {
+			pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
+			goto out;
+		}
+	}
+	if (st != yajl_status_ok) {
+		if (!r.failed) {
+			unsigned char *msg = yajl_get_error(r.h, 0, NULL, 0);
+			char *m = (char *)msg, *e = m + strlen(m);
+			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
+				*--e = '\0';
+			pt_diag_error_at(d, here(&r), "invalid JSON: %s", m);
+			yajl_free_error(r.h, msg);
+		}
+		goto out;
+	}
+	if (!r.top_seen) {
+		pt_diag_error_at(d, 0, "empty input");
+		goto out;
+	}
+	if (!r.seen_nodes || !r.seen_edges || !r.seen_strings) {
+		pt_diag_error_at(d, end_off, "not a V8 heap snapshot: no '%s'",
+				 !r.seen_nodes	 ? "nodes"
+				 : !r.seen_edges ? "edges"
+						 : "strings");
+		goto out;
+	}
+	ret = pt_heapgraph_finish(g, end_off, d) < 0 ? -1 : 0;
+out:
+	yajl_free(r.h);
+	free(r.stack);
+	return ret;
+}
+
+/* ---- the format row: allocation stacks as a call tree ---- */
+
+static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
+			     const struct pt_read_opts *o, struct pt_diag *d)
+{
+	struct pt_heapgraph g;
+	uint32_t *ptnode = NULL, *frames = NULL;
+	uint32_t f_name, f_script, f_line, f_col, nf;
+	size_t i, nfuncs;
+	int ret = -1;
+
+	(void)o;
+	p->format = "heapsnapshot";
+	pt_heapgraph_init(&g);
+	if (pt_heapsnapshot_load(in, &g, d) < 0)
+		goto out;
+	if (!g.ntraces) {
+		pt_diag_error_at(d, pt_input_tell(in),
+				 "heap snapshot without allocation stacks (no trace_tree): "
+				 "'proftool heap' summarizes it");
+		goto out;
+	}
+	nf = g.ntf_fields;
+	f_name = field_pos(g.meta_tf_fields, nf, "name");
+	f_script = field_pos(g.meta_tf_fields, nf, "script_name");
+	f_line = field_pos(g.meta_tf_fields, nf, "line");
+	f_col = field_pos(g.meta_tf_fields, nf, "column");
+	if (!nf || f_name == PT_HEAP_NONE || g.tfuncs_len % nf) {
+		pt_diag_error_at(d, pt_input_tell(in),
+				 "trace_function_infos do not match trace_function_info_fields");
+		goto out;
+	}
+	nfuncs = g.tfuncs_len / nf;
+	frames = pt_xcalloc(nfuncs ? nfuncs : 1, sizeof(uint32_t));
+	for (i = 0; i < nfuncs; i++) {
+		const uint32_t *fi = g.tfuncs + i * nf;
+		struct pt_frame f;
+		uint32_t name = fi[f_name], script = f_script == PT_HEAP_NONE ? 0 : fi[f_script];
+		const char *ns;
+		if (name >= g.nstrings || (f_script != PT_HEAP_NONE && script >= g.nstrings)) {
+			pt_diag_error_at(
+				d, pt_input_tell(in),
+				"trace function %zu: name or script_name is not a string id", i);
+			goto out;
+		}
+		ns = pt_heap_str(&g, name);
+		memset(&f, 0, sizeof(f));
+		/* V8 writes line and column 1-based, 0 when unknown */
+		f.func = pt_profile_func(
+			p, pt_str(p, *ns ? ns : "(anonymous)"), 0,
+			f_script == PT_HEAP_NONE ? 0 : pt_str(p, pt_heap_str(&g, script)),
+			f_line == PT_HEAP_NONE ? 0 : fi[f_line]);
+		f.column = f_col == PT_HEAP_NONE ? 0 : fi[f_col];
+		if (!strcmp(ns, "(root)"))
+			frames[i] = 0;
+		else
+			frames[i] = pt_profile_frame(p, &f);
+	}
+	pt_profile_add_type(p, "space", "bytes");
+	pt_profile_add_type(p, "objects", "count");
+	ptnode = pt_xmalloc(g.ntraces * sizeof(uint32_t));
+	/* a record comes before its children's: parents have smaller indexes */
+	for (i = 0; i < g.ntraces; i++) {
+		const struct pt_heap_trace *t = &g.traces[i];
+		uint32_t parent = t->parent == PT_HEAP_NONE ? 0 : ptnode[t->parent];
+		int64_t v[2];
+		if (t->func >= nfuncs) {
+			pt_diag_error_at(d, pt_input_tell(in),
+					 "trace node %" PRIu32 ": function_info_index %" PRIu32
+					 " is not one of the %zu trace functions",
+					 t->id, t->func, nfuncs);
+			goto out;
+		}
+		ptnode[i] = frames[t->func] ? pt_profile_child(p, parent, frames[t->func]) : parent;
+		v[0] = (int64_t)t->size;
+		v[1] = (int64_t)t->count;
+		if (v[0] || v[1])
+			pt_profile_add_sample(p, ptnode[i], 0, v, 0);
+	}
+	ret = 0;
+out:
+	free(ptnode);
+	free(frames);
+	pt_heapgraph_release(&g);
+	return ret;
+}
+
+static int heapsnapshot_detect(const unsigned char *head, size_t len)
+{
+	const char *s = (const char *)head;
+	size_t i = 0;
+
+	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	if (i == len || head[i] != '{')
+		return 0;
+	if (memmem(s, len, "\"node_fields\"", 13) && memmem(s, len, "\"edge_fields\"", 13))
+		return 95;
+	if (memmem(s, len, "\"snapshot\"", 10) && memmem(s, len, "\"meta\"", 6))
+		return 70;
+	return 0;
+}
+
+const struct pt_format pt_format_heapsnapshot = {
+	.name = "heapsnapshot",
+	.description = "V8 heap snapshot (.heapsnapshot): its allocation stacks, when taken with "
+		       "allocation tracking; 'proftool heap' summarizes the heap itself",
+	.suffixes = NULL,
+	.detect = heapsnapshot_detect,
+	.read = heapsnapshot_read,
+	.write = NULL,
+};

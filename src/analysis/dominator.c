@@ -1,0 +1,275 @@
+/* dominator.c: dominator tree and retained sizes of a heap snapshot, as Chrome DevTools'
+ * heap snapshot worker computes them (see dominator.h for the edge rules). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dominator.h"
+#include "util/xalloc.h"
+
+enum { PAGE = 1, VISITED = 2, LEFT = 4 };
+
+int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e)
+{
+	uint32_t t = pt_heap_edge_type(g, e);
+	return t != g->et_weak && (t != g->et_shortcut || from == 0);
+}
+
+static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
+{
+	size_t n = g->nnodes, e;
+	uint32_t i, *fill;
+
+	dom->first_retainer = pt_xcalloc(n + 1, sizeof(uint32_t));
+	dom->retainer_edge = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
+	dom->retainer_node = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
+	for (e = 0; e < g->nedges; e++)
+		dom->first_retainer[pt_heap_edge_to(g, e) + 1]++;
+	for (i = 0; i < n; i++)
+		dom->first_retainer[i + 1] += dom->first_retainer[i];
+	fill = pt_xmalloc(n * sizeof(uint32_t));
+	memcpy(fill, dom->first_retainer, n * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		for (e = g->first_edge[i]; e < g->first_edge[i + 1]; e++) {
+			uint32_t to = pt_heap_edge_to(g, e);
+			dom->retainer_edge[fill[to]] = (uint32_t)e;
+			dom->retainer_node[fill[to]++] = i;
+		}
+	free(fill);
+}
+
+/* DevTools' page-owned objects: reachable without weak edges from the targets of the
+ * root's shortcut edges (the global objects) and from "(Document DOM trees)" */
+static void mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *todo)
+{
+	size_t ntodo = 0, e;
+
+	for (e = g->first_edge[0]; e < g->first_edge[1]; e++) {
+		uint32_t t = pt_heap_edge_type(g, e), to = pt_heap_edge_to(g, e);
+		if (t == g->et_element) {
+			if (pt_heap_type(g, to) != g->t_synthetic ||
+			    strcmp(pt_heap_name(g, to), "(Document DOM trees)"))
+				continue;
+		} else if (t != g->et_shortcut) {
+			continue;
+		}
+		if (!(flags[to] & PAGE)) {
+			flags[to] |= PAGE;
+			todo[ntodo++] = to;
+		}
+	}
+	while (ntodo) {
+		uint32_t v = todo[--ntodo];
+		for (e = g->first_edge[v]; e < g->first_edge[v + 1]; e++) {
+			uint32_t to = pt_heap_edge_to(g, e);
+			if ((flags[to] & PAGE) || pt_heap_edge_type(g, e) == g->et_weak)
+				continue;
+			flags[to] |= PAGE;
+			todo[ntodo++] = to;
+		}
+	}
+}
+
+static int only_weak_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			       uint32_t v)
+{
+	uint32_t r;
+	for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++) {
+		uint32_t t = pt_heap_edge_type(g, dom->retainer_edge[r]);
+		if (t != g->et_weak && t != g->et_shortcut)
+			return 0;
+	}
+	return 1;
+}
+
+/* may the traversal go from v to w over edge e */
+static int follow(const struct pt_heapgraph *g, const uint8_t *flags, uint32_t v, uint32_t w,
+		  size_t e)
+{
+	if (!pt_heap_edge_essential(g, v, e))
+		return 0;
+	/* no edges from outside the page into it: objects also held by the debugger or
+	 * the embedder would otherwise lose their page dominators */
+	return v == 0 || !(flags[w] & PAGE) || (flags[v] & PAGE);
+}
+
+/* Depth-first numbering (pre-order, 1-based) from the root with an explicit stack, over
+ * the edges follow() takes; nodes left over are then started from the root: first those
+ * whose retainers are all weak or shortcut edges (with what they reach), then the rest,
+ * as DevTools does. vertex[k] is the node numbered k, num[v] its number, parent[v] the
+ * node it was reached from (the root for the starts). */
+static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			 uint8_t *flags, uint32_t *vertex, uint32_t *num, uint32_t *parent,
+			 uint64_t *unreached)
+{
+	uint32_t n = (uint32_t)g->nnodes, k = 0, i, round;
+	uint32_t *stack = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	uint32_t *cur = pt_xmalloc((size_t)n * sizeof(uint32_t));
+
+	for (round = 0; round < 3 && k < n; round++) {
+		for (i = 0; i < n && k < n; i++) {
+			int64_t top = 0;
+			if (round == 0 ? i != 0 : (flags[i] & VISITED))
+				continue;
+			if (round == 1 && !only_weak_retainers(g, dom, i))
+				continue;
+			if (round) {
+				(*unreached)++;
+				parent[i] = 0;
+			}
+			flags[i] |= VISITED;
+			num[i] = ++k;
+			vertex[k] = i;
+			if (round == 2) {
+				flags[i] |= LEFT; /* a clique retained only by itself */
+				continue;
+			}
+			stack[0] = i;
+			cur[0] = g->first_edge[i];
+			while (top >= 0) {
+				uint32_t v = stack[top], e = cur[top];
+				if (e < g->first_edge[v + 1]) {
+					uint32_t w = pt_heap_edge_to(g, e);
+					cur[top]++;
+					if ((flags[w] & VISITED) || !follow(g, flags, v, w, e))
+						continue;
+					flags[w] |= VISITED;
+					num[w] = ++k;
+					vertex[k] = w;
+					parent[w] = v;
+					stack[++top] = w;
+					cur[top] = g->first_edge[w];
+				} else {
+					top--;
+				}
+			}
+		}
+	}
+	free(stack);
+	free(cur);
+}
+
+/* Lengauer and Tarjan's dominators (the simple version: path compression only), with
+ * numbers 1..n (0 = none) and every step iterative */
+struct lt {
+	uint32_t *semi, *label, *ancestor, *stack;
+};
+
+static uint32_t lt_eval(struct lt *t, uint32_t v0)
+{
+	uint32_t sp = 0, v = v0;
+	if (!t->ancestor[v])
+		return v;
+	while (t->ancestor[t->ancestor[v]]) {
+		t->stack[sp++] = v;
+		v = t->ancestor[v];
+	}
+	while (sp) {
+		uint32_t w = t->stack[--sp];
+		if (t->semi[t->label[t->ancestor[w]]] < t->semi[t->label[w]])
+			t->label[w] = t->label[t->ancestor[w]];
+		t->ancestor[w] = t->ancestor[t->ancestor[w]];
+	}
+	return t->label[v0];
+}
+
+void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
+{
+	uint32_t n = (uint32_t)g->nnodes, i, k;
+	uint8_t *flags = pt_xcalloc(n, 1);
+	/* 1-based arrays over dfs numbers */
+	uint32_t *vertex = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *num = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	uint32_t *parent = pt_xcalloc((size_t)n, sizeof(uint32_t));
+	uint32_t *idom = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *bucket = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *next = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	struct lt t;
+
+	memset(dom, 0, sizeof(*dom));
+	build_retainers(g, dom);
+	mark_page(g, flags, num); /* num: scratch until number_nodes */
+	number_nodes(g, dom, flags, vertex, num, parent, &dom->unreachable);
+	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.label = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.ancestor = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	t.stack = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	for (k = 1; k <= n; k++)
+		t.semi[k] = t.label[k] = k;
+	for (k = n; k >= 2; k--) {
+		uint32_t w = vertex[k], r, p = num[parent[w]], b;
+		int any = 0;
+		for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++) {
+			uint32_t from = dom->retainer_node[r], u;
+			if (!pt_heap_edge_essential(g, from, dom->retainer_edge[r]))
+				continue;
+			if (from != 0 && (flags[w] & PAGE) && !(flags[from] & PAGE))
+				continue;
+			any = 1;
+			u = lt_eval(&t, num[from]);
+			if (t.semi[u] < t.semi[k])
+				t.semi[k] = t.semi[u];
+		}
+		/* no retainer DevTools follows, or one of the nodes left over: the root
+		 * holds it */
+		if (!any || (flags[w] & LEFT))
+			t.semi[k] = 1;
+		next[k] = bucket[t.semi[k]];
+		bucket[t.semi[k]] = k;
+		t.ancestor[k] = p;
+		for (b = bucket[p]; b; b = next[b]) {
+			uint32_t u = lt_eval(&t, b);
+			idom[b] = t.semi[u] < t.semi[b] ? u : p;
+		}
+		bucket[p] = 0;
+	}
+	for (k = 2; k <= n; k++)
+		if (idom[k] != t.semi[k])
+			idom[k] = idom[idom[k]];
+
+	dom->idom = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	dom->retained = pt_xmalloc((size_t)n * sizeof(uint64_t));
+	dom->idom[0] = 0;
+	for (k = 2; k <= n; k++)
+		dom->idom[vertex[k]] = vertex[idom[k]];
+	for (i = 0; i < n; i++)
+		dom->retained[i] = pt_heap_self(g, i);
+	/* a dominator has a smaller number than the nodes it dominates */
+	for (k = n; k >= 2; k--)
+		dom->retained[dom->idom[vertex[k]]] += dom->retained[vertex[k]];
+
+	dom->first_dominated = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	dom->dominated = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	for (i = 1; i < n; i++)
+		dom->first_dominated[dom->idom[i] + 1]++;
+	for (i = 0; i < n; i++)
+		dom->first_dominated[i + 1] += dom->first_dominated[i];
+	memcpy(bucket, dom->first_dominated, (size_t)n * sizeof(uint32_t));
+	for (i = 1; i < n; i++)
+		dom->dominated[bucket[dom->idom[i]]++] = i;
+
+	free(flags);
+	free(vertex);
+	free(num);
+	free(parent);
+	free(idom);
+	free(bucket);
+	free(next);
+	free(t.semi);
+	free(t.label);
+	free(t.ancestor);
+	free(t.stack);
+}
+
+void pt_heap_dom_release(struct pt_heap_dom *dom)
+{
+	free(dom->idom);
+	free(dom->retained);
+	free(dom->first_dominated);
+	free(dom->dominated);
+	free(dom->first_retainer);
+	free(dom->retainer_edge);
+	free(dom->retainer_node);
+	memset(dom, 0, sizeof(*dom));
+}

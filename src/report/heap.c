@@ -1,0 +1,600 @@
+/* heap.c: `proftool heap` reports on a V8 heap snapshot: the per-constructor summary,
+ * the retaining paths of the largest objects, the comparison of two snapshots. */
+#include "config.h"
+
+#include <csv.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/heap.h"
+#include "util/buf.h"
+#include "util/json.h"
+#include "util/xalloc.h"
+
+/* ---- summary ---- */
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct pt_heap_row *x = a, *y = b;
+	if (x->retained != y->retained)
+		return x->retained > y->retained ? -1 : 1;
+	if (x->shallow != y->shallow)
+		return x->shallow > y->shallow ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+		       struct pt_heap_summary *s)
+{
+	uint32_t n = (uint32_t)g->nnodes, i, v;
+	uint32_t *by_name = pt_xmalloc(((size_t)g->nstrings + 1) * sizeof(uint32_t));
+	uint32_t *by_type = pt_xmalloc(((size_t)g->nnode_types + 1) * sizeof(uint32_t));
+	size_t alloc = 0, names_len = 0, *name_off;
+	uint32_t *list, *sizes, *classes, *order;
+	uint8_t *seen;
+	size_t nlist = 0, nsizes = 0;
+
+	memset(s, 0, sizeof(*s));
+	memset(by_name, 0xff, ((size_t)g->nstrings + 1) * sizeof(uint32_t));
+	memset(by_type, 0xff, ((size_t)g->nnode_types + 1) * sizeof(uint32_t));
+	s->node_row = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	name_off = pt_xcalloc((size_t)g->nnode_types + 1, sizeof(size_t));
+	/* "(type)" names: one buffer, offsets fixed up once it stops moving */
+	for (i = 0; i < g->nnode_types; i++)
+		names_len += strlen(g->node_types[i]) + 3;
+	s->names = pt_xmalloc(names_len + 32);
+	names_len = 0;
+	for (i = 0; i < g->nnode_types; i++) {
+		const char *nm = i == g->t_hidden ? "(system)"
+				 : i == g->t_code ? "(compiled code)"
+						  : NULL;
+		name_off[i] = names_len;
+		if (nm)
+			names_len += (size_t)sprintf(s->names + names_len, "%s", nm) + 1;
+		else
+			names_len +=
+				(size_t)sprintf(s->names + names_len, "(%s)", g->node_types[i]) + 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i), *slot;
+		int named = t == g->t_object || t == g->t_native;
+		struct pt_heap_row *r;
+		s->total_count++;
+		s->total_shallow += self;
+		s->node_row[i] = PT_HEAP_NONE;
+		if (!self && t != g->t_native)
+			continue;
+		slot = named ? &by_name[g->nodes[(size_t)i * g->nfields + g->f_name]] : &by_type[t];
+		if (*slot == PT_HEAP_NONE) {
+			PT_ALLOC_GROW(s->rows, s->n + 1, alloc);
+			r = &s->rows[s->n];
+			memset(r, 0, sizeof(*r));
+			r->name = named ? pt_heap_name(g, i) : s->names + name_off[t];
+			r->key = named ? (int64_t)g->nodes[(size_t)i * g->nfields + g->f_name]
+				       : -1 - (int64_t)t;
+			r->first = i;
+			*slot = (uint32_t)s->n++;
+		}
+		r = &s->rows[*slot];
+		r->count++;
+		r->shallow += self;
+		s->node_row[i] = *slot;
+	}
+	s->total_retained = dom->retained[0];
+
+	/* class retained sizes: walk the dominator tree from the root; an object adds
+	 * its retained size unless an object of its class dominates it */
+	list = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	sizes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	classes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	seen = pt_xcalloc(s->n + 1, 1);
+	list[nlist++] = 0;
+	while (nlist) {
+		uint32_t row, d0, d1, d;
+		v = list[--nlist];
+		row = s->node_row[v];
+		d0 = dom->first_dominated[v];
+		d1 = dom->first_dominated[v + 1];
+		if (row != PT_HEAP_NONE && !seen[row]) {
+			s->rows[row].retained += dom->retained[v];
+			if (d0 != d1) {
+				seen[row] = 1;
+				sizes[nsizes] = (uint32_t)nlist;
+				classes[nsizes++] = row;
+			}
+		}
+		for (d = d0; d < d1; d++)
+			list[nlist++] = dom->dominated[d];
+		while (nsizes && sizes[nsizes - 1] == nlist) {
+			nsizes--;
+			seen[classes[nsizes]] = 0;
+		}
+	}
+	free(list);
+	free(sizes);
+	free(classes);
+	free(seen);
+
+	/* sort, then point node_row at the sorted rows */
+	order = pt_xmalloc((s->n + 1) * sizeof(uint32_t));
+	for (i = 0; i < s->n; i++)
+		s->rows[i].pad = i;
+	qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
+	for (i = 0; i < s->n; i++)
+		order[s->rows[i].pad] = i;
+	for (i = 0; i < n; i++)
+		if (s->node_row[i] != PT_HEAP_NONE)
+			s->node_row[i] = order[s->node_row[i]];
+	free(order);
+	free(by_name);
+	free(by_type);
+	free(name_off);
+}
+
+void pt_heap_summary_release(struct pt_heap_summary *s)
+{
+	free(s->rows);
+	free(s->names);
+	free(s->node_row);
+	memset(s, 0, sizeof(*s));
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* the name as one printable line: control bytes as '?' (names are the program's
+ * strings and may hold anything) */
+static void add_name(struct pt_buf *b, const char *s, size_t max)
+{
+	size_t i;
+	for (i = 0; s[i] && i < max; i++)
+		pt_buf_addch(b, (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+	if (s[i])
+		pt_buf_addstr(b, "...");
+}
+
+int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
+		   enum pt_report_format format, FILE *out)
+{
+	size_t i, n = limit < 0 || (size_t)limit > s->n ? s->n : (size_t)limit;
+
+	if (format == PT_FMT_JSON) {
+		yajl_gen g = pt_json_gen(out);
+		yajl_gen_map_open(g);
+		pt_json_cstr(g, "file");
+		pt_json_cstr(g, path);
+		pt_json_cstr(g, "total_count");
+		pt_json_int(g, (int64_t)s->total_count);
+		pt_json_cstr(g, "total_shallow");
+		pt_json_int(g, (int64_t)s->total_shallow);
+		pt_json_cstr(g, "total_retained");
+		pt_json_int(g, (int64_t)s->total_retained);
+		pt_json_cstr(g, "classes");
+		pt_json_int(g, (int64_t)s->n);
+		pt_json_cstr(g, "rows");
+		yajl_gen_array_open(g);
+		for (i = 0; i < n; i++) {
+			const struct pt_heap_row *r = &s->rows[i];
+			yajl_gen_map_open(g);
+			pt_json_cstr(g, "name");
+			pt_json_cstr(g, r->name);
+			pt_json_cstr(g, "count");
+			pt_json_int(g, (int64_t)r->count);
+			pt_json_cstr(g, "shallow");
+			pt_json_int(g, (int64_t)r->shallow);
+			pt_json_cstr(g, "retained");
+			pt_json_int(g, (int64_t)r->retained);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_array_close(g);
+		yajl_gen_map_close(g);
+		yajl_gen_free(g);
+		fputc('\n', out);
+		return 0;
+	}
+	if (format == PT_FMT_CSV) {
+		fputs("name,count,shallow,retained\n", out);
+		for (i = 0; i < n; i++) {
+			const struct pt_heap_row *r = &s->rows[i];
+			csv_fwrite(out, r->name, strlen(r->name));
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->count, r->shallow,
+				r->retained);
+		}
+		return 0;
+	}
+	{
+		struct pt_buf b = PT_BUF_INIT;
+		fprintf(out, "File: %s\n", path);
+		fprintf(out,
+			"Objects: %" PRIu64 ", shallow size %" PRIu64 " bytes, reachable %" PRIu64
+			" bytes\n",
+			s->total_count, s->total_shallow, s->total_retained);
+		fprintf(out, "Showing %zu of %zu constructors, sorted by retained size\n", n, s->n);
+		fprintf(out, "%14s %7s %14s %7s %10s  %s\n", "retained", "ret%", "shallow", "shal%",
+			"count", "constructor");
+		for (i = 0; i < n; i++) {
+			const struct pt_heap_row *r = &s->rows[i];
+			pt_buf_reset(&b);
+			add_name(&b, r->name, 200);
+			fprintf(out,
+				"%14" PRIu64 " %6.2f%% %14" PRIu64 " %6.2f%% %10" PRIu64 "  %s\n",
+				r->retained, pct(r->retained, s->total_retained), r->shallow,
+				pct(r->shallow, s->total_retained), r->count, b.buf);
+		}
+		pt_buf_release(&b);
+	}
+	return 0;
+}
+
+/* ---- retainers ---- */
+
+/* how an edge reads in a path: ".name", "[index]", "{context var}", ... */
+static void add_edge(struct pt_buf *b, const struct pt_heapgraph *g, size_t e)
+{
+	uint32_t t = pt_heap_edge_type(g, e), nm = pt_heap_edge_name(g, e);
+	char num[24];
+
+	if (!pt_heap_edge_named(g, e)) {
+		snprintf(num, sizeof(num), "%" PRIu32, nm);
+		pt_buf_addstr(b, t == g->et_element ? "[" : "<hidden ");
+		pt_buf_addstr(b, num);
+		pt_buf_addstr(b, t == g->et_element ? "]" : ">");
+		return;
+	}
+	if (t == g->et_context)
+		pt_buf_addstr(b, "{context} ");
+	else if (t == g->et_internal)
+		pt_buf_addstr(b, "{internal} ");
+	else if (t == g->et_shortcut)
+		pt_buf_addstr(b, "{shortcut} ");
+	else if (t == g->et_property)
+		pt_buf_addch(b, '.');
+	else {
+		pt_buf_addch(b, '{');
+		pt_buf_addstr(b, g->edge_types[t]);
+		pt_buf_addstr(b, "} ");
+	}
+	add_name(b, pt_heap_str(g, nm), 80);
+}
+
+static void add_node(struct pt_buf *b, const struct pt_heapgraph *g,
+		     const struct pt_heap_summary *s, uint32_t v)
+{
+	char tmp[64];
+	int64_t key;
+	const char *cls = s->node_row[v] != PT_HEAP_NONE
+				  ? s->rows[s->node_row[v]].name
+				  : pt_heap_class(g, v, tmp, sizeof(tmp), &key);
+	char id[24];
+	add_name(b, cls, 80);
+	snprintf(id, sizeof(id), " @%" PRIu32, pt_heap_id(g, v));
+	pt_buf_addstr(b, id);
+}
+
+struct cand {
+	uint64_t retained;
+	uint32_t node, pad;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->retained != y->retained)
+		return x->retained > y->retained ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     enum pt_report_format format, FILE *out, struct pt_diag *d)
+{
+	uint32_t n = (uint32_t)g->nnodes, v, *queue, *via, *path = NULL;
+	uint8_t *match = pt_xcalloc(s->n + 1, 1);
+	struct cand *c = NULL;
+	size_t nc = 0, calloc_n = 0, i, head = 0, tail = 0;
+	struct pt_buf b = PT_BUF_INIT;
+	yajl_gen jg = NULL;
+	int any = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (!regexec(re, s->rows[i].name, 0, NULL, 0))
+			match[i] = any = 1;
+	if (!any) {
+		free(match);
+		return pt_diag_error(d, "no constructor matches the --retainers pattern");
+	}
+	for (v = 0; v < n; v++)
+		if (s->node_row[v] != PT_HEAP_NONE && match[s->node_row[v]]) {
+			PT_ALLOC_GROW(c, nc + 1, calloc_n);
+			c[nc].retained = dom->retained[v];
+			c[nc].node = v;
+			c[nc++].pad = 0;
+		}
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (limit >= 0 && (size_t)limit < nc)
+		nc = (size_t)limit;
+
+	/* one breadth-first search from the root over the edges a retaining path may
+	 * take (no weak edges; shortcuts only from the root): via[v] = the edge it was
+	 * first reached over */
+	queue = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	via = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	memset(via, 0xff, (size_t)n * sizeof(uint32_t));
+	queue[tail++] = 0;
+	via[0] = PT_HEAP_NONE - 1;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+		size_t e;
+		for (e = g->first_edge[u]; e < g->first_edge[u + 1]; e++) {
+			uint32_t w = pt_heap_edge_to(g, e);
+			if (via[w] != PT_HEAP_NONE || !pt_heap_edge_essential(g, u, e))
+				continue;
+			via[w] = (uint32_t)e;
+			queue[tail++] = w;
+		}
+	}
+	path = queue; /* reused: the queue is done */
+	if (format == PT_FMT_JSON) {
+		jg = pt_json_gen(out);
+		yajl_gen_array_open(jg);
+	}
+	for (i = 0; i < nc; i++) {
+		uint32_t npath = 0, w = c[i].node, k;
+		/* walk back from the object to the root; the edge's source is found among
+		 * the retainers of the node it enters */
+		while (w != 0 && via[w] != PT_HEAP_NONE) {
+			uint32_t e = via[w], r, from = 0;
+			path[npath++] = e;
+			for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++)
+				if (dom->retainer_edge[r] == e) {
+					from = dom->retainer_node[r];
+					break;
+				}
+			w = from;
+		}
+		pt_buf_reset(&b);
+		add_node(&b, g, s, c[i].node);
+		if (jg) {
+			yajl_gen_map_open(jg);
+			pt_json_cstr(jg, "object");
+			pt_json_strn(jg, b.buf, b.len);
+			pt_json_cstr(jg, "id");
+			pt_json_int(jg, pt_heap_id(g, c[i].node));
+			pt_json_cstr(jg, "retained");
+			pt_json_int(jg, (int64_t)c[i].retained);
+			pt_json_cstr(jg, "shallow");
+			pt_json_int(jg, pt_heap_self(g, c[i].node));
+			pt_json_cstr(jg, "reachable");
+			yajl_gen_bool(jg, w == 0);
+			pt_json_cstr(jg, "path");
+			yajl_gen_array_open(jg);
+		} else {
+			fprintf(out, "%s  retained %" PRIu64 " bytes, shallow %" PRIu32 " bytes\n",
+				b.buf, c[i].retained, pt_heap_self(g, c[i].node));
+			if (w != 0)
+				fprintf(out,
+					"  (not reachable from the root without weak edges)\n");
+			else
+				fprintf(out, "  (root)\n");
+		}
+		for (k = npath; k-- > 0;) {
+			uint32_t e = path[k];
+			pt_buf_reset(&b);
+			add_edge(&b, g, e);
+			pt_buf_addstr(&b, " -> ");
+			add_node(&b, g, s, pt_heap_edge_to(g, e));
+			if (jg)
+				pt_json_strn(jg, b.buf, b.len);
+			else
+				fprintf(out, "  %s\n", b.buf);
+		}
+		if (jg) {
+			yajl_gen_array_close(jg);
+			yajl_gen_map_close(jg);
+		} else if (i + 1 < nc) {
+			fputc('\n', out);
+		}
+	}
+	if (jg) {
+		yajl_gen_array_close(jg);
+		yajl_gen_free(jg);
+		fputc('\n', out);
+	}
+	pt_buf_release(&b);
+	free(queue);
+	free(via);
+	free(c);
+	free(match);
+	return 0;
+}
+
+/* ---- comparison ---- */
+
+struct dobj {
+	const char *cls;
+	uint32_t id, self;
+};
+
+static int cmp_dobj(const void *a, const void *b)
+{
+	const struct dobj *x = a, *y = b;
+	int c = strcmp(x->cls, y->cls);
+	if (c)
+		return c;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* the objects DevTools' Summary counts, with their class names, sorted */
+static struct dobj *diff_objects(const struct pt_heapgraph *g, char *names, size_t *n)
+{
+	struct dobj *v = pt_xmalloc((g->nnodes + 1) * sizeof(*v));
+	size_t k = 0, off = 0;
+	uint32_t i;
+	const char **tname = pt_xmalloc((g->nnode_types + 1) * sizeof(char *));
+
+	for (i = 0; i < g->nnode_types; i++) {
+		tname[i] = names + off;
+		if (i == g->t_hidden)
+			off += (size_t)sprintf(names + off, "(system)") + 1;
+		else if (i == g->t_code)
+			off += (size_t)sprintf(names + off, "(compiled code)") + 1;
+		else
+			off += (size_t)sprintf(names + off, "(%s)", g->node_types[i]) + 1;
+	}
+	for (i = 0; i < g->nnodes; i++) {
+		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i);
+		if (!self && t != g->t_native)
+			continue;
+		v[k].cls = t == g->t_object || t == g->t_native ? pt_heap_name(g, i) : tname[t];
+		v[k].id = pt_heap_id(g, i);
+		v[k++].self = self;
+	}
+	free(tname);
+	qsort(v, k, sizeof(*v), cmp_dobj);
+	*n = k;
+	return v;
+}
+
+struct drow {
+	const char *cls;
+	uint64_t added, deleted, added_size, deleted_size, base_size;
+	int64_t size_delta;
+};
+
+static int cmp_drow(const void *a, const void *b)
+{
+	const struct drow *x = a, *y = b;
+	if (x->size_delta != y->size_delta)
+		return x->size_delta > y->size_delta ? -1 : 1;
+	return strcmp(x->cls, y->cls);
+}
+
+static size_t type_names_len(const struct pt_heapgraph *g)
+{
+	size_t i, n = 32;
+	for (i = 0; i < g->nnode_types; i++)
+		n += strlen(g->node_types[i]) + 20;
+	return n;
+}
+
+int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
+			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
+			int *grew_over, FILE *out)
+{
+	char *bn = pt_xmalloc(type_names_len(base)), *cn = pt_xmalloc(type_names_len(cur));
+	size_t nb, ncur, i = 0, j = 0, nrows = 0, alloc = 0, k, shown;
+	struct dobj *b = diff_objects(base, bn, &nb), *c = diff_objects(cur, cn, &ncur);
+	struct drow *rows = NULL;
+	int64_t total_delta = 0;
+
+	*grew_over = 0;
+	while (i < nb || j < ncur) {
+		const char *cls = i < nb && (j == ncur || strcmp(b[i].cls, c[j].cls) <= 0)
+					  ? b[i].cls
+					  : c[j].cls;
+		struct drow r;
+		memset(&r, 0, sizeof(r));
+		r.cls = cls;
+		while (i < nb || j < ncur) {
+			int in_b = i < nb && !strcmp(b[i].cls, cls);
+			int in_c = j < ncur && !strcmp(c[j].cls, cls);
+			if (!in_b && !in_c)
+				break;
+			if (in_b && (!in_c || b[i].id < c[j].id)) {
+				r.deleted++;
+				r.deleted_size += b[i].self;
+				r.base_size += b[i++].self;
+			} else if (in_c && (!in_b || c[j].id < b[i].id)) {
+				r.added++;
+				r.added_size += c[j++].self;
+			} else {
+				r.base_size += b[i].self;
+				i++;
+				j++;
+			}
+		}
+		r.size_delta = (int64_t)r.added_size - (int64_t)r.deleted_size;
+		if (!r.added && !r.deleted)
+			continue;
+		if ((fail_bytes >= 0 && r.size_delta > fail_bytes) ||
+		    (fail_pct >= 0 && r.size_delta > 0 &&
+		     (double)r.size_delta > fail_pct / 100.0 * (double)r.base_size))
+			*grew_over = 1;
+		total_delta += r.size_delta;
+		PT_ALLOC_GROW(rows, nrows + 1, alloc);
+		rows[nrows++] = r;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_drow);
+	shown = limit < 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
+	if (format == PT_FMT_JSON) {
+		yajl_gen g = pt_json_gen(out);
+		yajl_gen_map_open(g);
+		pt_json_cstr(g, "size_delta");
+		pt_json_int(g, total_delta);
+		pt_json_cstr(g, "rows");
+		yajl_gen_array_open(g);
+		for (k = 0; k < shown; k++) {
+			yajl_gen_map_open(g);
+			pt_json_cstr(g, "name");
+			pt_json_cstr(g, rows[k].cls);
+			pt_json_cstr(g, "added");
+			pt_json_int(g, (int64_t)rows[k].added);
+			pt_json_cstr(g, "deleted");
+			pt_json_int(g, (int64_t)rows[k].deleted);
+			pt_json_cstr(g, "count_delta");
+			pt_json_int(g, (int64_t)rows[k].added - (int64_t)rows[k].deleted);
+			pt_json_cstr(g, "added_size");
+			pt_json_int(g, (int64_t)rows[k].added_size);
+			pt_json_cstr(g, "deleted_size");
+			pt_json_int(g, (int64_t)rows[k].deleted_size);
+			pt_json_cstr(g, "size_delta");
+			pt_json_int(g, rows[k].size_delta);
+			yajl_gen_map_close(g);
+		}
+		yajl_gen_array_close(g);
+		yajl_gen_map_close(g);
+		yajl_gen_free(g);
+		fputc('\n', out);
+	} else if (format == PT_FMT_CSV) {
+		fputs("name,added,deleted,count_delta,added_size,deleted_size,size_delta\n", out);
+		for (k = 0; k < shown; k++) {
+			csv_fwrite(out, rows[k].cls, strlen(rows[k].cls));
+			fprintf(out,
+				",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
+				",%" PRId64 "\n",
+				rows[k].added, rows[k].deleted,
+				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
+				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta);
+		}
+	} else {
+		struct pt_buf nb2 = PT_BUF_INIT;
+		fprintf(out,
+			"Size change: %+" PRId64
+			" bytes; showing %zu of %zu changed constructors\n",
+			total_delta, shown, nrows);
+		fprintf(out, "%8s %8s %8s %12s %12s %12s  %s\n", "new", "deleted", "delta",
+			"alloc size", "freed size", "size delta", "constructor");
+		for (k = 0; k < shown; k++) {
+			pt_buf_reset(&nb2);
+			add_name(&nb2, rows[k].cls, 200);
+			fprintf(out,
+				"%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12" PRIu64 " %12" PRIu64
+				" %+12" PRId64 "  %s\n",
+				rows[k].added, rows[k].deleted,
+				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
+				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta,
+				nb2.buf);
+		}
+		pt_buf_release(&nb2);
+	}
+	free(rows);
+	free(b);
+	free(c);
+	free(bn);
+	free(cn);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* heap.h: `proftool heap` reports on a heap snapshot graph: the per-constructor summary
+ * (DevTools' Summary view), retaining paths and the comparison of two snapshots. */
+#ifndef PT_REPORT_HEAP_H
+#define PT_REPORT_HEAP_H
+
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/dominator.h"
+#include "core/heapgraph.h"
+#include "report/report.h"
+
+struct pt_heap_row {
+	const char *name; /* the class name: points into the graph, or into `names` */
+	int64_t key;	  /* DevTools' classIndex */
+	uint64_t count, shallow, retained;
+	uint32_t first; /* a node of the class, for lookups */
+	uint32_t pad;
+};
+
+struct pt_heap_summary {
+	struct pt_heap_row *rows; /* sorted by retained size, then shallow size, then name */
+	size_t n;
+	char *names; /* "(type)" names, pt_heap_row.name points here */
+	uint64_t total_count, total_shallow, total_retained;
+	uint32_t *node_row; /* per node: its row, or PT_HEAP_NONE (nodes DevTools skips) */
+};
+
+/* Group g's nodes as DevTools' Summary: nodes of size 0 left out unless native; class
+ * retained size = the sum over the class's objects not dominated by another object of
+ * the class. */
+void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+		       struct pt_heap_summary *s);
+void pt_heap_summary_release(struct pt_heap_summary *s);
+
+/* print the first `limit` rows (limit < 0: all) with totals */
+int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
+		   enum pt_report_format format, FILE *out);
+
+/* For the `limit` largest objects (by retained size) of classes whose name matches
+ * re: the shortest path from the root, over edges DevTools shows in its retainers
+ * view, as "edge name -> node" steps. -1 with d set when no class matches. */
+int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     enum pt_report_format format, FILE *out, struct pt_diag *d);
+
+/* Per class, BASE against NEW by object id: new objects (ids not in BASE), deleted
+ * ones, the count and size change, as DevTools' Comparison view. *grew_over is set to
+ * 1 when a class's size grew by more than fail_bytes (>= 0) or fail_pct (>= 0) percent. */
+int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
+			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
+			int *grew_over, FILE *out);
+
+#endif
