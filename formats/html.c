@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/graph.h"
 #include "formats/format.h"
 #include "util/buf.h"
 #include "util/intern.h"
@@ -247,6 +248,34 @@ static void write_tree(struct html *h)
 
 /* ---- the function table, as top and method print it ---- */
 
+/* pprof's "(inline)" and "(partial-inline)" marks top prints after a name, per sample
+ * type (a mark counts only the samples with a value of that type): "mark", left out
+ * when no frame is inlined. v has room for an entry each. */
+static void write_marks(struct html *h, uint32_t *v)
+{
+	const struct pt_profile *p = h->p;
+	const struct pt_agg *a = &h->agg;
+	uint32_t t, i, f;
+
+	for (f = 1; f < p->nframes; f++)
+		if (p->frames[f].flags & PT_FRAME_INLINED)
+			break;
+	if (f >= p->nframes || !pt_profile_has_stacks(p))
+		return;
+	key(h, "mark");
+	pt_buf_addch(&h->out, '[');
+	for (t = 0; t < p->ntypes; t++) {
+		unsigned char *marks = pt_graph_name_marks(p, t);
+		for (i = 0; i < a->nentries; i++)
+			v[i] = marks[a->entries[i].name];
+		free(marks);
+		if (t)
+			pt_buf_addch(&h->out, ',');
+		u32_array(h, v, a->nentries);
+	}
+	pt_buf_addch(&h->out, ']');
+}
+
 static void write_functions(struct html *h)
 {
 	const struct pt_agg *a = &h->agg;
@@ -276,6 +305,7 @@ static void write_functions(struct html *h)
 	typed_arrays(h, a->flat, a->nentries);
 	key(h, "cum");
 	typed_arrays(h, a->cum, a->nentries);
+	write_marks(h, v);
 	pt_buf_addch(&h->out, '}');
 
 	key(h, "edges");

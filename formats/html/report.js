@@ -58,6 +58,11 @@
     if (file && FN.file[f] !== FN.name[f]) s += ' (' + file + (FN.line[f] ? ':' + FN.line[f] : '') + ')';
     return s;
   }
+  /* pprof's inline marks, as top prints them after a name (per sample type) */
+  const markText = (f, t) => {
+    const m = FN.mark ? FN.mark[t][f] : 0;
+    return m === 1 ? ' (inline)' : m === 2 ? ' (partial-inline)' : '';
+  };
   const T = D.tree;
   const N = T ? T.parent.length : 0;
   const depth = new Uint32Array(N);
@@ -568,7 +573,7 @@
       const r = el('tr', {'data-fn': String(f)});
       for (const [k] of cols) {
         let text;
-        if (k === 'name') text = flabel(f);
+        if (k === 'name') text = flabel(f) + markText(f, t);
         else if (k === 'flatp' || k === 'cump') text = pct(rowValue(f, k), tot);
         else if (k === 'dflat' || k === 'dcum') {
           const v = rowValue(f, k);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/fold.h"
 #include "analysis/graph.h"
 #include "util/map.h"
 #include "util/sort.h"
@@ -352,4 +353,32 @@ uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_ag
 	for (i = 1; i < p->nframes; i++)
 		v[i] = pt_agg_find_frame(p, a, i);
 	return v;
+}
+
+unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t)
+{
+	unsigned char *marks = pt_xcalloc((size_t)p->strings.n + 1, 1);
+	uint32_t f, *name_of = NULL, i;
+	struct pt_graph g;
+
+	/* without inlined frames there is no mark: skip the walk over every stack */
+	for (f = 1; f < p->nframes; f++)
+		if (p->frames[f].flags & PT_FRAME_INLINED)
+			break;
+	if (f >= p->nframes || !pt_profile_has_stacks(p))
+		return marks;
+	name_of = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
+	for (f = 0; f < p->nframes; f++)
+		name_of[f] = p->funcs[p->frames[f].func].name;
+	pt_graph_init(&g, p->strings.n + 1);
+	pt_graph_build(&g, p, name_of, t, NULL, 0);
+	/* first the calls seen (1 inlined, 2 not), then the mark they make */
+	for (i = 0; i < g.nedges; i++)
+		if (g.edges[i].live)
+			marks[g.edges[i].to] |= g.edges[i].not_inline ? 2 : 1;
+	for (i = 0; i <= p->strings.n; i++)
+		marks[i] = pt_inline_mark(marks[i]);
+	pt_graph_release(&g);
+	free(name_of);
+	return marks;
 }

@@ -60,4 +60,9 @@ void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t,
  * a frame without one) */
 uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a);
 
+/* pprof's inline mark of every function name of p's tree for type t, from a graph whose
+ * vertices are the names: an array of p->strings.n + 1 bytes, 1 "(inline)", 2
+ * "(partial-inline)" (pt_inline_mark), all 0 when no frame is inlined. The caller frees. */
+unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t);
+
 #endif

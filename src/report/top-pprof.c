@@ -221,9 +221,7 @@ static const char *mark_text(unsigned char m)
 unsigned char *pt_report_inline_marks(const struct pt_profile *p, const struct pt_fold *fold,
 				      uint32_t t)
 {
-	struct pp_graph g;
-	unsigned char *by_ent, *by_name = pt_xcalloc(p->strings.n + 1, 1);
-	uint32_t i;
+	unsigned char *by_name = pt_xcalloc(p->strings.n + 1, 1);
 
 	if (!pt_profile_has_stacks(p)) {
 		if (!fold || !fold->folded || !fold->marks)
@@ -232,20 +230,8 @@ unsigned char *pt_report_inline_marks(const struct pt_profile *p, const struct p
 		free(by_name);
 		return pt_fold_marks(fold, p, t);
 	}
-	/* without inlined frames there is no mark: skip the walk over every stack */
-	for (i = 1; i < p->nframes; i++)
-		if (p->frames[i].flags & PT_FRAME_INLINED)
-			break;
-	if (i >= p->nframes)
-		return by_name;
-	graph_init(&g, p, t);
-	graph_build(&g, NULL);
-	by_ent = graph_marks(&g, 0);
-	for (i = 0; i < g.nent; i++)
-		by_name[g.ent_name[i]] = by_ent[i];
-	free(by_ent);
-	graph_release(&g);
-	return by_name;
+	free(by_name);
+	return pt_graph_name_marks(p, t);
 }
 
 const char *pt_report_inline_text(unsigned char mark)
