@@ -15,6 +15,7 @@
 
 #define CREATED_BY "created by "
 #define ELIDED	   "...additional frames elided..."
+#define FCACHE_N   4096 /* frame cache slots, a power of two */
 
 static inline int starts_n(const char *s, size_t n, const char *prefix, size_t k)
 {
@@ -117,24 +118,63 @@ struct reader {
 	struct pt_intern keys;
 	uint32_t *frame_of_key;
 	size_t fok_alloc;
+	uint32_t fcache[FCACHE_N]; /* frame id + 1, 0 empty: see frame_for */
 	struct pt_buf key;
 	/* (state, wait, locked) -> label set id + 1, in a table of its own */
 	struct pt_intern lkeys;
 	uint32_t *labels_of_key;
 	size_t lok_alloc;
 	uint32_t k_state, k_wait, k_minutes, k_locked, k_thread, k_goroutine; /* label keys */
-	int panicked;
+	int panicked; /* the first "panic:" line is kept as metadata */
+	/* the line being read; the first with a NUL kept */
 	uint64_t cur_line, nul_line;
-		/* the line being read; the first with a NUL kept */ /* the first "panic:" line is
-									kept as metadata */
 	uint64_t ngoroutines;
 	int64_t one;
 };
 
+/* up to 8 bytes ending at s + n, as one number: the cheap probe of the frame cache */
+static inline uint64_t tail8(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	if (n >= 8)
+		memcpy(&v, s + n - 8, 8);
+	else if (n)
+		memcpy(&v, s, n);
+	return v;
+}
+
+static int same_str(const struct pt_profile *p, uint32_t id, const char *s, size_t n)
+{
+	return pt_intern_len(&p->strings, id) == n &&
+	       (!n || !memcmp(pt_intern_str(&p->strings, id), s, n));
+}
+
+/* Is frame id what frame_for makes of these fields? (A cache slot's frame is only
+ * taken when it is, so a probe collision, crafted or not, costs one miss.) */
+static int frame_is(const struct pt_profile *p, uint32_t id, const char *name, size_t nn,
+		    const char *file, size_t fl, int64_t line, uint32_t flags)
+{
+	const struct pt_frame *f = &p->frames[id];
+	const struct pt_func *fn = &p->funcs[f->func];
+
+	return f->line == line && f->flags == flags && !f->mapping && !f->column && !f->addr &&
+	       !fn->system_name && !fn->start_line && !fn->ident && same_str(p, fn->name, name, nn) &&
+	       same_str(p, fn->file, file, fl);
+}
+
 static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const char *file,
 			  size_t fl, int64_t line, uint32_t flags)
 {
-	uint32_t id;
+	uint32_t id, *slot;
+	uint64_t h;
+
+	/* a dump repeats the same few hundred frames: most are found in a direct-mapped
+	 * cache probed by the names' last bytes, without hashing all of the text */
+	h = tail8(name, nn) * 0x9e3779b97f4a7c15ULL ^ tail8(file, fl) * 0xc2b2ae3d27d4eb4fULL ^
+	    (uint64_t)line * 0x165667b19e3779f9ULL ^ nn ^ (uint64_t)fl << 32 ^ flags;
+	slot = &r->fcache[(h ^ h >> 31) & (FCACHE_N - 1)];
+	if (*slot && frame_is(r->p, *slot - 1, name, nn, file, fl, line, flags))
+		return *slot - 1;
 
 	pt_buf_reset(&r->key);
 	pt_buf_add(&r->key, name, nn);
@@ -162,6 +202,7 @@ static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const c
 		f.flags = flags;
 		r->frame_of_key[id] = pt_profile_frame(r->p, &f);
 	}
+	*slot = r->frame_of_key[id] + 1;
 	return r->frame_of_key[id];
 }
 
