@@ -158,8 +158,8 @@ static int frame_is(const struct pt_profile *p, uint32_t id, const char *name, s
 	const struct pt_func *fn = &p->funcs[f->func];
 
 	return f->line == line && f->flags == flags && !f->mapping && !f->column && !f->addr &&
-	       !fn->system_name && !fn->start_line && !fn->ident && same_str(p, fn->name, name, nn) &&
-	       same_str(p, fn->file, file, fl);
+	       !fn->system_name && !fn->start_line && !fn->ident &&
+	       same_str(p, fn->name, name, nn) && same_str(p, fn->file, file, fl);
 }
 
 static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const char *file,
