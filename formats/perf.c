@@ -358,6 +358,20 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 
 #define FLINE_N 4096 /* slots of the frame lines' cache, a power of 2 */
 
+/* The cache slot of a frame line from its first (address) bytes and its key's length.
+ * No key is needed: a slot's entry is taken only when its whole text is equal, so a
+ * probe collision, crafted or not, costs one miss and a lookup in the keyed table. */
+static inline uint32_t fline_slot(const char *s, size_t n, size_t keylen)
+{
+	uint64_t a = 0, b = 0, h;
+
+	memcpy(&a, s, n < 8 ? n : 8);
+	if (n > 8)
+		memcpy(&b, s + 8, n < 16 ? n - 8 : 8);
+	h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL) ^ keylen;
+	return (uint32_t)(h ^ h >> 29) & (FLINE_N - 1);
+}
+
 struct head_info { /* what a (comm, pid, tid, cpu) header gives */
 	uint32_t labels, root;
 	int is_java;
@@ -734,8 +748,7 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	old = r->fkeys.n;
 	if (key == s + j - 1) {
 		/* a run of a program's samples meets the same few addresses over and over */
-		fl = &r->fline[(pt_hash_bytes(&r->fkeys.key, s, i < 16 ? i : 16) ^ keylen) &
-			       (FLINE_N - 1)];
+		fl = &r->fline[fline_slot(s, i, keylen)];
 		id = *fl - 1;
 		if (*fl && pt_intern_len(&r->fkeys, id) == keylen &&
 		    !memcmp(pt_intern_str(&r->fkeys, id), key, keylen))
