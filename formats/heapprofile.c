@@ -9,6 +9,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 /* each node nests two JSON levels (its object and its children array): this allows
@@ -456,7 +457,7 @@ static int build(struct reader *r, uint64_t end_off)
 		ids[i].node = (uint32_t)i;
 		ids[i].pad = 0;
 	}
-	qsort(ids, r->nnodes, sizeof(*ids), cmp_idx);
+	pt_qsort(ids, r->nnodes, sizeof(*ids), cmp_idx);
 	for (i = 1; i < r->nnodes; i++)
 		if (ids[i].id == ids[i - 1].id) {
 			uint32_t later =

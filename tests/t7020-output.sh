@@ -77,9 +77,11 @@ test_expect_success '-o onto a symlink loop is one error line, exit 1' '
 	test "$(wc -l <err)" = 1 && grep -q "loop1: cannot open: Too many levels of symbolic links" err &&
 	test -h loop1 && test -h loop2'
 
+# LeakSanitizer cannot run under ptrace: the sanitizer build checks leaks everywhere else
 if command -v strace >/dev/null 2>&1 && strace -f -e trace=none true 2>/dev/null; then
 	test_expect_success 'the data are fsync'"'"'ed before the rename' '
-		strace -f -e trace=fsync,fdatasync,rename,renameat,renameat2 -o trace \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -e trace=fsync,fdatasync,rename,renameat,renameat2 -o trace \
 			"$PROFTOOL" convert --to collapsed -o synced "$SRCDIR/samples/collapsed/perfdemo-g.collapsed" &&
 		grep -n "fsync\|rename" trace >calls &&
 		test "$(grep -c "rename" calls)" = 1 &&

@@ -7,6 +7,7 @@
 #include "analysis/filter.h"
 #include "analysis/merge.h"
 #include "util/buf.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 void pt_merge_init(struct pt_merge *m, struct pt_profile *dst, const char *first_path)
@@ -269,7 +270,7 @@ static struct lab *sort_labelsets(const struct pt_profile *p, size_t **first)
 			v[k + i].p = p;
 			v[k + i].l = &p->labelsets[ls].v[i];
 		}
-		qsort(v + k, p->labelsets[ls].n, sizeof(*v), lab_cmp);
+		pt_qsort(v + k, p->labelsets[ls].n, sizeof(*v), lab_cmp);
 		k += p->labelsets[ls].n;
 	}
 	return v;
@@ -303,7 +304,7 @@ static uint32_t *rank_ids(const struct pt_profile *p, uint32_t n,
 		v[i - 1].lab = labs ? labs + first[i] : NULL;
 	}
 	if (n > 1)
-		qsort(v, n - 1, sizeof(*v), cmp);
+		pt_qsort(v, n - 1, sizeof(*v), cmp);
 	for (i = 0; i + 1 < n; i++) {
 		if (!i || cmp(&v[i - 1], &v[i]))
 			r++;
@@ -340,7 +341,7 @@ static void node_order(const struct pt_profile *p, const uint32_t *frank, uint32
 			PT_ALLOC_GROW(kids, (size_t)nk + 1, kids_alloc);
 			kids[nk++] = (uint64_t)frank[p->nodes[c].frame] << 32 | c;
 		}
-		qsort(kids, nk, sizeof(*kids), pair_cmp);
+		pt_qsort(kids, nk, sizeof(*kids), pair_cmp);
 		while (nk)
 			stack[sp++] = (uint32_t)kids[--nk];
 	}
@@ -383,7 +384,7 @@ void pt_profile_canonical(struct pt_profile *p)
 		rows[2 * r] = (uint64_t)pos[p->samples[r].node] << 32 | lrank[p->samples[r].labels];
 		rows[2 * r + 1] = r;
 	}
-	qsort(rows, p->nsamples, 2 * sizeof(*rows), pair_cmp);
+	pt_qsort(rows, p->nsamples, 2 * sizeof(*rows), pair_cmp);
 	view.samples = pt_xreallocarray(NULL, p->nsamples ? p->nsamples : 1, sizeof(*view.samples));
 	view.sample_values = pt_xreallocarray(
 		NULL, (size_t)(p->nsamples ? p->nsamples : 1) * (p->ntypes ? p->ntypes : 1),

@@ -9,6 +9,7 @@
 
 #include "report/export.h"
 #include "util/buf.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 uint64_t pt_fnv1a(uint64_t h, const void *data, size_t n)
@@ -208,7 +209,7 @@ static struct lref *sort_labels(const struct pt_profile *p, size_t **first)
 			v[k + i].p = p;
 			v[k + i].l = &p->labelsets[ls].v[i];
 		}
-		qsort(v + k, p->labelsets[ls].n, sizeof(*v), lref_cmp);
+		pt_qsort(v + k, p->labelsets[ls].n, sizeof(*v), lref_cmp);
 		k += p->labelsets[ls].n;
 	}
 	return v;

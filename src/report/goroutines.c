@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 #define MAX_STATES 8
@@ -246,7 +247,7 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	}
 	free(group_of);
 	if (ngroups)
-		qsort(groups, ngroups, sizeof(groups[0]), o->by_wait ? by_wait : by_count);
+		pt_qsort(groups, ngroups, sizeof(groups[0]), o->by_wait ? by_wait : by_count);
 	all = ngroups;
 	if (o->limit >= 0 && (unsigned long)o->limit < ngroups)
 		ngroups = (uint32_t)o->limit;

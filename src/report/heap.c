@@ -11,6 +11,7 @@
 #include "report/heap.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/sort.h"
 #include "util/xalloc.h"
 
 /* ---- summary ---- */
@@ -121,7 +122,7 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 	order = pt_xmalloc((s->n + 1) * sizeof(uint32_t));
 	for (i = 0; i < s->n; i++)
 		s->rows[i].pad = i;
-	qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
+	pt_qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
 	for (i = 0; i < s->n; i++)
 		order[s->rows[i].pad] = i;
 	for (i = 0; i < n; i++)
@@ -314,7 +315,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			c[nc].node = v;
 			c[nc++].pad = 0;
 		}
-	qsort(c, nc, sizeof(*c), cmp_cand);
+	pt_qsort(c, nc, sizeof(*c), cmp_cand);
 	if (limit >= 0 && (size_t)limit < nc)
 		nc = (size_t)limit;
 
@@ -454,7 +455,7 @@ static struct dobj *diff_objects(const struct pt_heapgraph *g, char *names, size
 		v[k++].self = self;
 	}
 	free(tname);
-	qsort(v, k, sizeof(*v), cmp_dobj);
+	pt_qsort(v, k, sizeof(*v), cmp_dobj);
 	*n = k;
 	return v;
 }
@@ -528,7 +529,7 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 		PT_ALLOC_GROW(rows, nrows + 1, alloc);
 		rows[nrows++] = r;
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_drow);
+	pt_qsort(rows, nrows, sizeof(*rows), cmp_drow);
 	shown = limit < 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* a key and payload the caller gives meaning to: carrying a value along with its key
  * spares reading it at random after the sort */
@@ -63,5 +64,13 @@ static inline struct pt_keyed *pt_recent_record(struct pt_recent *table, struct 
 
 /* the number of bits needed to write v (0 for 0) */
 unsigned pt_bits(uint64_t v);
+
+/* qsort for arrays that may be empty (and then NULL, which qsort must not be given) */
+static inline void pt_qsort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 #endif
