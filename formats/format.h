@@ -24,10 +24,10 @@ struct pt_read_opts {
 };
 
 enum pt_read_flag {
-	PT_READ_NO_TIDY = 1 << 0, /* perf: keep names exactly as printed */
-	PT_READ_PID = 1 << 1,	  /* perf: process root frame "comm-PID" */
-	PT_READ_TID = 1 << 2,	  /* perf: process root frame "comm-PID/TID" */
-	PT_READ_ADDRS = 1 << 3,	  /* perf: keep addresses of unknown symbols */
+	PT_READ_NO_TIDY = 1 << 0,	/* perf: keep names exactly as printed */
+	PT_READ_PID = 1 << 1,		/* perf: process root frame "comm-PID" */
+	PT_READ_TID = 1 << 2,		/* perf: process root frame "comm-PID/TID" */
+	PT_READ_ADDRS = 1 << 3,		/* perf: keep addresses of unknown symbols */
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
 };

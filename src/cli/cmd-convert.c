@@ -31,8 +31,9 @@ static const struct pt_opt convert_options[] = {
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {
-	convert_options, pt_dot_options, pt_svg_options, pt_html_options, pt_input_options,
-	pt_perf_options, pt_tag_options, pt_help_option, NULL,
+	convert_options, pt_dot_options,   pt_svg_options,
+	pt_html_options, pt_input_options, pt_perf_options,
+	pt_tag_options,	 pt_help_option,   NULL,
 };
 static const struct pt_cmd_spec spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",

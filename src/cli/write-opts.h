@@ -6,8 +6,8 @@
 #include "cli/cli.h"
 #include "formats/format.h"
 
-extern const struct pt_opt pt_dot_options[]; /* --nodecount, --node-fraction, ... */
-extern const struct pt_opt pt_svg_options[]; /* --title, --width, --colors, ... */
+extern const struct pt_opt pt_dot_options[];  /* --nodecount, --node-fraction, ... */
+extern const struct pt_opt pt_svg_options[];  /* --title, --width, --colors, ... */
 extern const struct pt_opt pt_html_options[]; /* --min-fraction */
 
 /* 1 if id was a writer option (stored in o), 0 if not, -1 on a bad value (printed) */

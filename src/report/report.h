@@ -76,15 +76,15 @@ const char *pt_report_inline_text(unsigned char mark);
 
 struct pt_goroutines_opts {
 	uint32_t type;
-	int by_wait; /* the group waiting longest first, else the largest */
-	long limit;  /* groups; < 0 = all */
+	int by_wait;		      /* the group waiting longest first, else the largest */
+	long limit;		      /* groups; < 0 = all */
 	enum pt_report_format format; /* text or json */
 };
 
 /* `proftool goroutines`: the rows of p grouped by stack, with the labels the goroutine
  * reader sets (state, wait, locked, goroutine), as panicparse prints a dump */
-int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o,
-			 FILE *out, struct pt_diag *d);
+int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,
+			 struct pt_diag *d);
 
 /* `top --style stackprof` (report-top-stackprof.c) */
 int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
