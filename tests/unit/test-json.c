@@ -85,5 +85,6 @@ int main(void)
 		pt_buf_release(&u);
 	}
 
+	pt_buf_release(&b);
 	return tap_done();
 }
