@@ -15,7 +15,10 @@ trap 'test -n "$server" && kill $server 2>/dev/null; rm -rf "$TRASH" "$GOCACHE";
 
 # the server listens on 127.0.0.1 only, on a port of the kernel's choosing, and ends by
 # itself after 120 seconds whatever happens here
-(cd "$SRCDIR/tests/record/pprof-server" && go build -o "$TRASH/server" .) || {
+# the file names the Go binary records: the source folder's real path (a distcheck
+# build's SRCDIR has ".." in it)
+server_src=$(cd "$SRCDIR/tests/record/pprof-server" && pwd -P)
+(cd "$server_src" && go build -o "$TRASH/server" .) || {
 	test_skip 'URL inputs' 'the pprof server does not build'
 	test_done
 	exit
@@ -38,7 +41,7 @@ test_expect_success 'the CPU profile of a running program, by URL, with --second
 	"$PROFTOOL" top -n 0 --seconds 2 "$U/profile" >out &&
 	grep -q "^Type: cpu" out &&
 	awk "NR > 4 && \$6 ~ /^main\\./ { print; exit }" out >first &&
-	test "$(sed "s/.*  //" first)" = "main.burnCPU ($SRCDIR/tests/record/pprof-server/main.go)"'
+	test "$(sed "s/.*  //" first)" = "main.burnCPU ($server_src/main.go)"'
 
 test_expect_success 'the heap profile: the function that keeps memory alive' '
 	"$PROFTOOL" top --format csv -n 0 --sample-index inuse_space "$U/heap" >out &&
