@@ -1114,23 +1114,14 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
 	return a;
 }
 
-/* With a sink, run k goes to it as its frames (node[] holds the trie nodes' frames):
- * the run's count as samples, its time from the deltas in wall mode, else from the
- * interval. A run of count 0 goes too, so that its frames make the same entries as
- * the tree's nodes would; it is not a record. */
-static void sink_run(struct builder *b, const uint32_t *node, size_t k, int64_t c, uint32_t nt,
-		     const int *kind, const int64_t *mult, int wall, uint64_t s)
+/* a run's values for the sink: its count as samples, its time from its deltas (from
+ * index s) in wall mode, else from the interval */
+static void run_values(const struct builder *b, int64_t c, uint32_t nt, const int *kind,
+		       const int64_t *mult, int wall, uint64_t s, int64_t *vals)
 {
-	const uint32_t *parent = b->have_lines ? b->lparent : b->tparent;
-	uint32_t t, n = b->have_lines ? b->runs[k].lnode : b->runs[k].node;
-	int64_t vals[3];
-	size_t depth = 0;
+	uint32_t t;
 	int64_t j;
 
-	for (; n; n = parent[n]) {
-		PT_ALLOC_GROW(b->sink_frames, depth + 1, b->sink_frames_alloc);
-		b->sink_frames[depth++] = node[n];
-	}
 	for (t = 0; t < nt; t++) {
 		if (kind[t] == T_TIME && wall && b->ndeltas) {
 			int64_t sum = 0;
@@ -1141,6 +1132,25 @@ static void sink_run(struct builder *b, const uint32_t *node, size_t k, int64_t 
 			vals[t] = kind[t] == T_SAMPLES ? c : smul(c, mult[t]);
 		}
 	}
+}
+
+/* With a sink, run k goes to it as its frames (node[] holds the trie nodes' frames):
+ * the run's count as samples, its time from the deltas in wall mode, else from the
+ * interval. A run of count 0 goes too, so that its frames make the same entries as
+ * the tree's nodes would; it is not a record. */
+static void sink_run(struct builder *b, const uint32_t *node, size_t k, int64_t c, uint32_t nt,
+		     const int *kind, const int64_t *mult, int wall, uint64_t s)
+{
+	const uint32_t *parent = b->have_lines ? b->lparent : b->tparent;
+	uint32_t n = b->have_lines ? b->runs[k].lnode : b->runs[k].node;
+	int64_t vals[3];
+	size_t depth = 0;
+
+	for (; n; n = parent[n]) {
+		PT_ALLOC_GROW(b->sink_frames, depth + 1, b->sink_frames_alloc);
+		b->sink_frames[depth++] = node[n];
+	}
+	run_values(b, c, nt, kind, mult, wall, s, vals);
 	pt_sink_sample(b->sink, b->p, b->sink_frames, depth, 1, 0, vals, 0);
 	/* the sink counted one record: the run holds c */
 	b->p->nrecords += (uint64_t)c - 1;
@@ -1173,19 +1183,9 @@ static void stream_run(struct builder *b, size_t *pos, int64_t c, uint32_t nt, c
 		       const int64_t *mult, int wall, uint64_t s)
 {
 	size_t n = rs_run(b, pos, b->lmap);
-	int64_t vals[3], j;
-	uint32_t t;
+	int64_t vals[3];
 
-	for (t = 0; t < nt; t++) {
-		if (kind[t] == T_TIME && wall && b->ndeltas) {
-			int64_t sum = 0;
-			for (j = 0; j < c; j++)
-				sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
-			vals[t] = sum;
-		} else {
-			vals[t] = kind[t] == T_SAMPLES ? c : smul(c, mult[t]);
-		}
-	}
+	run_values(b, c, nt, kind, mult, wall, s, vals);
 	pt_sink_sample(b->sink, b->p, b->rstack, n, 0, 0, vals, 0);
 	b->p->nrecords += (uint64_t)c - 1;
 }
