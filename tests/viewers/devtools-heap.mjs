@@ -1,0 +1,87 @@
+// devtools-heap.mjs: the Summary view of a heap snapshot as Chrome DevTools' own heap
+// snapshot worker computes it (npm chrome-devtools-frontend, run in node, no browser).
+// Usage: node devtools-heap.mjs FILE        one JSON object: {"rows":[...], "total_retained"}
+//        node devtools-heap.mjs --build     bundle the worker's TypeScript (setup.sh)
+// PROFTOOL_VIEWERS_MODULES names the node_modules folder (default: beside this file).
+import fs from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+const mods = process.env.PROFTOOL_VIEWERS_MODULES ||
+	path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules');
+const bundle = path.join(mods, '.proftool-devtools-heap-worker.mjs');
+
+// The package ships the worker as TypeScript; esbuild (also test-only) bundles it and
+// its imports into one module. The i18n module imports a list of locales that DevTools'
+// own build generates and the package lacks: it is given the English-only list here
+// (the worker uses i18n for its progress messages only).
+async function build()
+{
+	const esbuild = await import(pathToFileURL(path.join(mods, 'esbuild', 'lib', 'main.js')));
+	const dir = path.join(mods, 'chrome-devtools-frontend', 'front_end');
+	const locales = {
+		name: 'devtools-locales',
+		setup(b) {
+			b.onResolve({filter: /^\.\/locales\.js$/}, () => ({path: 'locales', namespace: 'loc'}));
+			b.onLoad({filter: /.*/, namespace: 'loc'}, () => ({
+				contents: "export const LOCALES = ['en-US']; export const BUNDLED_LOCALES = ['en-US'];" +
+					" export const DEFAULT_LOCALE = 'en-US'; export const REMOTE_FETCH_PATTERN = '';" +
+					" export const LOCAL_FETCH_PATTERN = '';",
+				loader: 'js',
+			}));
+		},
+	};
+	const tmp = bundle + '.tmp';
+	await esbuild.build({
+		entryPoints: [path.join(dir, 'entrypoints', 'heap_snapshot_worker', 'heap_snapshot_worker.ts')],
+		bundle: true,
+		format: 'esm',
+		platform: 'node',
+		outfile: tmp,
+		logLevel: 'error',
+		plugins: [locales],
+	});
+	fs.renameSync(tmp, bundle);
+}
+
+async function summary(file)
+{
+	/* the worker is written for current browsers; node 20 lacks this ES2024 helper */
+	if (!Promise.withResolvers)
+		Promise.withResolvers = function () {
+			let resolve, reject;
+			const promise = new Promise((y, n) => { resolve = y; reject = n; });
+			return {promise, resolve, reject};
+		};
+	const W = await import(pathToFileURL(bundle));
+	const loader = new W.HeapSnapshotLoader.HeapSnapshotLoader(undefined);
+	const fd = fs.openSync(file, 'r');
+	const buf = Buffer.alloc(1 << 20);
+	const dec = new TextDecoder();
+	for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;)
+		loader.write(dec.decode(buf.subarray(0, n), {stream: true}));
+	loader.write(dec.decode());
+	fs.closeSync(fd);
+	loader.close();
+	/* the worker's second thread (dominators, retained sizes) on the other end of a
+	 * channel in this thread, as its own createJSHeapSnapshotForTesting does */
+	const channel = new MessageChannel();
+	new W.HeapSnapshot.SecondaryInitManager(channel.port2);
+	const snap = await loader.buildSnapshot(channel.port1);
+	channel.port1.close();
+	const agg = snap.aggregatesWithFilter({});
+	const rows = [];
+	for (const key of Object.keys(agg)) {
+		const a = agg[key];
+		rows.push({name: a.name, key, count: a.count, shallow: a.self, retained: a.maxRet});
+	}
+	rows.sort((x, y) => y.retained - x.retained || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+	const root = snap.createNode(snap.rootNodeIndex);
+	process.stdout.write(JSON.stringify({rows, total_retained: root.retainedSize(),
+		nodes: snap.nodeCount}) + '\n');
+}
+
+if (process.argv[2] === '--build')
+	await build();
+else
+	await summary(process.argv[2]);
