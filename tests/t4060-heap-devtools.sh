@@ -1,0 +1,131 @@
+#!/bin/sh
+test_description='heap summary against Chrome DevTools'"'"' own heap snapshot worker'
+. "$(dirname "$0")/lib.sh"
+
+# DevTools' worker (npm chrome-devtools-frontend, bundled for node by esbuild) is
+# installed by tests/viewers/setup.sh into tests/viewers/node_modules (or
+# PROFTOOL_VIEWERS_MODULES); without it, or without node or jq, these are skipped.
+MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
+if ! command -v jq >/dev/null || ! command -v node >/dev/null ||
+	! test -f "$MODS/.proftool-devtools-heap-worker.mjs"; then
+	test_skip 'DevTools comparison' \
+		'node, jq or chrome-devtools-frontend (tests/viewers/setup.sh) is not installed'
+	test_done
+	exit
+fi
+
+# The snapshots: the committed samples (samples/node/make.sh), and two made here by
+# node: the shapes of samples/node/src/heap-shapes.js with a 200000-node list (the
+# issue's million-node list takes node 18 s to write and DevTools 12 s to read; the
+# depth is what matters and 200000 is deep enough for any recursion), and a WeakMap
+# whose keys are held elsewhere.
+SNAPS=$TRASH/snaps
+mkdir "$SNAPS"
+for f in shapes-1 shapes-2 alloc; do
+	gzip -dc "$SAMPLES/node/$f.heapsnapshot.gz" >"$SNAPS/$f.heapsnapshot"
+done
+(cd / && node - 200000 <"$SAMPLES/node/src/heap-shapes.js" \
+	3>"$SNAPS/list.heapsnapshot" 4>/dev/null 5>/dev/null)
+cat >"$SNAPS/weakmap.js" <<'EOF'
+class WeakKey {}
+class WeakValue { constructor(i) { this.data = new Array(100).fill(i); } }
+const keys = [], wm = new WeakMap();
+for (let i = 0; i < 10; i++) { const k = new WeakKey(); keys.push(k); wm.set(k, new WeakValue(i)); }
+globalThis.keep = { keys, wm };
+require('v8').writeHeapSnapshot('/dev/fd/3');
+EOF
+(cd / && node - <"$SNAPS/weakmap.js" 3>"$SNAPS/weakmap.heapsnapshot")
+
+# both sides once per snapshot. V8 writes alloc's header with trace_function_count 25
+# but 28 function infos; DevTools' worker sizes its array by the count and then throws
+# on the trace tree, so it is given the snapshot with the count zeroed (its Summary
+# does not read the allocation traces)
+for f in shapes-1 shapes-2 alloc list weakmap; do
+	s=$SNAPS/$f.heapsnapshot
+	sed '1s/"trace_function_count":[0-9]*/"trace_function_count":0/' "$s" >"$SNAPS/dt.in" &&
+	PROFTOOL_VIEWERS_MODULES="$MODS" node "$SRCDIR/tests/viewers/devtools-heap.mjs" \
+		"$SNAPS/dt.in" >"$SNAPS/$f.dt.json" &&
+	"$PROFTOOL" heap --format json -n 0 "$s" >"$SNAPS/$f.pt.json" ||
+		echo "$f: a side failed" >&2
+done
+rm -f "$SNAPS/dt.in"
+
+# name<TAB>count<TAB>shallow<TAB>retained, sorted by name. DevTools keys object classes
+# by name and constructor location; its rows of one name are added up (two classes
+# here, Module and TextEncoder, each defined in two places).
+rows () {
+	jq -r '.rows[] | [.name, .count, .shallow, .retained] | @tsv' "$SNAPS/$1" |
+		awk -F'\t' -v OFS='\t' '{ if (!($1 in c)) o[++n] = $1
+			c[$1] += $2; s[$1] += $3; r[$1] += $4 }
+			END { for (i = 1; i <= n; i++) print o[i], c[o[i]], s[o[i]], r[o[i]] }' |
+		sort
+}
+
+# column $2 of the classes both sides name, snapshot $1: ./expect (DevTools), ./actual
+common () {
+	rows "$1.dt.json" >dt && rows "$1.pt.json" >pt &&
+	cut -f 1 dt >dt.names && cut -f 1 pt >pt.names &&
+	comm -12 dt.names pt.names >both &&
+	test -s both &&
+	join -t "$(printf '\t')" -o "0,1.$2" dt both >expect &&
+	join -t "$(printf '\t')" -o "0,1.$2" pt both >actual
+}
+
+for f in shapes-1 shapes-2 alloc list; do
+	test_expect_success "$f: DevTools' total retained size (the root's)" '
+		jq .total_retained "$SNAPS/'$f'.dt.json" >expect &&
+		jq .total_retained "$SNAPS/'$f'.pt.json" >actual &&
+		test_cmp expect actual'
+
+	# the shapes the snapshots were made for: a leak growing an array of closures
+	# (LeakHolder), a Map cache (CacheEntry), the deep list (ListNode); all three
+	# agree in count, shallow and retained size
+	test_expect_success "$f: DevTools' rows of the leaking shapes" '
+		rows '$f'.dt.json | grep -E "^(LeakHolder|CacheEntry|ListNode)	" >expect &&
+		rows '$f'.pt.json | grep -E "^(LeakHolder|CacheEntry|ListNode)	" >actual &&
+		test "$(wc -l <expect)" = 3 &&
+		test_cmp expect actual'
+
+	# the typed arrays over ArrayBuffers (their backing stores outside the JS heap)
+	test_expect_success "$f: DevTools' count and retained size of the buffers" '
+		rows '$f'.dt.json | grep -E "^(ArrayBuffer|Uint8Array|system / JSArrayBufferData)	" |
+			cut -f 1,2,4 >expect &&
+		rows '$f'.pt.json | grep -E "^(ArrayBuffer|Uint8Array|system / JSArrayBufferData)	" |
+			cut -f 1,2,4 >actual &&
+		test "$(wc -l <expect)" = 3 &&
+		test_cmp expect actual'
+
+	# Fails today: DevTools names closures "Function" and regexps "RegExp", and
+	# renames plain objects ("Object") after their first properties, "{a, b}" (its
+	# inferInterfaceDefinitions); proftool keeps "(closure)", "(regexp)", "Object".
+	test_expect_success "$f: DevTools' classes and their counts" '
+		rows '$f'.dt.json | cut -f 1,2 >expect &&
+		rows '$f'.pt.json | cut -f 1,2 >actual &&
+		test_cmp expect actual'
+
+	# Fails today: DevTools' calculateShallowSizes gives the size of each hidden
+	# node, array and "system / ExternalStringData" reached (over non-weak edges)
+	# from exactly one other node to that node (a Map's hash table to the Map, an
+	# object's property and element arrays to the object, a function's internals
+	# to it); proftool keeps each node's own self_size.
+	test_expect_success "$f: DevTools' shallow size of each class both name" '
+		common '$f' 3 && test_cmp expect actual'
+
+	# Fails today: the moved shallow sizes move retained sizes between classes too,
+	# and DevTools ignores the WeakMap table's edge to a value (next test).
+	test_expect_success "$f: DevTools' retained size of each class both name" '
+		common '$f' 4 && test_cmp expect actual'
+done
+
+# Fails today: a value in a WeakMap is reached by two internal edges named "N / part
+# of key (K @k) -> value (V @v) pair in WeakMap (table @t)", from the table and from
+# the key. DevTools' computeIsEssentialEdge leaves out the one from the table (node id
+# t), so the key dominates the value and retains it (freeing the key frees the value);
+# proftool (and memlab) keep both, and the value is dominated by what dominates both.
+test_expect_success 'weakmap: DevTools counts a WeakMap value in its key'"'"'s retained size' '
+	rows weakmap.dt.json | grep -E "^Weak(Key|Value)	" >expect &&
+	rows weakmap.pt.json | grep -E "^Weak(Key|Value)	" >actual &&
+	test "$(wc -l <expect)" = 2 &&
+	test_cmp expect actual'
+
+test_done
