@@ -1508,69 +1508,63 @@ static int place_nodes(struct reader *r, struct unit *u, struct cfcache *frames,
 	return 0;
 }
 
-static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
-		      uint32_t labels, int64_t *last)
+/* positionTicks, grouped per node */
+static void group_ticks(struct unit *u)
+{
+	size_t i;
+
+	if (!u->nticks)
+		return;
+	/* they come in node order from a .cpuprofile: sort only if not */
+	for (i = 1; i < u->nticks && cmp_tick(&u->ticks[i - 1], &u->ticks[i]) < 0; i++)
+		;
+	if (i < u->nticks)
+		qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
+	for (i = u->nticks; i-- > 0;) {
+		u->nodes[u->ticks[i].node].ticks = (uint32_t)i;
+		u->nodes[u->ticks[i].node].nticks++;
+	}
+}
+
+/* no samples array: hitCount is all there is (no timeline, no time) */
+static int add_hit_counts(struct reader *r, struct unit *u, uint32_t labels)
 {
 	struct pt_profile *p = r->p;
-	struct idmap ids;
-	struct cfcache frames;
-	uint32_t root = UINT32_MAX;
 	size_t i;
-	int ret = -1;
 
-	idmap_init(&ids, u);
-	memset(&frames, 0, sizeof(frames));
-	pt_map_init(&frames.map);
-	if (link_nodes(r, u, &ids, &root) < 0 || place_nodes(r, u, &frames, root) < 0)
-		goto out;
-
-	/* positionTicks, grouped per node */
-	if (u->nticks) {
-		/* they come in node order from a .cpuprofile: sort only if not */
-		for (i = 1; i < u->nticks && cmp_tick(&u->ticks[i - 1], &u->ticks[i]) < 0; i++)
-			;
-		if (i < u->nticks)
-			qsort(u->ticks, u->nticks, sizeof(*u->ticks), cmp_tick);
-		for (i = u->nticks; i-- > 0;) {
-			u->nodes[u->ticks[i].node].ticks = (uint32_t)i;
-			u->nodes[u->ticks[i].node].nticks++;
+	for (i = 0; i < u->nnodes; i++) {
+		struct rnode *n = &u->nodes[i];
+		int64_t left = n->hit_count == NO_VALUE ? 0 : n->hit_count;
+		uint32_t k;
+		if (left < 0) {
+			pt_diag_error_at(r->d, n->off, "negative hitCount in node %" PRId64, n->id);
+			return -1;
 		}
-	}
-
-	if (!u->has_samples) {
-		/* no samples array: hitCount is all there is (no timeline, no time) */
-		for (i = 0; i < u->nnodes; i++) {
-			struct rnode *n = &u->nodes[i];
-			int64_t left = n->hit_count == NO_VALUE ? 0 : n->hit_count;
-			uint32_t k;
-			if (left < 0) {
-				pt_diag_error_at(r->d, n->off, "negative hitCount in node %" PRId64,
-						 n->id);
-				goto out;
-			}
-			for (k = 0; k < n->nticks && left > 0; k++) {
-				struct tick *t = &u->ticks[n->ticks + k];
-				int64_t c = t->ticks < left ? t->ticks : left;
-				if (t->line <= 0 || c <= 0 || !n->frame)
-					continue;
-				pt_profile_add_value(p,
-						     pt_profile_child(p, parent_ptnode(u, n),
-								      line_frame(p, n, t->line)),
-						     labels, 0, c);
-				left -= c;
-			}
-			if (left > 0)
-				pt_profile_add_value(p, n->ptnode, labels, 0, left);
+		for (k = 0; k < n->nticks && left > 0; k++) {
+			struct tick *t = &u->ticks[n->ticks + k];
+			int64_t c = t->ticks < left ? t->ticks : left;
+			if (t->line <= 0 || c <= 0 || !n->frame)
+				continue;
+			pt_profile_add_value(
+				p,
+				pt_profile_child(p, parent_ptnode(u, n), line_frame(p, n, t->line)),
+				labels, 0, c);
+			left -= c;
 		}
-		ret = 0;
-		goto out;
+		if (left > 0)
+			pt_profile_add_value(p, n->ptnode, labels, 0, left);
 	}
+	return 0;
+}
 
+/* the times array and the samples go together */
+static int check_times(struct reader *r, struct unit *u)
+{
 	if (u->has_deltas && u->ndeltas != u->nsamples) {
 		pt_diag_error_at(r->d, u->deltas_off,
 				 "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
 				 u->ndeltas, u->nsamples);
-		goto out;
+		return -1;
 	}
 	/* v8-profiler-node8 writes one timestamp more than samples: samples go with the
 	 * timestamps of their index, the last is left over (as speedscope reads it) */
@@ -1580,85 +1574,108 @@ static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t o
 		pt_diag_error_at(r->d, u->deltas_off,
 				 "'timestamps' and 'samples' differ in length (%zu and %zu)",
 				 u->ndeltas, u->nsamples);
-		goto out;
+		return -1;
 	}
-	{
-		/* times in microseconds; raw running sum, each sample's time is the max of the
-		 * previous one and the raw sum (speedscope's rule: a negative delta neither
-		 * gives a negative duration nor shifts the rest) */
-		int64_t start = u->start != NO_VALUE ? u->start / 1000 : 0;
-		int64_t end = u->end != NO_VALUE ? u->end / 1000 : NO_VALUE;
-		int64_t raw = start, prev = INT64_MIN, next = 0;
-		size_t s;
+	return 0;
+}
 
-		if (u->legacy && u->start != NO_VALUE)
-			start = legacy_us(u->start);
-		if (u->legacy && u->end != NO_VALUE)
-			end = legacy_us(u->end);
-		for (s = 0; s < u->nsamples; s++) {
-			uint32_t ni = idmap_get(&ids, u->samples[s]);
-			struct rnode *n;
-			uint32_t node;
-			int64_t line = 0, t = 0, v[2];
+/* the samples, each with its time and the time to the next as its weight */
+static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids, int with_time,
+		       int64_t origin, uint32_t labels, int64_t *last)
+{
+	struct pt_profile *p = r->p;
+	/* times in microseconds; raw running sum, each sample's time is the max of the
+	 * previous one and the raw sum (speedscope's rule: a negative delta neither
+	 * gives a negative duration nor shifts the rest) */
+	int64_t start = u->start != NO_VALUE ? u->start / 1000 : 0;
+	int64_t end = u->end != NO_VALUE ? u->end / 1000 : NO_VALUE;
+	int64_t raw = start, prev = INT64_MIN, next = 0;
+	size_t s;
 
-			if (ni == UINT32_MAX) {
-				pt_diag_error_at(r->d, u->samples_off,
-						 "unknown node id %" PRId64
-						 " in samples (entry %zu)",
-						 u->samples[s], s);
-				goto out;
-			}
-			n = &u->nodes[ni];
-			if (u->nlines == u->nsamples && u->lines)
-				line = u->lines[s];
-			/* else hand out the node's positionTicks lines, one per sample, in
-			 * their order; samples beyond the ticks get no line */
-			while (!line && n->nticks) {
-				struct tick *tk = &u->ticks[n->ticks];
-				if (tk->ticks > 0 && tk->line > 0) {
-					tk->ticks--;
-					line = tk->line;
-				} else {
-					n->ticks++;
-					n->nticks--;
-				}
-			}
-			node = n->ptnode;
-			if (line > 0 && n->frame)
-				node = pt_profile_child(p, parent_ptnode(u, n),
-							line_frame(p, n, line));
-			if (u->has_deltas) {
-				raw = pt_add(raw, u->deltas[s]);
-				t = raw;
-			} else if (u->has_timestamps) {
-				t = u->deltas[s];
-			}
-			if (t < prev)
-				t = prev;
-			prev = t;
-			if ((u->has_deltas || u->has_timestamps) && t > *last)
-				*last = t;
-			/* the weight of a sample is the time to the next one (DevTools'
-			 * rule); the last one gets the time to endTime */
-			if (s + 1 < u->nsamples) {
-				if (u->has_deltas)
-					next = pt_add(raw, u->deltas[s + 1]);
-				else if (u->has_timestamps)
-					next = u->deltas[s + 1];
-				if (next < t)
-					next = t;
-			} else {
-				next = end != NO_VALUE && end > t ? end : t;
-			}
-			v[0] = 1;
-			v[1] = with_time && (u->has_deltas || u->has_timestamps) ? pt_sub(next, t)
-										 : 0;
-			if (v[1] < 0)
-				v[1] = INT64_MAX; /* overflowed: hostile input */
-			pt_profile_add_sample(p, node, labels, v, sat_mul1000(pt_sub(t, origin)));
+	if (u->legacy && u->start != NO_VALUE)
+		start = legacy_us(u->start);
+	if (u->legacy && u->end != NO_VALUE)
+		end = legacy_us(u->end);
+	for (s = 0; s < u->nsamples; s++) {
+		uint32_t ni = idmap_get(ids, u->samples[s]);
+		struct rnode *n;
+		uint32_t node;
+		int64_t line = 0, t = 0, v[2];
+
+		if (ni == UINT32_MAX) {
+			pt_diag_error_at(r->d, u->samples_off,
+					 "unknown node id %" PRId64 " in samples (entry %zu)",
+					 u->samples[s], s);
+			return -1;
 		}
+		n = &u->nodes[ni];
+		if (u->nlines == u->nsamples && u->lines)
+			line = u->lines[s];
+		/* else hand out the node's positionTicks lines, one per sample, in
+		 * their order; samples beyond the ticks get no line */
+		while (!line && n->nticks) {
+			struct tick *tk = &u->ticks[n->ticks];
+			if (tk->ticks > 0 && tk->line > 0) {
+				tk->ticks--;
+				line = tk->line;
+			} else {
+				n->ticks++;
+				n->nticks--;
+			}
+		}
+		node = n->ptnode;
+		if (line > 0 && n->frame)
+			node = pt_profile_child(p, parent_ptnode(u, n), line_frame(p, n, line));
+		if (u->has_deltas) {
+			raw = pt_add(raw, u->deltas[s]);
+			t = raw;
+		} else if (u->has_timestamps) {
+			t = u->deltas[s];
+		}
+		if (t < prev)
+			t = prev;
+		prev = t;
+		if ((u->has_deltas || u->has_timestamps) && t > *last)
+			*last = t;
+		/* the weight of a sample is the time to the next one (DevTools'
+		 * rule); the last one gets the time to endTime */
+		if (s + 1 < u->nsamples) {
+			if (u->has_deltas)
+				next = pt_add(raw, u->deltas[s + 1]);
+			else if (u->has_timestamps)
+				next = u->deltas[s + 1];
+			if (next < t)
+				next = t;
+		} else {
+			next = end != NO_VALUE && end > t ? end : t;
+		}
+		v[0] = 1;
+		v[1] = with_time && (u->has_deltas || u->has_timestamps) ? pt_sub(next, t) : 0;
+		if (v[1] < 0)
+			v[1] = INT64_MAX; /* overflowed: hostile input */
+		pt_profile_add_sample(p, node, labels, v, sat_mul1000(pt_sub(t, origin)));
 	}
-	ret = 0;
+	return 0;
+}
+
+static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,
+		      uint32_t labels, int64_t *last)
+{
+	struct idmap ids;
+	struct cfcache frames;
+	uint32_t root = UINT32_MAX;
+	int ret = -1;
+
+	idmap_init(&ids, u);
+	memset(&frames, 0, sizeof(frames));
+	pt_map_init(&frames.map);
+	if (link_nodes(r, u, &ids, &root) < 0 || place_nodes(r, u, &frames, root) < 0)
+		goto out;
+	group_ticks(u);
+	if (!u->has_samples)
+		ret = add_hit_counts(r, u, labels);
+	else if (check_times(r, u) == 0)
+		ret = add_samples(r, u, &ids, with_time, origin, labels, last);
 out:
 	idmap_release(&ids);
 	pt_map_release(&frames.map);
@@ -1681,8 +1698,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 			   struct pt_diag *d)
 {
 	struct reader r;
-	const unsigned char *buf;
-	yajl_status st = yajl_status_ok;
+	int st, cut;
 	int ret = -1, with_time = 0;
 	size_t i, first, nunits;
 	int64_t origin = INT64_MAX, last = INT64_MIN;
@@ -1707,49 +1723,22 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
 	yajl_config(r.h, yajl_dont_validate_strings, 1);
 
-	for (;;) {
-		size_t len;
-		int rc = pt_input_need(in, CHUNK, &buf);
-		if (rc < 0)
-			goto out;
-		len = in->end - in->pos;
-		if (len > CHUNK)
-			len = CHUNK;
-		if (!len)
-			break;
-		r.chunk_off = pt_input_tell(in);
-		st = yajl_parse(r.h, buf, len);
-		if (st != yajl_status_ok)
-			break;
-		pt_input_consume(in, len);
-		if (rc == 0 && in->pos == in->end)
-			break;
-	}
+	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
+	if (st < 0)
+		goto out;
 	r.end_off = pt_input_tell(in);
-	if (st == yajl_status_ok) {
-		r.chunk_off = pt_input_tell(in);
-		st = yajl_complete_parse(r.h);
+	if (st != yajl_status_ok && cut && !r.failed) {
 		/* a trace array may lack its closing ']' (the trace format allows it) */
-		if (st != yajl_status_ok && !r.failed && r.is_trace && r.depth == 1 &&
-		    r.stack[0].ctx == C_EVENTS && !r.skip)
+		if (r.is_trace && r.depth == 1 && r.stack[0].ctx == C_EVENTS && !r.skip) {
 			st = yajl_status_ok;
-		else if (st != yajl_status_ok && !r.failed) {
-			pt_diag_error_at(d, pt_input_tell(in),
-					 "truncated JSON: unexpected end of input");
+		} else {
+			pt_diag_error_at(d, r.end_off, "truncated JSON: unexpected end of input");
 			goto out;
 		}
 	}
 	if (st != yajl_status_ok) {
-		if (!r.failed) {
-			unsigned char *msg = yajl_get_error(r.h, 0, NULL, 0);
-			char *m = (char *)msg, *e;
-			/* yajl: "lexical error: invalid char in json text.\n" */
-			e = m + strlen(m);
-			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
-				*--e = '\0';
-			pt_diag_error_at(d, here(&r), "invalid JSON: %s", m);
-			yajl_free_error(r.h, msg);
-		}
+		if (!r.failed)
+			pt_json_syntax_error(r.h, d, here(&r));
 		goto out;
 	}
 	if (!r.top_seen) {

@@ -9,6 +9,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "util/json.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
 
@@ -520,8 +521,7 @@ static int heapprofile_read(struct pt_input *in, struct pt_profile *p, const str
 			    struct pt_diag *d)
 {
 	struct reader r;
-	const unsigned char *buf;
-	yajl_status st = yajl_status_ok;
+	int st, cut;
 	uint64_t end_off;
 	int ret = -1;
 
@@ -531,42 +531,17 @@ static int heapprofile_read(struct pt_input *in, struct pt_profile *p, const str
 	r.d = d;
 	p->format = "heapprofile";
 	r.h = yajl_alloc(&callbacks, NULL, &r);
-	for (;;) {
-		size_t len;
-		int rc = pt_input_need(in, CHUNK, &buf);
-		if (rc < 0)
-			goto out;
-		len = in->end - in->pos;
-		if (len > CHUNK)
-			len = CHUNK;
-		if (!len)
-			break;
-		r.chunk_off = pt_input_tell(in);
-		st = yajl_parse(r.h, buf, len);
-		if (st != yajl_status_ok)
-			break;
-		pt_input_consume(in, len);
-		if (rc == 0 && in->pos == in->end)
-			break;
-	}
+	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
+	if (st < 0)
+		goto out;
 	end_off = pt_input_tell(in);
-	if (st == yajl_status_ok) {
-		r.chunk_off = end_off;
-		st = yajl_complete_parse(r.h);
-		if (st != yajl_status_ok && !r.failed) {
-			pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
-			goto out;
-		}
+	if (st != yajl_status_ok && cut && !r.failed) {
+		pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
+		goto out;
 	}
 	if (st != yajl_status_ok) {
-		if (!r.failed) {
-			unsigned char *msg = yajl_get_error(r.h, 0, NULL, 0);
-			char *m = (char *)msg, *e = m + strlen(m);
-			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
-				*--e = '\0';
-			pt_diag_error_at(d, here(&r), "invalid JSON: %s", m);
-			yajl_free_error(r.h, msg);
-		}
+		if (!r.failed)
+			pt_json_syntax_error(r.h, d, here(&r));
 		goto out;
 	}
 	if (!r.top_seen) {

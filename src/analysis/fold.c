@@ -40,20 +40,25 @@ void pt_fold_release(struct pt_fold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* one more value column, in the table and in the pairs' bits */
+/* one more value column, in the table and in the pairs' bits (both re-strided only
+ * when the table's row width grows, which it does by doubling) */
 static void add_type(struct pt_fold *f)
 {
-	uint32_t w = f->agg.ntypes, k;
+	uint32_t w = f->agg.stride, nw, k;
 	uint8_t *nb;
 
 	pt_agg_add_type(&f->agg);
-	if (!f->pairs_alloc)
+	nw = f->agg.stride;
+	if (!f->pairs_alloc || nw == w) {
+		f->pair_w = nw;
 		return;
-	nb = pt_xcalloc(f->pairs_alloc, (size_t)w + 1);
+	}
+	nb = pt_xcalloc(f->pairs_alloc, nw);
 	for (k = 0; k < f->npairs; k++)
-		memcpy(nb + (size_t)k * (w + 1), f->pair_bits + (size_t)k * w, w);
+		memcpy(nb + (size_t)k * nw, f->pair_bits + (size_t)k * w, w);
 	free(f->pair_bits);
 	f->pair_bits = nb;
+	f->pair_w = nw;
 }
 
 /* readers add sample types as they meet them (perf's events): catch up with p's */
@@ -70,6 +75,7 @@ int pt_fold_finish(struct pt_fold *f, struct pt_profile *p)
 	sync_types(f, p);
 	p->agg = pt_xmalloc(sizeof(*p->agg));
 	*p->agg = f->agg;
+	pt_agg_pack(p->agg);
 	pt_agg_init(&f->agg, 0, p->agg->gran);
 	p->no_stacks_reason = "folded while reading";
 	return 1;
@@ -82,7 +88,7 @@ static void fold_scale_type(struct pt_sink *s, struct pt_profile *p, uint32_t t,
 	uint32_t i, w;
 
 	sync_types(f, p);
-	w = a->ntypes;
+	w = a->stride;
 	for (i = 0; i < a->nentries; i++) {
 		a->flat[(size_t)i * w + t] *= factor;
 		a->cum[(size_t)i * w + t] *= factor;
@@ -141,13 +147,13 @@ static void note_pair(struct pt_fold *f, uint32_t caller, uint32_t callee, int i
 	if (*slot == PT_MAP_NEW) {
 		k = f->npairs;
 		if ((size_t)k + 1 > f->pairs_alloc) {
-			size_t old = f->pairs_alloc, w = f->agg.ntypes ? f->agg.ntypes : 1;
+			size_t old = f->pairs_alloc, w = f->agg.stride;
 			PT_ALLOC_GROW(f->pair_callee, (size_t)k + 1, f->pairs_alloc);
 			f->pair_stamp =
 				pt_xreallocarray(f->pair_stamp, f->pairs_alloc, sizeof(uint32_t));
-			f->pair_bits = pt_xreallocarray(f->pair_bits, f->pairs_alloc, w);
-			memset(f->pair_bits + old * f->agg.ntypes, 0,
-			       (f->pairs_alloc - old) * f->agg.ntypes);
+			f->pair_bits = pt_xreallocarray(f->pair_bits, f->pairs_alloc, w ? w : 1);
+			memset(f->pair_bits + old * w, 0, (f->pairs_alloc - old) * w);
+			f->pair_w = (uint32_t)w;
 		}
 		*slot = k;
 		f->pair_callee[k] = callee;
@@ -230,7 +236,7 @@ static void fold_stack(struct pt_fold *f, struct pt_profile *p, const uint32_t *
 
 static void mark_pairs(struct pt_fold *f, uint32_t t)
 {
-	uint32_t w = f->agg.ntypes;
+	uint32_t w = f->pair_w;
 	size_t k;
 
 	for (k = 0; k < f->nstack_pairs; k++) {
@@ -243,7 +249,7 @@ static void mark_pairs(struct pt_fold *f, uint32_t t)
 static void fold_value(struct pt_fold *f, uint32_t t, int64_t v)
 {
 	struct pt_agg *a = &f->agg;
-	uint32_t w = a->ntypes;
+	uint32_t w = a->stride;
 	size_t k;
 
 	a->total[t] = pt_add(a->total[t], v);
@@ -274,7 +280,7 @@ static void fold_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t 
 unsigned char *pt_fold_marks(const struct pt_fold *f, const struct pt_profile *p, uint32_t t)
 {
 	unsigned char *inl = pt_xcalloc(p->strings.n + 1, 1);
-	uint32_t k, w = p->ntypes; /* the pairs' stride, kept in step by pt_fold_add_type */
+	uint32_t k, w = f->pair_w;
 	size_t i;
 
 	for (k = 0; k < f->npairs; k++) {

@@ -46,7 +46,8 @@ struct pt_fold {
 	struct pt_map pair_index; /* caller << 32 | callee -> pair */
 	uint32_t *pair_callee;	  /* pair -> callee name */
 	uint32_t *pair_stamp;	  /* pair -> number of the last stack that met it */
-	uint8_t *pair_bits;	  /* pair * ntypes: 1 seen, 2 not inlined */
+	uint8_t *pair_bits;	  /* pair * pair_w: 1 seen, 2 not inlined */
+	uint32_t pair_w;	  /* pair_bits' row width: the table's stride */
 	uint32_t npairs;
 	size_t pairs_alloc;
 	uint32_t *stack_pairs; /* the pending stack's pairs, 2 * pair + (not inlined) */

@@ -36,6 +36,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	}
 	p->keep_timeline = o->read.keep_timeline;
 	ret = f->read(in, p, &o->read, d);
+	pt_profile_pack(p);
 	if (!ret && !p->format)
 		p->format = f->name;
 	if (!ret && !p->ntypes)

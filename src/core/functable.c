@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "core/functable.h"
+#include "core/profile.h"
 #include "util/xalloc.h"
 
 void pt_agg_init(struct pt_agg *a, uint32_t ntypes, enum pt_granularity g)
 {
 	memset(a, 0, sizeof(*a));
 	a->ntypes = ntypes;
+	a->stride = ntypes;
 	a->gran = g;
 	a->total = pt_xcalloc(ntypes ? ntypes : 1, sizeof(int64_t));
 	pt_map_init(&a->entry_index);
@@ -35,12 +37,13 @@ void pt_agg_release(struct pt_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static int64_t *widen(int64_t *v, size_t rows, uint32_t oldw, uint32_t neww)
+/* the `used` rows of v, oldw values each, in a new block of `rows` rows of neww */
+static int64_t *widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww)
 {
 	int64_t *nv = pt_xcalloc(rows ? rows : 1, (size_t)neww * sizeof(int64_t));
 	size_t i;
-	if (v)
-		for (i = 0; i < rows; i++)
+	if (v && oldw)
+		for (i = 0; i < used; i++)
 			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
 	free(v);
 	return nv;
@@ -48,22 +51,60 @@ static int64_t *widen(int64_t *v, size_t rows, uint32_t oldw, uint32_t neww)
 
 void pt_agg_add_type(struct pt_agg *a)
 {
-	uint32_t w = a->ntypes;
-	a->flat = widen(a->flat, a->entries_alloc, w, w + 1);
-	a->cum = widen(a->cum, a->entries_alloc, w, w + 1);
-	a->edge_value = widen(a->edge_value, a->edges_alloc, w, w + 1);
-	a->line_self = widen(a->line_self, a->lines_alloc, w, w + 1);
-	a->line_cum = widen(a->line_cum, a->lines_alloc, w, w + 1);
-	a->total = widen(a->total, 1, w, w + 1);
-	a->ntypes = w + 1;
+	uint32_t w = a->stride, nw;
+
+	if (a->ntypes + 1 > w) {
+		nw = pt_row_width(w, a->ntypes + 1, a->nentries || a->nedges || a->nlines,
+				  PT_MAX_TYPES);
+		a->flat = widen(a->flat, a->entries_alloc, a->nentries, w, nw);
+		a->cum = widen(a->cum, a->entries_alloc, a->nentries, w, nw);
+		a->edge_value = widen(a->edge_value, a->edges_alloc, a->nedges, w, nw);
+		a->line_self = widen(a->line_self, a->lines_alloc, a->nlines, w, nw);
+		a->line_cum = widen(a->line_cum, a->lines_alloc, a->nlines, w, nw);
+		a->total = widen(a->total, 1, 1, w, nw);
+		a->stride = nw;
+	}
+	a->ntypes++;
 }
 
-/* grow a values array in step with its rows array */
-static int64_t *grow_values(int64_t *v, size_t old_rows, size_t new_rows, uint32_t w)
+int64_t *pt_rows_narrow(int64_t *v, size_t used, size_t alloc, uint32_t oldw, uint32_t neww)
 {
-	v = pt_xreallocarray(v, new_rows ? new_rows : 1, (w ? w : 1) * sizeof(int64_t));
-	memset(v + old_rows * w, 0, (new_rows - old_rows) * w * sizeof(int64_t));
-	return v;
+	size_t i;
+
+	if (!v)
+		return v;
+	/* row i moves down to i * neww <= i * oldw: ascending order never overwrites a
+	 * row not yet moved */
+	for (i = 0; i < used; i++)
+		memmove(v + i * neww, v + i * oldw, (size_t)neww * sizeof(int64_t));
+	return pt_xreallocarray(v, alloc ? alloc : 1, (neww ? neww : 1) * sizeof(int64_t));
+}
+
+void pt_agg_pack(struct pt_agg *a)
+{
+	uint32_t w = a->stride, nw = a->ntypes;
+
+	if (w == nw)
+		return;
+	a->flat = pt_rows_narrow(a->flat, a->nentries, a->entries_alloc, w, nw);
+	a->cum = pt_rows_narrow(a->cum, a->nentries, a->entries_alloc, w, nw);
+	a->edge_value = pt_rows_narrow(a->edge_value, a->nedges, a->edges_alloc, w, nw);
+	a->line_self = pt_rows_narrow(a->line_self, a->nlines, a->lines_alloc, w, nw);
+	a->line_cum = pt_rows_narrow(a->line_cum, a->nlines, a->lines_alloc, w, nw);
+	a->total = pt_rows_narrow(a->total, 1, 1, w, nw);
+	a->stride = nw;
+}
+
+/* grow a values array in step with its rows array; spare rows are left untouched
+ * (new_row zeroes each as it is made), so unused capacity costs no page */
+static int64_t *grow_values(int64_t *v, size_t new_rows, uint32_t w)
+{
+	return pt_xreallocarray(v, new_rows ? new_rows : 1, (w ? w : 1) * sizeof(int64_t));
+}
+
+static void new_row(int64_t *v, size_t row, uint32_t w)
+{
+	memset(v + row * w, 0, (size_t)w * sizeof(int64_t));
 }
 
 uint32_t pt_agg_entry(struct pt_agg *a, uint64_t key, const struct pt_agg_entry *proto)
@@ -75,11 +116,12 @@ uint32_t pt_agg_entry(struct pt_agg *a, uint64_t key, const struct pt_agg_entry 
 		return *slot;
 	id = a->nentries;
 	if ((size_t)id + 1 > a->entries_alloc) {
-		size_t old = a->entries_alloc;
 		PT_ALLOC_GROW(a->entries, (size_t)id + 1, a->entries_alloc);
-		a->flat = grow_values(a->flat, old, a->entries_alloc, a->ntypes);
-		a->cum = grow_values(a->cum, old, a->entries_alloc, a->ntypes);
+		a->flat = grow_values(a->flat, a->entries_alloc, a->stride);
+		a->cum = grow_values(a->cum, a->entries_alloc, a->stride);
 	}
+	new_row(a->flat, id, a->stride);
+	new_row(a->cum, id, a->stride);
 	a->entries[id] = *proto;
 	a->nentries++;
 	*slot = id;
@@ -95,10 +137,10 @@ uint32_t pt_agg_edge(struct pt_agg *a, uint32_t caller, uint32_t callee)
 		return *slot;
 	id = a->nedges;
 	if ((size_t)id + 1 > a->edges_alloc) {
-		size_t old = a->edges_alloc;
 		PT_ALLOC_GROW(a->edges, (size_t)id + 1, a->edges_alloc);
-		a->edge_value = grow_values(a->edge_value, old, a->edges_alloc, a->ntypes);
+		a->edge_value = grow_values(a->edge_value, a->edges_alloc, a->stride);
 	}
+	new_row(a->edge_value, id, a->stride);
 	a->edges[id].caller = caller;
 	a->edges[id].callee = callee;
 	a->nedges++;
@@ -116,11 +158,12 @@ uint32_t pt_agg_line(struct pt_agg *a, uint32_t entry, int64_t line)
 		return *slot;
 	id = a->nlines;
 	if ((size_t)id + 1 > a->lines_alloc) {
-		size_t old = a->lines_alloc;
 		PT_ALLOC_GROW(a->lines, (size_t)id + 1, a->lines_alloc);
-		a->line_self = grow_values(a->line_self, old, a->lines_alloc, a->ntypes);
-		a->line_cum = grow_values(a->line_cum, old, a->lines_alloc, a->ntypes);
+		a->line_self = grow_values(a->line_self, a->lines_alloc, a->stride);
+		a->line_cum = grow_values(a->line_cum, a->lines_alloc, a->stride);
 	}
+	new_row(a->line_self, id, a->stride);
+	new_row(a->line_cum, id, a->stride);
 	a->lines[id].entry = entry;
 	a->lines[id].pad = 0;
 	a->lines[id].line = line;

@@ -45,6 +45,9 @@ struct pt_agg_line {
 
 struct pt_agg {
 	uint32_t ntypes;
+	/* the arrays' row width: ntypes, except while a reader adds types among its rows
+	 * (pt_agg_add_type widens by doubling); pt_agg_pack makes it ntypes again */
+	uint32_t stride;
 	enum pt_granularity gran;
 	int edges_per_occurrence;
 
@@ -70,8 +73,25 @@ struct pt_agg {
 
 void pt_agg_init(struct pt_agg *a, uint32_t ntypes, enum pt_granularity g);
 void pt_agg_release(struct pt_agg *a);
-/* grow every value array by one type (values 0) */
+/* grow every value array by one type (values 0); rows use a->stride until
+ * pt_agg_pack */
 void pt_agg_add_type(struct pt_agg *a);
+/* make the row width ntypes again (after a read: every reader of the table indexes
+ * its rows by ntypes) */
+void pt_agg_pack(struct pt_agg *a);
+
+/* The row width for `need` values per row when rows are `have` wide: exactly `need`
+ * while there are no rows; with rows, at least twice `have` (at most `cap`), so a
+ * reader that meets its types one by one among its samples re-strides its rows a
+ * logarithmic number of times, not once per type. */
+static inline uint32_t pt_row_width(uint32_t have, uint32_t need, int rows, uint32_t cap)
+{
+	uint32_t w = rows && 2 * have > need ? 2 * have : need;
+	return w > cap && need <= cap ? cap : w;
+}
+/* re-stride `used` rows of v from oldw to neww values per row in place (neww < oldw)
+ * and shrink the block to `alloc` rows */
+int64_t *pt_rows_narrow(int64_t *v, size_t used, size_t alloc, uint32_t oldw, uint32_t neww);
 
 /* builders: find or add; new rows start at 0 */
 uint32_t pt_agg_entry(struct pt_agg *a, uint64_t key, const struct pt_agg_entry *proto);

@@ -95,7 +95,7 @@ static int64_t *restride(int64_t *v, size_t n, size_t used, uint32_t oldw, uint3
 
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit)
 {
-	uint32_t t = p->ntypes;
+	uint32_t t = p->ntypes, w = p->stride, nw;
 
 	if (t >= PT_MAX_TYPES)
 		return UINT32_MAX;
@@ -103,14 +103,38 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 	p->types[t].name = pt_str(p, name);
 	p->types[t].unit = pt_str(p, unit);
 	p->types[t].decimals = 0;
-	p->node_self = restride(p->node_self, p->nodes_alloc, p->nnodes, t, t + 1);
-	p->sample_values = restride(p->sample_values, p->samples_alloc, p->nsamples, t, t + 1);
-	if (p->event_values)
-		p->event_values = restride(p->event_values, p->events_alloc, p->nevents, t, t + 1);
+	if (t + 1 > w) {
+		nw = pt_row_width(w, t + 1, p->nnodes > 1 || p->nsamples || p->nevents,
+				  PT_MAX_TYPES);
+		p->node_self = restride(p->node_self, p->nodes_alloc, p->nnodes, w, nw);
+		p->sample_values = restride(p->sample_values, p->samples_alloc, p->nsamples, w, nw);
+		if (p->event_values)
+			p->event_values =
+				restride(p->event_values, p->events_alloc, p->nevents, w, nw);
+		p->stride = nw;
+	}
 	p->ntypes = t + 1;
 	if (p->agg)
 		pt_agg_add_type(p->agg);
 	return t;
+}
+
+void pt_profile_pack(struct pt_profile *p)
+{
+	uint32_t w = p->stride, nw = p->ntypes;
+
+	if (w != nw && nw) {
+		p->node_self = pt_rows_narrow(p->node_self, p->nnodes, p->nodes_alloc, w, nw);
+		p->sample_values =
+			pt_rows_narrow(p->sample_values, p->nsamples, p->samples_alloc, w, nw);
+		p->event_values =
+			pt_rows_narrow(p->event_values, p->nevents, p->events_alloc, w, nw);
+		p->stride = nw;
+	}
+	if (p->agg)
+		pt_agg_pack(p->agg);
+	if (p->line_agg)
+		pt_agg_pack(p->line_agg);
 }
 
 int pt_profile_find_type(const struct pt_profile *p, const char *spec)
@@ -136,11 +160,11 @@ void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor)
 {
 	size_t i;
 	for (i = 0; i < p->nnodes; i++)
-		p->node_self[i * p->ntypes + t] *= factor;
+		p->node_self[i * p->stride + t] *= factor;
 	for (i = 0; i < p->nsamples; i++)
-		p->sample_values[i * p->ntypes + t] *= factor;
+		p->sample_values[i * p->stride + t] *= factor;
 	for (i = 0; i < p->nevents; i++)
-		p->event_values[i * p->ntypes + t] *= factor;
+		p->event_values[i * p->stride + t] *= factor;
 }
 
 static void put32(unsigned char **q, uint32_t v)
@@ -169,10 +193,10 @@ void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f)
 {
 	size_t i;
 	for (i = 0; i < p->nnodes; i++)
-		p->node_self[i * p->ntypes + t] = pt_mul_round(p->node_self[i * p->ntypes + t], f);
+		p->node_self[i * p->stride + t] = pt_mul_round(p->node_self[i * p->stride + t], f);
 	for (i = 0; i < p->nsamples; i++)
-		p->sample_values[i * p->ntypes + t] =
-			pt_mul_round(p->sample_values[i * p->ntypes + t], f);
+		p->sample_values[i * p->stride + t] =
+			pt_mul_round(p->sample_values[i * p->stride + t], f);
 }
 
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
@@ -322,10 +346,10 @@ uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame)
 	if ((size_t)id + 1 > p->nodes_alloc) {
 		PT_ALLOC_GROW(p->nodes, (size_t)id + 1, p->nodes_alloc);
 		p->node_self = pt_xreallocarray(p->node_self, p->nodes_alloc,
-						(p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+						(p->stride ? p->stride : 1) * sizeof(int64_t));
 	}
 	/* rows are zeroed as nodes are made: spare capacity is never touched */
-	memset(p->node_self + (size_t)id * p->ntypes, 0, p->ntypes * sizeof(int64_t));
+	memset(p->node_self + (size_t)id * p->stride, 0, p->stride * sizeof(int64_t));
 	if (slot) /* the map has not changed since pt_map_put */
 		*slot = id;
 	p->nodes[id].parent = parent;
@@ -378,7 +402,7 @@ uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n
 
 void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows)
 {
-	size_t w = (p->ntypes ? p->ntypes : 1) * sizeof(int64_t);
+	size_t w = (p->stride ? p->stride : 1) * sizeof(int64_t);
 
 	if (nodes > p->nodes_alloc) {
 		p->nodes = pt_xreallocarray(p->nodes, nodes, sizeof(*p->nodes));
@@ -405,9 +429,9 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 	if ((size_t)row + 1 > p->samples_alloc) {
 		PT_ALLOC_GROW(p->samples, (size_t)row + 1, p->samples_alloc);
 		p->sample_values = pt_xreallocarray(p->sample_values, p->samples_alloc,
-						    (p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+						    (p->stride ? p->stride : 1) * sizeof(int64_t));
 	}
-	memset(p->sample_values + (size_t)row * p->ntypes, 0, p->ntypes * sizeof(int64_t));
+	memset(p->sample_values + (size_t)row * p->stride, 0, p->stride * sizeof(int64_t));
 	*slot = row;
 	p->samples[row].node = node;
 	p->samples[row].labels = labels;
@@ -422,8 +446,8 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 	int64_t *rv, *nv;
 
 	row = row_for(p, node, labels);
-	rv = p->sample_values + (size_t)row * p->ntypes;
-	nv = p->node_self + (size_t)node * p->ntypes;
+	rv = p->sample_values + (size_t)row * p->stride;
+	nv = p->node_self + (size_t)node * p->stride;
 
 	for (t = 0; t < p->ntypes; t++) {
 		rv[t] = pt_add(rv[t], values[t]);
@@ -436,14 +460,16 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 			PT_ALLOC_GROW(p->events, e + 1, p->events_alloc);
 			p->event_values =
 				pt_xreallocarray(p->event_values, p->events_alloc,
-						 (p->ntypes ? p->ntypes : 1) * sizeof(int64_t));
+						 (p->stride ? p->stride : 1) * sizeof(int64_t));
 		}
 		p->events[e].sample = row;
 		p->events[e].pad = 0;
 		p->events[e].time = time;
-		if (p->ntypes) /* no types yet: values may be NULL */
-			memcpy(p->event_values + e * p->ntypes, values,
-			       p->ntypes * sizeof(int64_t));
+		if (p->ntypes) { /* no types yet: values may be NULL */
+			int64_t *ev = p->event_values + e * p->stride;
+			memcpy(ev, values, p->ntypes * sizeof(int64_t));
+			memset(ev + p->ntypes, 0, (p->stride - p->ntypes) * sizeof(int64_t));
+		}
 		p->nevents++;
 	}
 	return row;
@@ -456,8 +482,8 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
 	int64_t *rv, *nv;
 
 	row = row_for(p, node, labels);
-	rv = &p->sample_values[(size_t)row * p->ntypes + t];
-	nv = &p->node_self[(size_t)node * p->ntypes + t];
+	rv = &p->sample_values[(size_t)row * p->stride + t];
+	nv = &p->node_self[(size_t)node * p->stride + t];
 	*rv = pt_add(*rv, v);
 	*nv = pt_add(*nv, v);
 }
@@ -490,6 +516,6 @@ int64_t pt_profile_total(const struct pt_profile *p, uint32_t t)
 	if (p->agg)
 		return p->agg->total[t];
 	for (i = 0; i < p->nsamples; i++)
-		sum = pt_add(sum, p->sample_values[(size_t)i * p->ntypes + t]);
+		sum = pt_add(sum, p->sample_values[(size_t)i * p->stride + t]);
 	return sum;
 }

@@ -175,6 +175,12 @@ struct pt_profile {
 	struct pt_sample_type *types;
 	uint32_t ntypes;
 	size_t types_alloc;
+	/* the row width of node_self, sample_values and event_values: ntypes, except
+	 * while a reader adds types among its samples (perf meets its events as it goes;
+	 * pt_profile_add_type then widens by doubling). pt_profile_pack, which the loader
+	 * calls after every read, makes it ntypes again: every user of the rows indexes
+	 * them by ntypes. */
+	uint32_t stride;
 	uint32_t default_type;
 	struct pt_sample_type period_type; /* name 0 if none */
 	int64_t period;
@@ -248,13 +254,15 @@ static inline const char *pt_s(const struct pt_profile *p, uint32_t id)
  * already (the reader reports where). May be called after samples exist (perf
  * discovers events as it goes): earlier rows get 0 for the new type.
  *
- * Every row holds one value per type and a new type re-strides the rows stored so
- * far, so the cap is what keeps an input's cost linear: a file naming a new event
- * after each of its samples costs at most PT_MAX_TYPES re-strides, and its rows at
- * most PT_MAX_TYPES values each. Real profiles have a handful of types (Go's heap
+ * Every row holds one value per type. A type added when rows exist widens them to
+ * twice the width (pt_row_width), so a file naming a new event after each of its
+ * samples re-strides its rows a few times (log2 PT_MAX_TYPES), not once per type;
+ * the cap bounds each row at PT_MAX_TYPES values. Real profiles have a handful of types (Go's heap
  * profile 4, perf script one per -e event). The man page documents the limit. */
 #define PT_MAX_TYPES 64
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit);
+/* rows ntypes wide again (and the tables hung on the profile): after a read */
+void pt_profile_pack(struct pt_profile *p);
 /* index of the type named `spec`, or of number `spec` (0-based); -1 if none */
 int pt_profile_find_type(const struct pt_profile *p, const char *spec);
 /* multiply every value of type t by factor (fixed-point rescaling) */

@@ -64,19 +64,69 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
-uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
-			   int by_cum, uint32_t *n)
+uint32_t *pt_report_nonzero(const struct pt_agg *a, uint32_t type, uint32_t *n)
 {
 	uint32_t *idx = pt_xreallocarray(NULL, a->nentries ? a->nentries : 1, sizeof(uint32_t));
-	struct sort_ctx c = {p, a, type, by_cum};
 	uint32_t i, k = 0, w = a->ntypes;
 
 	for (i = 0; i < a->nentries; i++)
 		if (a->flat[(size_t)i * w + type] || a->cum[(size_t)i * w + type])
 			idx[k++] = i;
-	qsort_r(idx, k, sizeof(*idx), entry_cmp, &c);
 	*n = k;
 	return idx;
+}
+
+uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
+			   int by_cum, uint32_t *n)
+{
+	uint32_t *idx = pt_report_nonzero(a, type, n);
+	struct sort_ctx c = {p, a, type, by_cum};
+
+	qsort_r(idx, *n, sizeof(*idx), entry_cmp, &c);
+	return idx;
+}
+
+/* sift idx[i] down the heap idx[0..n) whose root is the last in entry_cmp's order */
+static void sift_down(uint32_t *idx, uint32_t n, uint32_t i, struct sort_ctx *c)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i, x;
+		if (l < n && entry_cmp(&idx[l], &idx[m], c) > 0)
+			m = l;
+		if (r < n && entry_cmp(&idx[r], &idx[m], c) > 0)
+			m = r;
+		if (m == i)
+			return;
+		x = idx[i];
+		idx[i] = idx[m];
+		idx[m] = x;
+		i = m;
+	}
+}
+
+void pt_report_sort_first(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
+			  int by_cum, uint32_t *idx, uint32_t n, uint32_t k)
+{
+	struct sort_ctx c = {p, a, type, by_cum};
+	uint32_t i, x;
+
+	if (k >= n / 2) {
+		qsort_r(idx, n, sizeof(*idx), entry_cmp, &c);
+		return;
+	}
+	/* idx[0..k) as a heap of the k first seen so far, the latest-ordered at its
+	 * root: each later entry that orders before the root replaces it. n log k
+	 * compares, so `top -n 20` over a million functions is linear. */
+	for (i = k / 2; i-- > 0;)
+		sift_down(idx, k, i, &c);
+	for (i = k; i < n && k; i++)
+		if (entry_cmp(&idx[i], &idx[0], &c) < 0) {
+			x = idx[0];
+			idx[0] = idx[i];
+			idx[i] = x;
+			sift_down(idx, k, 0, &c);
+		}
+	qsort_r(idx, k, sizeof(*idx), entry_cmp, &c);
 }
 
 uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double fraction, uint32_t *idx,

@@ -99,6 +99,12 @@ uint32_t *pt_report_sorted_by_appearance(const struct pt_agg *a, uint32_t type, 
  * with neither flat nor cum are left out. *n is set; the caller frees the array. */
 uint32_t *pt_report_sorted(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
 			   int by_cum, uint32_t *n);
+/* The same entries, unsorted. */
+uint32_t *pt_report_nonzero(const struct pt_agg *a, uint32_t type, uint32_t *n);
+/* Put the first k of idx[0..n) in pt_report_sorted's order at idx[0..k), sorted (the
+ * rest in no order): what a report showing k rows needs, in n log k. */
+void pt_report_sort_first(const struct pt_profile *p, const struct pt_agg *a, uint32_t type,
+			  int by_cum, uint32_t *idx, uint32_t n, uint32_t k);
 
 /* Drop from idx[0..*n) the entries whose cum is below fraction of the total of type t;
  * returns how many were dropped. */

@@ -167,19 +167,21 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
 		  FILE *out, struct pt_diag *d)
 {
-	uint32_t n, *idx, dropped;
+	uint32_t n, *idx, dropped, shown;
 
 	if (o->style == PT_STYLE_PPROF && o->format == PT_FMT_TEXT)
 		return pt_report_top_pprof(p, o, out, d);
 	if (o->format == PT_FMT_TEXT && o->style == PT_STYLE_STACKPROF)
 		return pt_report_top_stackprof(p, a, o, out, d);
-	idx = pt_report_sorted(p, a, o->type, o->by_cum, &n);
+	/* the node fraction keeps a subset whatever the order: drop, then order only
+	 * the rows shown */
+	idx = pt_report_nonzero(a, o->type, &n);
 	dropped = pt_report_node_fraction(a, o->type, o->node_fraction, idx, &n);
+	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	pt_report_sort_first(p, a, o->type, o->by_cum, idx, n, shown);
 	if (o->format == PT_FMT_TEXT) {
 		top_text(p, a, o, idx, n, dropped, out);
 	} else {
-		uint32_t shown =
-			o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
 		if (o->format == PT_FMT_CSV)
 			top_csv(p, a, o, idx, shown, out);
 		else

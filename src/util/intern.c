@@ -12,17 +12,21 @@
 
 static void rehash(struct pt_intern *t, uint32_t nslots)
 {
-	uint32_t i;
+	uint64_t *old = t->slots;
+	uint32_t i, oldn = old ? t->mask + 1 : 0;
 
-	free(t->slots);
 	t->slots = pt_xcalloc(nslots, sizeof(*t->slots));
 	t->mask = nslots - 1;
-	for (i = 0; i < t->n; i++) {
-		uint32_t s = t->v[i].hash & t->mask;
+	for (i = 0; i < oldn; i++) {
+		uint32_t s;
+		if (!(uint32_t)old[i])
+			continue;
+		s = t->v[(uint32_t)old[i] - 1].hash & t->mask;
 		while (t->slots[s])
 			s = (s + 1) & t->mask;
-		t->slots[s] = i + 1;
+		t->slots[s] = old[i];
 	}
+	free(old);
 }
 
 void pt_intern_init(struct pt_intern *t, struct pt_arena *arena)
@@ -41,18 +45,23 @@ void pt_intern_release(struct pt_intern *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static uint32_t lookup(const struct pt_intern *t, const void *s, size_t len, uint32_t h,
+/* h: the 64-bit hash; its low half picks the slot and is kept in the entry, its high
+ * half is the slot's tag */
+static uint32_t lookup(const struct pt_intern *t, const void *s, size_t len, uint64_t h,
 		       uint32_t *slot)
 {
-	uint32_t i = h & t->mask;
+	uint32_t i = (uint32_t)h & t->mask;
+	uint64_t tag = h & 0xffffffff00000000u;
 	for (;;) {
-		uint32_t id = t->slots[i];
+		uint64_t x = t->slots[i];
+		uint32_t id = (uint32_t)x;
 		if (!id) {
 			*slot = i;
 			return UINT32_MAX;
 		}
 		id--;
-		if (t->v[id].hash == h && t->v[id].len == len && !memcmp(t->v[id].str, s, len))
+		if ((x & 0xffffffff00000000u) == tag && t->v[id].hash == (uint32_t)h &&
+		    t->v[id].len == len && !memcmp(t->v[id].str, s, len))
 			return id;
 		i = (i + 1) & t->mask;
 	}
@@ -63,18 +72,19 @@ uint32_t pt_intern_find(const struct pt_intern *t, const void *s, size_t len)
 	uint32_t slot;
 	if (len > UINT32_MAX)
 		return UINT32_MAX;
-	return lookup(t, s, len, (uint32_t)pt_hash_bytes(&t->key, s, len), &slot);
+	return lookup(t, s, len, pt_hash_bytes(&t->key, s, len), &slot);
 }
 
 uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
 {
-	uint32_t h, slot, id;
+	uint64_t h;
+	uint32_t slot, id;
 
 	if (len >= UINT32_MAX) {
 		fprintf(stderr, "proftool: string of %zu bytes is too long\n", len);
 		exit(1);
 	}
-	h = (uint32_t)pt_hash_bytes(&t->key, s, len);
+	h = pt_hash_bytes(&t->key, s, len);
 	id = lookup(t, s, len, h, &slot);
 	if (id != UINT32_MAX)
 		return id;
@@ -86,8 +96,8 @@ uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
 	id = t->n++;
 	t->v[id].str = pt_arena_memdup(t->arena, s, len);
 	t->v[id].len = (uint32_t)len;
-	t->v[id].hash = h;
-	t->slots[slot] = id + 1;
+	t->v[id].hash = (uint32_t)h;
+	t->slots[slot] = (h & 0xffffffff00000000u) | (id + 1);
 	if ((uint64_t)t->n * 4 > (uint64_t)(t->mask + 1) * 3)
 		rehash(t, (t->mask + 1) * 2);
 	return id;

@@ -21,7 +21,9 @@ struct pt_intern {
 	struct pt_arena *arena; /* not owned */
 	struct pt_intern_entry *v;
 	uint32_t n, alloc;
-	uint32_t *slots; /* id + 1, 0 = empty */
+	/* id + 1 in the low half (0 = empty), the hash's high half above it: a probe
+	 * compares the tag before it touches the entry, so probes cost no cache miss */
+	uint64_t *slots;
 	uint32_t mask;
 	struct pt_hash_key key; /* random per table: names come from the input */
 };

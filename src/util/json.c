@@ -1,4 +1,4 @@
-/* json.c: yajl generators and JSON strings (json.h). */
+/* json.c: yajl generators and JSON strings, and the readers' chunked parse (json.h). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -84,4 +84,47 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 		}
 	}
 	pt_buf_addch(b, '"');
+}
+
+int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut)
+{
+	yajl_status st = yajl_status_ok;
+	const unsigned char *buf;
+
+	*cut = 0;
+	for (;;) {
+		size_t len;
+		int rc = pt_input_need(in, chunk, &buf);
+		if (rc < 0)
+			return -1;
+		len = in->end - in->pos;
+		if (len > chunk)
+			len = chunk;
+		if (!len)
+			break;
+		*chunk_off = pt_input_tell(in);
+		st = yajl_parse(h, buf, len);
+		if (st != yajl_status_ok)
+			return (int)st;
+		pt_input_consume(in, len);
+		if (rc == 0 && in->pos == in->end)
+			break;
+	}
+	*chunk_off = pt_input_tell(in);
+	st = yajl_complete_parse(h);
+	*cut = st != yajl_status_ok;
+	return (int)st;
+}
+
+int pt_json_syntax_error(yajl_handle h, struct pt_diag *d, uint64_t at)
+{
+	unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+	char *m = (char *)msg, *e = m + strlen(m);
+
+	/* yajl: "lexical error: invalid char in json text.\n" */
+	while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
+		*--e = '\0';
+	pt_diag_error_at(d, at, "invalid JSON: %s", m);
+	yajl_free_error(h, msg);
+	return -1;
 }

@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
 
 #include "util/buf.h"
+#include "util/diag.h"
+#include "util/input.h"
 
 /* a yajl generator that writes to fp, or appends to b; free with yajl_gen_free */
 yajl_gen pt_json_gen(FILE *fp);
@@ -25,5 +28,16 @@ void pt_json_int(yajl_gen g, int64_t v);
 /* The same string by hand: '"' and '\' escaped, other bytes below 0x20 and 0x7f as
  * \u00XX, valid UTF-8 kept as it is, each invalid byte as the escape \ufffd. */
 void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n);
+
+/* The readers' side: feed all of `in` to the parser h in chunks of at most `chunk`
+ * bytes, then complete the parse. Before each chunk *chunk_off is set to its input
+ * offset (a callback's position is *chunk_off + yajl_get_bytes_consumed), and to the
+ * end offset before the completion. Returns yajl_status_ok for a whole document, -1
+ * when reading the input failed (the error is in in's diag), else the failing status,
+ * with *cut set when the input ended inside the document. */
+int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut);
+/* "invalid JSON: " and yajl's message for h, without its trailing blanks and dots,
+ * as the error at input offset `at`; returns -1 */
+int pt_json_syntax_error(yajl_handle h, struct pt_diag *d, uint64_t at);
 
 #endif

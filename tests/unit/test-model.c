@@ -1,6 +1,7 @@
 /* test-model.c: the call tree and its derived views (aggregate.c). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,57 @@ static void test_type_added_late(void)
 	add(&p, "a;c", v2);
 	is_int(pt_profile_total(&p, 0), 9, "old rows keep their values when a type is added");
 	is_int(pt_profile_total(&p, 1), 200, "old rows get 0 for the new type");
+	pt_profile_release(&p);
+}
+
+/* a type per sample after many rows (perf meeting its events as it goes): the rows are
+ * widened by doubling, a handful of times, and packed to ntypes after the read */
+static void test_types_among_rows(void)
+{
+	struct pt_profile p;
+	int64_t v[PT_MAX_TYPES];
+	uint32_t t, widenings = 0, last = 0;
+	char name[32], stack[32];
+	int bad = 0;
+
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "t0", "count");
+	v[0] = 1;
+	for (t = 0; t < 1000; t++) {
+		snprintf(stack, sizeof(stack), "main;f%u", t);
+		add(&p, stack, v);
+	}
+	for (t = 1; t < PT_MAX_TYPES; t++) {
+		snprintf(name, sizeof(name), "t%u", t);
+		if (pt_profile_add_type(&p, name, "count") != t)
+			bad++;
+		if (p.stride != last)
+			widenings++;
+		last = p.stride;
+		memset(v, 0, sizeof(v));
+		v[t] = (int64_t)t;
+		snprintf(stack, sizeof(stack), "main;g%u", t);
+		add(&p, stack, v);
+	}
+	is_int(bad, 0, "every type up to the cap is added");
+	ok(pt_profile_add_type(&p, "one too many", "count") == UINT32_MAX, "the cap holds");
+	ok(widenings <= 7, "the rows were widened %u times for %d types", widenings,
+	   PT_MAX_TYPES - 1);
+	ok(p.stride >= p.ntypes, "the stride covers the types while reading");
+	pt_profile_pack(&p);
+	is_int(p.stride, p.ntypes, "packed: the stride is ntypes again");
+	is_int(pt_profile_total(&p, 0), 1000, "the first type's rows keep their values");
+	for (t = 1; t < PT_MAX_TYPES; t++)
+		if (pt_profile_total(&p, t) != (int64_t)t)
+			bad++;
+	is_int(bad, 0, "each later type holds exactly its one sample");
+	for (t = 0; t < p.nnodes; t++) {
+		uint32_t k;
+		for (k = 0; k < p.ntypes; k++)
+			if (p.node_self[(size_t)t * p.ntypes + k] < 0)
+				bad++;
+	}
+	is_int(bad, 0, "no row holds garbage after packing");
 	pt_profile_release(&p);
 }
 
@@ -365,6 +417,7 @@ int main(void)
 	test_empty();
 	test_one_frame_and_types();
 	test_type_added_late();
+	test_types_among_rows();
 	test_many_stacks();
 	test_deep();
 	test_granularity();
