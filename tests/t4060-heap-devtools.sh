@@ -120,11 +120,11 @@ for f in shapes-1 shapes-2 alloc list; do
 		common '$f' 4 && test_cmp expect actual'
 done
 
-# Fails today: a value in a WeakMap is reached by two internal edges named "N / part
-# of key (K @k) -> value (V @v) pair in WeakMap (table @t)", from the table and from
-# the key. DevTools' computeIsEssentialEdge leaves out the one from the table (node id
-# t), so the key dominates the value and retains it (freeing the key frees the value);
-# proftool (and memlab) keep both, and the value is dominated by what dominates both.
+# A value in a WeakMap is reached by two internal edges named "N / part of key (K @k)
+# -> value (V @v) pair in WeakMap (table @t)", from the table and from the key.
+# DevTools' computeIsEssentialEdge leaves out the one from the table (node id t), so
+# the key dominates the value and retains it (freeing the key frees the value); so does
+# proftool (memlab keeps both, and the value is dominated by what dominates both).
 test_expect_success 'weakmap: DevTools counts a WeakMap value in its key'"'"'s retained size' '
 	rows weakmap.dt.json | grep -E "^Weak(Key|Value)	" >expect &&
 	rows weakmap.pt.json | grep -E "^Weak(Key|Value)	" >actual &&

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/dominator.h"
+#include "analysis/heapowner.h"
 #include "util/xalloc.h"
 
 enum { PAGE = 1, VISITED = 2, LEFT = 4 };
@@ -14,6 +15,13 @@ int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e
 {
 	uint32_t t = pt_heap_edge_type(g, e);
 	return t != g->et_weak && (t != g->et_shortcut || from == 0);
+}
+
+/* pt_heap_edge_essential, less the WeakMap tables' edges to their values */
+static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, uint32_t from,
+		     size_t e)
+{
+	return pt_heap_edge_essential(g, from, e) && !(dom->table_edge[e / 8] & (1u << (e % 8)));
 }
 
 static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
@@ -76,18 +84,19 @@ static int only_weak_retainers(const struct pt_heapgraph *g, const struct pt_hea
 {
 	uint32_t r;
 	for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++) {
-		uint32_t t = pt_heap_edge_type(g, dom->retainer_edge[r]);
-		if (t != g->et_weak && t != g->et_shortcut)
+		uint32_t e = dom->retainer_edge[r], t = pt_heap_edge_type(g, e);
+		if (t != g->et_weak && t != g->et_shortcut &&
+		    !(dom->table_edge[e / 8] & (1u << (e % 8))))
 			return 0;
 	}
 	return 1;
 }
 
 /* may the traversal go from v to w over edge e */
-static int follow(const struct pt_heapgraph *g, const uint8_t *flags, uint32_t v, uint32_t w,
-		  size_t e)
+static int follow(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+		  const uint8_t *flags, uint32_t v, uint32_t w, size_t e)
 {
-	if (!pt_heap_edge_essential(g, v, e))
+	if (!essential(g, dom, v, e))
 		return 0;
 	/* no edges from outside the page into it: objects also held by the debugger or
 	 * the embedder would otherwise lose their page dominators */
@@ -132,7 +141,7 @@ static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom 
 				if (e < g->first_edge[v + 1]) {
 					uint32_t w = pt_heap_edge_to(g, e);
 					cur[top]++;
-					if ((flags[w] & VISITED) || !follow(g, flags, v, w, e))
+					if ((flags[w] & VISITED) || !follow(g, dom, flags, v, w, e))
 						continue;
 					flags[w] |= VISITED;
 					num[w] = ++k;
@@ -189,6 +198,7 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 
 	memset(dom, 0, sizeof(*dom));
 	build_retainers(g, dom);
+	dom->table_edge = pt_heap_weakmap_table_edges(g);
 	mark_page(g, flags, num); /* num: scratch until number_nodes */
 	number_nodes(g, dom, flags, vertex, num, parent, &dom->unreachable);
 	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
@@ -202,7 +212,7 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 		int any = 0;
 		for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++) {
 			uint32_t from = dom->retainer_node[r], u;
-			if (!pt_heap_edge_essential(g, from, dom->retainer_edge[r]))
+			if (!essential(g, dom, from, dom->retainer_edge[r]))
 				continue;
 			if (from != 0 && (flags[w] & PAGE) && !(flags[from] & PAGE))
 				continue;
@@ -271,5 +281,6 @@ void pt_heap_dom_release(struct pt_heap_dom *dom)
 	free(dom->first_retainer);
 	free(dom->retainer_edge);
 	free(dom->retainer_node);
+	free(dom->table_edge);
 	memset(dom, 0, sizeof(*dom));
 }

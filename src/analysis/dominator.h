@@ -23,6 +23,7 @@ struct pt_heap_dom {
 	uint32_t *retainer_edge;   /* edges into each node, grouped by target */
 	uint32_t *retainer_node;   /* the node each of those edges leaves */
 	uint64_t unreachable;	   /* nodes reached only by the fallbacks above */
+	uint8_t *table_edge;	   /* bit e: edge e is a WeakMap table's to a value, left out */
 };
 
 /* Fill dom for g. Owned arrays; free with pt_heap_dom_release. */
