@@ -1,8 +1,9 @@
 // heap-count.js: an independent per-constructor count of a heap snapshot with
 // JSON.parse, for t4040: DevTools' Summary classes (objects and native nodes by
 // name, "(system)" for hidden, "(compiled code)" for code, else "(type)"; nodes of
-// size 0 left out unless native). Prints "name<TAB>count<TAB>shallow" sorted, then
-// "# nodes N shallow S".  Usage: node heap-count.js FILE (gzip accepted)
+// size 0 left out) from each node's own self_size, as `proftool heap --raw-sizes`
+// keeps it. Prints "name<TAB>count<TAB>shallow" sorted, then "# nodes N shallow S".
+// Usage: node heap-count.js FILE (gzip accepted)
 'use strict';
 const fs = require('fs');
 const zlib = require('zlib');
@@ -20,7 +21,7 @@ for (let i = 0; i < s.nodes.length; i += nf) {
 	const type = types[s.nodes[i + T]], self = s.nodes[i + S];
 	count++;
 	total += self;
-	if (!self && type !== 'native') continue;
+	if (!self) continue;
 	const name = type === 'hidden' ? '(system)' : type === 'code' ? '(compiled code)'
 		: type === 'object' || type === 'native' ? s.strings[s.nodes[i + N]] : '(' + type + ')';
 	if (!rows.has(name)) rows.set(name, [0, 0]);

@@ -32,7 +32,7 @@ function className(n) {
 			if (!kids.has(dom.nodeIndex)) kids.set(dom.nodeIndex, []);
 			kids.get(dom.nodeIndex).push(n);
 		}
-		if (!n.self_size && n.type !== 'native') return;
+		if (!n.self_size) return;
 		const c = className(n);
 		if (!rows.has(c)) rows.set(c, [0, 0, 0]);
 		const r = rows.get(c);
@@ -46,7 +46,7 @@ function className(n) {
 	while (stack.length) {
 		const [n, above] = stack.pop();
 		let next = above;
-		if (n.nodeIndex !== 0 && (n.self_size || n.type === 'native')) {
+		if (n.nodeIndex !== 0 && n.self_size) {
 			const c = className(n);
 			if (!above.has(c)) {
 				rows.get(c)[2] += n.retainedSize;

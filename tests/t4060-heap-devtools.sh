@@ -50,25 +50,31 @@ for f in shapes-1 shapes-2 alloc list weakmap; do
 done
 rm -f "$SNAPS/dt.in"
 
-# name<TAB>count<TAB>shallow<TAB>retained, sorted by name. DevTools keys object classes
-# by name and constructor location; its rows of one name are added up (two classes
-# here, Module and TextEncoder, each defined in two places).
+# name<TAB>count<TAB>shallow<TAB>retained per class, sorted by name. proftool's side:
+# its rows. DevTools' side: its numbers by proftool's class (the by_name rows that
+# devtools-heap.mjs aggregates, as the worker does, from the worker's own self sizes,
+# retained sizes and dominator tree). The classes are the same but for names:
+# DevTools calls closures "Function" and regexps "RegExp" where proftool says
+# "(closure)" and "(regexp)"; it renames plain objects after their first properties,
+# "{a, b}", where proftool keeps "Object"; and it keys object classes by constructor
+# location too (Module and TextEncoder are each defined in two places here).
 rows () {
-	jq -r '.rows[] | [.name, .count, .shallow, .retained] | @tsv' "$SNAPS/$1" |
-		awk -F'\t' -v OFS='\t' '{ if (!($1 in c)) o[++n] = $1
-			c[$1] += $2; s[$1] += $3; r[$1] += $4 }
-			END { for (i = 1; i <= n; i++) print o[i], c[o[i]], s[o[i]], r[o[i]] }' |
-		sort
+	case $1 in
+	*.dt.json) field=by_name ;;
+	*) field=rows ;;
+	esac
+	jq -r ".$field[] | [.name, .count, .shallow, .retained] | @tsv" "$SNAPS/$1" | sort
 }
 
-# column $2 of the classes both sides name, snapshot $1: ./expect (DevTools), ./actual
-common () {
-	rows "$1.dt.json" >dt && rows "$1.pt.json" >pt &&
-	cut -f 1 dt >dt.names && cut -f 1 pt >pt.names &&
-	comm -12 dt.names pt.names >both &&
-	test -s both &&
-	join -t "$(printf '\t')" -o "0,1.$2" dt both >expect &&
-	join -t "$(printf '\t')" -o "0,1.$2" pt both >actual
+# the worker's own Summary rows (aggregatesWithFilter) for the names only one of its
+# classes has, closures and regexps renamed, the renamed plain objects left out
+own_rows () {
+	jq -r '.rows[] | [.name, .count, .shallow, .retained] | @tsv' "$SNAPS/$1" |
+		awk -F'\t' -v OFS='\t' '$1 == "Object" || $1 ~ /^\{/ { next }
+			{ if ($1 == "Function") $1 = "(closure)"
+			  if ($1 == "RegExp") $1 = "(regexp)"
+			  print }' >own.all &&
+		awk -F'\t' 'NR == FNR { n[$1]++; next } n[$1] == 1' own.all own.all | sort
 }
 
 for f in shapes-1 shapes-2 alloc list; do
@@ -95,29 +101,37 @@ for f in shapes-1 shapes-2 alloc list; do
 		test "$(wc -l <expect)" = 3 &&
 		test_cmp expect actual'
 
-	# Fails today: DevTools names closures "Function" and regexps "RegExp", and
-	# renames plain objects ("Object") after their first properties, "{a, b}" (its
-	# inferInterfaceDefinitions); proftool keeps "(closure)", "(regexp)", "Object".
-	# The counts of (array), (system)... differ too: a node whose whole size DevTools
-	# gives to its owner (next test) has size 0 and leaves the Summary, as both drop
-	# nodes of size 0.
+	# the by_name rows are the worker's own where it has one class of the name: the
+	# aggregation by proftool's class is the worker's, only keyed differently
+	test_expect_success "$f: DevTools' rows by name are its Summary rows" '
+		own_rows '$f'.dt.json >expect &&
+		test "$(wc -l <expect)" -gt 100 &&
+		cut -f 1 expect >names &&
+		rows '$f'.dt.json | awk -F"	" "NR == FNR { k[\$0]; next } \$1 in k" names - >actual &&
+		test_cmp expect actual'
+
+	# every class: both leave out nodes of size 0, and a node whose whole size
+	# DevTools gives to its owner (next test) has size 0
 	test_expect_success "$f: DevTools' classes and their counts" '
 		rows '$f'.dt.json | cut -f 1,2 >expect &&
 		rows '$f'.pt.json | cut -f 1,2 >actual &&
 		test_cmp expect actual'
 
-	# Fails today: DevTools' calculateShallowSizes gives the size of each hidden
-	# node, array and "system / ExternalStringData" reached (over non-weak edges)
-	# from exactly one other node to that node (a Map's hash table to the Map, an
-	# object's property and element arrays to the object, a function's internals
-	# to it); proftool keeps each node's own self_size.
-	test_expect_success "$f: DevTools' shallow size of each class both name" '
-		common '$f' 3 && test_cmp expect actual'
+	# DevTools' calculateShallowSizes gives the size of each hidden node, array and
+	# "system / ExternalStringData" reached (over non-weak edges) from exactly one
+	# other node to that node (a Map's hash table to the Map, an object's property and
+	# element arrays to the object, a function's internals to it); so does proftool
+	test_expect_success "$f: DevTools' shallow size of each class" '
+		rows '$f'.dt.json | cut -f 1,3 >expect &&
+		rows '$f'.pt.json | cut -f 1,3 >actual &&
+		test_cmp expect actual'
 
-	# Fails today: the moved shallow sizes move retained sizes between classes too,
-	# and DevTools ignores the WeakMap table's edge to a value (next test).
-	test_expect_success "$f: DevTools' retained size of each class both name" '
-		common '$f' 4 && test_cmp expect actual'
+	# the moved shallow sizes move retained sizes between classes too, and DevTools
+	# ignores the WeakMap table's edge to a value (last test)
+	test_expect_success "$f: DevTools' retained size of each class" '
+		rows '$f'.dt.json | cut -f 1,4 >expect &&
+		rows '$f'.pt.json | cut -f 1,4 >actual &&
+		test_cmp expect actual'
 done
 
 # A value in a WeakMap is reached by two internal edges named "N / part of key (K @k)

@@ -93,8 +93,8 @@ static int only_weak_retainers(const struct pt_heapgraph *g, const struct pt_hea
 }
 
 /* may the traversal go from v to w over edge e */
-static int follow(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-		  const uint8_t *flags, uint32_t v, uint32_t w, size_t e)
+static int follow(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, const uint8_t *flags,
+		  uint32_t v, uint32_t w, size_t e)
 {
 	if (!essential(g, dom, v, e))
 		return 0;

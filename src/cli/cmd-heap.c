@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/dominator.h"
+#include "analysis/heapowner.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "formats/heapsnapshot.h"
@@ -17,6 +18,7 @@ enum {
 	OPT_DIFF,
 	OPT_FAIL_GROWTH,
 	OPT_MAX_SIZE,
+	OPT_RAW_SIZES,
 };
 
 struct heap_args {
@@ -25,6 +27,7 @@ struct heap_args {
 	int64_t fail_bytes;
 	double fail_pct;
 	uint64_t max_size;
+	int raw_sizes;
 };
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
@@ -42,6 +45,9 @@ static const struct pt_opt heap_options[] = {
 	{"fail-on-growth", 0, required_argument, OPT_FAIL_GROWTH, "BYTES|PCT%",
 	 "with --diff: exit 3 when a constructor's size grew by more than BYTES (64K, 1M...) "
 	 "or PCT percent of its size in BASE"},
+	{"raw-sizes", 0, no_argument, OPT_RAW_SIZES, NULL,
+	 "keep each node's own self size, as the snapshot (and memlab) has it, instead of "
+	 "DevTools' moving the sizes of hidden nodes and arrays one object owns to it"},
 	{"max-input-size", 0, required_argument, OPT_MAX_SIZE, "SIZE",
 	 "refuse inputs larger than SIZE after decompression (default 8G)"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -66,6 +72,9 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 		return 1;
 	case OPT_DIFF:
 		a->diff = 1;
+		return 1;
+	case OPT_RAW_SIZES:
+		a->raw_sizes = 1;
 		return 1;
 	case OPT_FAIL_GROWTH:
 		n = strlen(arg);
@@ -96,7 +105,7 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	return 0;
 }
 
-static int load(const char *path, uint64_t max_size, struct pt_heapgraph *g)
+static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
 	struct pt_input in;
 	struct pt_diag d;
@@ -104,10 +113,12 @@ static int load(const char *path, uint64_t max_size, struct pt_heapgraph *g)
 
 	pt_diag_init(&d, path);
 	pt_heapgraph_init(g);
-	if (pt_input_open(&in, path, max_size, &d) < 0)
+	if (pt_input_open(&in, path, a->max_size, &d) < 0)
 		return pt_cli_fail(&d);
 	if (pt_heapsnapshot_load(&in, g, &d) < 0)
 		ret = pt_cli_fail(&d);
+	else if (!a->raw_sizes) /* DevTools' shallow sizes, before anything reads them */
+		pt_heap_move_owned_sizes(g);
 	pt_input_close(&in);
 	return ret;
 }
@@ -180,11 +191,11 @@ int cmd_heap(int argc, char **argv)
 	c.ra = &ra;
 	c.path = argv[optind];
 	if (a.diff) {
-		if ((ret = load(argv[optind], a.max_size, &g))) {
+		if ((ret = load(argv[optind], &a, &g))) {
 			pt_heapgraph_release(&g);
 			return ret;
 		}
-		if ((ret = load(argv[optind + 1], a.max_size, &g2))) {
+		if ((ret = load(argv[optind + 1], &a, &g2))) {
 			pt_heapgraph_release(&g);
 			pt_heapgraph_release(&g2);
 			return ret;
@@ -201,7 +212,7 @@ int cmd_heap(int argc, char **argv)
 	if (a.retainers && regcomp(&re, a.retainers, REG_EXTENDED | REG_NOSUB))
 		return pt_usage_error(&spec, "bad regular expression '%s' for --retainers",
 				      a.retainers);
-	if ((ret = load(argv[optind], a.max_size, &g))) {
+	if ((ret = load(argv[optind], &a, &g))) {
 		pt_heapgraph_release(&g);
 		if (a.retainers)
 			regfree(&re);

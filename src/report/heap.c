@@ -65,7 +65,7 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 		s->total_count++;
 		s->total_shallow += self;
 		s->node_row[i] = PT_HEAP_NONE;
-		if (!self && t != g->t_native)
+		if (!self)
 			continue;
 		slot = named ? &by_name[g->nodes[(size_t)i * g->nfields + g->f_name]] : &by_type[t];
 		if (*slot == PT_HEAP_NONE) {
@@ -448,7 +448,7 @@ static struct dobj *diff_objects(const struct pt_heapgraph *g, char *names, size
 	}
 	for (i = 0; i < g->nnodes; i++) {
 		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i);
-		if (!self && t != g->t_native)
+		if (!self)
 			continue;
 		v[k].cls = t == g->t_object || t == g->t_native ? pt_heap_name(g, i) : tname[t];
 		v[k].id = pt_heap_id(g, i);

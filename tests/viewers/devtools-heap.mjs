@@ -1,6 +1,7 @@
 // devtools-heap.mjs: the Summary view of a heap snapshot as Chrome DevTools' own heap
 // snapshot worker computes it (npm chrome-devtools-frontend, run in node, no browser).
-// Usage: node devtools-heap.mjs FILE        one JSON object: {"rows":[...], "total_retained"}
+// Usage: node devtools-heap.mjs FILE        one JSON object: {"rows":[...], "by_name":[...],
+//                                           "total_retained", "nodes"}
 //        node devtools-heap.mjs --build     bundle the worker's TypeScript (setup.sh)
 // PROFTOOL_VIEWERS_MODULES names the node_modules folder (default: beside this file).
 import fs from 'node:fs';
@@ -44,6 +45,70 @@ async function build()
 	fs.renameSync(tmp, bundle);
 }
 
+/* proftool's class of a node where its name differs from DevTools': closures and regexps
+ * keep their type, "(closure)" and "(regexp)" (DevTools: "Function", "RegExp"), and a
+ * plain object stays "Object" (DevTools renames it after its first properties, "{a, b}",
+ * in inferInterfaceDefinitions); every other node has DevTools' class name */
+function ourName(node)
+{
+	const t = node.type();
+	if (t === 'closure')
+		return '(closure)';
+	if (t === 'regexp')
+		return '(regexp)';
+	if (t === 'object' && node.rawName() === 'Object')
+		return 'Object';
+	return node.className();
+}
+
+/* The worker's own aggregation (buildAggregates, calculateClassesRetainedSize) keyed by
+ * ourName instead of its class key (name and constructor location), from the worker's
+ * per-node data: its self sizes (after calculateShallowSizes), its retained sizes and
+ * its dominator tree. Nodes of self size 0 are left out; a class's retained size adds
+ * the retained size of each of its nodes that no node of the class dominates. */
+function byName(snap)
+{
+	const nf = snap.nodeFieldCount, n = snap.nodeCount;
+	const node = snap.createNode(0);
+	const rows = new Map(), cls = new Array(n);
+	for (let i = 0; i < n; i++) {
+		node.nodeIndex = i * nf;
+		const self = node.selfSize();
+		if (!self)
+			continue;
+		const k = ourName(node);
+		let r = rows.get(k);
+		if (!r)
+			rows.set(k, r = {name: k, count: 0, shallow: 0, retained: 0});
+		r.count++;
+		r.shallow += self;
+		cls[i] = r;
+	}
+	/* depth first over the dominator tree; ~i leaves node i */
+	const stack = [snap.rootNodeIndex / nf];
+	const inside = new Map();
+	while (stack.length) {
+		const v = stack.pop();
+		if (v < 0) {
+			inside.set(cls[~v], inside.get(cls[~v]) - 1);
+			continue;
+		}
+		const r = cls[v];
+		if (r) {
+			node.nodeIndex = v * nf;
+			if (!inside.get(r))
+				r.retained += node.retainedSize();
+			inside.set(r, (inside.get(r) || 0) + 1);
+			stack.push(~v);
+		}
+		const from = snap.firstDominatedNodeIndex[v], to = snap.firstDominatedNodeIndex[v + 1];
+		for (let d = from; d < to; d++)
+			stack.push(snap.dominatedNodes[d] / nf);
+	}
+	return [...rows.values()].sort((x, y) => y.retained - x.retained ||
+		(x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+}
+
 async function summary(file)
 {
 	/* the worker is written for current browsers; node 20 lacks this ES2024 helper */
@@ -77,7 +142,8 @@ async function summary(file)
 	}
 	rows.sort((x, y) => y.retained - x.retained || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 	const root = snap.createNode(snap.rootNodeIndex);
-	process.stdout.write(JSON.stringify({rows, total_retained: root.retainedSize(),
+	process.stdout.write(JSON.stringify({rows, by_name: byName(snap),
+		total_retained: root.retainedSize(),
 		nodes: snap.nodeCount}) + '\n');
 }
 
