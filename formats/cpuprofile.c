@@ -1755,20 +1755,12 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	if (st < 0)
 		goto out;
 	r.end_off = pt_input_tell(in);
-	if (st != yajl_status_ok && cut && !r.failed) {
-		/* a trace array may lack its closing ']' (the trace format allows it) */
-		if (r.is_trace && r.depth == 1 && r.stack[0].ctx == C_EVENTS && !r.skip) {
-			st = yajl_status_ok;
-		} else {
-			pt_diag_error_at(d, r.end_off, "truncated JSON: unexpected end of input");
-			goto out;
-		}
-	}
-	if (st != yajl_status_ok) {
-		if (!r.failed)
-			pt_json_syntax_error(r.h, d, here(&r));
+	/* a trace array may lack its closing ']' (the trace format allows it) */
+	if (st != yajl_status_ok && cut && !r.failed && r.is_trace && r.depth == 1 &&
+	    r.stack[0].ctx == C_EVENTS && !r.skip)
+		st = yajl_status_ok;
+	if (pt_json_result(r.h, d, st, cut, r.failed, r.end_off, here(&r)) < 0)
 		goto out;
-	}
 	if (!r.top_seen) {
 		pt_diag_error_at(d, 0, "empty input");
 		goto out;

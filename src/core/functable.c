@@ -37,8 +37,7 @@ void pt_agg_release(struct pt_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* the `used` rows of v, oldw values each, in a new block of `rows` rows of neww */
-static int64_t *widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww)
+int64_t *pt_rows_widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww)
 {
 	int64_t *nv = pt_xcalloc(rows ? rows : 1, (size_t)neww * sizeof(int64_t));
 	size_t i;
@@ -79,10 +78,10 @@ static void restride_all(struct pt_agg *a, uint32_t nw)
 	size_t k;
 
 	for (k = 0; k < sizeof(arr) / sizeof(arr[0]); k++)
-		*arr[k].v = nw > a->stride
-				    ? widen(*arr[k].v, arr[k].alloc, arr[k].used, a->stride, nw)
-				    : pt_rows_narrow(*arr[k].v, arr[k].used, arr[k].alloc,
-						     a->stride, nw);
+		*arr[k].v = nw > a->stride ? pt_rows_widen(*arr[k].v, arr[k].alloc, arr[k].used,
+							   a->stride, nw)
+					   : pt_rows_narrow(*arr[k].v, arr[k].used, arr[k].alloc,
+							    a->stride, nw);
 	a->stride = nw;
 }
 
