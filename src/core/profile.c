@@ -252,16 +252,22 @@ uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)
 	return id;
 }
 
-uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
-				 int64_t line, uint32_t flags)
+uint32_t pt_profile_name_frame(struct pt_profile *p, uint32_t name, uint32_t file, int64_t line,
+			       uint32_t flags)
 {
 	struct pt_frame f;
 
 	memset(&f, 0, sizeof(f));
-	f.func = pt_profile_func(p, pt_strn(p, name, len), 0, file, 0);
+	f.func = pt_profile_func(p, name, 0, file, 0);
 	f.line = line;
 	f.flags = flags;
 	return pt_profile_frame(p, &f);
+}
+
+uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
+				 int64_t line, uint32_t flags)
+{
+	return pt_profile_name_frame(p, pt_strn(p, name, len), file, line, flags);
 }
 
 static int label_cmp(const void *a, const void *b)
