@@ -4,7 +4,10 @@
 # on ordinary inputs, at 1x, 2x, 4x and 8x size: CPU seconds and peak RSS at each size
 # and the CPU ratio 8x/1x. Linear cost keeps the ratio near 8; a line "NOT LINEAR" is
 # printed for any ratio of 10 or more (from 0.02 s up: less is noise). BENCH_SCALE_BASE
-# (default 1) multiplies every 1x size.
+# (default 1) multiplies every 1x size; BENCH_SCALE_CASES (default all) names the cases
+# to run. Under a NOT LINEAR line, when valgrind is installed, the instructions run at 1x
+# and 8x: a ratio near 8 there means the work is linear and the CPU ratio is the larger
+# input's cache misses (or a busy machine), a ratio near the CPU one means it is not.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 PROFTOOL=${PROFTOOL:-$top/src/proftool}
@@ -53,11 +56,19 @@ command_of () {
 	esac
 }
 
+# instructions CMD FILE: instructions the command runs on FILE (callgrind's total)
+instructions () {
+	# shellcheck disable=SC2046
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PROFTOOL" \
+		$(echo "$1" | sed "s|FILE|$2|g") 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+}
+
 printf '%-17s %-22s %20s %20s %20s %20s %6s\n' case command 1x 2x 4x 8x 8x/1x
 printf '%-17s %-22s %20s %20s %20s %20s %6s\n' "" "" "MB: CPU s, RSS MB" "" "" "" CPU
-for c in hash-names random-names diff-names cpuprofile-ids perf-events perf-5000-events \
-	pprof-types deep-chain method-funcs read-collapsed read-perf read-pprof \
-	read-cpuprofile read-stackprof; do
+for c in ${BENCH_SCALE_CASES:-hash-names random-names diff-names cpuprofile-ids perf-events \
+	perf-5000-events pprof-types deep-chain method-funcs read-collapsed read-perf read-pprof \
+	read-cpuprofile read-stackprof}; do
 	case $c in
 	read-stackprof) command -v ruby >/dev/null 2>&1 &&
 		ruby -e 'Marshal' 2>/dev/null || continue ;;
@@ -83,7 +94,7 @@ for c in hash-names random-names diff-names cpuprofile-ids perf-events perf-5000
 		rss=${best#* }
 		mb=$(awk -v s="$(stat -c %s "$work/in")" 'BEGIN { printf "%.1f", s / 1048576 }')
 		cells="$cells $(printf '%s:%.2f,%.0f' "$mb" "$cpu" "$(awk -v r="$rss" 'BEGIN { print r / 1024 }')")"
-		test "$k" != 1 || first=$cpu
+		test "$k" != 1 || { first=$cpu; cp "$work/in" "$work/in.1"; }
 		last=$cpu
 	done
 	# CPU is counted in 1/100 s or finer: under 0.02 s a time is mostly noise, so
@@ -94,6 +105,13 @@ for c in hash-names random-names diff-names cpuprofile-ids perf-events perf-5000
 	printf '%-17s %-22s %20s %20s %20s %20s %6s\n' "$c" "$cmd" $cells "$ratio"
 	if awk -v r="$ratio" 'BEGIN { exit !(r >= 10) }'; then
 		echo "NOT LINEAR: $c ($cmd): CPU at 8x is $ratio times CPU at 1x"
+		# the instructions run (valgrind's count, which no cache miss or busy
+		# neighbour changes) tell work that grows faster than the input from a
+		# large input's cache misses
+		if command -v valgrind >/dev/null 2>&1; then
+			i1=$(instructions "$cmd" "$work/in.1") i8=$(instructions "$cmd" "$work/in")
+			echo "  instructions: $i1 at 1x, $i8 at 8x, ratio $(awk -v a="$i1" -v b="$i8" 'BEGIN { printf "%.1f", b / a }')"
+		fi
 		bad=1
 	fi
 done

@@ -133,9 +133,8 @@ struct reader {
 	int ncounts; /* 1 or 2, fixed by the first data line */
 	uint32_t *frames;
 	size_t frames_alloc;
-	/* name -> frame id, so a repeated name costs one lookup */
-	struct pt_arena arena;
-	struct pt_intern names;
+	/* the profile's string id of a name -> its frame id, so a repeated name costs one
+	 * lookup */
 	uint32_t *frame_of_name;
 	size_t fon_alloc;
 	/* per type, the sum of the counts so far (saturating; counts are never negative):
@@ -146,12 +145,14 @@ struct reader {
 
 static uint32_t frame_for(struct reader *r, const char *s, size_t n)
 {
-	uint32_t id = pt_intern(&r->names, s, n);
+	uint32_t id = pt_strn(r->p, s, n);
 	if (id >= r->fon_alloc || !r->frame_of_name[id]) {
 		size_t old = r->fon_alloc;
-		PT_ALLOC_GROW(r->frame_of_name, (size_t)id + 1, r->fon_alloc);
-		memset(r->frame_of_name + old, 0, (r->fon_alloc - old) * sizeof(uint32_t));
-		r->frame_of_name[id] = pt_profile_simple_frame(r->p, s, n, 0, 0, frame_flags(s, n));
+		if (id >= r->fon_alloc) {
+			PT_ALLOC_GROW(r->frame_of_name, (size_t)id + 1, r->fon_alloc);
+			memset(r->frame_of_name + old, 0, (r->fon_alloc - old) * sizeof(uint32_t));
+		}
+		r->frame_of_name[id] = pt_profile_name_frame(r->p, id, 0, 0, frame_flags(s, n));
 	}
 	return r->frame_of_name[id];
 }
@@ -266,8 +267,6 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	r.p = p;
 	r.sink = o->sink;
 	r.d = d;
-	pt_arena_init(&r.arena);
-	pt_intern_init(&r.names, &r.arena);
 	p->format = "collapsed";
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
 		size_t m = n;
@@ -302,8 +301,6 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 out:
 	free(r.frames);
 	free(r.frame_of_name);
-	pt_intern_release(&r.names);
-	pt_arena_release(&r.arena);
 	return ret;
 }
 

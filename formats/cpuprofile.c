@@ -38,6 +38,7 @@ struct rnode {
 	uint32_t ticks;		    /* resolved: first tick of this node not handed out */
 	uint32_t nticks;	    /* resolved: its ticks from there */
 	uint8_t has_callframe;	    /* 1 once its callFrame object opens */
+	uint8_t orphan;		    /* --lenient: its parent is missing, it hangs from the root */
 	uint64_t off;		    /* input offset of its object, for errors */
 };
 
@@ -144,6 +145,7 @@ struct reader {
 	uint64_t chunk_off; /* stream offset of the chunk being parsed */
 	uint64_t end_off;   /* stream offset of the end of the input, once read */
 	int failed;	    /* a callback set the diag */
+	int lenient;	    /* --lenient: read past references to missing nodes */
 
 	struct level *stack;
 	size_t depth, stack_alloc;
@@ -1405,6 +1407,12 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		struct rnode *n = &u->nodes[i];
 		if (n->parent_id != NO_VALUE) {
 			uint32_t pi = idmap_get(ids, n->parent_id);
+			if (pi == UINT32_MAX && r->lenient) {
+				/* speedscope's reading of a trace whose chunks were lost */
+				pt_diag_dangling(r->d, n->off);
+				n->orphan = 1;
+				continue;
+			}
 			if (pi == UINT32_MAX) {
 				pt_diag_error_at(r->d, n->off,
 						 "unknown parent node id %" PRId64
@@ -1435,7 +1443,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		c->parent = u->children[i].parent;
 	}
 	for (i = 0; i < u->nnodes; i++) {
-		if (u->nodes[i].parent != UINT32_MAX)
+		if (u->nodes[i].parent != UINT32_MAX || u->nodes[i].orphan)
 			continue;
 		if (root != UINT32_MAX) {
 			pt_diag_error_at(r->d, u->nodes[i].off,
@@ -1450,6 +1458,9 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 				 "no root node: the parent links form a cycle");
 		return -1;
 	}
+	for (i = 0; i < u->nnodes; i++)
+		if (u->nodes[i].orphan && u->nodes[i].parent == UINT32_MAX)
+			u->nodes[i].parent = root;
 	*rootp = root;
 	return 0;
 }
@@ -1590,7 +1601,7 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	int64_t start = u->start != NO_VALUE ? u->start / 1000 : 0;
 	int64_t end = u->end != NO_VALUE ? u->end / 1000 : NO_VALUE;
 	int64_t raw = start, prev = INT64_MIN, next = 0;
-	size_t s;
+	size_t s, j;
 
 	if (u->legacy && u->start != NO_VALUE)
 		start = legacy_us(u->start);
@@ -1602,11 +1613,17 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 		uint32_t node;
 		int64_t line = 0, t = 0, v[2];
 
-		if (ni == UINT32_MAX) {
+		if (ni == UINT32_MAX && !r->lenient) {
 			pt_diag_error_at(r->d, u->samples_off,
 					 "unknown node id %" PRId64 " in samples (entry %zu)",
 					 u->samples[s], s);
 			return -1;
+		}
+		if (ni == UINT32_MAX) { /* left out; its time still passes */
+			pt_diag_dangling(r->d, u->samples_off);
+			if (u->has_deltas)
+				raw = pt_add(raw, u->deltas[s]);
+			continue;
 		}
 		n = &u->nodes[ni];
 		if (u->nlines == u->nsamples && u->lines)
@@ -1638,14 +1655,24 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 		if ((u->has_deltas || u->has_timestamps) && t > *last)
 			*last = t;
 		/* the weight of a sample is the time to the next one (DevTools'
-		 * rule); the last one gets the time to endTime */
-		if (s + 1 < u->nsamples) {
+		 * rule); the last one gets the time to endTime. Under --lenient the
+		 * next is the next one kept: the time of samples left out goes to the
+		 * stack before them, as speedscope keeps that stack open. */
+		j = s + 1;
+		next = raw;
+		if (r->lenient)
+			for (; j < u->nsamples && idmap_get(ids, u->samples[j]) == UINT32_MAX; j++)
+				if (u->has_deltas)
+					next = pt_add(next, u->deltas[j]);
+		if (j < u->nsamples) {
 			if (u->has_deltas)
-				next = pt_add(raw, u->deltas[s + 1]);
+				next = pt_add(next, u->deltas[j]);
 			else if (u->has_timestamps)
-				next = u->deltas[s + 1];
+				next = u->deltas[j];
 			if (next < t)
 				next = t;
+		} else if (j > s + 1 && end == NO_VALUE && u->has_deltas) {
+			next = next > t ? next : t; /* to the last sample left out */
 		} else {
 			next = end != NO_VALUE && end > t ? end : t;
 		}
@@ -1707,6 +1734,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.d = d;
+	r.lenient = o->lenient;
 	p->format = "cpuprofile";
 	pt_map_init(&r.unit_index);
 	PT_ALLOC_GROW(r.units, 1, r.units_alloc);
@@ -1727,20 +1755,12 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	if (st < 0)
 		goto out;
 	r.end_off = pt_input_tell(in);
-	if (st != yajl_status_ok && cut && !r.failed) {
-		/* a trace array may lack its closing ']' (the trace format allows it) */
-		if (r.is_trace && r.depth == 1 && r.stack[0].ctx == C_EVENTS && !r.skip) {
-			st = yajl_status_ok;
-		} else {
-			pt_diag_error_at(d, r.end_off, "truncated JSON: unexpected end of input");
-			goto out;
-		}
-	}
-	if (st != yajl_status_ok) {
-		if (!r.failed)
-			pt_json_syntax_error(r.h, d, here(&r));
+	/* a trace array may lack its closing ']' (the trace format allows it) */
+	if (st != yajl_status_ok && cut && !r.failed && r.is_trace && r.depth == 1 &&
+	    r.stack[0].ctx == C_EVENTS && !r.skip)
+		st = yajl_status_ok;
+	if (pt_json_result(r.h, d, st, cut, r.failed, r.end_off, here(&r)) < 0)
 		goto out;
-	}
 	if (!r.top_seen) {
 		pt_diag_error_at(d, 0, "empty input");
 		goto out;
@@ -1782,6 +1802,14 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	for (i = first; i < nunits; i++) {
 		struct unit *u = &r.units[i];
 		uint32_t labels = 0;
+		if (r.is_trace && r.lenient && !u->nnodes) {
+			/* every chunk of this profile was lost: its samples (if any) name
+			 * nodes the input lacks */
+			size_t k;
+			for (k = 0; k < u->nsamples; k++)
+				pt_diag_dangling(d, u->samples_off);
+			continue;
+		}
 		if (r.is_trace) {
 			struct pt_label lab[3];
 			uint32_t nl = 0;

@@ -535,15 +535,8 @@ static int heapprofile_read(struct pt_input *in, struct pt_profile *p, const str
 	if (st < 0)
 		goto out;
 	end_off = pt_input_tell(in);
-	if (st != yajl_status_ok && cut && !r.failed) {
-		pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
+	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
 		goto out;
-	}
-	if (st != yajl_status_ok) {
-		if (!r.failed)
-			pt_json_syntax_error(r.h, d, here(&r));
-		goto out;
-	}
 	if (!r.top_seen) {
 		pt_diag_error_at(d, 0, "empty input");
 		goto out;

@@ -70,4 +70,20 @@ test_expect_success 'a sample id beyond 64 bits' '
 	test_expect_code 1 "$PROFTOOL" top s.cpuprofile &&
 	test_one_line_err "proftool: s.cpuprofile: byte 89: number out of range in '"'"'samples'"'"'"'
 
+test_expect_success 'a trace that lost chunks: an error, or with --lenient read as speedscope reads it' '
+	{ echo "{\"traceEvents\":[" &&
+	  echo "{\"name\":\"Profile\",\"ph\":\"P\",\"pid\":1,\"tid\":1,\"id\":\"0x1\",\"ts\":0,\"args\":{\"data\":{\"startTime\":0}}}," &&
+	  printf "%s" "{\"name\":\"ProfileChunk\",\"ph\":\"P\",\"pid\":1,\"tid\":1,\"id\":\"0x1\",\"ts\":0,\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[" &&
+	  printf "%s" "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\"}}," &&
+	  printf "%s" "{\"id\":2,\"parent\":1,\"callFrame\":{\"functionName\":\"main\",\"url\":\"a.js\",\"lineNumber\":0}}," &&
+	  printf "%s" "{\"id\":4,\"parent\":3,\"callFrame\":{\"functionName\":\"lost\",\"url\":\"a.js\",\"lineNumber\":9}}]," &&
+	  echo "\"samples\":[2,9,4,2]},\"timeDeltas\":[10,20,30,40]}}}," &&
+	  echo "{\"name\":\"Profile\",\"ph\":\"P\",\"pid\":1,\"tid\":2,\"id\":\"0x2\",\"ts\":0,\"args\":{\"data\":{\"startTime\":0}}}]}"; } >lost.json &&
+	test_expect_code 1 "$PROFTOOL" top lost.json &&
+	test_one_line_err "proftool: lost.json: byte 357: profile pid 1 id '"'"'0x1'"'"': unknown parent node id 3 of node 4" &&
+	"$PROFTOOL" convert --lenient --to collapsed --sample-index wall lost.json >out 2>err &&
+	printf "%s\n" "lost 40" "main 50" >expect &&
+	test_cmp expect out &&
+	test_one_line_err "proftool: lost.json: byte 357: warning: 2 references to nodes the input lacks (the first here): such nodes hang from the root, such samples are left out"'
+
 test_done

@@ -37,8 +37,7 @@ void pt_agg_release(struct pt_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* the `used` rows of v, oldw values each, in a new block of `rows` rows of neww */
-static int64_t *widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww)
+int64_t *pt_rows_widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww)
 {
 	int64_t *nv = pt_xcalloc(rows ? rows : 1, (size_t)neww * sizeof(int64_t));
 	size_t i;
@@ -47,24 +46,6 @@ static int64_t *widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint3
 			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
 	free(v);
 	return nv;
-}
-
-void pt_agg_add_type(struct pt_agg *a)
-{
-	uint32_t w = a->stride, nw;
-
-	if (a->ntypes + 1 > w) {
-		nw = pt_row_width(w, a->ntypes + 1, a->nentries || a->nedges || a->nlines,
-				  PT_MAX_TYPES);
-		a->flat = widen(a->flat, a->entries_alloc, a->nentries, w, nw);
-		a->cum = widen(a->cum, a->entries_alloc, a->nentries, w, nw);
-		a->edge_value = widen(a->edge_value, a->edges_alloc, a->nedges, w, nw);
-		a->line_self = widen(a->line_self, a->lines_alloc, a->nlines, w, nw);
-		a->line_cum = widen(a->line_cum, a->lines_alloc, a->nlines, w, nw);
-		a->total = widen(a->total, 1, 1, w, nw);
-		a->stride = nw;
-	}
-	a->ntypes++;
 }
 
 int64_t *pt_rows_narrow(int64_t *v, size_t used, size_t alloc, uint32_t oldw, uint32_t neww)
@@ -80,19 +61,42 @@ int64_t *pt_rows_narrow(int64_t *v, size_t used, size_t alloc, uint32_t oldw, ui
 	return pt_xreallocarray(v, alloc ? alloc : 1, (neww ? neww : 1) * sizeof(int64_t));
 }
 
+/* every value array of the table re-strided from a->stride to nw values per row */
+static void restride_all(struct pt_agg *a, uint32_t nw)
+{
+	struct {
+		int64_t **v;
+		size_t used, alloc;
+	} arr[] = {
+		{&a->flat, a->nentries, a->entries_alloc},
+		{&a->cum, a->nentries, a->entries_alloc},
+		{&a->edge_value, a->nedges, a->edges_alloc},
+		{&a->line_self, a->nlines, a->lines_alloc},
+		{&a->line_cum, a->nlines, a->lines_alloc},
+		{&a->total, 1, 1},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(arr) / sizeof(arr[0]); k++)
+		*arr[k].v = nw > a->stride ? pt_rows_widen(*arr[k].v, arr[k].alloc, arr[k].used,
+							   a->stride, nw)
+					   : pt_rows_narrow(*arr[k].v, arr[k].used, arr[k].alloc,
+							    a->stride, nw);
+	a->stride = nw;
+}
+
+void pt_agg_add_type(struct pt_agg *a)
+{
+	if (a->ntypes + 1 > a->stride)
+		restride_all(a, pt_row_width(a->stride, a->ntypes + 1,
+					     a->nentries || a->nedges || a->nlines, PT_MAX_TYPES));
+	a->ntypes++;
+}
+
 void pt_agg_pack(struct pt_agg *a)
 {
-	uint32_t w = a->stride, nw = a->ntypes;
-
-	if (w == nw)
-		return;
-	a->flat = pt_rows_narrow(a->flat, a->nentries, a->entries_alloc, w, nw);
-	a->cum = pt_rows_narrow(a->cum, a->nentries, a->entries_alloc, w, nw);
-	a->edge_value = pt_rows_narrow(a->edge_value, a->nedges, a->edges_alloc, w, nw);
-	a->line_self = pt_rows_narrow(a->line_self, a->nlines, a->lines_alloc, w, nw);
-	a->line_cum = pt_rows_narrow(a->line_cum, a->nlines, a->lines_alloc, w, nw);
-	a->total = pt_rows_narrow(a->total, 1, 1, w, nw);
-	a->stride = nw;
+	if (a->stride != a->ntypes)
+		restride_all(a, a->ntypes);
 }
 
 /* grow a values array in step with its rows array; spare rows are left untouched

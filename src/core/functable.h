@@ -89,6 +89,9 @@ static inline uint32_t pt_row_width(uint32_t have, uint32_t need, int rows, uint
 	uint32_t w = rows && 2 * have > need ? 2 * have : need;
 	return w > cap && need <= cap ? cap : w;
 }
+/* the `used` rows of v, oldw values each, in a new zeroed block of `rows` rows of neww
+ * values (neww > oldw); v is freed */
+int64_t *pt_rows_widen(int64_t *v, size_t rows, size_t used, uint32_t oldw, uint32_t neww);
 /* re-stride `used` rows of v from oldw to neww values per row in place (neww < oldw)
  * and shrink the block to `alloc` rows */
 int64_t *pt_rows_narrow(int64_t *v, size_t used, size_t alloc, uint32_t oldw, uint32_t neww);

@@ -80,19 +80,6 @@ void pt_profile_release(struct pt_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Re-stride an array of n rows (`used` of them in use) of `oldw` values to `neww`
- * values per row (neww > oldw). */
-static int64_t *restride(int64_t *v, size_t n, size_t used, uint32_t oldw, uint32_t neww)
-{
-	int64_t *nv = pt_xcalloc(n ? n : 1, (size_t)neww * sizeof(int64_t));
-	size_t i;
-	if (v && oldw)
-		for (i = 0; i < used; i++)
-			memcpy(nv + i * neww, v + i * oldw, oldw * sizeof(int64_t));
-	free(v);
-	return nv;
-}
-
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit)
 {
 	uint32_t t = p->ntypes, w = p->stride, nw;
@@ -106,11 +93,12 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 	if (t + 1 > w) {
 		nw = pt_row_width(w, t + 1, p->nnodes > 1 || p->nsamples || p->nevents,
 				  PT_MAX_TYPES);
-		p->node_self = restride(p->node_self, p->nodes_alloc, p->nnodes, w, nw);
-		p->sample_values = restride(p->sample_values, p->samples_alloc, p->nsamples, w, nw);
+		p->node_self = pt_rows_widen(p->node_self, p->nodes_alloc, p->nnodes, w, nw);
+		p->sample_values =
+			pt_rows_widen(p->sample_values, p->samples_alloc, p->nsamples, w, nw);
 		if (p->event_values)
 			p->event_values =
-				restride(p->event_values, p->events_alloc, p->nevents, w, nw);
+				pt_rows_widen(p->event_values, p->events_alloc, p->nevents, w, nw);
 		p->stride = nw;
 	}
 	p->ntypes = t + 1;
@@ -264,16 +252,22 @@ uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)
 	return id;
 }
 
-uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
-				 int64_t line, uint32_t flags)
+uint32_t pt_profile_name_frame(struct pt_profile *p, uint32_t name, uint32_t file, int64_t line,
+			       uint32_t flags)
 {
 	struct pt_frame f;
 
 	memset(&f, 0, sizeof(f));
-	f.func = pt_profile_func(p, pt_strn(p, name, len), 0, file, 0);
+	f.func = pt_profile_func(p, name, 0, file, 0);
 	f.line = line;
 	f.flags = flags;
 	return pt_profile_frame(p, &f);
+}
+
+uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
+				 int64_t line, uint32_t flags)
+{
+	return pt_profile_name_frame(p, pt_strn(p, name, len), file, line, flags);
 }
 
 static int label_cmp(const void *a, const void *b)

@@ -281,6 +281,9 @@ uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f);
 /* convenience: frame for a function name (and file/line), no address */
 uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,
 				 int64_t line, uint32_t flags);
+/* the same for a name already interned (string id) */
+uint32_t pt_profile_name_frame(struct pt_profile *p, uint32_t name, uint32_t file, int64_t line,
+			       uint32_t flags);
 /* label set from n labels (any order); 0 for n == 0 */
 uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uint32_t n);
 

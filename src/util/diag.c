@@ -54,6 +54,12 @@ void pt_diag_skip(struct pt_diag *d, uint64_t line)
 		d->first_skipped_line = line;
 }
 
+void pt_diag_dangling(struct pt_diag *d, uint64_t off)
+{
+	if (!d->dangling++)
+		d->first_dangling_off = off;
+}
+
 void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
 {
 	d->cut_record_line = record;
@@ -86,6 +92,13 @@ void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 			"proftool: %s: warning: skipped %llu invalid line%s (first at line %llu)\n",
 			d->path ? d->path : "", (unsigned long long)d->skipped,
 			d->skipped == 1 ? "" : "s", (unsigned long long)d->first_skipped_line);
+	if (d->dangling)
+		fprintf(fp,
+			"proftool: %s: byte %llu: warning: %llu reference%s to nodes the input "
+			"lacks (the first here): such nodes hang from the root, such samples are "
+			"left out\n",
+			d->path ? d->path : "", (unsigned long long)d->first_dangling_off,
+			(unsigned long long)d->dangling, d->dangling == 1 ? "" : "s");
 	if (d->cut_line && d->cut_record_line == d->cut_line)
 		fprintf(fp,
 			"proftool: %s:%llu: warning: the input ends inside this line; its last "

@@ -23,6 +23,9 @@ struct pt_diag {
 	/* a text input that ended inside a record: the line where the cut record starts,
 	 * and the line cut short (0: none); the record is left out */
 	uint64_t cut_record_line, cut_line;
+	/* lenient JSON profiles: references to nodes the input lacks (a trace whose
+	 * chunks were lost), and the byte offset of the first */
+	uint64_t dangling, first_dangling_off;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -37,9 +40,13 @@ void pt_diag_skip(struct pt_diag *d, uint64_t line);
 /* the input ends inside the record that starts at line `record` (cut short at line
  * `line`, which had no newline after it); a warning, the record is left out */
 void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
+/* one reference to a node the input lacks, at byte offset `off`, read past under
+ * --lenient (the node hangs from the root, or the sample is left out) */
+void pt_diag_dangling(struct pt_diag *d, uint64_t off);
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
-/* print the lenient-mode warning, if anything was skipped, and the cut-record one */
+/* print the lenient-mode warnings, if anything was skipped or dangled, and the
+ * cut-record one */
 void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp);
 
 #endif

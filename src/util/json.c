@@ -116,11 +116,21 @@ int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chu
 	return (int)st;
 }
 
-int pt_json_syntax_error(yajl_handle h, struct pt_diag *d, uint64_t at)
+int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed, uint64_t end_off,
+		   uint64_t at)
 {
-	unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
-	char *m = (char *)msg, *e = m + strlen(m);
+	unsigned char *msg;
+	char *m, *e;
 
+	if (st == yajl_status_ok)
+		return 0;
+	if (failed)
+		return -1;
+	if (cut)
+		return pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
+	msg = yajl_get_error(h, 0, NULL, 0);
+	m = (char *)msg;
+	e = m + strlen(m);
 	/* yajl: "lexical error: invalid char in json text.\n" */
 	while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
 		*--e = '\0';

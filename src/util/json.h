@@ -36,8 +36,10 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n);
  * when reading the input failed (the error is in in's diag), else the failing status,
  * with *cut set when the input ended inside the document. */
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut);
-/* "invalid JSON: " and yajl's message for h, without its trailing blanks and dots,
- * as the error at input offset `at`; returns -1 */
-int pt_json_syntax_error(yajl_handle h, struct pt_diag *d, uint64_t at);
+/* What pt_json_feed's status st (and cut) means: 0 for a whole document; else -1,
+ * with the error in d unless a callback has put its own there (failed): the input
+ * ends inside the document (at end_off), or yajl's syntax error (at `at`). */
+int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed, uint64_t end_off,
+		   uint64_t at);
 
 #endif
