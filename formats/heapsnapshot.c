@@ -54,6 +54,8 @@ struct reader {
 	yajl_handle h;
 	uint64_t chunk_off;
 	int failed, top_seen, seen_nodes, seen_edges, seen_strings;
+	int mute;	 /* feeding yajl the state to resume in: callbacks do nothing */
+	enum target raw; /* the array whose start stopped yajl for scan_ints */
 	struct level *stack;
 	size_t depth, stack_alloc;
 	uint64_t skip;
@@ -341,25 +343,29 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	if (!strcmp(k, "trace_tree"))
 		return begin_trace(r);
-	if (!strcmp(k, "nodes")) {
-		if (r->seen_nodes++)
-			return fail(r, "a second 'nodes'");
-		return push(r, C_INTS, T_NODES);
-	}
-	if (!strcmp(k, "edges")) {
-		if (r->seen_edges++)
-			return fail(r, "a second 'edges'");
-		return push(r, C_INTS, T_EDGES);
+	if (!strcmp(k, "nodes") || !strcmp(k, "edges")) {
+		enum target t = k[0] == 'n' ? T_NODES : T_EDGES;
+		if ((*(t == T_NODES ? &r->seen_nodes : &r->seen_edges))++)
+			return fail(r, "a second '%s'", k);
+		if (!push(r, C_INTS, t))
+			return 0;
+		/* stop yajl: scan_ints reads the elements */
+		r->raw = t;
+		return 0;
 	}
 	return push(r, C_INTS, T_TFUNCS); /* trace_function_infos */
 }
 
 static int cb_null(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_OTHER, NULL, 0);
 }
 static int cb_boolean(void *ctx, int b)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	(void)b;
 	return on_value(ctx, V_OTHER, NULL, 0);
 }
@@ -368,6 +374,9 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	struct reader *r = ctx;
 	struct level *l = r->skip ? NULL : top(r);
 	uint32_t x;
+
+	if (r->mute)
+		return 1;
 
 	/* the bulk of a snapshot: elements of nodes and edges */
 	if (l && l->ctx == C_INTS && l->target != T_TFUNCS && parse_u32(s, len, &x) == 0) {
@@ -385,14 +394,20 @@ static int cb_number(void *ctx, const char *s, size_t len)
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_STRING, (const char *)s, len);
 }
 static int cb_start_map(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_MAP, NULL, 0);
 }
 static int cb_start_array(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_ARRAY, NULL, 0);
 }
 
@@ -414,7 +429,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	size_t i;
 
 	r->key = NULL;
-	if (r->skip || !l)
+	if (r->skip || !l || r->mute)
 		return 1;
 	if (l->ctx == C_TOP)
 		v = top_keys;
@@ -434,6 +449,8 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 static int cb_end(void *ctx)
 {
 	struct reader *r = ctx;
+	if (r->mute)
+		return 1;
 	if (r->skip) {
 		r->skip--;
 		return 1;
@@ -452,6 +469,120 @@ static const yajl_callbacks callbacks = {
 	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
 	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
 };
+
+/* The bulk of a snapshot, the integers of 'nodes' and 'edges', read here rather than
+ * through yajl's callbacks: digits, commas and whitespace. The scan stops in front of
+ * anything else (a sign, a fraction, an exponent, a leading zero, more than 32 bits,
+ * another token, the end of the input) and yajl goes on from there in the same state,
+ * so every error and its offset are the ones yajl and on_value give. */
+enum { AT_START, AT_VALUE, AT_COMMA, AT_CLOSE };
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* from just after the array's '['; returns the state it stopped in (AT_CLOSE: after its
+ * ']'), -1 on a read error */
+static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
+{
+	struct pt_heapgraph *g = r->g;
+	uint32_t *v = t == T_NODES ? g->nodes : g->edges;
+	size_t len = t == T_NODES ? g->nodes_len : g->edges_len;
+	size_t alloc = t == T_NODES ? g->nodes_alloc : g->edges_alloc;
+	int state = AT_START;
+
+	for (;;) {
+		const unsigned char *p;
+		int rc = pt_input_need(in, CHUNK, &p);
+		size_t n, i = 0, stop;
+
+		if (rc < 0) {
+			state = -1;
+			break;
+		}
+		n = in->end - in->pos;
+		/* a number is 10 digits at most: before the end of the window, one that
+		 * starts is there whole with the byte after it */
+		stop = rc ? n - 11 : n;
+		while (i < stop) {
+			unsigned char c = p[i];
+			if (is_digit(c)) {
+				size_t s = i;
+				uint64_t x = (uint64_t)(c - '0');
+				if (state == AT_VALUE)
+					goto stop;
+				i++;
+				if (c != '0')
+					while (i < n && is_digit(p[i]) && i - s < 10)
+						x = x * 10 + (uint64_t)(p[i++] - '0');
+				if (i == n || x > UINT32_MAX || is_digit(p[i]) || p[i] == '.' ||
+				    p[i] == 'e' || p[i] == 'E') {
+					i = s;
+					goto stop;
+				}
+				if (len == alloc) {
+					alloc = alloc < 4096 ? 4096 : alloc * 2;
+					v = pt_xreallocarray(v, alloc, sizeof(*v));
+				}
+				v[len++] = (uint32_t)x;
+				state = AT_VALUE;
+			} else if (c == ',' && state == AT_VALUE) {
+				state = AT_COMMA;
+				i++;
+			} else if (c == ']' && state != AT_COMMA) {
+				i++;
+				state = AT_CLOSE;
+				goto stop;
+			} else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+				i++;
+			} else {
+				goto stop;
+			}
+		}
+		pt_input_consume(in, i);
+		if (!rc && i == n)
+			break;
+		continue;
+	stop:
+		pt_input_consume(in, i);
+		break;
+	}
+	if (t == T_NODES) {
+		g->nodes = v;
+		g->nodes_len = len;
+		g->nodes_alloc = alloc;
+	} else {
+		g->edges = v;
+		g->edges_len = len;
+		g->edges_alloc = alloc;
+	}
+	return state;
+}
+
+/* After scan_ints: a new yajl handle, brought to the state the scan stopped in by a
+ * prefix its callbacks ignore (yajl cannot skip input). Returns 0 or -1. */
+static int resume(struct reader *r, struct pt_input *in)
+{
+	static const char *const prefix[] = {"{\"\":[", "{\"\":[0", "{\"\":[0,", "{\"\":0"};
+	enum target t = r->raw;
+	int state;
+
+	r->raw = T_NONE;
+	state = scan_ints(r, in, t);
+	if (state < 0)
+		return -1;
+	if (state == AT_CLOSE)
+		r->depth--;
+	yajl_free(r->h);
+	r->h = yajl_alloc(&callbacks, NULL, r);
+	r->mute = 1;
+	if (yajl_parse(r->h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
+	    yajl_status_ok)
+		return pt_diag_error_at(r->d, pt_input_tell(in), "internal: cannot resume yajl");
+	r->mute = 0;
+	return 0;
+}
 
 int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
 {
@@ -477,6 +608,13 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 			break;
 		r.chunk_off = pt_input_tell(in);
 		st = yajl_parse(r.h, buf, len);
+		if (st == yajl_status_client_canceled && r.raw != T_NONE) {
+			pt_input_consume(in, yajl_get_bytes_consumed(r.h));
+			if (resume(&r, in) < 0)
+				goto out;
+			st = yajl_status_ok;
+			continue;
+		}
 		if (st != yajl_status_ok)
 			break;
 		pt_input_consume(in, len);
