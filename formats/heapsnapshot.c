@@ -38,7 +38,8 @@ enum target {
 	T_TN_FIELDS,
 	T_NODES,
 	T_EDGES,
-	T_TFUNCS
+	T_TFUNCS,
+	T_SKIPPED /* scan_ints: a top-level array we do not read (samples, locations) */
 };
 
 struct level {
@@ -306,6 +307,10 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	/* object members */
 	if (!k) {
+		if (vk == V_ARRAY && l->ctx == C_TOP) {
+			r->raw = T_SKIPPED; /* locations: as long as the edges */
+			return 0;
+		}
 		if (vk == V_MAP || vk == V_ARRAY)
 			r->skip = 1;
 		return 1;
@@ -521,11 +526,13 @@ static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
 					i = s;
 					goto stop;
 				}
-				if (len == alloc) {
-					alloc = alloc < 4096 ? 4096 : alloc * 2;
-					v = pt_xreallocarray(v, alloc, sizeof(*v));
+				if (t != T_SKIPPED) {
+					if (len == alloc) {
+						alloc = alloc < 4096 ? 4096 : alloc * 2;
+						v = pt_xreallocarray(v, alloc, sizeof(*v));
+					}
+					v[len++] = (uint32_t)x;
 				}
-				v[len++] = (uint32_t)x;
 				state = AT_VALUE;
 			} else if (c == ',' && state == AT_VALUE) {
 				state = AT_COMMA;
@@ -548,6 +555,8 @@ static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
 		pt_input_consume(in, i);
 		break;
 	}
+	if (t == T_SKIPPED)
+		return state;
 	if (t == T_NODES) {
 		g->nodes = v;
 		g->nodes_len = len;
@@ -561,10 +570,11 @@ static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
 }
 
 /* After scan_ints: a new yajl handle, brought to the state the scan stopped in by a
- * prefix its callbacks ignore (yajl cannot skip input). Returns 0 or -1. */
+ * prefix its callbacks ignore (yajl cannot skip input). No prefix ends in a number,
+ * whose token the next byte would continue. Returns 0 or -1. */
 static int resume(struct reader *r, struct pt_input *in)
 {
-	static const char *const prefix[] = {"{\"\":[", "{\"\":[0", "{\"\":[0,", "{\"\":0"};
+	static const char *const prefix[] = {"{\"\":[", "{\"\":[0 ", "{\"\":[0,", "{\"\":[]"};
 	enum target t = r->raw;
 	int state;
 
@@ -572,7 +582,9 @@ static int resume(struct reader *r, struct pt_input *in)
 	state = scan_ints(r, in, t);
 	if (state < 0)
 		return -1;
-	if (state == AT_CLOSE)
+	if (t == T_SKIPPED && state != AT_CLOSE)
+		r->skip = 1; /* yajl goes on inside it */
+	else if (t != T_SKIPPED && state == AT_CLOSE)
 		r->depth--;
 	yajl_free(r->h);
 	r->h = yajl_alloc(&callbacks, NULL, r);
