@@ -63,6 +63,7 @@ struct reader {
 	const char *key; /* the key whose value comes next (static name), NULL = other */
 	/* trace_node_fields positions, once the meta is read */
 	uint32_t tn_id, tn_fi, tn_count, tn_size, tn_children;
+	uint64_t trace_nums; /* numbers read in trace_tree so far */
 };
 
 static uint64_t here(const struct reader *r)
@@ -192,12 +193,14 @@ static int trace_number(struct reader *r, struct level *l, uint32_t x)
 	t = &g->traces[l->cur];
 	if (l->pos == r->tn_id)
 		t->id = x;
-	else if (l->pos == r->tn_fi)
+	else if (l->pos == r->tn_fi) {
 		t->func = x;
-	else if (l->pos == r->tn_count)
+		t->func_at = r->trace_nums < UINT32_MAX ? (uint32_t)r->trace_nums : UINT32_MAX;
+	} else if (l->pos == r->tn_count)
 		t->count = x;
 	else if (l->pos == r->tn_size)
 		t->size = x;
+	r->trace_nums++;
 	if (++l->pos == r->g->ntn_fields)
 		l->pos = 0;
 	return 1;
@@ -596,6 +599,108 @@ static int resume(struct reader *r, struct pt_input *in)
 	return 0;
 }
 
+/* ---- locating a bad index at its own number, for the error ---- */
+
+/* The byte offset of number k (0-based, in document order) inside the value of the
+ * top-level member `key`, found by reading the input again from its start; `fallback`
+ * when it cannot be read again (a pipe) or that number is not x there. Nothing is kept
+ * per number while reading: this runs once, on the error path. */
+static uint64_t locate(struct pt_input *src, const char *key, uint64_t k, uint32_t x,
+		       uint64_t fallback)
+{
+	struct pt_input in;
+	struct pt_diag d;
+	size_t klen = strlen(key), kpos = 0;
+	int depth = 0, instr = 0, esc = 0, innum = 0, match = 0, key_ok = 0, target = 0;
+	uint64_t seen = 0, at = 0, val = 0;
+	int digits_only = 0;
+
+	pt_diag_init(&d, src->name);
+	if (src->mem) {
+		if (pt_input_open_mem(&in, src->name, src->mem, src->mem_len, src->max_size, &d) <
+		    0)
+			return fallback;
+	} else if (src->fd > 0) {
+		if (pt_input_open(&in, src->name, src->max_size, &d) < 0) {
+			pt_input_close(&in);
+			return fallback;
+		}
+	} else {
+		return fallback;
+	}
+	for (;;) {
+		const unsigned char *p;
+		int rc = pt_input_need(&in, CHUNK, &p);
+		size_t n, i;
+		if (rc < 0)
+			break;
+		n = in.end - in.pos;
+		for (i = 0; i < n; i++) {
+			unsigned char c = p[i];
+			if (innum) {
+				if (is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' ||
+				    c == '-') {
+					digits_only &= is_digit(c);
+					val = val < UINT32_MAX ? val * 10 + (uint64_t)(c - '0')
+							       : val;
+					continue;
+				}
+				innum = 0;
+				if (target && seen++ == k) {
+					pt_input_close(&in);
+					return digits_only && val == x ? at : fallback;
+				}
+			}
+			if (instr) {
+				if (esc)
+					esc = 0, match = 0;
+				else if (c == '\\')
+					esc = 1, match = 0;
+				else if (c == '"')
+					instr = 0, key_ok = depth == 1 && match && kpos == klen;
+				else if (match && kpos < klen && c == (unsigned char)key[kpos])
+					kpos++;
+				else
+					match = 0;
+				continue;
+			}
+			if (c == '"') {
+				instr = 1;
+				match = depth == 1;
+				kpos = 0;
+			} else if (c == '-' || is_digit(c)) {
+				innum = 1;
+				at = pt_input_tell(&in) + i;
+				digits_only = is_digit(c);
+				val = digits_only ? (uint64_t)(c - '0') : 0;
+			} else if (c == ':' && depth == 1) {
+				target = key_ok;
+			} else if (c == '{' || c == '[') {
+				depth++;
+			} else if (c == '}' || c == ']') {
+				depth--;
+			} else if (c == ',' && depth == 1 && target) {
+				goto out;
+			}
+			if (depth == 0 && c == '}')
+				goto out;
+		}
+		pt_input_consume(&in, n);
+		if (!rc)
+			break;
+	}
+	if (innum && target && seen == k && digits_only && val == x)
+		fallback = at;
+out:
+	pt_input_close(&in);
+	return fallback;
+}
+
+static uint64_t locate_graph(void *ctx, int edges, size_t k, uint32_t x, uint64_t fallback)
+{
+	return locate(ctx, edges ? "edges" : "nodes", k, x, fallback);
+}
+
 int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
 {
 	struct reader r;
@@ -664,7 +769,10 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 						 : "strings");
 		goto out;
 	}
-	ret = pt_heapgraph_finish(g, end_off, d) < 0 ? -1 : 0;
+	{
+		const struct pt_heap_locator loc = {locate_graph, in};
+		ret = pt_heapgraph_finish(g, end_off, &loc, d) < 0 ? -1 : 0;
+	}
 out:
 	yajl_free(r.h);
 	free(r.stack);
@@ -711,8 +819,12 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		uint32_t name = fi[f_name], script = f_script == PT_HEAP_NONE ? 0 : fi[f_script];
 		const char *ns;
 		if (name >= g.nstrings || (f_script != PT_HEAP_NONE && script >= g.nstrings)) {
+			int bad_name = name >= g.nstrings;
 			pt_diag_error_at(
-				d, pt_input_tell(in),
+				d,
+				locate(in, "trace_function_infos",
+				       i * nf + (bad_name ? f_name : f_script),
+				       bad_name ? name : script, pt_input_tell(in)),
 				"trace function %zu: name or script_name is not a string id", i);
 			goto out;
 		}
@@ -738,10 +850,15 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		uint32_t parent = t->parent == PT_HEAP_NONE ? 0 : ptnode[t->parent];
 		int64_t v[2];
 		if (t->func >= nfuncs) {
-			pt_diag_error_at(d, pt_input_tell(in),
-					 "trace node %" PRIu32 ": function_info_index %" PRIu32
-					 " is not one of the %zu trace functions",
-					 t->id, t->func, nfuncs);
+			uint64_t end = pt_input_tell(in);
+			pt_diag_error_at(
+				d,
+				t->func_at == UINT32_MAX
+					? end
+					: locate(in, "trace_tree", t->func_at, t->func, end),
+				"trace node %" PRIu32 ": function_info_index %" PRIu32
+				" is not one of the %zu trace functions",
+				t->id, t->func, nfuncs);
 			goto out;
 		}
 		ptnode[i] = frames[t->func] ? pt_profile_child(p, parent, frames[t->func]) : parent;

@@ -155,4 +155,33 @@ test_expect_success 'weak edges retain nothing' '
 	"$PROFTOOL" heap --format json weak.heapsnapshot >w.json &&
 	jq -e "[.rows[] | {(.name): .retained}] | add == {\"A\": 10, \"B\": 20}" w.json'
 
+# a bad index deep in a real snapshot: the error names the byte where its number starts
+# (the input is read again to find it), through gzip too; from standard input, which
+# is not read again, the end of the input
+test_expect_success 'a bad index is located at its own number, past the first chunks' '
+	gzip -dc "$S1" >s1.json &&
+	node -e "
+		const fs = require(\"fs\"), b = fs.readFileSync(process.argv[1]);
+		let i = b.indexOf(\"\\\"edges\\\":[\") + 9, k = 0;
+		const digit = (c) => c >= 48 && c <= 57;
+		for (;;) {
+			while (!digit(b[i])) i++;
+			if (k++ === 3 * 50000 + 2) break;
+			while (digit(b[i])) i++;
+		}
+		let j = i;
+		while (digit(b[j])) j++;
+		fs.writeFileSync(process.argv[2], Buffer.concat([b.subarray(0, i),
+			Buffer.from(\"4294967295\"), b.subarray(j)]));
+		console.log(i);" s1.json bad.heapsnapshot >off &&
+	test "$(cat off)" -gt 1000000 &&
+	test_expect_code 1 "$PROFTOOL" heap bad.heapsnapshot 2>err &&
+	grep "^proftool: bad.heapsnapshot: byte $(cat off): edge 50000: to_node 4294967295 is not a node" err &&
+	gzip -c bad.heapsnapshot >bad.heapsnapshot.gz &&
+	test_expect_code 1 "$PROFTOOL" heap bad.heapsnapshot.gz 2>err &&
+	grep "^proftool: bad.heapsnapshot.gz: byte $(cat off): edge 50000: to_node" err &&
+	test_expect_code 1 "$PROFTOOL" heap - <bad.heapsnapshot.gz 2>err &&
+	grep "^proftool: <stdin>: byte $(wc -c <bad.heapsnapshot): edge 50000: to_node" err
+'
+
 test_done

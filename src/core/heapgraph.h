@@ -56,16 +56,26 @@ struct pt_heapgraph {
 struct pt_heap_trace {
 	uint32_t id, func; /* func: index of the function info */
 	uint32_t parent;   /* index in traces; PT_HEAP_NONE for the top */
-	uint32_t pad;
+	uint32_t func_at;  /* func's number: its index among the trace tree's numbers */
 	uint64_t count, size;
 };
 
 void pt_heapgraph_init(struct pt_heapgraph *g);
 void pt_heapgraph_release(struct pt_heapgraph *g);
 
+/* Where a number of the input is, for an error: `at` returns the byte offset of the
+ * number at index k (0-based) of 'nodes' (edges = 0) or 'edges' (edges = 1), whose value
+ * is x, or `fallback` when it cannot tell. The reader supplies it. */
+struct pt_heap_locator {
+	uint64_t (*at)(void *ctx, int edges, size_t k, uint32_t x, uint64_t fallback);
+	void *ctx;
+};
+
 /* Once every array is read: find the fields and types in the meta, check every
- * index (located by `off`, the end of the input) and build first_edge. */
-int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d);
+ * index and build first_edge. A bad index is located at its own number through loc
+ * (NULL: at `off`, the end of the input); the other errors at `off`. */
+int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_heap_locator *loc,
+			struct pt_diag *d);
 
 /* append a string (n bytes) to the string table */
 void pt_heapgraph_add_string(struct pt_heapgraph *g, const char *s, size_t n);
