@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
@@ -620,13 +621,17 @@ static uint64_t locate(struct pt_input *src, const char *key, uint64_t k, uint32
 		if (pt_input_open_mem(&in, src->name, src->mem, src->mem_len, src->max_size, &d) <
 		    0)
 			return fallback;
-	} else if (src->fd > 0) {
-		if (pt_input_open(&in, src->name, src->max_size, &d) < 0) {
+	} else {
+		/* only a regular file, and the same one: opening a pipe's name again could
+		 * wait for a writer */
+		struct stat st, st2;
+		if (src->fd <= 0 || fstat(src->fd, &st) < 0 || !S_ISREG(st.st_mode))
+			return fallback;
+		if (pt_input_open(&in, src->name, src->max_size, &d) < 0 ||
+		    fstat(in.fd, &st2) < 0 || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
 			pt_input_close(&in);
 			return fallback;
 		}
-	} else {
-		return fallback;
 	}
 	for (;;) {
 		const unsigned char *p;
