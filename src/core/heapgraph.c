@@ -269,6 +269,7 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_he
 				d, at(loc, off, 1, rec + g->e_name, pt_heap_edge_name(g, i)),
 				"edge %zu: name %" PRIu32 " is not a string id", i,
 				pt_heap_edge_name(g, i));
+		g->edges[rec + g->e_to] = to / g->nfields; /* from here on, an ordinal */
 	}
 	{
 		uint32_t f_det = find(g->meta_node_fields, g->nfields, "detachedness");

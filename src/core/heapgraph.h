@@ -4,10 +4,10 @@
  * that summarize a heap (src/report/heap.c) read it; the reader is formats/heapsnapshot.c.
  *
  * Invariants once a reader has filled it (pt_heapgraph_finish checked them): every
- * node's edge_count fits in the edges left, every edge's to_node is a multiple of
- * nfields below the nodes' length, every name (node name, string edge name) is a string
- * id, every type is below its type list's length. Node 0 is the synthetic root.
- * Ownership: the graph owns every array; pt_heapgraph_release frees them. */
+ * node's edge_count fits in the edges left, every edge's to_node was a multiple of
+ * nfields below the nodes' length (and is now the target's ordinal, to_node / nfields), every name
+ * (node name, string edge name) is a string id, every type is below its type list's length. Node 0
+ * is the synthetic root. Ownership: the graph owns every array; pt_heapgraph_release frees them. */
 #ifndef PT_HEAPGRAPH_H
 #define PT_HEAPGRAPH_H
 
@@ -104,10 +104,11 @@ static inline const char *pt_heap_name(const struct pt_heapgraph *g, uint32_t no
 {
 	return pt_heap_str(g, g->nodes[(size_t)node * g->nfields + g->f_name]);
 }
-/* edge e's target node (an ordinal, not the record offset the file holds) */
+/* edge e's target node: an ordinal (pt_heapgraph_finish divided the record offset the
+ * file holds by nfields) */
 static inline uint32_t pt_heap_edge_to(const struct pt_heapgraph *g, size_t e)
 {
-	return g->edges[e * g->efields + g->e_to] / g->nfields;
+	return g->edges[e * g->efields + g->e_to];
 }
 static inline uint32_t pt_heap_edge_type(const struct pt_heapgraph *g, size_t e)
 {
