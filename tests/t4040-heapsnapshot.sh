@@ -184,4 +184,14 @@ test_expect_success 'a bad index is located at its own number, past the first ch
 	grep "^proftool: <stdin>: byte $(wc -c <bad.heapsnapshot): edge 50000: to_node" err
 '
 
+# the integers of nodes and edges are scanned apart from the rest of the JSON: a
+# snapshot laid out otherwise (jq's one number a line, indented) reads the same
+test_expect_success 'a pretty-printed snapshot reads the same as the compact one' '
+	gzip -dc "$S1" >s1.json &&
+	jq . s1.json >pretty.heapsnapshot &&
+	"$PROFTOOL" heap --format json -n 0 s1.json | jq -c ".rows, .total_retained" >expect &&
+	"$PROFTOOL" heap --format json -n 0 pretty.heapsnapshot | jq -c ".rows, .total_retained" >actual &&
+	test_cmp expect actual
+'
+
 test_done
