@@ -7,13 +7,14 @@
 # rate is the writer's own: its CPU time is the convert's minus that of `proftool info`
 # (read, no writer) on the same file in the same run.
 #   BENCH_PERF_MB=500 BENCH_STACKS=300000 make bench
-# BENCH_GROUPS picks the groups of rows (default all three): "realistic" (issue 18's
+# BENCH_GROUPS picks the groups of rows (default all four): "realistic" (issue 18's
 # inputs made by real producers, each with its anchors), "scaling" (the same jobs at
-# growing sizes: time should grow with the input, memory with distinct stacks) and
-# "classic" (the rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
+# growing sizes: time should grow with the input, memory with distinct stacks), "heap"
+# (V8 heap snapshots against node's JSON.parse and memlab, issue 20) and "classic" (the
+# rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out)
 set -eu
-groups=" ${BENCH_GROUPS:-realistic scaling classic} "
+groups=" ${BENCH_GROUPS:-realistic scaling heap classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 PROFTOOL=${PROFTOOL:-$top/src/proftool}
@@ -235,6 +236,58 @@ if want scaling && have_format pprof 3; then
 	done
 fi
 
+# Heap snapshots (issue 20): a node process holding a singly linked list, written by V8
+# itself (bench/gen-heap-list.js), at 1x, 2x and 4x its length (BENCH_HEAP_NODES is the
+# 4x length, default 1,000,000 objects: about 90 MB). Each `proftool heap` row (read,
+# dominator tree, per-constructor summary with retained sizes) is paired in the same run
+# with node's bare JSON.parse of the same file and with memlab's heap analysis
+# (tests/heap-memlab.js: @memlab/core's parser, dominator tree and retained sizes; when
+# tests/viewers/setup.sh installed it). Then the CPU time of each of proftool's phases
+# (bench/heap-phases, least of BENCH_REPEAT runs) and the dominator pass per node, which
+# stays flat if the pass is linear.
+json_parse='JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))'
+if want heap && command -v node >/dev/null 2>&1; then
+	hn=${BENCH_HEAP_NODES:-1000000}
+	mods=${PROFTOOL_VIEWERS_MODULES:-$top/tests/viewers/node_modules}
+	: >"$work/phases"
+	for x in 1 2 4; do
+		n=$((hn * x / 4))
+		node "$top/bench/gen-heap-list.js" "$work/l.heapsnapshot" "$n"
+		size=$(stat -c %s "$work/l.heapsnapshot")
+		run "$work/out" "$PROFTOOL" heap "$work/l.heapsnapshot"
+		keep
+		baseline "node JSON.parse" "$work/np" node -e "$json_parse" "$work/l.heapsnapshot"
+		restore
+		row "heap snapshot, ${x}x ($n-node list) -> heap" "$size" 0
+		if test -f "$mods/@memlab/core/package.json"; then
+			baseline "memlab heap analysis (@memlab/core)" "$work/ml" \
+				env PROFTOOL_VIEWERS_MODULES="$mods" node "$top/tests/heap-memlab.js" "$work/l.heapsnapshot"
+			restore
+			row "heap snapshot, ${x}x ($n-node list) -> heap" "$size" 0
+		else
+			echo "| heap snapshot, ${x}x ($n-node list) -> heap | | | | | | memlab: absent (tests/viewers/setup.sh installs it) | |"
+		fi
+		if test -x "${HEAP_PHASES:-}"; then
+			i=0
+			while test $i -lt "${BENCH_REPEAT:-3}"; do
+				"$HEAP_PHASES" "$work/l.heapsnapshot" >>"$work/phases.$x"
+				i=$((i + 1))
+			done
+			awk -v x="$x" 'NR == 1 || $1 < r { r = $1 } NR == 1 || $2 < d { d = $2 }
+				NR == 1 || $3 < s { s = $3 } { n = $4 }
+				END { print x, n, r, d, s }' "$work/phases.$x" >>"$work/phases"
+		fi
+		rm -f "$work/l.heapsnapshot"
+	done
+	awk '{ x[NR] = $1; n[NR] = $2; d[NR] = $4
+		printf "| heap phases, %sx (%d nodes): cpu of read + check, dominator tree, summary | | %.3f s, %.3f s, %.3f s | | | | | dominator %.0f ns per node |\n",
+			$1, $2, $3, $4, $5, $4 * 1e9 / $2 }
+		END { if (NR == 3 && d[1] > 0)
+			printf "| heap dominator pass, 1x : 2x : 4x: cpu %.2f : %.2f : %.2f for nodes 1 : %.2f : %.2f (per node: 1 : %.2f : %.2f; linear keeps it flat) | | | | | | | |\n",
+				1, d[2] / d[1], d[3] / d[1], n[2] / n[1], n[3] / n[1],
+				d[2] / n[2] / (d[1] / n[1]), d[3] / n[3] / (d[1] / n[1]) }' "$work/phases"
+fi
+
 want classic || exit 0
 sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
 size=$(stat -c %s "$work/big.collapsed")
@@ -285,39 +338,6 @@ if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/big.cpuprofile"
 	run "$work/out" "$PROFTOOL" top "$work/big.cpuprofile"
 	row ".cpuprofile -> top" "$size" 0
-fi
-
-# heap snapshots: a node process holding a linked list of BENCH_HEAP_NODES objects
-# (default 1,000,000: about 90 MB), written by V8; `proftool heap` (read, dominator
-# tree, summary) against node's JSON.parse of the same file, and memlab's parse and
-# retained sizes when tests/viewers/setup.sh installed it; then the list at 1/4, 1/2
-# and all of its length, for the cost of the dominator pass as the list grows
-if command -v node >/dev/null 2>&1; then
-	hn=${BENCH_HEAP_NODES:-1000000}
-	node "$top/bench/gen-heap-list.js" "$work/list.heapsnapshot" "$hn"
-	size=$(stat -c %s "$work/list.heapsnapshot")
-	baseline "node JSON.parse" "$work/np" node -e \
-		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/list.heapsnapshot"
-	run "$work/out" "$PROFTOOL" heap "$work/list.heapsnapshot"
-	row "heap snapshot, $hn-node list -> heap" "$size" 0
-	mods=${PROFTOOL_VIEWERS_MODULES:-$top/tests/viewers/node_modules}
-	if test -f "$mods/@memlab/core/package.json"; then
-		baseline "memlab (@memlab/core)" "$work/ml" env PROFTOOL_VIEWERS_MODULES="$mods" \
-			node "$top/tests/heap-memlab.js" "$work/list.heapsnapshot"
-		run "$work/out" "$PROFTOOL" heap "$work/list.heapsnapshot"
-		row "heap snapshot, $hn-node list -> heap" "$size" 0
-	fi
-	rm -f "$work/list.heapsnapshot"
-	for q in 4 2 1; do
-		n=$((hn / q))
-		node "$top/bench/gen-heap-list.js" "$work/l.heapsnapshot" "$n"
-		size=$(stat -c %s "$work/l.heapsnapshot")
-		baseline "node JSON.parse" "$work/np" node -e \
-			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/l.heapsnapshot"
-		run "$work/out" "$PROFTOOL" heap "$work/l.heapsnapshot"
-		row "heap scaling: $n-node list ($((4 / q))x) -> heap" "$size" 0
-		rm -f "$work/l.heapsnapshot"
-	done
 fi
 
 # writers: the same collapsed input, baseline cat

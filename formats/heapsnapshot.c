@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
@@ -38,7 +39,8 @@ enum target {
 	T_TN_FIELDS,
 	T_NODES,
 	T_EDGES,
-	T_TFUNCS
+	T_TFUNCS,
+	T_SKIPPED /* scan_ints: a top-level array we do not read (samples, locations) */
 };
 
 struct level {
@@ -54,12 +56,16 @@ struct reader {
 	yajl_handle h;
 	uint64_t chunk_off;
 	int failed, top_seen, seen_nodes, seen_edges, seen_strings;
+	int mute;	 /* feeding yajl the state to resume in: callbacks do nothing */
+	enum target raw; /* the array whose start stopped yajl for scan_ints */
+	int raw_skips;	 /* top-level arrays skipped by scan_ints */
 	struct level *stack;
 	size_t depth, stack_alloc;
 	uint64_t skip;
 	const char *key; /* the key whose value comes next (static name), NULL = other */
 	/* trace_node_fields positions, once the meta is read */
 	uint32_t tn_id, tn_fi, tn_count, tn_size, tn_children;
+	uint64_t trace_nums; /* numbers read in trace_tree so far */
 };
 
 static uint64_t here(const struct reader *r)
@@ -189,12 +195,14 @@ static int trace_number(struct reader *r, struct level *l, uint32_t x)
 	t = &g->traces[l->cur];
 	if (l->pos == r->tn_id)
 		t->id = x;
-	else if (l->pos == r->tn_fi)
+	else if (l->pos == r->tn_fi) {
 		t->func = x;
-	else if (l->pos == r->tn_count)
+		t->func_at = r->trace_nums < UINT32_MAX ? (uint32_t)r->trace_nums : UINT32_MAX;
+	} else if (l->pos == r->tn_count)
 		t->count = x;
 	else if (l->pos == r->tn_size)
 		t->size = x;
+	r->trace_nums++;
 	if (++l->pos == r->g->ntn_fields)
 		l->pos = 0;
 	return 1;
@@ -304,6 +312,13 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	/* object members */
 	if (!k) {
+		/* locations is as long as the edges; a new yajl parser costs more than a
+		 * short array, so a crafted run of them goes through yajl */
+		if (vk == V_ARRAY && l->ctx == C_TOP && r->raw_skips < 8) {
+			r->raw_skips++;
+			r->raw = T_SKIPPED;
+			return 0;
+		}
 		if (vk == V_MAP || vk == V_ARRAY)
 			r->skip = 1;
 		return 1;
@@ -341,25 +356,29 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	if (!strcmp(k, "trace_tree"))
 		return begin_trace(r);
-	if (!strcmp(k, "nodes")) {
-		if (r->seen_nodes++)
-			return fail(r, "a second 'nodes'");
-		return push(r, C_INTS, T_NODES);
-	}
-	if (!strcmp(k, "edges")) {
-		if (r->seen_edges++)
-			return fail(r, "a second 'edges'");
-		return push(r, C_INTS, T_EDGES);
+	if (!strcmp(k, "nodes") || !strcmp(k, "edges")) {
+		enum target t = k[0] == 'n' ? T_NODES : T_EDGES;
+		if ((*(t == T_NODES ? &r->seen_nodes : &r->seen_edges))++)
+			return fail(r, "a second '%s'", k);
+		if (!push(r, C_INTS, t))
+			return 0;
+		/* stop yajl: scan_ints reads the elements */
+		r->raw = t;
+		return 0;
 	}
 	return push(r, C_INTS, T_TFUNCS); /* trace_function_infos */
 }
 
 static int cb_null(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_OTHER, NULL, 0);
 }
 static int cb_boolean(void *ctx, int b)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	(void)b;
 	return on_value(ctx, V_OTHER, NULL, 0);
 }
@@ -368,6 +387,9 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	struct reader *r = ctx;
 	struct level *l = r->skip ? NULL : top(r);
 	uint32_t x;
+
+	if (r->mute)
+		return 1;
 
 	/* the bulk of a snapshot: elements of nodes and edges */
 	if (l && l->ctx == C_INTS && l->target != T_TFUNCS && parse_u32(s, len, &x) == 0) {
@@ -385,14 +407,20 @@ static int cb_number(void *ctx, const char *s, size_t len)
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_STRING, (const char *)s, len);
 }
 static int cb_start_map(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_MAP, NULL, 0);
 }
 static int cb_start_array(void *ctx)
 {
+	if (((struct reader *)ctx)->mute)
+		return 1;
 	return on_value(ctx, V_ARRAY, NULL, 0);
 }
 
@@ -414,7 +442,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	size_t i;
 
 	r->key = NULL;
-	if (r->skip || !l)
+	if (r->skip || !l || r->mute)
 		return 1;
 	if (l->ctx == C_TOP)
 		v = top_keys;
@@ -434,6 +462,8 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 static int cb_end(void *ctx)
 {
 	struct reader *r = ctx;
+	if (r->mute)
+		return 1;
 	if (r->skip) {
 		r->skip--;
 		return 1;
@@ -452,6 +482,233 @@ static const yajl_callbacks callbacks = {
 	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
 	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
 };
+
+/* The bulk of a snapshot, the integers of 'nodes' and 'edges', read here rather than
+ * through yajl's callbacks: digits, commas and whitespace. The scan stops in front of
+ * anything else (a sign, a fraction, an exponent, a leading zero, more than 32 bits,
+ * another token, the end of the input) and yajl goes on from there in the same state,
+ * so every error and its offset are the ones yajl and on_value give. */
+enum { AT_START, AT_VALUE, AT_COMMA, AT_CLOSE };
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* from just after the array's '['; returns the state it stopped in (AT_CLOSE: after its
+ * ']'), -1 on a read error */
+static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
+{
+	struct pt_heapgraph *g = r->g;
+	uint32_t *v = t == T_NODES ? g->nodes : g->edges;
+	size_t len = t == T_NODES ? g->nodes_len : g->edges_len;
+	size_t alloc = t == T_NODES ? g->nodes_alloc : g->edges_alloc;
+	int state = AT_START;
+
+	for (;;) {
+		const unsigned char *p;
+		int rc = pt_input_need(in, CHUNK, &p);
+		size_t n, i = 0, stop;
+
+		if (rc < 0) {
+			state = -1;
+			break;
+		}
+		n = in->end - in->pos;
+		/* a number is 10 digits at most: before the end of the window, one that
+		 * starts is there whole with the byte after it */
+		stop = rc ? n - 11 : n;
+		while (i < stop) {
+			unsigned char c = p[i];
+			if (is_digit(c)) {
+				size_t s = i;
+				uint64_t x = (uint64_t)(c - '0');
+				if (state == AT_VALUE)
+					goto stop;
+				i++;
+				if (c != '0')
+					while (i < n && is_digit(p[i]) && i - s < 10)
+						x = x * 10 + (uint64_t)(p[i++] - '0');
+				if (i == n || x > UINT32_MAX || is_digit(p[i]) || p[i] == '.' ||
+				    p[i] == 'e' || p[i] == 'E') {
+					i = s;
+					goto stop;
+				}
+				if (t != T_SKIPPED) {
+					if (len == alloc) {
+						alloc = alloc < 4096 ? 4096 : alloc * 2;
+						v = pt_xreallocarray(v, alloc, sizeof(*v));
+					}
+					v[len++] = (uint32_t)x;
+				}
+				state = AT_VALUE;
+			} else if (c == ',' && state == AT_VALUE) {
+				state = AT_COMMA;
+				i++;
+			} else if (c == ']' && state != AT_COMMA) {
+				i++;
+				state = AT_CLOSE;
+				goto stop;
+			} else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+				i++;
+			} else {
+				goto stop;
+			}
+		}
+		pt_input_consume(in, i);
+		if (!rc && i == n)
+			break;
+		continue;
+	stop:
+		pt_input_consume(in, i);
+		break;
+	}
+	if (t == T_SKIPPED)
+		return state;
+	if (t == T_NODES) {
+		g->nodes = v;
+		g->nodes_len = len;
+		g->nodes_alloc = alloc;
+	} else {
+		g->edges = v;
+		g->edges_len = len;
+		g->edges_alloc = alloc;
+	}
+	return state;
+}
+
+/* After scan_ints: a new yajl handle, brought to the state the scan stopped in by a
+ * prefix its callbacks ignore (yajl cannot skip input). No prefix ends in a number,
+ * whose token the next byte would continue. Returns 0 or -1. */
+static int resume(struct reader *r, struct pt_input *in)
+{
+	static const char *const prefix[] = {"{\"\":[", "{\"\":[0 ", "{\"\":[0,", "{\"\":[]"};
+	enum target t = r->raw;
+	int state;
+
+	r->raw = T_NONE;
+	state = scan_ints(r, in, t);
+	if (state < 0)
+		return -1;
+	if (t == T_SKIPPED && state != AT_CLOSE)
+		r->skip = 1; /* yajl goes on inside it */
+	else if (t != T_SKIPPED && state == AT_CLOSE)
+		r->depth--;
+	yajl_free(r->h);
+	r->h = yajl_alloc(&callbacks, NULL, r);
+	r->mute = 1;
+	if (yajl_parse(r->h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
+	    yajl_status_ok)
+		return pt_diag_error_at(r->d, pt_input_tell(in), "internal: cannot resume yajl");
+	r->mute = 0;
+	return 0;
+}
+
+/* ---- locating a bad index at its own number, for the error ---- */
+
+/* The byte offset of number k (0-based, in document order) inside the value of the
+ * top-level member `key`, found by reading the input again from its start; `fallback`
+ * when it cannot be read again (a pipe) or that number is not x there. Nothing is kept
+ * per number while reading: this runs once, on the error path. */
+static uint64_t locate(struct pt_input *src, const char *key, uint64_t k, uint32_t x,
+		       uint64_t fallback)
+{
+	struct pt_input in;
+	struct pt_diag d;
+	size_t klen = strlen(key), kpos = 0;
+	int depth = 0, instr = 0, esc = 0, innum = 0, match = 0, key_ok = 0, target = 0;
+	uint64_t seen = 0, at = 0, val = 0;
+	int digits_only = 0;
+
+	pt_diag_init(&d, src->name);
+	if (src->mem) {
+		if (pt_input_open_mem(&in, src->name, src->mem, src->mem_len, src->max_size, &d) <
+		    0)
+			return fallback;
+	} else {
+		/* only a regular file, and the same one: opening a pipe's name again could
+		 * wait for a writer */
+		struct stat st, st2;
+		if (src->fd <= 0 || fstat(src->fd, &st) < 0 || !S_ISREG(st.st_mode))
+			return fallback;
+		if (pt_input_open(&in, src->name, src->max_size, &d) < 0 ||
+		    fstat(in.fd, &st2) < 0 || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+			pt_input_close(&in);
+			return fallback;
+		}
+	}
+	for (;;) {
+		const unsigned char *p;
+		int rc = pt_input_need(&in, CHUNK, &p);
+		size_t n, i;
+		if (rc < 0)
+			break;
+		n = in.end - in.pos;
+		for (i = 0; i < n; i++) {
+			unsigned char c = p[i];
+			if (innum) {
+				if (is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' ||
+				    c == '-') {
+					digits_only &= is_digit(c);
+					val = val < UINT32_MAX ? val * 10 + (uint64_t)(c - '0')
+							       : val;
+					continue;
+				}
+				innum = 0;
+				if (target && seen++ == k) {
+					pt_input_close(&in);
+					return digits_only && val == x ? at : fallback;
+				}
+			}
+			if (instr) {
+				if (esc)
+					esc = 0, match = 0;
+				else if (c == '\\')
+					esc = 1, match = 0;
+				else if (c == '"')
+					instr = 0, key_ok = depth == 1 && match && kpos == klen;
+				else if (match && kpos < klen && c == (unsigned char)key[kpos])
+					kpos++;
+				else
+					match = 0;
+				continue;
+			}
+			if (c == '"') {
+				instr = 1;
+				match = depth == 1;
+				kpos = 0;
+			} else if (c == '-' || is_digit(c)) {
+				innum = 1;
+				at = pt_input_tell(&in) + i;
+				digits_only = is_digit(c);
+				val = digits_only ? (uint64_t)(c - '0') : 0;
+			} else if (c == ':' && depth == 1) {
+				target = key_ok;
+			} else if (c == '{' || c == '[') {
+				depth++;
+			} else if (c == '}' || c == ']') {
+				depth--;
+			} else if (c == ',' && depth == 1 && target) {
+				goto out;
+			}
+			if (depth == 0 && c == '}')
+				goto out;
+		}
+		pt_input_consume(&in, n);
+		if (!rc)
+			break;
+	}
+	if (innum && target && seen == k && digits_only && val == x)
+		fallback = at;
+out:
+	pt_input_close(&in);
+	return fallback;
+}
+
+static uint64_t locate_graph(void *ctx, int edges, size_t k, uint32_t x, uint64_t fallback)
+{
+	return locate(ctx, edges ? "edges" : "nodes", k, x, fallback);
+}
 
 int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
 {
@@ -477,6 +734,13 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 			break;
 		r.chunk_off = pt_input_tell(in);
 		st = yajl_parse(r.h, buf, len);
+		if (st == yajl_status_client_canceled && r.raw != T_NONE) {
+			pt_input_consume(in, yajl_get_bytes_consumed(r.h));
+			if (resume(&r, in) < 0)
+				goto out;
+			st = yajl_status_ok;
+			continue;
+		}
 		if (st != yajl_status_ok)
 			break;
 		pt_input_consume(in, len);
@@ -514,7 +778,10 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 						 : "strings");
 		goto out;
 	}
-	ret = pt_heapgraph_finish(g, end_off, d) < 0 ? -1 : 0;
+	{
+		const struct pt_heap_locator loc = {locate_graph, in};
+		ret = pt_heapgraph_finish(g, end_off, &loc, d) < 0 ? -1 : 0;
+	}
 out:
 	yajl_free(r.h);
 	free(r.stack);
@@ -561,8 +828,12 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		uint32_t name = fi[f_name], script = f_script == PT_HEAP_NONE ? 0 : fi[f_script];
 		const char *ns;
 		if (name >= g.nstrings || (f_script != PT_HEAP_NONE && script >= g.nstrings)) {
+			int bad_name = name >= g.nstrings;
 			pt_diag_error_at(
-				d, pt_input_tell(in),
+				d,
+				locate(in, "trace_function_infos",
+				       i * nf + (bad_name ? f_name : f_script),
+				       bad_name ? name : script, pt_input_tell(in)),
 				"trace function %zu: name or script_name is not a string id", i);
 			goto out;
 		}
@@ -588,10 +859,15 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		uint32_t parent = t->parent == PT_HEAP_NONE ? 0 : ptnode[t->parent];
 		int64_t v[2];
 		if (t->func >= nfuncs) {
-			pt_diag_error_at(d, pt_input_tell(in),
-					 "trace node %" PRIu32 ": function_info_index %" PRIu32
-					 " is not one of the %zu trace functions",
-					 t->id, t->func, nfuncs);
+			uint64_t end = pt_input_tell(in);
+			pt_diag_error_at(
+				d,
+				t->func_at == UINT32_MAX
+					? end
+					: locate(in, "trace_tree", t->func_at, t->func, end),
+				"trace node %" PRIu32 ": function_info_index %" PRIu32
+				" is not one of the %zu trace functions",
+				t->id, t->func, nfuncs);
 			goto out;
 		}
 		ptnode[i] = frames[t->func] ? pt_profile_child(p, parent, frames[t->func]) : parent;

@@ -239,5 +239,43 @@ test_expect_success 'WeakMap edge names: the ones DevTools leaves out from the t
 	done <"$TRASH/weakmap-names" &&
 	test "$(wc -l <expect)" = 11 &&
 	test_cmp expect actual'
+# a bad index deep in a real snapshot: the error names the byte where its number starts
+# (the input is read again to find it), through gzip too; from standard input, which
+# is not read again, the end of the input
+test_expect_success 'a bad index is located at its own number, past the first chunks' '
+	gzip -dc "$S1" >s1.json &&
+	node -e "
+		const fs = require(\"fs\"), b = fs.readFileSync(process.argv[1]);
+		let i = b.indexOf(\"\\\"edges\\\":[\") + 9, k = 0;
+		const digit = (c) => c >= 48 && c <= 57;
+		for (;;) {
+			while (!digit(b[i])) i++;
+			if (k++ === 3 * 50000 + 2) break;
+			while (digit(b[i])) i++;
+		}
+		let j = i;
+		while (digit(b[j])) j++;
+		fs.writeFileSync(process.argv[2], Buffer.concat([b.subarray(0, i),
+			Buffer.from(\"4294967295\"), b.subarray(j)]));
+		console.log(i);" s1.json bad.heapsnapshot >off &&
+	test "$(cat off)" -gt 1000000 &&
+	test_expect_code 1 "$PROFTOOL" heap bad.heapsnapshot 2>err &&
+	grep "^proftool: bad.heapsnapshot: byte $(cat off): edge 50000: to_node 4294967295 is not a node" err &&
+	gzip -c bad.heapsnapshot >bad.heapsnapshot.gz &&
+	test_expect_code 1 "$PROFTOOL" heap bad.heapsnapshot.gz 2>err &&
+	grep "^proftool: bad.heapsnapshot.gz: byte $(cat off): edge 50000: to_node" err &&
+	test_expect_code 1 "$PROFTOOL" heap - <bad.heapsnapshot.gz 2>err &&
+	grep "^proftool: <stdin>: byte $(wc -c <bad.heapsnapshot): edge 50000: to_node" err
+'
+
+# the integers of nodes and edges are scanned apart from the rest of the JSON: a
+# snapshot laid out otherwise (jq's one number a line, indented) reads the same
+test_expect_success 'a pretty-printed snapshot reads the same as the compact one' '
+	gzip -dc "$S1" >s1.json &&
+	jq . s1.json >pretty.heapsnapshot &&
+	"$PROFTOOL" heap --format json -n 0 s1.json | jq -c ".rows, .total_retained" >expect &&
+	"$PROFTOOL" heap --format json -n 0 pretty.heapsnapshot | jq -c ".rows, .total_retained" >actual &&
+	test_cmp expect actual
+'
 
 test_done

@@ -24,10 +24,11 @@ static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom
 	return pt_heap_edge_essential(g, from, e) && !(dom->table_edge[e / 8] & (1u << (e % 8)));
 }
 
-static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
+/* fill: scratch of n entries */
+static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *dom, uint32_t *fill)
 {
 	size_t n = g->nnodes, e;
-	uint32_t i, *fill;
+	uint32_t i;
 
 	dom->first_retainer = pt_xcalloc(n + 1, sizeof(uint32_t));
 	dom->retainer_edge = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
@@ -36,7 +37,6 @@ static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *do
 		dom->first_retainer[pt_heap_edge_to(g, e) + 1]++;
 	for (i = 0; i < n; i++)
 		dom->first_retainer[i + 1] += dom->first_retainer[i];
-	fill = pt_xmalloc(n * sizeof(uint32_t));
 	memcpy(fill, dom->first_retainer, n * sizeof(uint32_t));
 	for (i = 0; i < n; i++)
 		for (e = g->first_edge[i]; e < g->first_edge[i + 1]; e++) {
@@ -44,7 +44,6 @@ static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *do
 			dom->retainer_edge[fill[to]] = (uint32_t)e;
 			dom->retainer_node[fill[to]++] = i;
 		}
-	free(fill);
 }
 
 /* DevTools' page-owned objects: reachable without weak edges from the targets of the
@@ -107,14 +106,13 @@ static int follow(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, c
  * the edges follow() takes; nodes left over are then started from the root: first those
  * whose retainers are all weak or shortcut edges (with what they reach), then the rest,
  * as DevTools does. vertex[k] is the node numbered k, num[v] its number, parent[v] the
- * node it was reached from (the root for the starts). */
+ * node it was reached from (the root for the starts). stack and cur: scratch of n
+ * entries. */
 static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
 			 uint8_t *flags, uint32_t *vertex, uint32_t *num, uint32_t *parent,
-			 uint64_t *unreached)
+			 uint32_t *stack, uint32_t *cur, uint64_t *unreached)
 {
 	uint32_t n = (uint32_t)g->nnodes, k = 0, i, round;
-	uint32_t *stack = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	uint32_t *cur = pt_xmalloc((size_t)n * sizeof(uint32_t));
 
 	for (round = 0; round < 3 && k < n; round++) {
 		for (i = 0; i < n && k < n; i++) {
@@ -155,8 +153,6 @@ static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom 
 			}
 		}
 	}
-	free(stack);
-	free(cur);
 }
 
 /* Lengauer and Tarjan's dominators (the simple version: path compression only), with
@@ -196,15 +192,18 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	uint32_t *next = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	struct lt t;
 
+	/* every array below is touched, and a page touched first costs the kernel's zeroing
+	 * too: the passes share their scratch */
 	memset(dom, 0, sizeof(*dom));
-	build_retainers(g, dom);
 	dom->table_edge = pt_heap_weakmap_table_edges(g);
-	mark_page(g, flags, num); /* num: scratch until number_nodes */
-	number_nodes(g, dom, flags, vertex, num, parent, &dom->unreachable);
 	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	t.label = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	t.ancestor = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	t.stack = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	build_retainers(g, dom, t.stack);
+	mark_page(g, flags, num); /* num: scratch until number_nodes */
+	number_nodes(g, dom, flags, vertex, num, parent, t.stack, next, &dom->unreachable);
+	memset(next, 0, ((size_t)n + 1) * sizeof(uint32_t));
 	for (k = 1; k <= n; k++)
 		t.semi[k] = t.label[k] = k;
 	for (k = n; k >= 2; k--) {
@@ -238,7 +237,8 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 		if (idom[k] != t.semi[k])
 			idom[k] = idom[idom[k]];
 
-	dom->idom = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	dom->idom = parent; /* parent is done with */
+	parent = NULL;
 	dom->retained = pt_xmalloc((size_t)n * sizeof(uint64_t));
 	dom->idom[0] = 0;
 	for (k = 2; k <= n; k++)
@@ -249,8 +249,11 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	for (k = n; k >= 2; k--)
 		dom->retained[dom->idom[vertex[k]]] += dom->retained[vertex[k]];
 
-	dom->first_dominated = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
-	dom->dominated = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	/* semi and label are done with too */
+	dom->first_dominated = t.semi;
+	memset(dom->first_dominated, 0, ((size_t)n + 1) * sizeof(uint32_t));
+	dom->dominated = t.label;
+	t.semi = t.label = NULL;
 	for (i = 1; i < n; i++)
 		dom->first_dominated[dom->idom[i] + 1]++;
 	for (i = 0; i < n; i++)

@@ -155,7 +155,14 @@ static void propagate_detachedness(struct pt_heapgraph *g, uint32_t f_det)
 	free(s.renamed);
 }
 
-int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
+/* the offset of number k of nodes or edges (its value x), for an error */
+static uint64_t at(const struct pt_heap_locator *loc, uint64_t off, int edges, size_t k, uint32_t x)
+{
+	return loc ? loc->at(loc->ctx, edges, k, x, off) : off;
+}
+
+int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_heap_locator *loc,
+			struct pt_diag *d)
 {
 	size_t i, e = 0;
 	static const char *const need_node[] = {"type", "name", "id", "self_size", "edge_count"};
@@ -197,12 +204,16 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 	g->et_property = find(g->edge_types, g->nedge_types, "property");
 
 	if (g->nodes_len % g->nfields)
-		return pt_diag_error_at(d, off,
+		return pt_diag_error_at(d,
+					at(loc, off, 0, g->nodes_len - g->nodes_len % g->nfields,
+					   g->nodes[g->nodes_len - g->nodes_len % g->nfields]),
 					"'nodes' holds %zu numbers, not a multiple of the %" PRIu32
 					" node fields",
 					g->nodes_len, g->nfields);
 	if (g->edges_len % g->efields)
-		return pt_diag_error_at(d, off,
+		return pt_diag_error_at(d,
+					at(loc, off, 1, g->edges_len - g->edges_len % g->efields,
+					   g->edges[g->edges_len - g->edges_len % g->efields]),
 					"'edges' holds %zu numbers, not a multiple of the %" PRIu32
 					" edge fields",
 					g->edges_len, g->efields);
@@ -215,18 +226,19 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 		uint32_t t = pt_heap_type(g, (uint32_t)i),
 			 nm = pt_heap_field(g, (uint32_t)i, g->f_name);
 		uint32_t ec = pt_heap_field(g, (uint32_t)i, g->f_edges);
+		size_t rec = i * g->nfields;
 		if (t >= g->nnode_types)
-			return pt_diag_error_at(d, off,
+			return pt_diag_error_at(d, at(loc, off, 0, rec + g->f_type, t),
 						"node %zu (id %" PRIu32 "): type %" PRIu32
 						" is not in node_types",
 						i, pt_heap_id(g, (uint32_t)i), t);
 		if (nm >= g->nstrings)
-			return pt_diag_error_at(d, off,
+			return pt_diag_error_at(d, at(loc, off, 0, rec + g->f_name, nm),
 						"node %zu (id %" PRIu32 "): name %" PRIu32
 						" is not a string id (%" PRIu32 " strings)",
 						i, pt_heap_id(g, (uint32_t)i), nm, g->nstrings);
 		if (ec > g->nedges - e)
-			return pt_diag_error_at(d, off,
+			return pt_diag_error_at(d, at(loc, off, 0, rec + g->f_edges, ec),
 						"node %zu (id %" PRIu32 "): edge_count %" PRIu32
 						" is more than the %zu edges left",
 						i, pt_heap_id(g, (uint32_t)i), ec, g->nedges - e);
@@ -234,25 +246,30 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d)
 		e += ec;
 	}
 	g->first_edge[g->nnodes] = (uint32_t)e;
-	if (e != g->nedges)
-		return pt_diag_error_at(d, off,
+	if (e != g->nedges) /* at the first edge of no node */
+		return pt_diag_error_at(d,
+					at(loc, off, 1, e * g->efields, g->edges[e * g->efields]),
 					"%zu edges belong to no node (the edge_counts sum to %zu)",
 					g->nedges - e, e);
 	for (i = 0; i < g->nedges; i++) {
 		uint32_t t = pt_heap_edge_type(g, i), to = g->edges[i * g->efields + g->e_to];
+		size_t rec = i * g->efields;
 		if (t >= g->nedge_types)
-			return pt_diag_error_at(
-				d, off, "edge %zu: type %" PRIu32 " is not in edge_types", i, t);
+			return pt_diag_error_at(d, at(loc, off, 1, rec + g->e_type, t),
+						"edge %zu: type %" PRIu32 " is not in edge_types",
+						i, t);
 		if (to % g->nfields || to / g->nfields >= g->nnodes)
-			return pt_diag_error_at(d, off,
+			return pt_diag_error_at(d, at(loc, off, 1, rec + g->e_to, to),
 						"edge %zu: to_node %" PRIu32
 						" is not a node (a multiple of %" PRIu32
 						" below %zu)",
 						i, to, g->nfields, g->nodes_len);
 		if (pt_heap_edge_named(g, i) && pt_heap_edge_name(g, i) >= g->nstrings)
-			return pt_diag_error_at(d, off,
-						"edge %zu: name %" PRIu32 " is not a string id", i,
-						pt_heap_edge_name(g, i));
+			return pt_diag_error_at(
+				d, at(loc, off, 1, rec + g->e_name, pt_heap_edge_name(g, i)),
+				"edge %zu: name %" PRIu32 " is not a string id", i,
+				pt_heap_edge_name(g, i));
+		g->edges[rec + g->e_to] = to / g->nfields; /* from here on, an ordinal */
 	}
 	{
 		uint32_t f_det = find(g->meta_node_fields, g->nfields, "detachedness");

@@ -4,10 +4,10 @@
  * that summarize a heap (src/report/heap.c) read it; the reader is formats/heapsnapshot.c.
  *
  * Invariants once a reader has filled it (pt_heapgraph_finish checked them): every
- * node's edge_count fits in the edges left, every edge's to_node is a multiple of
- * nfields below the nodes' length, every name (node name, string edge name) is a string
- * id, every type is below its type list's length. Node 0 is the synthetic root.
- * Ownership: the graph owns every array; pt_heapgraph_release frees them. */
+ * node's edge_count fits in the edges left, every edge's to_node was a multiple of
+ * nfields below the nodes' length (and is now the target's ordinal, to_node / nfields), every name
+ * (node name, string edge name) is a string id, every type is below its type list's length. Node 0
+ * is the synthetic root. Ownership: the graph owns every array; pt_heapgraph_release frees them. */
 #ifndef PT_HEAPGRAPH_H
 #define PT_HEAPGRAPH_H
 
@@ -56,16 +56,26 @@ struct pt_heapgraph {
 struct pt_heap_trace {
 	uint32_t id, func; /* func: index of the function info */
 	uint32_t parent;   /* index in traces; PT_HEAP_NONE for the top */
-	uint32_t pad;
+	uint32_t func_at;  /* func's number: its index among the trace tree's numbers */
 	uint64_t count, size;
 };
 
 void pt_heapgraph_init(struct pt_heapgraph *g);
 void pt_heapgraph_release(struct pt_heapgraph *g);
 
+/* Where a number of the input is, for an error: `at` returns the byte offset of the
+ * number at index k (0-based) of 'nodes' (edges = 0) or 'edges' (edges = 1), whose value
+ * is x, or `fallback` when it cannot tell. The reader supplies it. */
+struct pt_heap_locator {
+	uint64_t (*at)(void *ctx, int edges, size_t k, uint32_t x, uint64_t fallback);
+	void *ctx;
+};
+
 /* Once every array is read: find the fields and types in the meta, check every
- * index (located by `off`, the end of the input) and build first_edge. */
-int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, struct pt_diag *d);
+ * index and build first_edge. A bad index is located at its own number through loc
+ * (NULL: at `off`, the end of the input); the other errors at `off`. */
+int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_heap_locator *loc,
+			struct pt_diag *d);
 
 /* append a string (n bytes) to the string table */
 void pt_heapgraph_add_string(struct pt_heapgraph *g, const char *s, size_t n);
@@ -94,10 +104,11 @@ static inline const char *pt_heap_name(const struct pt_heapgraph *g, uint32_t no
 {
 	return pt_heap_str(g, g->nodes[(size_t)node * g->nfields + g->f_name]);
 }
-/* edge e's target node (an ordinal, not the record offset the file holds) */
+/* edge e's target node: an ordinal (pt_heapgraph_finish divided the record offset the
+ * file holds by nfields) */
 static inline uint32_t pt_heap_edge_to(const struct pt_heapgraph *g, size_t e)
 {
-	return g->edges[e * g->efields + g->e_to] / g->nfields;
+	return g->edges[e * g->efields + g->e_to];
 }
 static inline uint32_t pt_heap_edge_type(const struct pt_heapgraph *g, size_t e)
 {
