@@ -109,7 +109,7 @@ fi
 # A goroutine?debug=2 dump of 100,000 goroutines (bench/gen-goroutines.sh, from the
 # real samples/go dump), read (`info`) at a rate per byte paired with the perf reader's
 # on a perf script text of the same size, in the same run.
-if have_format goroutine 2 && have_format perf 2; then
+if want realistic && have_format goroutine 2 && have_format perf 2; then
 	sh "$top/bench/gen-goroutines.sh" "$work/g.txt" "${BENCH_GOROUTINES:-100000}"
 	size=$(stat -c %s "$work/g.txt")
 	sh "$top/bench/gen-perf.sh" "$work/gp.txt" $((size / 1048576 + 1))
@@ -234,6 +234,12 @@ if want scaling && have_format pprof 3; then
 		row "scaling: pprof, ${x}x ($(stacks_of "$work/sc.pb.gz") stacks) -> top --cum" "$size" 0
 		rm -f "$work/sc.collapsed" "$work/sc.pb.gz"
 	done
+fi
+
+if want scaling; then
+	# the cost of crafted inputs and of each reader at 1x, 2x, 4x, 8x (linear or flagged)
+	echo
+	PROFTOOL=$PROFTOOL MEASURE=$MEASURE sh "$top/bench/scaling.sh"
 fi
 
 # Heap snapshots (issue 20): a node process holding a singly linked list, written by V8
@@ -433,6 +439,3 @@ if have_format pprof 3; then
 		rm -rf "$work/tables"
 	done
 fi
-# the cost of crafted inputs and of each reader at 1x, 2x, 4x, 8x (linear or flagged)
-echo
-PROFTOOL=$PROFTOOL MEASURE=$MEASURE sh "$top/bench/scaling.sh"
