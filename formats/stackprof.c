@@ -1513,7 +1513,9 @@ static int finish(struct builder *b)
 
 	if (!b->done)
 		return pt_diag_error_at(b->d, b->off, "the dump ends early");
-	if (!b->have_frames)
+	/* a dump with a mode but no frames holds no samples ({mode: "cpu"}, as stackprof's
+	 * Report writes one without data); stackprof --text reads it as empty */
+	if (!b->have_frames && !b->mode)
 		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
 	nt = sample_types(b, mode, kind, mult);
 	header_meta(b, mode);
@@ -2272,6 +2274,13 @@ static int stackprof_json_detect(const unsigned char *head, size_t len)
 		i++;
 	if (i == len || head[i] != '{')
 		return 0;
+	/* stackprof's Report writes its data as it holds it: {"mode":"cpu"} alone */
+	for (i++;
+	     i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r');
+	     i++)
+		;
+	if (len - i >= 6 && !memcmp(head + i, "\"mode\"", 6))
+		return 60;
 	if (memmem(head, len, "\"mode\"", 6) &&
 	    (memmem(head, len, "\"frames\"", 8) || memmem(head, len, "\"interval\"", 10)) &&
 	    memmem(head, len, "\"version\"", 9))
