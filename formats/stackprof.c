@@ -688,103 +688,144 @@ static int value_done(struct ctx *c)
 	return 0;
 }
 
+/* a scalar under one of the dump's own keys (version, mode, interval, the counts) */
+static int top_scalar(struct builder *b, struct ctx *c, const struct val *v)
+{
+	switch (c->key) {
+	case K_VERSION:
+		if (v->t == V_FLOAT || v->t == V_INT) {
+			b->version = v->t == V_FLOAT ? v->f : (double)v->i;
+			b->have_version = 1;
+			break;
+		}
+		return berr(b, "expected a Float for 'version', found %s", vname(v));
+	case K_MODE:
+		if (v->t != V_STR)
+			return berr(b, "expected a Symbol for 'mode', found %s", vname(v));
+		b->mode = v->s;
+		break;
+	case K_INTERVAL:
+		if (v->t == V_NIL)
+			break;
+		if (need_count(b, v, "interval", &b->interval) < 0)
+			return -1;
+		b->have_interval = 1;
+		break;
+	case K_SAMPLES:
+		if (need_count(b, v, "samples", &b->samples) < 0)
+			return -1;
+		b->have_samples = 1;
+		break;
+	case K_GC:
+		if (need_count(b, v, "gc_samples", &b->gc_samples) < 0)
+			return -1;
+		break;
+	case K_MISSED:
+		if (need_count(b, v, "missed_samples", &b->missed_samples) < 0)
+			return -1;
+		break;
+	case K_METADATA:
+		if (v->t != V_NIL)
+			return berr(b, "expected a Hash for 'metadata', found %s", vname(v));
+		break;
+	case K_FRAMES:
+	case K_RAW:
+	case K_RAW_LINES:
+	case K_TIMESTAMPS:
+	case K_DELTAS:
+		return berr(b, "expected %s for '%s', found %s",
+			    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key), vname(v));
+	default:
+		break;
+	}
+	return value_done(c);
+}
+
+/* a scalar under one of a frame's keys: name, file, line and its counts */
+static int frame_scalar(struct builder *b, struct ctx *c, const struct val *v)
+{
+	struct lframe *f = &b->lf[c->frame];
+
+	switch (c->key) {
+	case K_NAME:
+	case K_FILE:
+		if (v->t != V_STR)
+			return berr(b, "expected a String for a frame's '%s', found %s",
+				    key_name(c->key), vname(v));
+		if (c->key == K_NAME)
+			f->name = v->s;
+		else
+			f->file = v->s;
+		break;
+	case K_LINE:
+		if (v->t == V_NIL)
+			break;
+		if (need_count(b, v, "line", &f->line) < 0)
+			return -1;
+		break;
+	case K_TOTAL:
+		if (need_count(b, v, "total_samples", &f->total) < 0)
+			return -1;
+		break;
+	case K_SELF:
+		if (need_count(b, v, "samples", &f->self) < 0)
+			return -1;
+		break;
+	case K_EDGES:
+	case K_LINESKEY:
+		if (v->t == V_NIL)
+			break;
+		return berr(b, "expected a Hash for a frame's '%s', found %s", key_name(c->key),
+			    vname(v));
+	default:
+		break;
+	}
+	return value_done(c);
+}
+
+/* one Integer of raw, raw_lines, raw_sample_timestamps or raw_timestamp_deltas */
+static int array_int(struct builder *b, struct ctx *c, const struct val *v)
+{
+	if (c->key == K_RAW)
+		return raw_int(b, v);
+	if (c->key == K_RAW_LINES)
+		return raw_line_int(b, v);
+	if (v->t != V_INT)
+		return berr(b, "expected an Integer in '%s', found %s", key_name(c->key), vname(v));
+	if (c->key == K_TIMESTAMPS) {
+		if (!b->nts_seen++) {
+			b->ts_first = v->i;
+			b->ts_off = b->off;
+		}
+		b->ts_last = v->i;
+		if (b->p->keep_timeline) {
+			PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
+			b->ts[b->nts++] = v->i;
+		}
+	} else if (c->key == K_DELTAS) {
+		/* kept only where they weigh samples: wall mode, or the timeline */
+		if (!b->ndeltas_seen++)
+			b->deltas_off = b->off;
+		if (b->p->keep_timeline || !b->mode || !strcmp(pt_s(b->p, b->mode), "wall")) {
+			PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
+			b->deltas[b->ndeltas++] = v->i;
+		}
+	}
+	return 0;
+}
+
 /* A scalar value arrives in context c (not a key). */
 static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 {
-	struct lframe *f;
 	int64_t n;
 
 	switch (c->kind) {
 	case C_TOP:
-		switch (c->key) {
-		case K_VERSION:
-			if (v->t == V_FLOAT || v->t == V_INT) {
-				b->version = v->t == V_FLOAT ? v->f : (double)v->i;
-				b->have_version = 1;
-				break;
-			}
-			return berr(b, "expected a Float for 'version', found %s", vname(v));
-		case K_MODE:
-			if (v->t != V_STR)
-				return berr(b, "expected a Symbol for 'mode', found %s", vname(v));
-			b->mode = v->s;
-			break;
-		case K_INTERVAL:
-			if (v->t == V_NIL)
-				break;
-			if (need_count(b, v, "interval", &b->interval) < 0)
-				return -1;
-			b->have_interval = 1;
-			break;
-		case K_SAMPLES:
-			if (need_count(b, v, "samples", &b->samples) < 0)
-				return -1;
-			b->have_samples = 1;
-			break;
-		case K_GC:
-			if (need_count(b, v, "gc_samples", &b->gc_samples) < 0)
-				return -1;
-			break;
-		case K_MISSED:
-			if (need_count(b, v, "missed_samples", &b->missed_samples) < 0)
-				return -1;
-			break;
-		case K_METADATA:
-			if (v->t != V_NIL)
-				return berr(b, "expected a Hash for 'metadata', found %s",
-					    vname(v));
-			break;
-		case K_FRAMES:
-		case K_RAW:
-		case K_RAW_LINES:
-		case K_TIMESTAMPS:
-		case K_DELTAS:
-			return berr(b, "expected %s for '%s', found %s",
-				    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key),
-				    vname(v));
-		default:
-			break;
-		}
-		return value_done(c);
+		return top_scalar(b, c, v);
 	case C_FRAMES:
 		return berr(b, "expected a Hash for a frame, found %s", vname(v));
 	case C_FRAME:
-		f = &b->lf[c->frame];
-		switch (c->key) {
-		case K_NAME:
-		case K_FILE:
-			if (v->t != V_STR)
-				return berr(b, "expected a String for a frame's '%s', found %s",
-					    key_name(c->key), vname(v));
-			if (c->key == K_NAME)
-				f->name = v->s;
-			else
-				f->file = v->s;
-			break;
-		case K_LINE:
-			if (v->t == V_NIL)
-				break;
-			if (need_count(b, v, "line", &f->line) < 0)
-				return -1;
-			break;
-		case K_TOTAL:
-			if (need_count(b, v, "total_samples", &f->total) < 0)
-				return -1;
-			break;
-		case K_SELF:
-			if (need_count(b, v, "samples", &f->self) < 0)
-				return -1;
-			break;
-		case K_EDGES:
-		case K_LINESKEY:
-			if (v->t == V_NIL)
-				break;
-			return berr(b, "expected a Hash for a frame's '%s', found %s",
-				    key_name(c->key), vname(v));
-		default:
-			break;
-		}
-		return value_done(c);
+		return frame_scalar(b, c, v);
 	case C_EDGES:
 		if (need_count(b, v, "edges", &n) < 0)
 			return -1;
@@ -813,34 +854,7 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 		c->npair++;
 		return 0;
 	case C_INTS:
-		if (c->key == K_RAW)
-			return raw_int(b, v);
-		if (c->key == K_RAW_LINES)
-			return raw_line_int(b, v);
-		if (v->t != V_INT)
-			return berr(b, "expected an Integer in '%s', found %s", key_name(c->key),
-				    vname(v));
-		if (c->key == K_TIMESTAMPS) {
-			if (!b->nts_seen++) {
-				b->ts_first = v->i;
-				b->ts_off = b->off;
-			}
-			b->ts_last = v->i;
-			if (b->p->keep_timeline) {
-				PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
-				b->ts[b->nts++] = v->i;
-			}
-		} else if (c->key == K_DELTAS) {
-			/* kept only where they weigh samples: wall mode, or the timeline */
-			if (!b->ndeltas_seen++)
-				b->deltas_off = b->off;
-			if (b->p->keep_timeline || !b->mode ||
-			    !strcmp(pt_s(b->p, b->mode), "wall")) {
-				PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
-				b->deltas[b->ndeltas++] = v->i;
-			}
-		}
-		return 0;
+		return array_int(b, c, v);
 	case C_META: {
 		struct pt_buf t = PT_BUF_INIT;
 		val_text(b, v, &t);
