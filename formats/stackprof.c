@@ -537,6 +537,47 @@ static int raw_int(struct builder *b, const struct val *v)
 	}
 }
 
+/* raw_int's common steps for a frame id x of a coded run (b->stream), inline: x equal
+ * to the previous run's frame at its place, or a frame met lately (the fcache). Returns
+ * 0 where raw_int must take x. */
+static inline int raw_frame_fast(struct builder *b, int64_t x)
+{
+	const struct fcache *fc;
+	uint32_t f;
+
+	if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
+	    b->rcache[b->rpos].key == x) {
+		b->rnode = b->rcache[b->rpos].node;
+	} else {
+		fc = &b->fcache[((uint64_t)x * 0x9e3779b97f4a7c15u) >> 56];
+		if (!fc->f || fc->key != x)
+			return 0;
+		f = fc->f - 1;
+		b->rmatch = 0;
+		if (!b->rcoded) {
+			rs_varint(b, b->rpos);
+			rs_varint(b, (uint64_t)b->rleft);
+			b->rcoded = 1;
+		}
+		if (f < 0x80 && b->nrs < b->rs_alloc)
+			b->rs[b->nrs++] = (uint8_t)f;
+		else
+			rs_varint(b, f);
+		b->lf[f].in_raw = 1;
+		b->rnode = f;
+		PT_ALLOC_GROW(b->rcache, b->rpos + 1, b->rcache_alloc);
+		b->rcache[b->rpos].key = x;
+		b->rcache[b->rpos].is_int = 1;
+		b->rcache[b->rpos].node = f;
+	}
+	b->rpos++;
+	if (!--b->rleft) {
+		b->rstate = 2;
+		b->rcache_n = b->rpos;
+	}
+	return 1;
+}
+
 static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, int64_t line)
 {
 	uint32_t *slot = pt_map_put(&b->pairs, (uint64_t)frame << 32 | (uint64_t)line), pair;
@@ -1608,11 +1649,13 @@ struct mframe {
 	uint64_t left; /* values still to read */
 };
 
-/* The object table, for '@' links: 4 bytes an object (the kind in the top 3 bits, then a
- * string id or an index into the numbers), since raw dumps hold millions of Bignums.
- * Those are mostly the same few frame ids over and over, so a number met a moment ago
- * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
- * is then 4 bytes an object, not 12. */
+/* The object table, for '@' links. A raw dump's objects are millions of Bignum frame ids
+ * (Marshal writes an Integer beyond 31 bits as one), each entered as its local frame in
+ * fobj, 1 byte an object while the dump has fewer than 256 frames (2 or 4 after: the
+ * array is widened once each time). The other objects are 4 bytes in objs (the kind in
+ * the top 3 bits, then a string id or an index into the numbers); a bit per object says
+ * which array holds it and a count per 64 objects finds its index there. A number met a
+ * moment ago (NUM_RECENT of them, by hash) shares its slot among the numbers. */
 enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER, O_FRAME };
 #define O_SHIFT	   29
 #define O_MAX	   ((uint32_t)1 << O_SHIFT)
@@ -1627,8 +1670,15 @@ struct marshal {
 	int mute; /* muted frames on the stack: their values are read, not reported */
 	uint32_t *syms;
 	size_t nsyms, syms_alloc;
-	uint32_t *objs; /* grows by one per object actually read */
-	size_t nobjs, objs_alloc;
+	size_t nobjs;	/* objects read */
+	uint32_t *objs; /* the objects that are not raw's frames */
+	size_t nother, objs_alloc;
+	unsigned char *fobj; /* raw's frame objects: local frames, 1 << fshift bytes each */
+	size_t nfobj, fobj_alloc;
+	unsigned fshift;
+	uint64_t *isframe; /* bit k of word k / 64: object k is in fobj */
+	uint32_t *fbefore; /* frame objects before word w */
+	size_t isframe_alloc, fbefore_alloc;
 	int64_t *nums; /* Integer values (and Float bits) of objects */
 	size_t nnums, nums_alloc;
 	uint32_t recent[NUM_RECENT]; /* index + 1 of a number met lately; 0: none */
@@ -1718,6 +1768,39 @@ static int m_bytes(struct marshal *m, uint64_t at, const char *what, int64_t n,
 	return 0;
 }
 
+/* a new word of the object bits, with the count of frame objects before it */
+static void obj_word(struct marshal *m)
+{
+	size_t w = m->nobjs >> 6;
+
+	PT_ALLOC_GROW(m->isframe, w + 1, m->isframe_alloc);
+	PT_ALLOC_GROW(m->fbefore, w + 1, m->fbefore_alloc);
+	m->isframe[w] = 0;
+	m->fbefore[w] = (uint32_t)m->nfobj;
+}
+
+/* fobj's entries become wide enough for frame (at most twice in a read) */
+static void fobj_widen(struct marshal *m, uint32_t frame)
+{
+	unsigned shift = frame >> 16 ? 2 : 1;
+	size_t alloc = (m->nfobj < 16 ? 16 : m->nfobj * 2) << shift, k;
+	unsigned char *w = pt_xmalloc(alloc);
+
+	for (k = 0; k < m->nfobj; k++) {
+		uint32_t f = m->fshift == 0   ? m->fobj[k]
+			     : m->fshift == 1 ? ((uint16_t *)(void *)m->fobj)[k]
+					      : ((uint32_t *)(void *)m->fobj)[k];
+		if (shift == 1)
+			((uint16_t *)(void *)w)[k] = (uint16_t)f;
+		else
+			((uint32_t *)(void *)w)[k] = f;
+	}
+	free(m->fobj);
+	m->fobj = w;
+	m->fobj_alloc = alloc;
+	m->fshift = shift;
+}
+
 static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 {
 	uint32_t payload = str;
@@ -1735,9 +1818,49 @@ static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 	}
 	if (payload >= O_MAX || m->nobjs >= O_MAX)
 		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");
-	PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-	m->objs[m->nobjs++] = kind << O_SHIFT | payload;
+	if (!(m->nobjs & 63))
+		obj_word(m);
+	PT_ALLOC_GROW(m->objs, m->nother + 1, m->objs_alloc);
+	m->objs[m->nother++] = kind << O_SHIFT | payload;
+	m->nobjs++;
 	return 0;
+}
+
+/* a raw frame id's object: its local frame */
+static int m_frame_obj(struct marshal *m, uint32_t frame)
+{
+	if (frame >= O_MAX || m->nobjs >= O_MAX)
+		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");
+	if (!(m->nobjs & 63))
+		obj_word(m);
+	if (m->fshift < 2 && frame >> (8u << m->fshift))
+		fobj_widen(m, frame);
+	PT_ALLOC_GROW(m->fobj, (m->nfobj + 1) << m->fshift, m->fobj_alloc);
+	if (m->fshift == 0)
+		m->fobj[m->nfobj] = (unsigned char)frame;
+	else if (m->fshift == 1)
+		((uint16_t *)(void *)m->fobj)[m->nfobj] = (uint16_t)frame;
+	else
+		((uint32_t *)(void *)m->fobj)[m->nfobj] = frame;
+	m->isframe[m->nobjs >> 6] |= (uint64_t)1 << (m->nobjs & 63);
+	m->nfobj++;
+	m->nobjs++;
+	return 0;
+}
+
+/* object n's entry, as objs holds it (a frame object as O_FRAME and its frame) */
+static uint32_t obj_at(const struct marshal *m, uint64_t n)
+{
+	uint64_t w = m->isframe[n >> 6], below = ((uint64_t)1 << (n & 63)) - 1;
+	size_t k = m->fbefore[n >> 6] + (size_t)__builtin_popcountll(w & below);
+
+	if (!(w >> (n & 63) & 1))
+		return m->objs[n - k];
+	if (m->fshift == 0)
+		return (uint32_t)O_FRAME << O_SHIFT | m->fobj[k];
+	if (m->fshift == 1)
+		return (uint32_t)O_FRAME << O_SHIFT | ((const uint16_t *)(const void *)m->fobj)[k];
+	return (uint32_t)O_FRAME << O_SHIFT | ((const uint32_t *)(const void *)m->fobj)[k];
 }
 
 static int m_emit(struct marshal *m, const struct val *v)
@@ -1922,7 +2045,7 @@ static int m_value(struct marshal *m)
 		if (n < 0 || (uint64_t)n >= m->nobjs)
 			return pt_diag_error_at(m->d, at, "object link %" PRId64 " to no object",
 						n);
-		o = m->objs[n];
+		o = obj_at(m, (uint64_t)n);
 		kind = o >> O_SHIFT;
 		payload = o & (O_MAX - 1);
 		v.t = kind == O_STR	? V_STR
@@ -1994,15 +2117,7 @@ static int m_raw_frames(struct marshal *m, struct mframe *fr)
 		} else {
 			break;
 		}
-		if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
-		    b->rcache[b->rpos].key == x) {
-			b->rnode = b->rcache[b->rpos].node;
-			b->rpos++;
-			if (!--b->rleft) {
-				b->rstate = 2;
-				b->rcache_n = b->rpos;
-			}
-		} else {
+		if (!raw_frame_fast(b, x)) {
 			struct val v;
 			memset(&v, 0, sizeof(v));
 			v.t = V_INT;
@@ -2014,11 +2129,15 @@ static int m_raw_frames(struct marshal *m, struct mframe *fr)
 		in->pos += used;
 		fr->left--;
 		if (big) {
-			if (b->rnode >= O_MAX || m->nobjs >= O_MAX)
-				return pt_diag_error_at(m->d, pt_input_tell(in),
-							"too many objects");
-			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | b->rnode;
+			/* m_frame_obj's common case, inline */
+			if (m->fshift == 0 && b->rnode < 0x100 && (m->nobjs & 63) &&
+			    m->nfobj < m->fobj_alloc && m->nobjs < O_MAX) {
+				m->fobj[m->nfobj++] = (unsigned char)b->rnode;
+				m->isframe[m->nobjs >> 6] |= (uint64_t)1 << (m->nobjs & 63);
+				m->nobjs++;
+			} else if (m_frame_obj(m, b->rnode) < 0) {
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -2079,13 +2198,8 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 		f->left--;
 		if ((c ? on_scalar(m->b, c, &v) : b_scalar(m->b, &v)) < 0)
 			return -1;
-		if (frame) {
-			if (m->b->rnode >= O_MAX || m->nobjs >= O_MAX)
-				return pt_diag_error_at(m->d, pt_input_tell(in),
-							"too many objects");
-			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | m->b->rnode;
-		}
+		if (frame && m_frame_obj(m, m->b->rnode) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -2172,6 +2286,9 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	free(m.stack);
 	free(m.syms);
 	free(m.objs);
+	free(m.fobj);
+	free(m.isframe);
+	free(m.fbefore);
 	free(m.nums);
 	builder_release(&b);
 	return ret;

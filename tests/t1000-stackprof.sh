@@ -162,6 +162,40 @@ test_expect_success 'Bignum frame ids, repeated through links, read as the small
 	"$PROFTOOL" convert --to collapsed "$SRCDIR/tests/data/stackprof-bignum-links.dump" >actual &&
 	test_cmp expect actual'
 
+# Raw's Bignum frame ids are kept 1 byte each while the dump has under 256 frames, and
+# widened to 2 and then 4 bytes when a frame beyond comes: links made before and after
+# each widening still find their frames (70,000 frames; Integers past 2^62 are Bignum
+# objects in Ruby, so repeating one in raw writes a link to raw's own object; the same
+# dump with small ids has no links).
+if command -v ruby >/dev/null 2>&1; then
+	test_expect_success 'links to raw frame ids read the same before and after the table widens' '
+		cat >wide.rb <<-\EOF &&
+		big = ARGV[0] == "big"
+		frames = {}
+		70_000.times { |k| frames[big ? k + 2**62 : k] = {name: "f#{k}", file: "a.rb", line: k} }
+		ids = (0...70_000).map { |k| big ? k + 2**62 : k } # new objects, not the keys
+		s1 = [0, 5, 7].map { |k| ids[k] }
+		s2 = [0, 300, 5].map { |k| ids[k] }
+		s4 = [1, 69_999].map { |k| ids[k] }
+		raw = []
+		[s1, s2, s1, s4, s2, s4, s1].each_with_index do |s, i|
+		  raw << s.size; raw.concat(s); raw << i + 1
+		end
+		$stdout.binmode
+		$stdout.write Marshal.dump({version: 1.2, mode: :cpu, interval: 1000, samples: 28,
+		                            frames: frames, raw: raw})
+		EOF
+		ruby wide.rb big >big.dump && ruby wide.rb small >small.dump &&
+		"$PROFTOOL" convert --to collapsed big.dump >actual &&
+		printf "%s\n" "f0;f300;f5 7" "f0;f5;f7 11" "f1;f69999 10" >expect &&
+		test_cmp expect actual &&
+		"$PROFTOOL" top -n 5 small.dump >expect &&
+		"$PROFTOOL" top -n 5 big.dump >actual &&
+		test_cmp expect actual'
+else
+	test_skip 'links to raw frame ids across the widening' 'needs ruby'
+fi
+
 # stackprof's own test fixtures (test/fixtures/profile.dump and profile.json) hold
 # {mode: "cpu"} and nothing else: no frames, no samples. The stackprof CLI loads them
 # (its --text prints the "Mode: cpu()" header, then fails dividing by the absent
