@@ -2087,36 +2087,141 @@ static int m_value(struct marshal *m)
 	}
 }
 
-/* raw's frame ids while a run's frames are being read (coded runs only): a one-byte
- * Fixnum or a positive Bignum of up to 8 bytes straight from the buffer; a frame equal to
- * the previous run's at its place costs a compare, the rest goes to raw_int */
+/* a frame id of raw at q (12 bytes buffered): a one-byte Fixnum or a positive Bignum of
+ * up to 8 bytes. Returns its length in bytes (*big: a Bignum, an object), 0 for anything
+ * else. */
+static inline size_t raw_id(const unsigned char *q, int64_t *x, int *big)
+{
+	if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
+		*x = q[1] - 5;
+		*big = 0;
+		return 2;
+	}
+	if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
+		size_t nb = 2 * (size_t)(q[2] - 5);
+		uint64_t u = (uint64_t)q[3] | (uint64_t)q[4] << 8 | (uint64_t)q[5] << 16 |
+			     (uint64_t)q[6] << 24 | (uint64_t)q[7] << 32 | (uint64_t)q[8] << 40 |
+			     (uint64_t)q[9] << 48 | (uint64_t)q[10] << 56;
+		if (nb < 8)
+			u &= ((uint64_t)1 << (8 * nb)) - 1;
+		if (u > (uint64_t)INT64_MAX)
+			return 0;
+		*x = (int64_t)u;
+		*big = 1;
+		return 3 + nb;
+	}
+	return 0;
+}
+
+/* The common frames of a coded run, with the counters in locals (a byte stored in rs or
+ * fobj could otherwise alias every field, and each would be read again): a frame id
+ * equal to the previous run's at its place, or a frame met lately, with room in every
+ * array and a local frame that fits fobj's width. It stops before the first frame that
+ * needs more, leaving it to m_raw_frames. */
+static void raw_frames_common(struct marshal *m, struct mframe *fr)
+{
+	struct pt_input *in = m->in;
+	struct builder *b = m->b;
+	const unsigned char *buf = in->buf;
+	size_t pos = in->pos, end = in->end, rpos = b->rpos, nrs = b->nrs;
+	size_t nobjs = m->nobjs, nfobj = m->nfobj;
+	uint64_t left = fr->left;
+	int64_t rleft = b->rleft;
+	uint32_t rnode = b->rnode;
+	int rmatch = b->rmatch;
+	const int coded = b->rcoded;
+	const unsigned fshift = m->fshift;
+	const uint32_t fmax = fshift == 2 ? UINT32_MAX : ((uint32_t)1 << (8u << fshift)) - 1;
+	struct rcache *rc = b->rcache;
+	uint8_t *rs = b->rs;
+	unsigned char *fobj = m->fobj;
+	uint64_t *isframe = m->isframe;
+	struct lframe *lf = b->lf;
+
+	while (left && end - pos >= 12) {
+		const struct fcache *fc;
+		int64_t x;
+		int big;
+		size_t used = raw_id(buf + pos, &x, &big);
+		uint32_t f;
+
+		if (!used)
+			break;
+		if (big &&
+		    (!(nobjs & 63) || (nfobj + 1) << fshift > m->fobj_alloc || nobjs >= O_MAX))
+			break;
+		if (rmatch && rpos < b->rcache_n && rc[rpos].is_int && rc[rpos].key == x) {
+			f = rc[rpos].node;
+		} else {
+			fc = &b->fcache[((uint64_t)x * 0x9e3779b97f4a7c15u) >> 56];
+			if (!coded || !fc->f || fc->key != x || nrs + 5 > b->rs_alloc ||
+			    rpos >= b->rcache_alloc || (big && fc->f - 1 > fmax))
+				break;
+			f = fc->f - 1;
+			rmatch = 0;
+			while (f >= 0x80) { /* rs_varint */
+				rs[nrs++] = (uint8_t)(f | 0x80);
+				f >>= 7;
+			}
+			rs[nrs++] = (uint8_t)f;
+			f = fc->f - 1;
+			lf[f].in_raw = 1;
+			rc[rpos].key = x;
+			rc[rpos].is_int = 1;
+			rc[rpos].node = f;
+		}
+		if (big && f > fmax)
+			break; /* the previous run's frame, wider than fobj (no change made) */
+		rnode = f;
+		pos += used;
+		left--;
+		rpos++;
+		if (big) {
+			if (fshift == 0)
+				fobj[nfobj++] = (unsigned char)f;
+			else if (fshift == 1)
+				((uint16_t *)(void *)fobj)[nfobj++] = (uint16_t)f;
+			else
+				((uint32_t *)(void *)fobj)[nfobj++] = f;
+			isframe[nobjs >> 6] |= (uint64_t)1 << (nobjs & 63);
+			nobjs++;
+		}
+		if (!--rleft) {
+			b->rstate = 2;
+			b->rcache_n = rpos;
+			break;
+		}
+	}
+	in->pos = pos;
+	fr->left = left;
+	b->rpos = rpos;
+	b->nrs = nrs;
+	b->rleft = rleft;
+	b->rnode = rnode;
+	b->rmatch = rmatch;
+	m->nobjs = nobjs;
+	m->nfobj = nfobj;
+}
+
+/* raw's frame ids while a run's frames are being read (coded runs only), straight from
+ * the buffer: raw_frames_common takes the common ones, a frame met lately goes through
+ * raw_frame_fast, the rest to raw_int */
 static int m_raw_frames(struct marshal *m, struct mframe *fr)
 {
 	struct pt_input *in = m->in;
 	struct builder *b = m->b;
 
 	while (fr->left && b->rstate == 1 && in->end - in->pos >= 12) {
-		const unsigned char *q = in->buf + in->pos;
 		int64_t x;
+		int big;
 		size_t used;
-		int big = 0;
 
-		if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
-			x = q[1] - 5;
-			used = 2;
-		} else if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
-			uint64_t u = 0;
-			size_t i, nb = 2 * (size_t)(q[2] - 5);
-			for (i = 0; i < nb; i++)
-				u |= (uint64_t)q[3 + i] << (8 * i);
-			if (u > (uint64_t)INT64_MAX)
-				break;
-			x = (int64_t)u;
-			used = 3 + nb;
-			big = 1;
-		} else {
+		raw_frames_common(m, fr);
+		if (!fr->left || b->rstate != 1 || in->end - in->pos < 12)
 			break;
-		}
+		used = raw_id(in->buf + in->pos, &x, &big);
+		if (!used)
+			break;
 		if (!raw_frame_fast(b, x)) {
 			struct val v;
 			memset(&v, 0, sizeof(v));
@@ -2128,17 +2233,8 @@ static int m_raw_frames(struct marshal *m, struct mframe *fr)
 		}
 		in->pos += used;
 		fr->left--;
-		if (big) {
-			/* m_frame_obj's common case, inline */
-			if (m->fshift == 0 && b->rnode < 0x100 && (m->nobjs & 63) &&
-			    m->nfobj < m->fobj_alloc && m->nobjs < O_MAX) {
-				m->fobj[m->nfobj++] = (unsigned char)b->rnode;
-				m->isframe[m->nobjs >> 6] |= (uint64_t)1 << (m->nobjs & 63);
-				m->nobjs++;
-			} else if (m_frame_obj(m, b->rnode) < 0) {
-				return -1;
-			}
-		}
+		if (big && m_frame_obj(m, b->rnode) < 0)
+			return -1;
 	}
 	return 0;
 }
