@@ -1,10 +1,13 @@
 # gen-stackprof-deep.rb OUT SIZE: a raw stackprof dump of a deep recursive Ruby
 # workload with many distinct call paths, recorded by ruby-stackprof itself in wall
-# mode every 100 us (raw: true). SIZE is either a recording length in seconds ("20")
-# or a dump size in MB ("20MB"): a busy machine records fewer samples a second, so for
-# a size the recording is repeated, its length scaled by how far the last dump fell
-# from the size, until a dump lands within 5% below to 15% above it (at most 6 tries;
-# the closest is kept). Thirty methods call one another through a walk that a seeded
+# mode every 100 us (raw: true). SIZE is either a recording length in seconds of the
+# recorder's CPU time ("20"), or a dump size in MB ("20MB"). The recording runs for CPU
+# time, not wall time: on a busy machine the process waits, and a wall-mode sample that
+# falls due while it waits is missed, so a wall-time budget gives dumps of any size
+# while a CPU-time one gives about the same one (5-6 MB a CPU second here). For a size
+# the recording is repeated, its length scaled by how far the last dump fell from the
+# size, until a dump lands within 5% below to 15% above it (at most 6 tries; the
+# closest is kept). Thirty methods call one another through a walk that a seeded
 # generator steers, from 20 to 180 frames deep, so stacks keep meeting new paths as
 # the recording goes on.
 require "stackprof"
@@ -40,20 +43,20 @@ class Deep
   end
 end
 
-# one recording of SECONDS, Marshal-dumped as the stackprof CLI reads it
+# one recording of SECONDS of CPU time, Marshal-dumped as the stackprof CLI reads it
 def record(seconds)
   rng = Random.new(42)
   deep = Deep.new
-  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + seconds
+  deadline = Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) + seconds
   profile = StackProf.run(mode: :wall, interval: 100, raw: true) do
-    deep.run(rng) while Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+    deep.run(rng) while Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID) < deadline
   end
   Marshal.dump(profile)
 end
 
 if (m = /\A([0-9.]+)\s*MB?\z/i.match(size))
   target = Float(m[1]) * 1_000_000
-  seconds = target / 1_000_000.0 # about 1-2 MB a second: start short of it
+  seconds = target / 6_000_000.0 # about 5-6 MB a CPU second: start short of it
   best = nil
   6.times do
     dump = record(seconds)
