@@ -2377,8 +2377,7 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	m.b = &b;
 	m.d = d;
 	ret = marshal_parse(&m);
-	if (!ret)
-		ret = finish(&b);
+	/* the object table is done with: its pages can serve the runs' replay */
 	free(m.stack);
 	free(m.syms);
 	free(m.objs);
@@ -2386,6 +2385,8 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	free(m.isframe);
 	free(m.fbefore);
 	free(m.nums);
+	if (!ret)
+		ret = finish(&b);
 	builder_release(&b);
 	return ret;
 }
