@@ -93,6 +93,12 @@ struct ctx {
 };
 
 /* a frame as the dump names it (by id), before it becomes a model function */
+/* frame ids met lately, by a hash of the id (a miss costs a lookup in the keyed map):
+ * 1,024 slots, so that a dump's few hundred hot frames rarely share one */
+#define FCACHE_BITS    10
+#define FCACHE_SIZE    (1 << FCACHE_BITS)
+#define FCACHE_SLOT(x) (((uint64_t)(x)*0x9e3779b97f4a7c15u) >> (64 - FCACHE_BITS))
+
 struct lframe {
 	int defined;
 	int in_raw; /* named in 'raw' (a coded run's frame) */
@@ -145,7 +151,7 @@ struct builder {
 	struct fcache {
 		int64_t key;
 		uint32_t f;
-	} fcache[256];
+	} fcache[FCACHE_SIZE];
 	struct lframe *lf; /* in order of first mention (edges may name later frames) */
 	uint32_t nlf;
 	size_t lf_alloc;
@@ -285,7 +291,7 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 	if (v->t == V_INT) {
 		/* raw names the same few frames millions of times: a direct-mapped cache
 		 * in front of the map (a miss only costs the map's lookup) */
-		struct fcache *fc = &b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
+		struct fcache *fc = &b->fcache[FCACHE_SLOT(v->i)];
 		if (fc->f && fc->key == v->i) {
 			*out = fc->f - 1;
 			return 0;
@@ -487,8 +493,7 @@ static int raw_int(struct builder *b, const struct val *v)
 		    b->rcache[b->rpos].is_int && b->rcache[b->rpos].key == v->i) {
 			b->rnode = b->rcache[b->rpos].node;
 		} else {
-			struct fcache *fc =
-				&b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
+			struct fcache *fc = &b->fcache[FCACHE_SLOT(v->i)];
 			b->rmatch = 0;
 			if (v->t == V_INT && fc->f && fc->key == v->i)
 				f = fc->f - 1; /* frame_for's first step, inline */
@@ -549,7 +554,7 @@ static inline int raw_frame_fast(struct builder *b, int64_t x)
 	    b->rcache[b->rpos].key == x) {
 		b->rnode = b->rcache[b->rpos].node;
 	} else {
-		fc = &b->fcache[((uint64_t)x * 0x9e3779b97f4a7c15u) >> 56];
+		fc = &b->fcache[FCACHE_SLOT(x)];
 		if (!fc->f || fc->key != x)
 			return 0;
 		f = fc->f - 1;
@@ -2116,15 +2121,15 @@ static inline size_t raw_id(const unsigned char *q, int64_t *x, int *big)
 /* The common frames of a coded run, with the counters in locals (a byte stored in rs or
  * fobj could otherwise alias every field, and each would be read again): a frame id
  * equal to the previous run's at its place, or a frame met lately, with room in every
- * array and a local frame that fits fobj's width. It stops before the first frame that
- * needs more, leaving it to m_raw_frames. */
+ * array (made here for the next 4,096 objects) and a local frame that fits fobj's
+ * width. It stops before the first frame that needs more, leaving it to m_raw_frames. */
 static void raw_frames_common(struct marshal *m, struct mframe *fr)
 {
 	struct pt_input *in = m->in;
 	struct builder *b = m->b;
 	const unsigned char *buf = in->buf;
 	size_t pos = in->pos, end = in->end, rpos = b->rpos, nrs = b->nrs;
-	size_t nobjs = m->nobjs, nfobj = m->nfobj;
+	size_t nobjs = m->nobjs, nfobj = m->nfobj, nobjs_end, nfobj_end, words;
 	uint64_t left = fr->left;
 	int64_t rleft = b->rleft;
 	uint32_t rnode = b->rnode;
@@ -2132,11 +2137,24 @@ static void raw_frames_common(struct marshal *m, struct mframe *fr)
 	const int coded = b->rcoded;
 	const unsigned fshift = m->fshift;
 	const uint32_t fmax = fshift == 2 ? UINT32_MAX : ((uint32_t)1 << (8u << fshift)) - 1;
+	const size_t rs_alloc = b->rs_alloc, rc_alloc = b->rcache_alloc, rc_n = b->rcache_n;
 	struct rcache *rc = b->rcache;
 	uint8_t *rs = b->rs;
-	unsigned char *fobj = m->fobj;
-	uint64_t *isframe = m->isframe;
+	unsigned char *fobj;
+	uint64_t *isframe;
+	uint32_t *fbefore;
 	struct lframe *lf = b->lf;
+
+	/* room for the next 4,096 objects: the words of their bits, and their frames */
+	words = (nobjs + 4096 + 63) >> 6;
+	PT_ALLOC_GROW(m->isframe, words, m->isframe_alloc);
+	PT_ALLOC_GROW(m->fbefore, words, m->fbefore_alloc);
+	PT_ALLOC_GROW(m->fobj, (nfobj + 4096) << fshift, m->fobj_alloc);
+	isframe = m->isframe;
+	fbefore = m->fbefore;
+	fobj = m->fobj;
+	nobjs_end = nobjs + 4096 < O_MAX ? nobjs + 4096 : O_MAX;
+	nfobj_end = nfobj + 4096;
 
 	while (left && end - pos >= 12) {
 		const struct fcache *fc;
@@ -2145,19 +2163,18 @@ static void raw_frames_common(struct marshal *m, struct mframe *fr)
 		size_t used = raw_id(buf + pos, &x, &big);
 		uint32_t f;
 
-		if (!used)
+		if (!used || (big && (nobjs >= nobjs_end || nfobj >= nfobj_end)))
 			break;
-		if (big &&
-		    (!(nobjs & 63) || (nfobj + 1) << fshift > m->fobj_alloc || nobjs >= O_MAX))
-			break;
-		if (rmatch && rpos < b->rcache_n && rc[rpos].is_int && rc[rpos].key == x) {
+		if (rmatch && rpos < rc_n && rc[rpos].key == x && rc[rpos].is_int) {
 			f = rc[rpos].node;
+			if (big && f > fmax)
+				break; /* wider than fobj: m_frame_obj widens it */
 		} else {
-			fc = &b->fcache[((uint64_t)x * 0x9e3779b97f4a7c15u) >> 56];
-			if (!coded || !fc->f || fc->key != x || nrs + 5 > b->rs_alloc ||
-			    rpos >= b->rcache_alloc || (big && fc->f - 1 > fmax))
-				break;
+			fc = &b->fcache[FCACHE_SLOT(x)];
 			f = fc->f - 1;
+			if (!fc->f || fc->key != x || !coded || nrs + 5 > rs_alloc ||
+			    rpos >= rc_alloc || (big && f > fmax))
+				break;
 			rmatch = 0;
 			while (f >= 0x80) { /* rs_varint */
 				rs[nrs++] = (uint8_t)(f | 0x80);
@@ -2170,13 +2187,15 @@ static void raw_frames_common(struct marshal *m, struct mframe *fr)
 			rc[rpos].is_int = 1;
 			rc[rpos].node = f;
 		}
-		if (big && f > fmax)
-			break; /* the previous run's frame, wider than fobj (no change made) */
 		rnode = f;
 		pos += used;
 		left--;
 		rpos++;
 		if (big) {
+			if (!(nobjs & 63)) { /* obj_word */
+				isframe[nobjs >> 6] = 0;
+				fbefore[nobjs >> 6] = (uint32_t)nfobj;
+			}
 			if (fshift == 0)
 				fobj[nfobj++] = (unsigned char)f;
 			else if (fshift == 1)
