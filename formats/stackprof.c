@@ -442,11 +442,21 @@ static size_t rs_run(struct builder *b, size_t *pos, const uint32_t *map)
 {
 	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i;
 
+	uint32_t *out;
+	size_t p;
+
 	PT_ALLOC_GROW(b->rstack, keep + n + 1, b->rstack_alloc);
+	out = b->rstack + keep;
+	p = *pos;
 	for (i = 0; i < n; i++) {
-		uint32_t f = (uint32_t)rs_next(b, pos);
-		b->rstack[keep + i] = map ? map[f] : f;
+		uint32_t f = b->rs[p];
+		if (f < 0x80) /* one byte, the common case */
+			p++;
+		else
+			f = (uint32_t)rs_next(b, &p);
+		out[i] = map ? map[f] : f;
 	}
+	*pos = p;
 	return keep + n;
 }
 
