@@ -1592,6 +1592,10 @@ static int finish(struct builder *b)
 	make_functions(b);
 	if (b->have_raw)
 		return raw_stacks(b, nt, kind, mult, !strcmp(mode, "wall"));
+	/* no frames: no samples, so no stacks were lost either (stackprof leaves raw out
+	 * of a raw: true recording that took none) */
+	if (!b->norder)
+		return 0;
 	return aggregate_only(b, nt, mult);
 }
 
