@@ -92,13 +92,13 @@ struct ctx {
 	uint64_t depth; /* C_SKIP: nesting left */
 };
 
-/* a frame as the dump names it (by id), before it becomes a model function */
 /* frame ids met lately, by a hash of the id (a miss costs a lookup in the keyed map):
  * 1,024 slots, so that a dump's few hundred hot frames rarely share one */
 #define FCACHE_BITS    10
 #define FCACHE_SIZE    (1 << FCACHE_BITS)
 #define FCACHE_SLOT(x) (((uint64_t)(x)*0x9e3779b97f4a7c15u) >> (64 - FCACHE_BITS))
 
+/* a frame as the dump names it (by id), before it becomes a model function */
 struct lframe {
 	int defined;
 	int in_raw; /* named in 'raw' (a coded run's frame) */
@@ -440,10 +440,8 @@ static uint64_t rs_next(const struct builder *b, size_t *pos)
  * returns its length */
 static size_t rs_run(struct builder *b, size_t *pos, const uint32_t *map)
 {
-	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i;
-
+	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i, p;
 	uint32_t *out;
-	size_t p;
 
 	PT_ALLOC_GROW(b->rstack, keep + n + 1, b->rstack_alloc);
 	out = b->rstack + keep;
@@ -1584,7 +1582,7 @@ static int finish(struct builder *b)
 	if (!b->done)
 		return pt_diag_error_at(b->d, b->off, "the dump ends early");
 	/* a dump with a mode but no frames holds no samples ({mode: "cpu"}, as stackprof's
-	 * Report writes one without data); stackprof --text reads it as empty */
+	 * Report writes one without data, and its CLI loads) */
 	if (!b->have_frames && !b->mode)
 		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
 	nt = sample_types(b, mode, kind, mult);
