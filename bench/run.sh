@@ -154,26 +154,27 @@ if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 		rm -f "$work/mix.txt"
 	done
 fi
-# the dump's size follows the samples the recording got (about 2 MB a second here):
-# BENCH_DEEP_SECONDS sizes them, about 20 and 100 MB by default
+# "stacks": the input's distinct stacks (proftool info)
+stacks_of () { "$PROFTOOL" info "$1" | awk '/^Unique stacks:/ { print $3 }'; }
+# the deep stackprof dumps: bench/gen-stackprof-deep.rb records until the dump has the
+# size asked for (BENCH_DEEP_MB, about 20 and 100 MB by default)
 if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
 	ruby -e 'require "stackprof"' 2>/dev/null; then
-	# BENCH_DEEP_DUMPS: dumps the generator made before (a busy machine records fewer
-	# samples a second, so sizes vary): FILE... instead of recording
-	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_SECONDS:-10 50}}; do
+	# BENCH_DEEP_DUMPS: dumps the generator made before: FILE... instead of recording
+	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_MB:-20 100}}; do
 		if test -n "${BENCH_DEEP_DUMPS:-}"; then
 			cp "$s" "$work/deep.dump"
 			s=$(basename "$s")
 		else
-			ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "$s"
-			s="$s s"
+			ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "${s}MB"
+			s="$s MB"
 		fi
 		size=$(stat -c %s "$work/deep.dump")
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
 		keep
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
 		restore
-		row "stackprof wall dump of deep recursive Ruby, $s -> top -n 30" "$size" 0
+		row "stackprof wall dump of deep recursive Ruby, $s ($(stacks_of "$work/deep.dump") stacks) -> top -n 30" "$size" 0
 		rm -f "$work/deep.dump"
 	done
 fi
@@ -196,7 +197,6 @@ fi
 # Scaling (issue 18): the same job at growing sizes, each with its anchor in the same
 # run; "stacks" is the input's distinct stacks (proftool info). Time should follow the
 # input, peak RSS the distinct stacks.
-stacks_of () { "$PROFTOOL" info "$1" | awk '/^Unique stacks:/ { print $3 }'; }
 if want scaling && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 	for mb in ${BENCH_SCALE_PERF_MB:-50 100 200 400}; do
 		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
@@ -208,14 +208,15 @@ if want scaling && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 		rm -f "$work/mix.txt"
 	done
 fi
+# the recording lengths are the recorder's CPU seconds (gen-stackprof-deep.rb)
 if want scaling && have_format stackprof 2 && command -v stackprof >/dev/null 2>&1; then
-	base=${BENCH_SCALE_DEEP_SECONDS:-5}
+	base=${BENCH_SCALE_DEEP_SECONDS:-1}
 	for x in 1 2 4; do
 		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" $((base * x))
 		size=$(stat -c %s "$work/deep.dump")
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
-		row "scaling: stackprof deep wall dump, ${x}x ($((base * x)) s, $(stacks_of "$work/deep.dump") stacks) -> top -n 30" "$size" 0
+		row "scaling: stackprof deep wall dump, ${x}x ($((base * x)) s CPU, $(stacks_of "$work/deep.dump") stacks) -> top -n 30" "$size" 0
 		rm -f "$work/deep.dump"
 	done
 fi

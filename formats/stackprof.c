@@ -92,6 +92,12 @@ struct ctx {
 	uint64_t depth; /* C_SKIP: nesting left */
 };
 
+/* frame ids met lately, by a hash of the id (a miss costs a lookup in the keyed map):
+ * 1,024 slots, so that a dump's few hundred hot frames rarely share one */
+#define FCACHE_BITS    10
+#define FCACHE_SIZE    (1 << FCACHE_BITS)
+#define FCACHE_SLOT(x) (((uint64_t)(x)*0x9e3779b97f4a7c15u) >> (64 - FCACHE_BITS))
+
 /* a frame as the dump names it (by id), before it becomes a model function */
 struct lframe {
 	int defined;
@@ -145,7 +151,7 @@ struct builder {
 	struct fcache {
 		int64_t key;
 		uint32_t f;
-	} fcache[256];
+	} fcache[FCACHE_SIZE];
 	struct lframe *lf; /* in order of first mention (edges may name later frames) */
 	uint32_t nlf;
 	size_t lf_alloc;
@@ -285,7 +291,7 @@ static int frame_for(struct builder *b, const struct val *v, uint32_t *out)
 	if (v->t == V_INT) {
 		/* raw names the same few frames millions of times: a direct-mapped cache
 		 * in front of the map (a miss only costs the map's lookup) */
-		struct fcache *fc = &b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
+		struct fcache *fc = &b->fcache[FCACHE_SLOT(v->i)];
 		if (fc->f && fc->key == v->i) {
 			*out = fc->f - 1;
 			return 0;
@@ -434,13 +440,21 @@ static uint64_t rs_next(const struct builder *b, size_t *pos)
  * returns its length */
 static size_t rs_run(struct builder *b, size_t *pos, const uint32_t *map)
 {
-	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i;
+	size_t keep = (size_t)rs_next(b, pos), n = (size_t)rs_next(b, pos), i, p;
+	uint32_t *out;
 
 	PT_ALLOC_GROW(b->rstack, keep + n + 1, b->rstack_alloc);
+	out = b->rstack + keep;
+	p = *pos;
 	for (i = 0; i < n; i++) {
-		uint32_t f = (uint32_t)rs_next(b, pos);
-		b->rstack[keep + i] = map ? map[f] : f;
+		uint32_t f = b->rs[p];
+		if (f < 0x80) /* one byte, the common case */
+			p++;
+		else
+			f = (uint32_t)rs_next(b, &p);
+		out[i] = map ? map[f] : f;
 	}
+	*pos = p;
 	return keep + n;
 }
 
@@ -487,8 +501,7 @@ static int raw_int(struct builder *b, const struct val *v)
 		    b->rcache[b->rpos].is_int && b->rcache[b->rpos].key == v->i) {
 			b->rnode = b->rcache[b->rpos].node;
 		} else {
-			struct fcache *fc =
-				&b->fcache[((uint64_t)v->i * 0x9e3779b97f4a7c15u) >> 56];
+			struct fcache *fc = &b->fcache[FCACHE_SLOT(v->i)];
 			b->rmatch = 0;
 			if (v->t == V_INT && fc->f && fc->key == v->i)
 				f = fc->f - 1; /* frame_for's first step, inline */
@@ -535,6 +548,47 @@ static int raw_int(struct builder *b, const struct val *v)
 		b->rstate = 0;
 		return 0;
 	}
+}
+
+/* raw_int's common steps for a frame id x of a coded run (b->stream), inline: x equal
+ * to the previous run's frame at its place, or a frame met lately (the fcache). Returns
+ * 0 where raw_int must take x. */
+static inline int raw_frame_fast(struct builder *b, int64_t x)
+{
+	const struct fcache *fc;
+	uint32_t f;
+
+	if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
+	    b->rcache[b->rpos].key == x) {
+		b->rnode = b->rcache[b->rpos].node;
+	} else {
+		fc = &b->fcache[FCACHE_SLOT(x)];
+		if (!fc->f || fc->key != x)
+			return 0;
+		f = fc->f - 1;
+		b->rmatch = 0;
+		if (!b->rcoded) {
+			rs_varint(b, b->rpos);
+			rs_varint(b, (uint64_t)b->rleft);
+			b->rcoded = 1;
+		}
+		if (f < 0x80 && b->nrs < b->rs_alloc)
+			b->rs[b->nrs++] = (uint8_t)f;
+		else
+			rs_varint(b, f);
+		b->lf[f].in_raw = 1;
+		b->rnode = f;
+		PT_ALLOC_GROW(b->rcache, b->rpos + 1, b->rcache_alloc);
+		b->rcache[b->rpos].key = x;
+		b->rcache[b->rpos].is_int = 1;
+		b->rcache[b->rpos].node = f;
+	}
+	b->rpos++;
+	if (!--b->rleft) {
+		b->rstate = 2;
+		b->rcache_n = b->rpos;
+	}
+	return 1;
 }
 
 static uint32_t ltrie_child(struct builder *b, uint32_t parent, uint32_t frame, int64_t line)
@@ -688,103 +742,144 @@ static int value_done(struct ctx *c)
 	return 0;
 }
 
+/* a scalar under one of the dump's own keys (version, mode, interval, the counts) */
+static int top_scalar(struct builder *b, struct ctx *c, const struct val *v)
+{
+	switch (c->key) {
+	case K_VERSION:
+		if (v->t == V_FLOAT || v->t == V_INT) {
+			b->version = v->t == V_FLOAT ? v->f : (double)v->i;
+			b->have_version = 1;
+			break;
+		}
+		return berr(b, "expected a Float for 'version', found %s", vname(v));
+	case K_MODE:
+		if (v->t != V_STR)
+			return berr(b, "expected a Symbol for 'mode', found %s", vname(v));
+		b->mode = v->s;
+		break;
+	case K_INTERVAL:
+		if (v->t == V_NIL)
+			break;
+		if (need_count(b, v, "interval", &b->interval) < 0)
+			return -1;
+		b->have_interval = 1;
+		break;
+	case K_SAMPLES:
+		if (need_count(b, v, "samples", &b->samples) < 0)
+			return -1;
+		b->have_samples = 1;
+		break;
+	case K_GC:
+		if (need_count(b, v, "gc_samples", &b->gc_samples) < 0)
+			return -1;
+		break;
+	case K_MISSED:
+		if (need_count(b, v, "missed_samples", &b->missed_samples) < 0)
+			return -1;
+		break;
+	case K_METADATA:
+		if (v->t != V_NIL)
+			return berr(b, "expected a Hash for 'metadata', found %s", vname(v));
+		break;
+	case K_FRAMES:
+	case K_RAW:
+	case K_RAW_LINES:
+	case K_TIMESTAMPS:
+	case K_DELTAS:
+		return berr(b, "expected %s for '%s', found %s",
+			    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key), vname(v));
+	default:
+		break;
+	}
+	return value_done(c);
+}
+
+/* a scalar under one of a frame's keys: name, file, line and its counts */
+static int frame_scalar(struct builder *b, struct ctx *c, const struct val *v)
+{
+	struct lframe *f = &b->lf[c->frame];
+
+	switch (c->key) {
+	case K_NAME:
+	case K_FILE:
+		if (v->t != V_STR)
+			return berr(b, "expected a String for a frame's '%s', found %s",
+				    key_name(c->key), vname(v));
+		if (c->key == K_NAME)
+			f->name = v->s;
+		else
+			f->file = v->s;
+		break;
+	case K_LINE:
+		if (v->t == V_NIL)
+			break;
+		if (need_count(b, v, "line", &f->line) < 0)
+			return -1;
+		break;
+	case K_TOTAL:
+		if (need_count(b, v, "total_samples", &f->total) < 0)
+			return -1;
+		break;
+	case K_SELF:
+		if (need_count(b, v, "samples", &f->self) < 0)
+			return -1;
+		break;
+	case K_EDGES:
+	case K_LINESKEY:
+		if (v->t == V_NIL)
+			break;
+		return berr(b, "expected a Hash for a frame's '%s', found %s", key_name(c->key),
+			    vname(v));
+	default:
+		break;
+	}
+	return value_done(c);
+}
+
+/* one Integer of raw, raw_lines, raw_sample_timestamps or raw_timestamp_deltas */
+static int array_int(struct builder *b, struct ctx *c, const struct val *v)
+{
+	if (c->key == K_RAW)
+		return raw_int(b, v);
+	if (c->key == K_RAW_LINES)
+		return raw_line_int(b, v);
+	if (v->t != V_INT)
+		return berr(b, "expected an Integer in '%s', found %s", key_name(c->key), vname(v));
+	if (c->key == K_TIMESTAMPS) {
+		if (!b->nts_seen++) {
+			b->ts_first = v->i;
+			b->ts_off = b->off;
+		}
+		b->ts_last = v->i;
+		if (b->p->keep_timeline) {
+			PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
+			b->ts[b->nts++] = v->i;
+		}
+	} else if (c->key == K_DELTAS) {
+		/* kept only where they weigh samples: wall mode, or the timeline */
+		if (!b->ndeltas_seen++)
+			b->deltas_off = b->off;
+		if (b->p->keep_timeline || !b->mode || !strcmp(pt_s(b->p, b->mode), "wall")) {
+			PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
+			b->deltas[b->ndeltas++] = v->i;
+		}
+	}
+	return 0;
+}
+
 /* A scalar value arrives in context c (not a key). */
 static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 {
-	struct lframe *f;
 	int64_t n;
 
 	switch (c->kind) {
 	case C_TOP:
-		switch (c->key) {
-		case K_VERSION:
-			if (v->t == V_FLOAT || v->t == V_INT) {
-				b->version = v->t == V_FLOAT ? v->f : (double)v->i;
-				b->have_version = 1;
-				break;
-			}
-			return berr(b, "expected a Float for 'version', found %s", vname(v));
-		case K_MODE:
-			if (v->t != V_STR)
-				return berr(b, "expected a Symbol for 'mode', found %s", vname(v));
-			b->mode = v->s;
-			break;
-		case K_INTERVAL:
-			if (v->t == V_NIL)
-				break;
-			if (need_count(b, v, "interval", &b->interval) < 0)
-				return -1;
-			b->have_interval = 1;
-			break;
-		case K_SAMPLES:
-			if (need_count(b, v, "samples", &b->samples) < 0)
-				return -1;
-			b->have_samples = 1;
-			break;
-		case K_GC:
-			if (need_count(b, v, "gc_samples", &b->gc_samples) < 0)
-				return -1;
-			break;
-		case K_MISSED:
-			if (need_count(b, v, "missed_samples", &b->missed_samples) < 0)
-				return -1;
-			break;
-		case K_METADATA:
-			if (v->t != V_NIL)
-				return berr(b, "expected a Hash for 'metadata', found %s",
-					    vname(v));
-			break;
-		case K_FRAMES:
-		case K_RAW:
-		case K_RAW_LINES:
-		case K_TIMESTAMPS:
-		case K_DELTAS:
-			return berr(b, "expected %s for '%s', found %s",
-				    c->key == K_FRAMES ? "a Hash" : "an Array", key_name(c->key),
-				    vname(v));
-		default:
-			break;
-		}
-		return value_done(c);
+		return top_scalar(b, c, v);
 	case C_FRAMES:
 		return berr(b, "expected a Hash for a frame, found %s", vname(v));
 	case C_FRAME:
-		f = &b->lf[c->frame];
-		switch (c->key) {
-		case K_NAME:
-		case K_FILE:
-			if (v->t != V_STR)
-				return berr(b, "expected a String for a frame's '%s', found %s",
-					    key_name(c->key), vname(v));
-			if (c->key == K_NAME)
-				f->name = v->s;
-			else
-				f->file = v->s;
-			break;
-		case K_LINE:
-			if (v->t == V_NIL)
-				break;
-			if (need_count(b, v, "line", &f->line) < 0)
-				return -1;
-			break;
-		case K_TOTAL:
-			if (need_count(b, v, "total_samples", &f->total) < 0)
-				return -1;
-			break;
-		case K_SELF:
-			if (need_count(b, v, "samples", &f->self) < 0)
-				return -1;
-			break;
-		case K_EDGES:
-		case K_LINESKEY:
-			if (v->t == V_NIL)
-				break;
-			return berr(b, "expected a Hash for a frame's '%s', found %s",
-				    key_name(c->key), vname(v));
-		default:
-			break;
-		}
-		return value_done(c);
+		return frame_scalar(b, c, v);
 	case C_EDGES:
 		if (need_count(b, v, "edges", &n) < 0)
 			return -1;
@@ -813,34 +908,7 @@ static int on_scalar(struct builder *b, struct ctx *c, const struct val *v)
 		c->npair++;
 		return 0;
 	case C_INTS:
-		if (c->key == K_RAW)
-			return raw_int(b, v);
-		if (c->key == K_RAW_LINES)
-			return raw_line_int(b, v);
-		if (v->t != V_INT)
-			return berr(b, "expected an Integer in '%s', found %s", key_name(c->key),
-				    vname(v));
-		if (c->key == K_TIMESTAMPS) {
-			if (!b->nts_seen++) {
-				b->ts_first = v->i;
-				b->ts_off = b->off;
-			}
-			b->ts_last = v->i;
-			if (b->p->keep_timeline) {
-				PT_ALLOC_GROW(b->ts, b->nts + 1, b->ts_alloc);
-				b->ts[b->nts++] = v->i;
-			}
-		} else if (c->key == K_DELTAS) {
-			/* kept only where they weigh samples: wall mode, or the timeline */
-			if (!b->ndeltas_seen++)
-				b->deltas_off = b->off;
-			if (b->p->keep_timeline || !b->mode ||
-			    !strcmp(pt_s(b->p, b->mode), "wall")) {
-				PT_ALLOC_GROW(b->deltas, b->ndeltas + 1, b->deltas_alloc);
-				b->deltas[b->ndeltas++] = v->i;
-			}
-		}
-		return 0;
+		return array_int(b, c, v);
 	case C_META: {
 		struct pt_buf t = PT_BUF_INIT;
 		val_text(b, v, &t);
@@ -1513,13 +1581,19 @@ static int finish(struct builder *b)
 
 	if (!b->done)
 		return pt_diag_error_at(b->d, b->off, "the dump ends early");
-	if (!b->have_frames)
+	/* a dump with a mode but no frames holds no samples ({mode: "cpu"}, as stackprof's
+	 * Report writes one without data, and its CLI loads) */
+	if (!b->have_frames && !b->mode)
 		return pt_diag_error_at(b->d, b->off, "not a stackprof dump: no 'frames'");
 	nt = sample_types(b, mode, kind, mult);
 	header_meta(b, mode);
 	make_functions(b);
 	if (b->have_raw)
 		return raw_stacks(b, nt, kind, mult, !strcmp(mode, "wall"));
+	/* no frames: no samples, so no stacks were lost either (stackprof leaves raw out
+	 * of a raw: true recording that took none) */
+	if (!b->norder)
+		return 0;
 	return aggregate_only(b, nt, mult);
 }
 
@@ -1592,11 +1666,13 @@ struct mframe {
 	uint64_t left; /* values still to read */
 };
 
-/* The object table, for '@' links: 4 bytes an object (the kind in the top 3 bits, then a
- * string id or an index into the numbers), since raw dumps hold millions of Bignums.
- * Those are mostly the same few frame ids over and over, so a number met a moment ago
- * (NUM_RECENT of them, by hash) shares its slot among the numbers: a raw dump's table
- * is then 4 bytes an object, not 12. */
+/* The object table, for '@' links. A raw dump's objects are millions of Bignum frame ids
+ * (Marshal writes an Integer beyond 31 bits as one), each entered as its local frame in
+ * fobj, 1 byte an object while the dump has fewer than 256 frames (2 or 4 after: the
+ * array is widened once each time). The other objects are 4 bytes in objs (the kind in
+ * the top 3 bits, then a string id or an index into the numbers); a bit per object says
+ * which array holds it and a count per 64 objects finds its index there. A number met a
+ * moment ago (NUM_RECENT of them, by hash) shares its slot among the numbers. */
 enum { O_STR, O_INT, O_BIG, O_FLOAT, O_CONTAINER, O_FRAME };
 #define O_SHIFT	   29
 #define O_MAX	   ((uint32_t)1 << O_SHIFT)
@@ -1611,8 +1687,15 @@ struct marshal {
 	int mute; /* muted frames on the stack: their values are read, not reported */
 	uint32_t *syms;
 	size_t nsyms, syms_alloc;
-	uint32_t *objs; /* grows by one per object actually read */
-	size_t nobjs, objs_alloc;
+	size_t nobjs;	/* objects read */
+	uint32_t *objs; /* the objects that are not raw's frames */
+	size_t nother, objs_alloc;
+	unsigned char *fobj; /* raw's frame objects: local frames, 1 << fshift bytes each */
+	size_t nfobj, fobj_alloc;
+	unsigned fshift;
+	uint64_t *isframe; /* bit k of word k / 64: object k is in fobj */
+	uint32_t *fbefore; /* frame objects before word w */
+	size_t isframe_alloc, fbefore_alloc;
 	int64_t *nums; /* Integer values (and Float bits) of objects */
 	size_t nnums, nums_alloc;
 	uint32_t recent[NUM_RECENT]; /* index + 1 of a number met lately; 0: none */
@@ -1702,6 +1785,39 @@ static int m_bytes(struct marshal *m, uint64_t at, const char *what, int64_t n,
 	return 0;
 }
 
+/* a new word of the object bits, with the count of frame objects before it */
+static void obj_word(struct marshal *m)
+{
+	size_t w = m->nobjs >> 6;
+
+	PT_ALLOC_GROW(m->isframe, w + 1, m->isframe_alloc);
+	PT_ALLOC_GROW(m->fbefore, w + 1, m->fbefore_alloc);
+	m->isframe[w] = 0;
+	m->fbefore[w] = (uint32_t)m->nfobj;
+}
+
+/* fobj's entries become wide enough for frame (at most twice in a read) */
+static void fobj_widen(struct marshal *m, uint32_t frame)
+{
+	unsigned shift = frame >> 16 ? 2 : 1;
+	size_t alloc = (m->nfobj < 16 ? 16 : m->nfobj * 2) << shift, k;
+	unsigned char *w = pt_xmalloc(alloc);
+
+	for (k = 0; k < m->nfobj; k++) {
+		uint32_t f = m->fshift == 0   ? m->fobj[k]
+			     : m->fshift == 1 ? ((uint16_t *)(void *)m->fobj)[k]
+					      : ((uint32_t *)(void *)m->fobj)[k];
+		if (shift == 1)
+			((uint16_t *)(void *)w)[k] = (uint16_t)f;
+		else
+			((uint32_t *)(void *)w)[k] = f;
+	}
+	free(m->fobj);
+	m->fobj = w;
+	m->fobj_alloc = alloc;
+	m->fshift = shift;
+}
+
 static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 {
 	uint32_t payload = str;
@@ -1719,9 +1835,49 @@ static int m_obj(struct marshal *m, uint32_t kind, int64_t num, uint32_t str)
 	}
 	if (payload >= O_MAX || m->nobjs >= O_MAX)
 		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");
-	PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-	m->objs[m->nobjs++] = kind << O_SHIFT | payload;
+	if (!(m->nobjs & 63))
+		obj_word(m);
+	PT_ALLOC_GROW(m->objs, m->nother + 1, m->objs_alloc);
+	m->objs[m->nother++] = kind << O_SHIFT | payload;
+	m->nobjs++;
 	return 0;
+}
+
+/* a raw frame id's object: its local frame */
+static int m_frame_obj(struct marshal *m, uint32_t frame)
+{
+	if (frame >= O_MAX || m->nobjs >= O_MAX)
+		return pt_diag_error_at(m->d, pt_input_tell(m->in), "too many objects");
+	if (!(m->nobjs & 63))
+		obj_word(m);
+	if (m->fshift < 2 && frame >> (8u << m->fshift))
+		fobj_widen(m, frame);
+	PT_ALLOC_GROW(m->fobj, (m->nfobj + 1) << m->fshift, m->fobj_alloc);
+	if (m->fshift == 0)
+		m->fobj[m->nfobj] = (unsigned char)frame;
+	else if (m->fshift == 1)
+		((uint16_t *)(void *)m->fobj)[m->nfobj] = (uint16_t)frame;
+	else
+		((uint32_t *)(void *)m->fobj)[m->nfobj] = frame;
+	m->isframe[m->nobjs >> 6] |= (uint64_t)1 << (m->nobjs & 63);
+	m->nfobj++;
+	m->nobjs++;
+	return 0;
+}
+
+/* object n's entry, as objs holds it (a frame object as O_FRAME and its frame) */
+static uint32_t obj_at(const struct marshal *m, uint64_t n)
+{
+	uint64_t w = m->isframe[n >> 6], below = ((uint64_t)1 << (n & 63)) - 1;
+	size_t k = m->fbefore[n >> 6] + (size_t)__builtin_popcountll(w & below);
+
+	if (!(w >> (n & 63) & 1))
+		return m->objs[n - k];
+	if (m->fshift == 0)
+		return (uint32_t)O_FRAME << O_SHIFT | m->fobj[k];
+	if (m->fshift == 1)
+		return (uint32_t)O_FRAME << O_SHIFT | ((const uint16_t *)(const void *)m->fobj)[k];
+	return (uint32_t)O_FRAME << O_SHIFT | ((const uint32_t *)(const void *)m->fobj)[k];
 }
 
 static int m_emit(struct marshal *m, const struct val *v)
@@ -1906,7 +2062,7 @@ static int m_value(struct marshal *m)
 		if (n < 0 || (uint64_t)n >= m->nobjs)
 			return pt_diag_error_at(m->d, at, "object link %" PRId64 " to no object",
 						n);
-		o = m->objs[n];
+		o = obj_at(m, (uint64_t)n);
 		kind = o >> O_SHIFT;
 		payload = o & (O_MAX - 1);
 		v.t = kind == O_STR	? V_STR
@@ -1948,45 +2104,156 @@ static int m_value(struct marshal *m)
 	}
 }
 
-/* raw's frame ids while a run's frames are being read (coded runs only): a one-byte
- * Fixnum or a positive Bignum of up to 8 bytes straight from the buffer; a frame equal to
- * the previous run's at its place costs a compare, the rest goes to raw_int */
+/* a frame id of raw at q (12 bytes buffered): a one-byte Fixnum or a positive Bignum of
+ * up to 8 bytes. Returns its length in bytes (*big: a Bignum, an object), 0 for anything
+ * else. */
+static inline size_t raw_id(const unsigned char *q, int64_t *x, int *big)
+{
+	if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
+		*x = q[1] - 5;
+		*big = 0;
+		return 2;
+	}
+	if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
+		size_t nb = 2 * (size_t)(q[2] - 5);
+		uint64_t u = (uint64_t)q[3] | (uint64_t)q[4] << 8 | (uint64_t)q[5] << 16 |
+			     (uint64_t)q[6] << 24 | (uint64_t)q[7] << 32 | (uint64_t)q[8] << 40 |
+			     (uint64_t)q[9] << 48 | (uint64_t)q[10] << 56;
+		if (nb < 8)
+			u &= ((uint64_t)1 << (8 * nb)) - 1;
+		if (u > (uint64_t)INT64_MAX)
+			return 0;
+		*x = (int64_t)u;
+		*big = 1;
+		return 3 + nb;
+	}
+	return 0;
+}
+
+/* The common frames of a coded run, with the counters in locals (a byte stored in rs or
+ * fobj could otherwise alias every field, and each would be read again): a frame id
+ * equal to the previous run's at its place, or a frame met lately, with room in every
+ * array (made here for the next 4,096 objects) and a local frame that fits fobj's
+ * width. It stops before the first frame that needs more, leaving it to m_raw_frames. */
+static void raw_frames_common(struct marshal *m, struct mframe *fr)
+{
+	struct pt_input *in = m->in;
+	struct builder *b = m->b;
+	const unsigned char *buf = in->buf;
+	size_t pos = in->pos, end = in->end, rpos = b->rpos, nrs = b->nrs;
+	size_t nobjs = m->nobjs, nfobj = m->nfobj, nobjs_end, nfobj_end, words;
+	uint64_t left = fr->left;
+	int64_t rleft = b->rleft;
+	uint32_t rnode = b->rnode;
+	int rmatch = b->rmatch;
+	const int coded = b->rcoded;
+	const unsigned fshift = m->fshift;
+	const uint32_t fmax = fshift == 2 ? UINT32_MAX : ((uint32_t)1 << (8u << fshift)) - 1;
+	const size_t rs_alloc = b->rs_alloc, rc_alloc = b->rcache_alloc, rc_n = b->rcache_n;
+	struct rcache *rc = b->rcache;
+	uint8_t *rs = b->rs;
+	unsigned char *fobj;
+	uint64_t *isframe;
+	uint32_t *fbefore;
+	struct lframe *lf = b->lf;
+
+	/* room for the next 4,096 objects: the words of their bits, and their frames */
+	words = (nobjs + 4096 + 63) >> 6;
+	PT_ALLOC_GROW(m->isframe, words, m->isframe_alloc);
+	PT_ALLOC_GROW(m->fbefore, words, m->fbefore_alloc);
+	PT_ALLOC_GROW(m->fobj, (nfobj + 4096) << fshift, m->fobj_alloc);
+	isframe = m->isframe;
+	fbefore = m->fbefore;
+	fobj = m->fobj;
+	nobjs_end = nobjs + 4096 < O_MAX ? nobjs + 4096 : O_MAX;
+	nfobj_end = nfobj + 4096;
+
+	while (left && end - pos >= 12) {
+		const struct fcache *fc;
+		int64_t x;
+		int big;
+		size_t used = raw_id(buf + pos, &x, &big);
+		uint32_t f;
+
+		if (!used || (big && (nobjs >= nobjs_end || nfobj >= nfobj_end)))
+			break;
+		if (rmatch && rpos < rc_n && rc[rpos].key == x && rc[rpos].is_int) {
+			f = rc[rpos].node;
+			if (big && f > fmax)
+				break; /* wider than fobj: m_frame_obj widens it */
+		} else {
+			fc = &b->fcache[FCACHE_SLOT(x)];
+			f = fc->f - 1;
+			if (!fc->f || fc->key != x || !coded || nrs + 5 > rs_alloc ||
+			    rpos >= rc_alloc || (big && f > fmax))
+				break;
+			rmatch = 0;
+			while (f >= 0x80) { /* rs_varint */
+				rs[nrs++] = (uint8_t)(f | 0x80);
+				f >>= 7;
+			}
+			rs[nrs++] = (uint8_t)f;
+			f = fc->f - 1;
+			lf[f].in_raw = 1;
+			rc[rpos].key = x;
+			rc[rpos].is_int = 1;
+			rc[rpos].node = f;
+		}
+		rnode = f;
+		pos += used;
+		left--;
+		rpos++;
+		if (big) {
+			if (!(nobjs & 63)) { /* obj_word */
+				isframe[nobjs >> 6] = 0;
+				fbefore[nobjs >> 6] = (uint32_t)nfobj;
+			}
+			if (fshift == 0)
+				fobj[nfobj++] = (unsigned char)f;
+			else if (fshift == 1)
+				((uint16_t *)(void *)fobj)[nfobj++] = (uint16_t)f;
+			else
+				((uint32_t *)(void *)fobj)[nfobj++] = f;
+			isframe[nobjs >> 6] |= (uint64_t)1 << (nobjs & 63);
+			nobjs++;
+		}
+		if (!--rleft) {
+			b->rstate = 2;
+			b->rcache_n = rpos;
+			break;
+		}
+	}
+	in->pos = pos;
+	fr->left = left;
+	b->rpos = rpos;
+	b->nrs = nrs;
+	b->rleft = rleft;
+	b->rnode = rnode;
+	b->rmatch = rmatch;
+	m->nobjs = nobjs;
+	m->nfobj = nfobj;
+}
+
+/* raw's frame ids while a run's frames are being read (coded runs only), straight from
+ * the buffer: raw_frames_common takes the common ones, a frame met lately goes through
+ * raw_frame_fast, the rest to raw_int */
 static int m_raw_frames(struct marshal *m, struct mframe *fr)
 {
 	struct pt_input *in = m->in;
 	struct builder *b = m->b;
 
 	while (fr->left && b->rstate == 1 && in->end - in->pos >= 12) {
-		const unsigned char *q = in->buf + in->pos;
 		int64_t x;
+		int big;
 		size_t used;
-		int big = 0;
 
-		if (q[0] == 'i' && q[1] >= 5 && q[1] <= 127) {
-			x = q[1] - 5;
-			used = 2;
-		} else if (q[0] == 'l' && q[1] == '+' && q[2] >= 6 && q[2] <= 9) {
-			uint64_t u = 0;
-			size_t i, nb = 2 * (size_t)(q[2] - 5);
-			for (i = 0; i < nb; i++)
-				u |= (uint64_t)q[3 + i] << (8 * i);
-			if (u > (uint64_t)INT64_MAX)
-				break;
-			x = (int64_t)u;
-			used = 3 + nb;
-			big = 1;
-		} else {
+		raw_frames_common(m, fr);
+		if (!fr->left || b->rstate != 1 || in->end - in->pos < 12)
 			break;
-		}
-		if (b->rmatch && b->rpos < b->rcache_n && b->rcache[b->rpos].is_int &&
-		    b->rcache[b->rpos].key == x) {
-			b->rnode = b->rcache[b->rpos].node;
-			b->rpos++;
-			if (!--b->rleft) {
-				b->rstate = 2;
-				b->rcache_n = b->rpos;
-			}
-		} else {
+		used = raw_id(in->buf + in->pos, &x, &big);
+		if (!used)
+			break;
+		if (!raw_frame_fast(b, x)) {
 			struct val v;
 			memset(&v, 0, sizeof(v));
 			v.t = V_INT;
@@ -1997,13 +2264,8 @@ static int m_raw_frames(struct marshal *m, struct mframe *fr)
 		}
 		in->pos += used;
 		fr->left--;
-		if (big) {
-			if (b->rnode >= O_MAX || m->nobjs >= O_MAX)
-				return pt_diag_error_at(m->d, pt_input_tell(in),
-							"too many objects");
-			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | b->rnode;
-		}
+		if (big && m_frame_obj(m, b->rnode) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -2063,13 +2325,8 @@ static int m_fast_ints(struct marshal *m, struct mframe *f)
 		f->left--;
 		if ((c ? on_scalar(m->b, c, &v) : b_scalar(m->b, &v)) < 0)
 			return -1;
-		if (frame) {
-			if (m->b->rnode >= O_MAX || m->nobjs >= O_MAX)
-				return pt_diag_error_at(m->d, pt_input_tell(in),
-							"too many objects");
-			PT_ALLOC_GROW(m->objs, m->nobjs + 1, m->objs_alloc);
-			m->objs[m->nobjs++] = (uint32_t)O_FRAME << O_SHIFT | m->b->rnode;
-		}
+		if (frame && m_frame_obj(m, m->b->rnode) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -2151,12 +2408,16 @@ static int stackprof_read(struct pt_input *in, struct pt_profile *p, const struc
 	m.b = &b;
 	m.d = d;
 	ret = marshal_parse(&m);
-	if (!ret)
-		ret = finish(&b);
+	/* the object table is done with: its pages can serve the runs' replay */
 	free(m.stack);
 	free(m.syms);
 	free(m.objs);
+	free(m.fobj);
+	free(m.isframe);
+	free(m.fbefore);
 	free(m.nums);
+	if (!ret)
+		ret = finish(&b);
 	builder_release(&b);
 	return ret;
 }
@@ -2272,6 +2533,13 @@ static int stackprof_json_detect(const unsigned char *head, size_t len)
 		i++;
 	if (i == len || head[i] != '{')
 		return 0;
+	/* stackprof's Report writes its data as it holds it: {"mode":"cpu"} alone */
+	for (i++;
+	     i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r');
+	     i++)
+		;
+	if (len - i >= 6 && !memcmp(head + i, "\"mode\"", 6))
+		return 60;
 	if (memmem(head, len, "\"mode\"", 6) &&
 	    (memmem(head, len, "\"frames\"", 8) || memmem(head, len, "\"interval\"", 10)) &&
 	    memmem(head, len, "\"version\"", 9))

@@ -162,4 +162,88 @@ test_expect_success 'Bignum frame ids, repeated through links, read as the small
 	"$PROFTOOL" convert --to collapsed "$SRCDIR/tests/data/stackprof-bignum-links.dump" >actual &&
 	test_cmp expect actual'
 
+# Raw's Bignum frame ids are kept 1 byte each while the dump has under 256 frames, and
+# widened to 2 and then 4 bytes when a frame beyond comes: links made before and after
+# each widening still find their frames (70,000 frames; Integers past 2^62 are Bignum
+# objects in Ruby, so repeating one in raw writes a link to raw's own object; the same
+# dump with small ids has no links).
+if command -v ruby >/dev/null 2>&1; then
+	test_expect_success 'links to raw frame ids read the same before and after the table widens' '
+		cat >wide.rb <<-\EOF &&
+		big = ARGV[0] == "big"
+		frames = {}
+		70_000.times { |k| frames[big ? k + 2**62 : k] = {name: "f#{k}", file: "a.rb", line: k} }
+		ids = (0...70_000).map { |k| big ? k + 2**62 : k } # new objects, not the keys
+		s1 = [0, 5, 7].map { |k| ids[k] }
+		s2 = [0, 300, 5].map { |k| ids[k] }
+		s4 = [1, 69_999].map { |k| ids[k] }
+		raw = []
+		[s1, s2, s1, s4, s2, s4, s1].each_with_index do |s, i|
+		  raw << s.size; raw.concat(s); raw << i + 1
+		end
+		$stdout.binmode
+		$stdout.write Marshal.dump({version: 1.2, mode: :cpu, interval: 1000, samples: 28,
+		                            frames: frames, raw: raw})
+		EOF
+		ruby wide.rb big >big.dump && ruby wide.rb small >small.dump &&
+		"$PROFTOOL" convert --to collapsed big.dump >actual &&
+		printf "%s\n" "f0;f300;f5 7" "f0;f5;f7 11" "f1;f69999 10" >expect &&
+		test_cmp expect actual &&
+		"$PROFTOOL" top -n 5 small.dump >expect &&
+		"$PROFTOOL" top -n 5 big.dump >actual &&
+		test_cmp expect actual'
+else
+	test_skip 'links to raw frame ids across the widening' 'needs ruby'
+fi
+
+# stackprof's own test fixtures (test/fixtures/profile.dump and profile.json) hold
+# {mode: "cpu"} and nothing else: no frames, no samples. The stackprof CLI loads them
+# (its --text prints the "Mode: cpu()" header, then fails dividing by the absent
+# sample count); we read them as an empty profile, whose stacks (none) are whole.
+# mode-only.* are the same shape made by ruby-stackprof's Report
+# (samples/stackprof/make.sh); empty-cpu.dump is a real raw: true recording that took
+# no samples (frames {}, and stackprof leaves raw out).
+empty_top () { # the top of an empty profile, to empty-top.expect
+	printf "%s\n" "Type: samples" "Total: 0" "Showing 0 of 0 functions, sorted by flat" \
+		"      flat  flat%   sum%        cum   cum%  name" >empty-top.expect
+}
+mode_only_check () { # FILE FORMAT
+	empty_top &&
+	printf "%s\n" "Sample types:" "  0: samples [count] total 0 (0) (default)" "Samples: 0" \
+		"Unique stacks: 0" "Unique functions: 0" "Meta mode: cpu" "Meta samples: 0" \
+		>empty-info.expect &&
+	"$PROFTOOL" top "$1" >out && test_cmp empty-top.expect out &&
+	"$PROFTOOL" info "$1" >info &&
+	grep -x "Format: $2" info &&
+	grep -e "^Sample types:" -e "^  0:" -e "^Samples:" -e "^Unique stacks:" -e "^Unique functions:" \
+		-e "^Meta mode:" -e "^Meta samples:" info >out &&
+	test_cmp empty-info.expect out &&
+	"$PROFTOOL" convert --to collapsed "$1" >out 2>err &&
+	test ! -s out && test ! -s err
+}
+test_expect_success 'a dump of {mode: "cpu"} alone (the shape of stackprof'\''s fixtures) reads as empty' '
+	mode_only_check "$S/mode-only.dump" stackprof &&
+	mode_only_check "$S/mode-only.json" stackprof-json'
+
+test_expect_success 'a cpu recording with no samples reads as empty, its interval kept' '
+	empty_top && "$PROFTOOL" top "$S/empty-cpu.dump" >out && test_cmp empty-top.expect out &&
+	"$PROFTOOL" convert --to collapsed "$S/empty-cpu.dump" >out && test ! -s out &&
+	"$PROFTOOL" info "$S/empty-cpu.dump" >info &&
+	grep -x "  1: cpu \[microseconds\] total 0 (0)" info &&
+	grep -x "Period: 1000 cpu \[microseconds\]" info'
+
+test_expect_success 'a Marshal hash with neither frames nor mode is still not a dump' '
+	printf "\004\010{\006:\010fooi\006" >nomode.dump &&
+	test_expect_code 1 "$PROFTOOL" top --from stackprof nomode.dump &&
+	grep -q "not a stackprof dump: no '\''frames'\''" err'
+
+# STACKPROF_DIR: a checkout of stackprof itself; its test fixtures read as above
+if test -n "$STACKPROF_DIR" && test -d "$STACKPROF_DIR/test/fixtures"; then
+	test_expect_success 'stackprof test/fixtures (profile.dump, profile.json) read as empty cpu profiles' '
+		mode_only_check "$STACKPROF_DIR/test/fixtures/profile.dump" stackprof &&
+		mode_only_check "$STACKPROF_DIR/test/fixtures/profile.json" stackprof-json'
+else
+	test_skip 'stackprof test/fixtures' 'set STACKPROF_DIR to a stackprof checkout'
+fi
+
 test_done

@@ -51,3 +51,13 @@ echo "cpu-cli.dump: $(wc -c < cpu-cli.dump) bytes"
 #     SHA-256 hex strings, raw and metadata are dropped
 stackprof --dump cpu.dump meta.dump > combined-cli.dump
 echo "combined-cli.dump: $(wc -c < combined-cli.dump) bytes"
+# 11. a cpu-mode recording that took no samples: frames {}, and no raw (stackprof
+#     leaves raw out when it has none)
+ruby -rstackprof -e 'StackProf.run(mode: :cpu, raw: true, interval: 1000, out: ARGV[0]) {}' \
+	empty-cpu.dump
+echo "empty-cpu.dump: $(wc -c < empty-cpu.dump) bytes"
+# 12. the shape of stackprof's own test fixtures: {mode: "cpu"} and nothing else, as
+#     stackprof's Report writes data without frames (JSON, then the CLI's Marshal form)
+ruby -rstackprof -e 'StackProf::Report.new({mode: "cpu"}).print_json' > mode-only.json
+stackprof --dump mode-only.json > mode-only.dump
+echo "mode-only.json: $(wc -c < mode-only.json) bytes, mode-only.dump: $(wc -c < mode-only.dump) bytes"
