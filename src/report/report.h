@@ -37,6 +37,9 @@ struct pt_top_opts {
 	enum pt_report_format format;
 	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
 	const struct pt_fold *fold; /* the fold that read p, if it folded: its inline marks */
+	/* pprof style: lines and addresses name each row as pprof -lines / -addresses do,
+	 * from p's own frames (not re-keyed, so inline marks stay) */
+	enum pt_granularity gran;
 };
 
 struct pt_method_opts {
