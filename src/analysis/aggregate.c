@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/graph.h"
 #include "util/xalloc.h"
 
 /* the key of frame fid's entry at a's granularity, and the entry to make for it */
@@ -116,8 +117,33 @@ struct walk {
 	unsigned char outer_entry, outer_edge, outer_line; /* outermost on the path */
 };
 
-int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
-		       struct pt_agg *out, struct pt_diag *d)
+/* the graph's edges, one per table edge in its order, weights 0 */
+static void graph_edges(struct pt_graph *gr, const struct pt_agg *a)
+{
+	uint32_t i;
+
+	gr->edges = pt_xcalloc((size_t)a->nedges + 1, sizeof(*gr->edges));
+	gr->nedges = a->nedges;
+	for (i = 0; i < a->nedges; i++) {
+		gr->edges[i].from = a->edges[i].caller;
+		gr->edges[i].to = a->edges[i].callee;
+		gr->edges[i].not_inline = 1;
+	}
+}
+
+/* after the walk: what the sums say */
+static void graph_finish(struct pt_graph *gr)
+{
+	uint32_t i;
+
+	for (i = 0; i < gr->nvertices; i++)
+		gr->seen[i] = gr->flat[i] || gr->cum[i];
+	for (i = 0; i < gr->nedges; i++)
+		gr->edges[i].live = gr->edges[i].weight != 0;
+}
+
+static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned views, uint32_t gt,
+		     struct pt_graph *gr, struct pt_agg *out, struct pt_diag *d)
 {
 	uint32_t w = p->ntypes, n, i;
 	uint32_t *node_edge, *node_line, *frame_entry;
@@ -133,7 +159,12 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 					     "function granularity is available",
 					     p->no_stacks_reason ? p->no_stacks_reason
 								 : "aggregates only");
-		return copy_agg(p->agg, out);
+		copy_agg(p->agg, out);
+		if (gr) {
+			pt_graph_init(gr, out->nentries);
+			pt_graph_from_agg(gr, out, gt, NULL);
+		}
+		return 0;
 	}
 
 	pt_agg_init(out, w, g);
@@ -144,7 +175,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	frame_entry = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	for (i = 0; i < p->nframes; i++)
 		frame_entry[i] = UINT32_MAX;
-	es = views & PT_AGG_EDGES ? 1 : 0;
+	es = (views & PT_AGG_EDGES) || gr ? 1 : 0;
 	ls = views & PT_AGG_LINES ? 1 : 0;
 	node_edge = pt_xmalloc((es ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
 	node_line = pt_xmalloc((ls ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
@@ -163,6 +194,10 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 					       : UINT32_MAX;
 	}
 
+	if (gr) {
+		pt_graph_init(gr, out->nentries);
+		graph_edges(gr, out);
+	}
 	entry_active = pt_xcalloc(out->nentries + 1, sizeof(uint32_t));
 	edge_active = pt_xcalloc(out->nedges + 1, sizeof(uint32_t));
 	line_active = pt_xcalloc(out->nlines + 1, sizeof(uint32_t));
@@ -192,6 +227,8 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 		s->outer_line = node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++;
 		if (node_line[n * ls] != UINT32_MAX)
 			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
+		if (gr)
+			gr->flat[e] = pt_add(gr->flat[e], self[gt]);
 		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -205,12 +242,20 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 
 			s = &st[depth - 1];
 			m = s->node;
-			if (s->outer_entry)
+			if (s->outer_entry) {
 				add_row(out->cum + (size_t)s->entry * w, v, w);
+				if (gr)
+					gr->cum[s->entry] = pt_add(gr->cum[s->entry], v[gt]);
+			}
 			entry_active[s->entry]--;
 			if (node_edge[m * es] != UINT32_MAX) {
-				if (s->outer_edge)
+				if (s->outer_edge) {
 					add_row(out->edge_value + (size_t)node_edge[m] * w, v, w);
+					if (gr) {
+						struct pt_graph_edge *ge = &gr->edges[node_edge[m]];
+						ge->weight = pt_add(ge->weight, v[gt]);
+					}
+				}
 				edge_active[node_edge[m]]--;
 			}
 			if (node_line[m * ls] != UINT32_MAX) {
@@ -235,5 +280,20 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	free(frame_entry);
 	free(node_edge);
 	free(node_line);
+	if (gr)
+		graph_finish(gr);
 	return 0;
+}
+
+int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       struct pt_agg *out, struct pt_diag *d)
+{
+	return aggregate(p, g, views, 0, NULL, out, d);
+}
+
+int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d)
+{
+	memset(graph, 0, sizeof(*graph));
+	return aggregate(p, g, views | PT_AGG_EDGES, t, graph, out, d);
 }

@@ -14,6 +14,7 @@
 #include "util/diag.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/graph.h"
 #include "core/profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -122,6 +123,9 @@ struct pt_tree_opts {
 	enum pt_report_format format; /* text or json */
 	const struct pt_filter_log *filters;
 	double node_fraction;
+	/* the call graph of a's entries for type (pt_aggregate_graph); NULL: made here from
+	 * a's edges */
+	const struct pt_graph *graph;
 };
 
 /* pprof's -peek layout; -1 with d filled for a bad pattern */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/aggregate.h"
 #include "analysis/graph.h"
 #include "core/profile.h"
 #include "tap.h"
@@ -41,6 +42,39 @@ static int64_t weight(const struct pt_graph *g, uint32_t from, uint32_t to, int 
 			return g->edges[i].weight;
 		}
 	return -1;
+}
+
+/* the graph pt_aggregate_graph makes in its walk equals the one copied from its table
+ * afterwards: every vertex's flat, cum and seen, every edge in order */
+static int same_as_copied(const struct pt_profile *p, enum pt_granularity gran, uint32_t t)
+{
+	struct pt_agg a;
+	struct pt_graph made, copied;
+	struct pt_diag d;
+	uint32_t i;
+	int same;
+
+	pt_diag_init(&d, "test");
+	if (pt_aggregate_graph(p, gran, 0, t, &a, &made, &d) < 0)
+		return 0;
+	pt_graph_init(&copied, a.nentries);
+	pt_graph_from_agg(&copied, &a, t, NULL);
+	same = made.nvertices == copied.nvertices && made.nedges == copied.nedges &&
+	       made.nedges == a.nedges && a.nedges > 0;
+	for (i = 0; same && i < made.nvertices; i++)
+		same = made.flat[i] == copied.flat[i] && made.cum[i] == copied.cum[i] &&
+		       made.seen[i] == copied.seen[i];
+	for (i = 0; same && i < made.nedges; i++)
+		same = made.edges[i].from == copied.edges[i].from &&
+		       made.edges[i].to == copied.edges[i].to &&
+		       made.edges[i].live == copied.edges[i].live &&
+		       made.edges[i].not_inline == copied.edges[i].not_inline &&
+		       made.edges[i].residual == copied.edges[i].residual &&
+		       made.edges[i].weight == copied.edges[i].weight;
+	pt_graph_release(&made);
+	pt_graph_release(&copied);
+	pt_agg_release(&a);
+	return same;
 }
 
 static const struct pt_graph_edge *edge_of(const struct pt_graph *g, uint32_t from, uint32_t to)
@@ -142,6 +176,30 @@ int main(void)
 	ok(weight(&g, 0, 1, &ni) == 5 && ni == 1, "one call not inlined: the edge is not");
 	pt_graph_release(&g);
 	free(vx);
+	pt_profile_release(&p);
+
+	/* the table's graph made in the aggregation walk (tree's): two types, recursion,
+	 * negative and zero values, at two granularities */
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_profile_add_type(&p, "delta", "count");
+	a = fr(&p, "a", 0);
+	b = fr(&p, "b", 0);
+	c = pt_profile_simple_frame(&p, "c", 1, 0, 3, 0);
+	d = pt_profile_simple_frame(&p, "c", 1, 0, 4, 0);
+	{
+		int64_t v1[2] = {5, -2}, v2[2] = {3, 7}, v3[2] = {0, -4}, v4[2] = {2, 0};
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, b, a, c}, 4, 0), 0,
+				      v1, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, d}, 2, 0), 0, v2, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){b, c, b}, 3, 0), 0, v3,
+				      0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, b}, 2, 0), 0, v4, 0);
+	}
+	ok(same_as_copied(&p, PT_GRAN_FUNCTIONS, 0) && same_as_copied(&p, PT_GRAN_FUNCTIONS, 1),
+	   "aggregate's graph = the table's edges copied (functions, both types)");
+	ok(same_as_copied(&p, PT_GRAN_LINES, 0) && same_as_copied(&p, PT_GRAN_LINES, 1),
+	   "aggregate's graph = the table's edges copied (lines, both types)");
 	pt_profile_release(&p);
 	return tap_done();
 }
