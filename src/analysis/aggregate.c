@@ -131,13 +131,17 @@ static void graph_edges(struct pt_graph *gr, const struct pt_agg *a)
 	}
 }
 
-/* after the walk: what the sums say */
-static void graph_finish(struct pt_graph *gr)
+/* after the walk: the vertices' sums are the table's of type t (a sum per node in the
+ * walk costs more than this copy on deep trees), and what the sums say */
+static void graph_finish(struct pt_graph *gr, const struct pt_agg *a, uint32_t t)
 {
-	uint32_t i;
+	uint32_t i, w = a->ntypes;
 
-	for (i = 0; i < gr->nvertices; i++)
+	for (i = 0; i < gr->nvertices; i++) {
+		gr->flat[i] = a->flat[(size_t)i * w + t];
+		gr->cum[i] = a->cum[(size_t)i * w + t];
 		gr->seen[i] = gr->flat[i] || gr->cum[i];
+	}
 	for (i = 0; i < gr->nedges; i++)
 		gr->edges[i].live = gr->edges[i].weight != 0;
 }
@@ -227,8 +231,6 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 		s->outer_line = node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++;
 		if (node_line[n * ls] != UINT32_MAX)
 			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
-		if (gr)
-			gr->flat[e] = pt_add(gr->flat[e], self[gt]);
 		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -242,11 +244,8 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 
 			s = &st[depth - 1];
 			m = s->node;
-			if (s->outer_entry) {
+			if (s->outer_entry)
 				add_row(out->cum + (size_t)s->entry * w, v, w);
-				if (gr)
-					gr->cum[s->entry] = pt_add(gr->cum[s->entry], v[gt]);
-			}
 			entry_active[s->entry]--;
 			if (node_edge[m * es] != UINT32_MAX) {
 				if (s->outer_edge) {
@@ -281,7 +280,7 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 	free(node_edge);
 	free(node_line);
 	if (gr)
-		graph_finish(gr);
+		graph_finish(gr, out, gt);
 	return 0;
 }
 
