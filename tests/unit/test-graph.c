@@ -201,5 +201,46 @@ int main(void)
 	ok(same_as_copied(&p, PT_GRAN_LINES, 0) && same_as_copied(&p, PT_GRAN_LINES, 1),
 	   "aggregate's graph = the table's edges copied (lines, both types)");
 	pt_profile_release(&p);
+
+	/* the calls as callgrind charges them: at the callee's rootmost occurrence */
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_profile_add_type(&p, "bytes", "bytes");
+	a = pt_profile_simple_frame(&p, "a", 1, 0, 10, 0);
+	b = pt_profile_simple_frame(&p, "b", 1, 0, 20, 0);
+	c = pt_profile_simple_frame(&p, "a", 1, 0, 11, 0);
+	d = fr(&p, "m", 0);
+	{
+		int64_t v1[2] = {5, 50}, v2[2] = {3, 30};
+		struct pt_graph_calls gc;
+		int64_t v[2], into_a[2] = {0, 0};
+		uint32_t callee, node, fa = p.frames[a].func, fb = p.frames[b].func, cpos;
+		uint64_t calls, a_calls = 0;
+		int b_to_a = 0, m_to_a_lines = 1;
+		size_t i = 0;
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, a, b, c}, 4, 0), 0,
+				      v1, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, c}, 2, 0), 0, v2, 0);
+		pt_graph_calls_build(&gc, &p, 0, 2);
+		while (i < gc.ncalls) {
+			cpos = pt_graph_calls_pos(&gc, i);
+			calls = pt_graph_calls_next(&gc, &i, v, &callee, &node);
+			if (callee == fa) {
+				into_a[0] += v[0];
+				into_a[1] += v[1];
+				a_calls += calls;
+				b_to_a |= gc.pos_func[cpos] == fb;
+				m_to_a_lines &= gc.pos_line[cpos] == 0;
+			}
+		}
+		ok(!b_to_a, "m;a;b;a: no b -> a call (a's rootmost occurrence is under m)");
+		ok(into_a[0] == 8 && into_a[1] == 80 && a_calls == 2,
+		   "a's incoming calls add up to its cum, every type, two occurrences");
+		ok(m_to_a_lines, "the caller's position is its frame's (function, line)");
+		ok(gc.self[(size_t)gc.fpos[c] * 2] == 8 && gc.fpos[a] != gc.fpos[c],
+		   "self per (function, line) position, lines apart");
+		pt_graph_calls_release(&gc);
+	}
+	pt_profile_release(&p);
 	return tap_done();
 }
