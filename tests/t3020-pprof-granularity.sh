@@ -47,4 +47,26 @@ test_expect_success 'functions granularity is still one row per function name' '
 	"$PROFTOOL" top --style pprof --granularity functions "$G/cpu.pb.gz" >actual &&
 	test_cmp "$R/cpu.pprof-top.txt" actual'
 
+# pprof files our writer makes from other formats, against the go tool pprof installed
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+	test_expect_success 'cpuprofile -> pprof: -lines rows with file names cleaned as pprof does' '
+		"$PROFTOOL" convert --to pprof -o l.pb.gz "$SAMPLES/node/lines.cpuprofile" &&
+		go tool pprof -top -lines l.pb.gz 2>/dev/null | sed 1d >want &&
+		"$PROFTOOL" top --style pprof --granularity lines l.pb.gz | sed 1d >got &&
+		test_cmp want got &&
+		grep -q " hotLines file:/[^/]" got'
+	test_expect_success 'perf and stackprof -> pprof: -lines and -addresses rows' '
+		for f in "$SAMPLES/perf/perfdemo-dwarf.txt" "$SAMPLES/stackprof/cpu-raw.dump"; do
+			"$PROFTOOL" convert --to pprof -o c.pb.gz "$f" &&
+			for g in lines addresses; do
+				go tool pprof -top -$g c.pb.gz 2>/dev/null | sed 1d >want &&
+				"$PROFTOOL" top --style pprof --granularity $g c.pb.gz | sed 1d >got &&
+				test_cmp want got || return 1
+			done
+		done'
+else
+	test_skip 'cpuprofile -> pprof: -lines rows' 'go is not installed'
+	test_skip 'perf and stackprof -> pprof: -lines and -addresses rows' 'go is not installed'
+fi
+
 test_done

@@ -153,9 +153,53 @@ struct pp_graph {
 	uint8_t *seen;
 };
 
+/* path (n bytes) made lexically clean as Go's filepath.Clean does, which pprof applies
+ * to every source file name: one '/' between elements, no "." elements, a ".." removes
+ * the element before it (and is dropped right after the root), no trailing '/', "."
+ * for nothing left */
+static void add_clean_path(struct pt_buf *b, const char *s, size_t n)
+{
+	size_t start = b->len, r = 0, dotdot;
+	int rooted = n && s[0] == '/';
+
+	if (rooted) {
+		pt_buf_addch(b, '/');
+		r = 1;
+	}
+	dotdot = b->len;
+	while (r < n) {
+		if (s[r] == '/') {
+			r++;
+		} else if (s[r] == '.' && (r + 1 == n || s[r + 1] == '/')) {
+			r++;
+		} else if (s[r] == '.' && s[r + 1] == '.' && (r + 2 == n || s[r + 2] == '/')) {
+			r += 2;
+			if (b->len > dotdot) {
+				size_t w = b->len - 1;
+				while (w > dotdot && b->buf[w] != '/')
+					w--;
+				pt_buf_setlen(b, w);
+			} else if (!rooted) {
+				if (b->len > start)
+					pt_buf_addch(b, '/');
+				pt_buf_add(b, "..", 2);
+				dotdot = b->len;
+			}
+		} else {
+			if (b->len > start + (size_t)rooted)
+				pt_buf_addch(b, '/');
+			for (; r < n && s[r] != '/'; r++)
+				pt_buf_addch(b, s[r]);
+		}
+	}
+	if (b->len == start)
+		pt_buf_addch(b, '.');
+}
+
 /* A frame's node name as pprof's NodeInfo.PrintableName gives it at -lines or
  * -addresses: the address ("%016x", -addresses only), the function, then "file:line"
- * (":column" after it at -addresses, which keeps columns), or the file alone. A frame
+ * (":column" after it at -addresses, which keeps columns), or the file alone, the file
+ * name cleaned as pprof does (filepath.Clean: "file:///a/./b.js" is "file:/a/b.js"). A frame
  * without a symbol is its binary's base name in brackets, as pprof names a location
  * without a function. */
 static void frame_label(struct pt_buf *b, const struct pt_profile *p, const struct pt_frame *f,
@@ -180,13 +224,14 @@ static void frame_label(struct pt_buf *b, const struct pt_profile *p, const stru
 	pt_buf_add(b, pt_s(p, fn->name), pt_intern_len(&p->strings, fn->name));
 	if (f->line) {
 		pt_buf_addch(b, ' ');
-		pt_buf_add(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
+		if (fn->file)
+			add_clean_path(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
 		pt_buf_addf(b, ":%" PRId64, f->line);
 		if (addresses && f->column)
 			pt_buf_addf(b, ":%" PRId64, f->column);
 	} else if (fn->file) {
 		pt_buf_addch(b, ' ');
-		pt_buf_add(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
+		add_clean_path(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
 	}
 }
 
