@@ -1,5 +1,7 @@
 /* graph.h: the call graph as pprof's graph package builds it, what top --style pprof,
- * tree and dot read caller -> callee edges from (tree's filled from its table's edges). Every
+ * tree and dot read caller -> callee edges from (tree's made in the walk that makes its
+ * table, pt_aggregate_graph), and the same graph as callgrind charges calls
+ * (pt_graph_calls, at the end). Every
  * call-tree node maps to a vertex through its frame (a function name for pprof's layout, an entry
  * of the table at the chosen granularity for tree and dot: any mapping the caller chooses), and the
  * graph holds, for one sample type, each vertex's flat and cum value and the caller -> callee edges
