@@ -28,11 +28,10 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 		       struct pt_agg *out, struct pt_diag *d);
 
 struct pt_graph;
-/* pt_aggregate_views with the edges, and the call graph of sample type t
+/* pt_aggregate_views with the edges, and with them the call graph of sample type t
  * (analysis/graph.h) whose vertices are the table's entries and whose edges are the
- * table's, in its order: the edges' values summed in the same walk, the vertices' flat
- * and cum the table's (what pt_graph_from_agg would copy, without a pass over the
- * edges). graph is initialized here (the caller releases it, also after a failure). */
+ * table's, made with them in the same walk, in their order, their values of type t.
+ * graph is initialized here (the caller releases it, also after a failure). */
 int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d);
 
