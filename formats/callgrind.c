@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/graph.h"
 #include "util/buf.h"
 #include "formats/format.h"
 #include "util/map.h"
-#include "util/sort.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -396,238 +396,10 @@ static void cg_write_rows(struct cg *c, FILE *out)
 	free(svals);
 }
 
-/* The call tree's rows. Self costs come from every node; call costs from each node that
- * is the rootmost occurrence of its function on its path, charged to (parent's function,
- * parent's line). So the calls into a function add up to its cumulative value counted
- * once per stack, which is what callgrind_annotate --inclusive and kcachegrind show as its
- * inclusive cost. Root frames get the synthetic caller (function 0, written as "(root)").
- *
- * Made without hashing. A position is a (function, line) pair of the frames, the line
- * taken in its low 32 bits as callgrind keys it; positions are numbered in (function,
- * line) order. Self rows are summed per position in node order. A call row is a (caller
- * position, callee) pair: each call gives one record, in depth-first order, and a stable
- * sort of the records brings each row's together in that order, runs already in writing
- * order. So the sums saturate exactly where a walk adding into a map of rows would. */
-struct cg_tree {
-	uint32_t npos;
-	uint32_t *fpos;	      /* per frame: its position */
-	uint32_t *pos_func;   /* per position */
-	int64_t *pos_line;    /* per position: the line of its first frame */
-	uint32_t *self_frame; /* per position: the first frame with self cost, or UINT32_MAX */
-	int64_t *self;	      /* nt per position */
-	int64_t *ncum;	      /* nt per node: inclusive values */
-	/* sorted records: key (position, callee), a = node, b = occurrences, x = their
-	 * value if nt is 1 */
-	struct pt_keyed *calls, *spare;
-	size_t ncalls;
-	unsigned cbits; /* the callee's bits of a key */
-	/* every line fits 32 bits, so position order is line order; else two lines may
-	 * share a position and the rows are sorted again by the line each was made with */
-	int exact;
-};
-
-/* Positions: the frames sorted by function, then line as a signed 32-bit number (less
- * the least, for a short key), with rec and tmp (nf records each) as room; frame 0 is
- * the root's caller, (0, 0). */
-static void cg_positions(const struct pt_profile *p, struct cg_tree *t, uint32_t nf,
-			 struct pt_keyed *rec, struct pt_keyed *tmp)
-{
-	uint64_t lmin = UINT32_MAX, lmax = 0;
-	struct pt_keyed *s;
-	unsigned lbits;
-	uint32_t fr, i;
-
-	t->exact = 1;
-	for (fr = 0; fr < nf; fr++) {
-		int64_t l = fr ? p->frames[fr].line : 0;
-		uint64_t u = (uint32_t)l ^ 0x80000000u;
-		if (l < INT32_MIN || l > INT32_MAX)
-			t->exact = 0;
-		if (u < lmin)
-			lmin = u;
-		if (u > lmax)
-			lmax = u;
-	}
-	lbits = pt_bits(lmax - lmin);
-	for (fr = 0; fr < nf; fr++) {
-		uint64_t u = (uint32_t)(fr ? p->frames[fr].line : 0) ^ 0x80000000u;
-		rec[fr].key = (uint64_t)(fr ? p->frames[fr].func : 0) << lbits | (u - lmin);
-		rec[fr].a = fr;
-	}
-	s = pt_sort_keyed(rec, tmp, nf, pt_bits(p->nfuncs) + lbits);
-	t->fpos = pt_xmalloc((size_t)nf * sizeof(uint32_t));
-	t->pos_func = pt_xmalloc((size_t)nf * sizeof(uint32_t));
-	t->pos_line = pt_xmalloc((size_t)nf * sizeof(int64_t));
-	for (i = 0; i < nf; i++) {
-		fr = s[i].a;
-		if (!i || s[i].key != s[i - 1].key) {
-			t->pos_func[t->npos] = fr ? p->frames[fr].func : 0;
-			t->pos_line[t->npos] = fr ? p->frames[fr].line : 0;
-			t->npos++;
-		}
-		t->fpos[fr] = t->npos - 1;
-	}
-}
-
-/* inclusive values of the types written, children into parents from the last node
- * back; *negative is set if any node's is below 0 */
-static int64_t *cg_inclusive(const struct cg *c, int *negative)
-{
-	const struct pt_profile *p = c->p;
-	uint32_t w = p->ntypes, nt = c->nt, n, k;
-	int64_t *ncum =
-		pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
-
-	if (nt == w && !c->t0) {
-		memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
-	} else {
-		for (n = 0; n < p->nnodes; n++)
-			for (k = 0; k < nt; k++)
-				ncum[(size_t)n * nt + k] = p->node_self[(size_t)n * w + c->t0 + k];
-	}
-	*negative = 0;
-	for (n = p->nnodes; n-- > 1;) {
-		int64_t *dst = ncum + (size_t)p->nodes[n].parent * nt;
-		const int64_t *src = ncum + (size_t)n * nt;
-		for (k = 0; k < nt; k++) {
-			dst[k] = pt_add(dst[k], src[k]);
-			*negative |= src[k] < 0;
-		}
-	}
-	return ncum;
-}
-
-/* self costs per position, in node order */
-static void cg_self(const struct cg *c, struct cg_tree *t)
-{
-	const struct pt_profile *p = c->p;
-	uint32_t w = p->ntypes, nt = c->nt, n, k;
-
-	t->self_frame = pt_xmalloc((size_t)t->npos * sizeof(uint32_t));
-	memset(t->self_frame, 0xff, (size_t)t->npos * sizeof(uint32_t));
-	t->self = pt_xcalloc((size_t)t->npos * (nt ? nt : 1), sizeof(int64_t));
-	for (n = 1; n < p->nnodes; n++) {
-		const int64_t *v = p->node_self + (size_t)n * w + c->t0;
-		uint32_t fr, pos;
-		for (k = 0; k < nt; k++)
-			if (v[k])
-				break;
-		if (k == nt)
-			continue;
-		fr = p->nodes[n].frame;
-		pos = t->fpos[fr];
-		if (t->self_frame[pos] == UINT32_MAX)
-			t->self_frame[pos] = fr;
-		for (k = 0; k < nt; k++)
-			t->self[(size_t)pos * nt + k] = pt_add(t->self[(size_t)pos * nt + k], v[k]);
-	}
-}
-
-/* Calls: depth-first, a record at each rootmost occurrence of a function, b the
- * occurrences it stands for, into rec; returns how many. With fold (one type, no
- * negative value), a record of a key met again soon after takes the new one in
- * (pt_recent). */
-static size_t cg_walk(const struct cg *c, const struct cg_tree *t, struct pt_keyed *rec, int fold)
-{
-	const struct pt_profile *p = c->p;
-	uint32_t n, *active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
-	struct pt_recent *recent = fold ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
-	size_t nrec = 0;
-
-	n = p->nnodes ? p->nodes[0].first_child : 0;
-	while (n) {
-		uint32_t func = p->frames[p->nodes[n].frame].func;
-		if (!active[func]++) {
-			uint32_t par = p->nodes[n].parent;
-			uint64_t key =
-				(uint64_t)t->fpos[par ? p->nodes[par].frame : 0] << t->cbits | func;
-			int made;
-			struct pt_keyed *k = pt_recent_record(recent, rec, &nrec, key, &made);
-			if (made) {
-				k->a = n;
-				k->b = 1;
-				k->x = c->nt == 1 ? (uint64_t)t->ncum[n] : 0;
-			} else {
-				k->x = (uint64_t)pt_add((int64_t)k->x, t->ncum[n]);
-				k->b++;
-			}
-		}
-		if (p->nodes[n].first_child) {
-			n = p->nodes[n].first_child;
-			continue;
-		}
-		while (n) {
-			active[p->frames[p->nodes[n].frame].func]--;
-			if (p->nodes[n].next_sibling) {
-				n = p->nodes[n].next_sibling;
-				break;
-			}
-			n = p->nodes[n].parent;
-		}
-	}
-	free(active);
-	free(recent);
-	return nrec;
-}
-
-static void cg_tree_build(struct cg *c, struct cg_tree *t)
-{
-	const struct pt_profile *p = c->p;
-	uint32_t nf = p->nframes ? p->nframes : 1;
-	size_t cap = nf > p->nnodes ? nf : p->nnodes;
-	struct pt_keyed *rec = pt_xmalloc(cap * sizeof(*rec)), *tmp;
-	int negative;
-
-	memset(t, 0, sizeof(*t));
-	tmp = pt_xmalloc((size_t)nf * sizeof(*tmp));
-	cg_positions(p, t, nf, rec, tmp);
-	free(tmp);
-	t->ncum = cg_inclusive(c, &negative);
-	cg_self(c, t);
-	t->cbits = pt_bits(p->nfuncs);
-	t->ncalls = cg_walk(c, t, rec, c->nt == 1 && !negative);
-	tmp = pt_xmalloc((t->ncalls ? t->ncalls : 1) * sizeof(*tmp));
-	t->calls = pt_sort_keyed(rec, tmp, t->ncalls, pt_bits(t->npos - 1) + t->cbits);
-	t->spare = t->calls == rec ? tmp : rec;
-}
-
-static void cg_tree_release(struct cg_tree *t)
-{
-	free(t->fpos);
-	free(t->pos_func);
-	free(t->pos_line);
-	free(t->self_frame);
-	free(t->self);
-	free(t->ncum);
-	free(t->calls);
-	free(t->spare);
-}
-
-/* the call row of the run of records from calls[*i]: its values into v, *i past the
- * run; returns its count of calls */
-static uint64_t cg_run(const struct cg *c, const struct cg_tree *t, size_t *i, int64_t *v)
-{
-	uint64_t key = t->calls[*i].key, calls = 0;
-	uint32_t k;
-	size_t j;
-
-	for (k = 0; k < c->nt; k++)
-		v[k] = 0;
-	if (c->nt == 1) {
-		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++) {
-			v[0] = pt_add(v[0], (int64_t)t->calls[j].x);
-			calls += t->calls[j].b;
-		}
-	} else {
-		for (j = *i; j < t->ncalls && t->calls[j].key == key; j++, calls++) {
-			const int64_t *src = t->ncum + (size_t)t->calls[j].a * c->nt;
-			for (k = 0; k < c->nt; k++)
-				v[k] = pt_add(v[k], src[k]);
-		}
-	}
-	*i = j;
-	return calls;
-}
+/* The call tree's rows: self costs per position, (function, line), and the calls as
+ * callgrind charges them, at each rootmost occurrence of the callee function on a path
+ * (analysis/graph.h, pt_graph_calls), to the position of the frame above; root frames
+ * get the synthetic caller (function 0, written as "(root)"). */
 
 /* the line of the caller's frame of node n: a call row's line */
 static int64_t cg_call_line(const struct pt_profile *p, uint32_t n)
@@ -638,12 +410,11 @@ static int64_t cg_call_line(const struct pt_profile *p, uint32_t n)
 
 /* the rows of an exact tree, already in writing order: each function's self rows,
  * then its calls */
-static void cg_tree_write(struct cg *c, const struct cg_tree *t, FILE *out)
+static void cg_tree_write(struct cg *c, const struct pt_graph_calls *t, FILE *out)
 {
-	uint32_t nt = c->nt, pos, k;
+	uint32_t nt = c->nt, pos, k, callee, node;
 	int64_t *sum = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
 	int64_t *v = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
-	uint64_t mask = ((uint64_t)1 << t->cbits) - 1;
 	size_t i = 0;
 
 	for (pos = 0; pos < t->npos; pos++)
@@ -661,16 +432,14 @@ static void cg_tree_write(struct cg *c, const struct cg_tree *t, FILE *out)
 		if (pos == t->npos && i == t->ncalls)
 			break;
 		f = pos < t->npos ? t->pos_func[pos] : UINT32_MAX;
-		if (i < t->ncalls && t->pos_func[t->calls[i].key >> t->cbits] < f)
-			f = t->pos_func[t->calls[i].key >> t->cbits];
+		if (i < t->ncalls && t->pos_func[pt_graph_calls_pos(t, i)] < f)
+			f = t->pos_func[pt_graph_calls_pos(t, i)];
 		for (; pos < t->npos && t->pos_func[pos] == f; pos++)
 			if (t->self_frame[pos] != UINT32_MAX)
 				cg_put(c, out, f, UINT32_MAX, t->pos_line[pos], 0,
 				       t->self + (size_t)pos * nt);
-		while (i < t->ncalls &&
-		       t->pos_func[cpos = (uint32_t)(t->calls[i].key >> t->cbits)] == f) {
-			uint32_t callee = (uint32_t)(t->calls[i].key & mask);
-			uint64_t calls = cg_run(c, t, &i, v);
+		while (i < t->ncalls && t->pos_func[cpos = pt_graph_calls_pos(t, i)] == f) {
+			uint64_t calls = pt_graph_calls_next(t, &i, v, &callee, &node);
 			cg_put(c, out, f, callee, t->pos_line[cpos], calls, v);
 		}
 	}
@@ -680,11 +449,10 @@ static void cg_tree_write(struct cg *c, const struct cg_tree *t, FILE *out)
 }
 
 /* an inexact tree's rows into memory, each with the line it was first made with */
-static void cg_tree_rows(struct cg *c, const struct cg_tree *t)
+static void cg_tree_rows(struct cg *c, const struct pt_graph_calls *t)
 {
 	const struct pt_profile *p = c->p;
-	uint64_t mask = ((uint64_t)1 << t->cbits) - 1;
-	uint32_t pos;
+	uint32_t pos, callee, node;
 	size_t i = 0;
 
 	for (pos = 0; pos < t->npos; pos++)
@@ -694,10 +462,11 @@ static void cg_tree_rows(struct cg *c, const struct cg_tree *t)
 			cg_add(c, r, t->self + (size_t)pos * c->nt);
 		}
 	while (i < t->ncalls) {
-		const struct pt_keyed *first = &t->calls[i];
-		size_t r = cg_new_row(c, t->pos_func[first->key >> t->cbits],
-				      cg_call_line(p, first->a), (uint32_t)(first->key & mask));
-		c->rows[r].calls = cg_run(c, t, &i, c->vals + r * c->nt);
+		uint32_t cpos = pt_graph_calls_pos(t, i);
+		size_t r = cg_new_row(c, t->pos_func[cpos], 0, 0);
+		c->rows[r].calls = pt_graph_calls_next(t, &i, c->vals + r * c->nt, &callee, &node);
+		c->rows[r].line = cg_call_line(p, node);
+		c->rows[r].callee = callee;
 	}
 }
 
@@ -705,7 +474,7 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 			   struct pt_diag *d)
 {
 	struct cg c;
-	struct cg_tree t;
+	struct pt_graph_calls t;
 	struct pt_agg a;
 	int streamed = 0;
 
@@ -720,14 +489,14 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	c.call_at = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
 	pt_buf_init(&c.call_text);
 	if (pt_profile_has_stacks(p)) {
-		cg_tree_build(&c, &t);
+		pt_graph_calls_build(&t, p, c.t0, c.nt);
 		if (t.exact) {
 			cg_tree_write(&c, &t, out);
 			streamed = 1;
 		} else {
 			cg_tree_rows(&c, &t);
 		}
-		cg_tree_release(&t);
+		pt_graph_calls_release(&t);
 	} else {
 		if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
 			free(c.fl_id);

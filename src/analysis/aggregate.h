@@ -23,9 +23,17 @@ int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_ag
 /* The same, computing only the views asked for: entries, flat and cum always; edges
  * with PT_AGG_EDGES, lines with PT_AGG_LINES (pt_aggregate asks for both). Views not
  * asked for are left empty, unless the profile is aggregate-only (then all are copied). */
-enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1 };
+enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1, PT_AGG_GRAPH = 1 << 2 };
 int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       struct pt_agg *out, struct pt_diag *d);
+
+struct pt_graph;
+/* pt_aggregate_views with the edges, and with them the call graph of sample type t
+ * (analysis/graph.h) whose vertices are the table's entries and whose edges are the
+ * table's, made with them in the same walk, in their order, their values of type t.
+ * graph is initialized here (the caller releases it, also after a failure). */
+int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d);
 
 /* the entry frame fid folds into at a's granularity, made if absent (its flags gain
  * the frame's) */

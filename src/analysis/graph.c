@@ -1,5 +1,6 @@
 /* graph.c: the call graph (graph.h) from one depth-first walk over the call tree, its
- * edges merged by a sort of the walk's records rather than a hash map of edges. */
+ * edges merged by a sort of the walk's records rather than a hash map of edges; and
+ * the same graph as callgrind charges calls (pt_graph_calls). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -381,4 +382,215 @@ unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t)
 	pt_graph_release(&g);
 	free(name_of);
 	return marks;
+}
+
+/* ---- the calls as callgrind charges them (graph.h) ----
+ *
+ * Made without hashing: positions come from a sort of the frames; self values are summed
+ * per position in node order; each call gives one record in depth-first order, and a
+ * stable sort brings each edge's records together in that order, edges in (position,
+ * callee) order. */
+
+/* Positions: the frames sorted by function, then line as a signed 32-bit number (less
+ * the least, for a short key), with rec and tmp (nf records each) as room; frame 0 is
+ * the root's caller, (0, 0). */
+static void calls_positions(const struct pt_profile *p, struct pt_graph_calls *c, uint32_t nf,
+			    struct pt_keyed *rec, struct pt_keyed *tmp)
+{
+	uint64_t lmin = UINT32_MAX, lmax = 0;
+	struct pt_keyed *s;
+	unsigned lbits;
+	uint32_t fr, i;
+
+	c->exact = 1;
+	for (fr = 0; fr < nf; fr++) {
+		int64_t l = fr ? p->frames[fr].line : 0;
+		uint64_t u = (uint32_t)l ^ 0x80000000u;
+		if (l < INT32_MIN || l > INT32_MAX)
+			c->exact = 0;
+		if (u < lmin)
+			lmin = u;
+		if (u > lmax)
+			lmax = u;
+	}
+	lbits = pt_bits(lmax - lmin);
+	for (fr = 0; fr < nf; fr++) {
+		uint64_t u = (uint32_t)(fr ? p->frames[fr].line : 0) ^ 0x80000000u;
+		rec[fr].key = (uint64_t)(fr ? p->frames[fr].func : 0) << lbits | (u - lmin);
+		rec[fr].a = fr;
+	}
+	s = pt_sort_keyed(rec, tmp, nf, pt_bits(p->nfuncs) + lbits);
+	c->fpos = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	c->pos_func = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	c->pos_line = pt_xmalloc((size_t)nf * sizeof(int64_t));
+	for (i = 0; i < nf; i++) {
+		fr = s[i].a;
+		if (!i || s[i].key != s[i - 1].key) {
+			c->pos_func[c->npos] = fr ? p->frames[fr].func : 0;
+			c->pos_line[c->npos] = fr ? p->frames[fr].line : 0;
+			c->npos++;
+		}
+		c->fpos[fr] = c->npos - 1;
+	}
+}
+
+/* inclusive values of the types, children into parents from the last node back;
+ * *negative is set if any node's is below 0 */
+static int64_t *calls_inclusive(const struct pt_profile *p, uint32_t t0, uint32_t nt, int *negative)
+{
+	uint32_t w = p->ntypes, n, k;
+	int64_t *ncum =
+		pt_xmalloc((size_t)(p->nnodes ? p->nnodes : 1) * (nt ? nt : 1) * sizeof(int64_t));
+
+	if (nt == w && !t0) {
+		memcpy(ncum, p->node_self, (size_t)p->nnodes * w * sizeof(int64_t));
+	} else {
+		for (n = 0; n < p->nnodes; n++)
+			for (k = 0; k < nt; k++)
+				ncum[(size_t)n * nt + k] = p->node_self[(size_t)n * w + t0 + k];
+	}
+	*negative = 0;
+	for (n = p->nnodes; n-- > 1;) {
+		int64_t *dst = ncum + (size_t)p->nodes[n].parent * nt;
+		const int64_t *src = ncum + (size_t)n * nt;
+		for (k = 0; k < nt; k++) {
+			dst[k] = pt_add(dst[k], src[k]);
+			*negative |= src[k] < 0;
+		}
+	}
+	return ncum;
+}
+
+/* self values per position, in node order */
+static void calls_self(const struct pt_profile *p, struct pt_graph_calls *c)
+{
+	uint32_t w = p->ntypes, nt = c->nt, n, k;
+
+	c->self_frame = pt_xmalloc((size_t)c->npos * sizeof(uint32_t));
+	memset(c->self_frame, 0xff, (size_t)c->npos * sizeof(uint32_t));
+	c->self = pt_xcalloc((size_t)c->npos * (nt ? nt : 1), sizeof(int64_t));
+	for (n = 1; n < p->nnodes; n++) {
+		const int64_t *v = p->node_self + (size_t)n * w + c->t0;
+		uint32_t fr, pos;
+		for (k = 0; k < nt; k++)
+			if (v[k])
+				break;
+		if (k == nt)
+			continue;
+		fr = p->nodes[n].frame;
+		pos = c->fpos[fr];
+		if (c->self_frame[pos] == UINT32_MAX)
+			c->self_frame[pos] = fr;
+		for (k = 0; k < nt; k++)
+			c->self[(size_t)pos * nt + k] = pt_add(c->self[(size_t)pos * nt + k], v[k]);
+	}
+}
+
+/* Depth-first, a record at each rootmost occurrence of a function, b the occurrences it
+ * stands for, into rec; returns how many. With fold (one type, no negative value), a
+ * record of a key met again soon after takes the new one in (pt_recent). */
+static size_t calls_walk(const struct pt_profile *p, const struct pt_graph_calls *c,
+			 struct pt_keyed *rec, int fold)
+{
+	uint32_t n, *active = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
+	struct pt_recent *recent = fold ? pt_xcalloc(PT_RECENT_N, sizeof(*recent)) : NULL;
+	size_t nrec = 0;
+
+	n = p->nnodes ? p->nodes[0].first_child : 0;
+	while (n) {
+		uint32_t func = p->frames[p->nodes[n].frame].func;
+		if (!active[func]++) {
+			uint32_t par = p->nodes[n].parent;
+			uint64_t key =
+				(uint64_t)c->fpos[par ? p->nodes[par].frame : 0] << c->cbits | func;
+			int made;
+			struct pt_keyed *k = pt_recent_record(recent, rec, &nrec, key, &made);
+			if (made) {
+				k->a = n;
+				k->b = 1;
+				k->x = c->nt == 1 ? (uint64_t)c->ncum[n] : 0;
+			} else {
+				k->x = (uint64_t)pt_add((int64_t)k->x, c->ncum[n]);
+				k->b++;
+			}
+		}
+		if (p->nodes[n].first_child) {
+			n = p->nodes[n].first_child;
+			continue;
+		}
+		while (n) {
+			active[p->frames[p->nodes[n].frame].func]--;
+			if (p->nodes[n].next_sibling) {
+				n = p->nodes[n].next_sibling;
+				break;
+			}
+			n = p->nodes[n].parent;
+		}
+	}
+	free(active);
+	free(recent);
+	return nrec;
+}
+
+void pt_graph_calls_build(struct pt_graph_calls *c, const struct pt_profile *p, uint32_t t0,
+			  uint32_t nt)
+{
+	uint32_t nf = p->nframes ? p->nframes : 1;
+	size_t cap = nf > p->nnodes ? nf : p->nnodes;
+	struct pt_keyed *rec = pt_xmalloc(cap * sizeof(*rec)), *tmp;
+	int negative;
+
+	memset(c, 0, sizeof(*c));
+	c->t0 = t0;
+	c->nt = nt;
+	tmp = pt_xmalloc((size_t)nf * sizeof(*tmp));
+	calls_positions(p, c, nf, rec, tmp);
+	free(tmp);
+	c->ncum = calls_inclusive(p, t0, nt, &negative);
+	calls_self(p, c);
+	c->cbits = pt_bits(p->nfuncs);
+	c->ncalls = calls_walk(p, c, rec, nt == 1 && !negative);
+	tmp = pt_xmalloc((c->ncalls ? c->ncalls : 1) * sizeof(*tmp));
+	c->calls = pt_sort_keyed(rec, tmp, c->ncalls, pt_bits(c->npos - 1) + c->cbits);
+	c->spare = c->calls == rec ? tmp : rec;
+}
+
+void pt_graph_calls_release(struct pt_graph_calls *c)
+{
+	free(c->fpos);
+	free(c->pos_func);
+	free(c->pos_line);
+	free(c->self_frame);
+	free(c->self);
+	free(c->ncum);
+	free(c->calls);
+	free(c->spare);
+	memset(c, 0, sizeof(*c));
+}
+
+uint64_t pt_graph_calls_next(const struct pt_graph_calls *c, size_t *i, int64_t *v,
+			     uint32_t *callee, uint32_t *node)
+{
+	uint64_t key = c->calls[*i].key, calls = 0;
+	uint32_t k;
+	size_t j;
+
+	*callee = (uint32_t)(key & (((uint64_t)1 << c->cbits) - 1));
+	*node = c->calls[*i].a;
+	for (k = 0; k < c->nt; k++)
+		v[k] = 0;
+	if (c->nt == 1) {
+		for (j = *i; j < c->ncalls && c->calls[j].key == key; j++) {
+			v[0] = pt_add(v[0], (int64_t)c->calls[j].x);
+			calls += c->calls[j].b;
+		}
+	} else {
+		for (j = *i; j < c->ncalls && c->calls[j].key == key; j++, calls++) {
+			const int64_t *src = c->ncum + (size_t)c->calls[j].a * c->nt;
+			for (k = 0; k < c->nt; k++)
+				v[k] = pt_add(v[k], src[k]);
+		}
+	}
+	*i = j;
+	return calls;
 }

@@ -1,5 +1,7 @@
 /* graph.h: the call graph as pprof's graph package builds it, what top --style pprof,
- * tree and dot read caller -> callee edges from (tree's filled from its table's edges). Every
+ * tree and dot read caller -> callee edges from (tree's made in the walk that makes its
+ * table, pt_aggregate_graph), and the same graph as callgrind charges calls
+ * (pt_graph_calls, at the end). Every
  * call-tree node maps to a vertex through its frame (a function name for pprof's layout, an entry
  * of the table at the chosen granularity for tree and dot: any mapping the caller chooses), and the
  * graph holds, for one sample type, each vertex's flat and cum value and the caller -> callee edges
@@ -20,6 +22,7 @@
 
 #include "analysis/aggregate.h"
 #include "core/profile.h"
+#include "util/sort.h"
 
 struct pt_graph_edge {
 	uint32_t from, to; /* vertices */
@@ -64,5 +67,55 @@ uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_ag
  * vertices are the names: an array of p->strings.n + 1 bytes, 1 "(inline)", 2
  * "(partial-inline)" (pt_inline_mark), all 0 when no frame is inlined. The caller frees. */
 unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t);
+
+/* ---- the calls as callgrind charges them ----
+ *
+ * The same graph in callgrind's terms (pt_graph_calls_build): callers are positions,
+ * (function, line) pairs of the frames, callees are functions, and every value has the
+ * types t0 .. t0 + nt - 1. A call is charged at each rootmost occurrence of its callee
+ * function on a path, whoever calls it there, with that node's inclusive value: so a
+ * function's incoming calls add up to its cum, which kcachegrind shows as its inclusive
+ * cost (pt_graph counts once per edge instead: on a;b;a it has b -> a, which this does
+ * not). Each call edge also counts the occurrences it stands for (callgrind's calls=).
+ *
+ * Positions are numbered in (function, line as a signed 32-bit number) order, the line
+ * taken in its low 32 bits as callgrind keys it; position 0 is (0, 0), the synthetic
+ * caller of root frames. The edges are runs of records sorted by (caller position,
+ * callee), each run in depth-first order, so sums saturate where a walk adding into a
+ * map would. */
+struct pt_graph_calls {
+	uint32_t t0, nt;
+	uint32_t npos;
+	uint32_t *fpos;	      /* per frame: its position */
+	uint32_t *pos_func;   /* per position */
+	int64_t *pos_line;    /* per position: the line of its first frame */
+	uint32_t *self_frame; /* per position: its first frame with self cost, or UINT32_MAX */
+	int64_t *self;	      /* nt per position: the self values of its nodes */
+	int64_t *ncum;	      /* nt per node: inclusive values */
+	/* records: key (position, callee), a = node, b = occurrences, x = their value if
+	 * nt is 1 */
+	struct pt_keyed *calls, *spare;
+	size_t ncalls;
+	unsigned cbits; /* the callee's bits of a key */
+	/* every line fits 32 bits, so position order is line order; else two lines may
+	 * share a position */
+	int exact;
+};
+
+void pt_graph_calls_build(struct pt_graph_calls *c, const struct pt_profile *p, uint32_t t0,
+			  uint32_t nt);
+void pt_graph_calls_release(struct pt_graph_calls *c);
+
+/* the caller position of the edge whose records start at index i */
+static inline uint32_t pt_graph_calls_pos(const struct pt_graph_calls *c, size_t i)
+{
+	return (uint32_t)(c->calls[i].key >> c->cbits);
+}
+
+/* The edge whose records start at *i: its values into v (nt), its callee into *callee,
+ * the node of its first record into *node; *i goes past it. Returns the occurrences it
+ * stands for. */
+uint64_t pt_graph_calls_next(const struct pt_graph_calls *c, size_t *i, int64_t *v,
+			     uint32_t *callee, uint32_t *node);
 
 #endif

@@ -116,9 +116,10 @@ int cmd_top(int argc, char **argv)
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
 	r.fold_marks = o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT;
-	if (!(ret = pt_run_prepare(&r)) && !r.fold && r.gran != PT_GRAN_FUNCTIONS) {
+	o.gran = r.gran;
+	if (!(ret = pt_run_prepare(&r)) && !r.fold && r.gran == PT_GRAN_FILES) {
 		/* pprof's graph is of the tree's frames: re-key it at the granularity, as
-		 * pprof -files / -lines / -addresses do */
+		 * pprof -files does (lines and addresses name the tree's own frames) */
 		struct pt_diag d;
 		pt_diag_init(&d, path);
 		if (pt_filter_granularity(&r.p, r.gran, &d) < 0)

@@ -66,9 +66,10 @@ int cmd_tree(int argc, char **argv)
 	pt_run_init(&r, &common, path);
 	pt_run_inputs(&r, paths, npaths);
 	r.gran = ra.gran;
-	r.views = PT_AGG_EDGES; /* the call graph's edges (report/tree.c) */
+	r.views = PT_AGG_EDGES | PT_AGG_GRAPH; /* the call graph (report/tree.c) */
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;
+		o.graph = &r.graph;
 		o.filters = &r.log;
 		ret = pt_run_emit(&r, ra.outpath, emit_tree, &o);
 	}

@@ -24,6 +24,8 @@ void pt_run_release(struct pt_run *r)
 {
 	if (r->have_agg)
 		pt_agg_release(&r->agg);
+	if (r->have_graph)
+		pt_graph_release(&r->graph);
 	if (r->have_fold)
 		pt_fold_release(&r->folder);
 	pt_filter_log_release(&r->log);
@@ -134,8 +136,14 @@ int pt_run_table(struct pt_run *r)
 	struct pt_diag d;
 
 	pt_diag_init(&d, r->path);
-	if (pt_aggregate_views(&r->p, r->gran, r->views, &r->agg, &d) < 0)
+	if (r->views & PT_AGG_GRAPH) {
+		r->have_graph = 1;
+		if (pt_aggregate_graph(&r->p, r->gran, r->views, r->type, &r->agg, &r->graph, &d) <
+		    0)
+			return pt_cli_fail(&d);
+	} else if (pt_aggregate_views(&r->p, r->gran, r->views, &r->agg, &d) < 0) {
 		return pt_cli_fail(&d);
+	}
 	r->have_agg = 1;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/graph.h"
 #include "cli/cli.h"
 #include "core/profile.h"
 
@@ -35,6 +36,10 @@ struct pt_run {
 	struct pt_fold folder;	  /* the fold, when one read the profile */
 	int folded;		  /* the fold took the stacks: p is aggregate-only */
 	int have_agg, have_fold;
+	/* after pt_run_table with PT_AGG_GRAPH in views: the table's call graph for the
+	 * type, made in the walk that makes the table */
+	struct pt_graph graph;
+	int have_graph;
 };
 
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path);

@@ -14,6 +14,7 @@
 #include "util/diag.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "analysis/graph.h"
 #include "core/profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -37,6 +38,9 @@ struct pt_top_opts {
 	enum pt_report_format format;
 	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
 	const struct pt_fold *fold; /* the fold that read p, if it folded: its inline marks */
+	/* pprof style: lines and addresses name each row as pprof -lines / -addresses do,
+	 * from p's own frames (not re-keyed, so inline marks stay) */
+	enum pt_granularity gran;
 };
 
 struct pt_method_opts {
@@ -125,6 +129,9 @@ struct pt_tree_opts {
 	enum pt_report_format format; /* text or json */
 	const struct pt_filter_log *filters;
 	double node_fraction;
+	/* the call graph of a's entries for type (pt_aggregate_graph); NULL: made here from
+	 * a's edges */
+	const struct pt_graph *graph;
 };
 
 /* pprof's -peek layout; -1 with d filled for a bad pattern */

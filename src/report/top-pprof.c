@@ -1,6 +1,7 @@
 /* report-top-pprof.c: `go tool pprof`'s -top and -traces layouts: its header, its one
  * unit per report, its node trimming and its (inline) marks, rebuilt from the samples
- * the way pprof's graph package does it (one node per function name). */
+ * the way pprof's graph package does it (one node per function name, or per printed
+ * name at -lines and -addresses). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -143,20 +144,113 @@ struct pp_graph {
 	uint32_t t;
 	uint32_t nent;
 	uint32_t *frame_ent; /* frame -> entry (the graph's vertex), numbered in node order */
-	uint32_t *ent_name;  /* entry -> string id */
+	uint32_t *ent_name;  /* entry -> its printed name's id in *names */
+	const struct pt_intern *names; /* p's strings, or `labels` for lines and addresses */
+	struct pt_arena arena;
+	struct pt_intern labels;
 	struct pt_graph g;
 	int64_t *flat, *cum; /* g's */
 	uint8_t *seen;
 };
 
-static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t t)
+/* path (n bytes) made lexically clean as Go's filepath.Clean does, which pprof applies
+ * to every source file name: one '/' between elements, no "." elements, a ".." removes
+ * the element before it (and is dropped right after the root), no trailing '/', "."
+ * for nothing left */
+static void add_clean_path(struct pt_buf *b, const char *s, size_t n)
+{
+	size_t start = b->len, r = 0, dotdot;
+	int rooted = n && s[0] == '/';
+
+	if (rooted) {
+		pt_buf_addch(b, '/');
+		r = 1;
+	}
+	dotdot = b->len;
+	while (r < n) {
+		if (s[r] == '/') {
+			r++;
+		} else if (s[r] == '.' && (r + 1 == n || s[r + 1] == '/')) {
+			r++;
+		} else if (s[r] == '.' && s[r + 1] == '.' && (r + 2 == n || s[r + 2] == '/')) {
+			r += 2;
+			if (b->len > dotdot) {
+				size_t w = b->len - 1;
+				while (w > dotdot && b->buf[w] != '/')
+					w--;
+				pt_buf_setlen(b, w);
+			} else if (!rooted) {
+				if (b->len > start)
+					pt_buf_addch(b, '/');
+				pt_buf_add(b, "..", 2);
+				dotdot = b->len;
+			}
+		} else {
+			if (b->len > start + (size_t)rooted)
+				pt_buf_addch(b, '/');
+			for (; r < n && s[r] != '/'; r++)
+				pt_buf_addch(b, s[r]);
+		}
+	}
+	if (b->len == start)
+		pt_buf_addch(b, '.');
+}
+
+/* A frame's node name as pprof's NodeInfo.PrintableName gives it at -lines or
+ * -addresses: the address ("%016x", -addresses only), the function, then "file:line"
+ * (":column" after it at -addresses, which keeps columns), or the file alone, the file
+ * name cleaned as pprof does (filepath.Clean: "file:///a/./b.js" is "file:/a/b.js"). A frame
+ * without a symbol is its binary's base name in brackets, as pprof names a location
+ * without a function. */
+static void frame_label(struct pt_buf *b, const struct pt_profile *p, const struct pt_frame *f,
+			enum pt_granularity gran)
+{
+	const struct pt_func *fn = &p->funcs[f->func];
+	int addresses = gran == PT_GRAN_ADDRESSES;
+
+	pt_buf_reset(b);
+	if (addresses && f->addr)
+		pt_buf_addf(b, "%016" PRIx64 " ", f->addr);
+	if (f->flags & PT_FRAME_NO_SYMBOL) {
+		const char *obj = f->mapping ? pt_s(p, p->mappings[f->mapping].file) : "";
+		const char *base = strrchr(obj, '/');
+		base = base ? base + 1 : obj;
+		if (*base)
+			pt_buf_addf(b, "[%s]", base);
+		else
+			pt_buf_addstr(b, "<unknown>");
+		return;
+	}
+	pt_buf_add(b, pt_s(p, fn->name), pt_intern_len(&p->strings, fn->name));
+	if (f->line) {
+		pt_buf_addch(b, ' ');
+		if (fn->file)
+			add_clean_path(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
+		pt_buf_addf(b, ":%" PRId64, f->line);
+		if (addresses && f->column)
+			pt_buf_addf(b, ":%" PRId64, f->column);
+	} else if (fn->file) {
+		pt_buf_addch(b, ' ');
+		add_clean_path(b, pt_s(p, fn->file), pt_intern_len(&p->strings, fn->file));
+	}
+}
+
+static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t t,
+		       enum pt_granularity gran)
 {
 	struct pt_map names;
+	struct pt_buf label = PT_BUF_INIT;
+	int by_label = gran == PT_GRAN_LINES || gran == PT_GRAN_ADDRESSES;
 	uint32_t n;
 
 	memset(g, 0, sizeof(*g));
 	g->p = p;
 	g->t = t;
+	g->names = &p->strings;
+	pt_arena_init(&g->arena);
+	pt_intern_init(&g->labels, &g->arena);
+	if (by_label)
+		g->names = &g->labels;
 	pt_map_init(&names);
 	g->frame_ent = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	g->ent_name = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
@@ -166,7 +260,12 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 		uint32_t fid = p->nodes[n].frame, name, *slot;
 		if (g->frame_ent[fid] != UINT32_MAX)
 			continue;
-		name = p->funcs[p->frames[fid].func].name;
+		if (by_label) {
+			frame_label(&label, p, &p->frames[fid], gran);
+			name = pt_intern(&g->labels, label.buf, label.len);
+		} else {
+			name = p->funcs[p->frames[fid].func].name;
+		}
 		slot = pt_map_put(&names, name);
 		if (*slot == PT_MAP_NEW) {
 			*slot = g->nent;
@@ -175,6 +274,7 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 		g->frame_ent[fid] = *slot;
 	}
 	pt_map_release(&names);
+	pt_buf_release(&label);
 	pt_graph_init(&g->g, g->nent);
 	g->flat = g->g.flat;
 	g->cum = g->g.cum;
@@ -185,6 +285,8 @@ static void graph_release(struct pp_graph *g)
 {
 	free(g->frame_ent);
 	free(g->ent_name);
+	pt_intern_release(&g->labels);
+	pt_arena_release(&g->arena);
 	pt_graph_release(&g->g);
 }
 
@@ -371,7 +473,7 @@ static int pp_cmp(const void *pa, const void *pb, void *ctx)
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	int r = s->by_cum ? cmp_abs_desc(g->cum[a], g->cum[b])
 			  : cmp_abs_desc(g->flat[a], g->flat[b]);
-	const struct pt_intern *st = &g->p->strings;
+	const struct pt_intern *st = g->names;
 	size_t la, lb;
 
 	if (r)
@@ -421,7 +523,7 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 				     "(%s)",
 				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
 	report_init(&r, p, o->type);
-	graph_init(&g, p, o->type);
+	graph_init(&g, p, o->type, o->gran);
 	graph_build(&g, NULL);
 
 	/* nodes whose |cum| is under 0.5% of the total go, and the graph is rebuilt */
@@ -520,8 +622,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		pt_buf_addf(&b, " %10s ", cv.buf);
 		pt_buf_add_pprof_pct(&b, g.cum[e], r.total);
 		pt_buf_addstr(&b, "  ");
-		pt_buf_add_printable(&b, pt_s(p, g.ent_name[e]),
-				     pt_intern_len(&p->strings, g.ent_name[e]));
+		pt_buf_add_printable(&b, pt_intern_str(g.names, g.ent_name[e]),
+				     pt_intern_len(g.names, g.ent_name[e]));
 		pt_buf_addf(&b, "%s\n", mark_text(marks[e]));
 		fwrite(b.buf, 1, b.len, out);
 		pt_buf_release(&fv);

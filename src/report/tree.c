@@ -1,7 +1,7 @@
 /* tree.c: pprof's -peek/-tree layout: each function with its callers above and its
  * callees below, with the value of each call edge and its share of the function's cum.
  * Edges come from the call graph (analysis/graph.h) over the table's entries, counted
- * once per stack, filled from the table's own edges. */
+ * once per stack, made in the walk that made the table (pt_aggregate_graph). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -101,25 +101,34 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 /* the call graph of the table's entries for type t, and each entry's callers (in) and
  * callees (outs) among its edges with a value */
 struct tree_edges {
-	struct pt_graph g;
+	const struct pt_graph *g; /* the run's, or own */
+	struct pt_graph own;
 	struct adj *in, *outs;
 };
 
-static void tree_edges_build(struct tree_edges *te, const struct pt_agg *a, uint32_t t)
+static void tree_edges_build(struct tree_edges *te, const struct pt_agg *a, uint32_t t,
+			     const struct pt_graph *made)
 {
 	uint32_t i;
 
-	/* the table's edges, made in the walk that made its entries (a second walk over
-	 * the tree by pt_graph_build costs 15% more on a deep 150 MB profile) */
-	pt_graph_init(&te->g, a->nentries);
-	pt_graph_from_agg(&te->g, a, t, NULL);
+	/* the graph made in the walk that made the table (a second walk over the tree by
+	 * pt_graph_build costs 15% more on a deep 150 MB profile); without one, the
+	 * table's edges copied */
+	memset(&te->own, 0, sizeof(te->own));
+	if (made) {
+		te->g = made;
+	} else {
+		pt_graph_init(&te->own, a->nentries);
+		pt_graph_from_agg(&te->own, a, t, NULL);
+		te->g = &te->own;
+	}
 	te->in = pt_xcalloc(a->nentries + 1, sizeof(*te->in));
 	te->outs = pt_xcalloc(a->nentries + 1, sizeof(*te->outs));
-	for (i = 0; i < te->g.nedges; i++) {
-		if (!te->g.edges[i].weight)
+	for (i = 0; i < te->g->nedges; i++) {
+		if (!te->g->edges[i].weight)
 			continue;
-		add_adj(&te->in[te->g.edges[i].to], i);
-		add_adj(&te->outs[te->g.edges[i].from], i);
+		add_adj(&te->in[te->g->edges[i].to], i);
+		add_adj(&te->outs[te->g->edges[i].from], i);
 	}
 }
 
@@ -133,7 +142,7 @@ static void tree_edges_release(struct tree_edges *te, uint32_t nentries)
 	}
 	free(te->in);
 	free(te->outs);
-	pt_graph_release(&te->g);
+	pt_graph_release(&te->own);
 }
 
 /* the entries shown, in report order: sorted, the node fraction applied, and (-peek)
@@ -223,9 +232,9 @@ static void tree_json_entry(yajl_gen g, const struct pt_profile *p, const struct
 	pt_json_cstr(g, "cum");
 	pt_json_raw(g, a->cum[(size_t)e * a->ntypes + t], p->types[t].decimals);
 	pt_json_cstr(g, "callers");
-	json_edges(g, p, a, t, &te->g, &te->in[e], 1);
+	json_edges(g, p, a, t, te->g, &te->in[e], 1);
 	pt_json_cstr(g, "callees");
-	json_edges(g, p, a, t, &te->g, &te->outs[e], 0);
+	json_edges(g, p, a, t, te->g, &te->outs[e], 0);
 	yajl_gen_map_close(g);
 }
 
@@ -239,7 +248,7 @@ static void tree_text_entry(const struct pt_profile *p, const struct pt_agg *a, 
 	uint32_t k;
 
 	for (k = 0; k < te->in[e].n; k++)
-		edge_line(&line, p, a, t, &te->g.edges[te->in[e].v[k]], 1, cum);
+		edge_line(&line, p, a, t, &te->g->edges[te->in[e].v[k]], 1, cum);
 	pt_buf_add_scaled(&v, p, t, flat);
 	pt_buf_addf(&line, "%10s ", v.buf);
 	pt_buf_add_pprof_pct(&line, flat, total);
@@ -253,7 +262,7 @@ static void tree_text_entry(const struct pt_profile *p, const struct pt_agg *a, 
 	pt_report_entry_label(&line, p, &a->entries[e]);
 	pt_buf_addch(&line, '\n');
 	for (k = 0; k < te->outs[e].n; k++)
-		edge_line(&line, p, a, t, &te->g.edges[te->outs[e].v[k]], 0, cum);
+		edge_line(&line, p, a, t, &te->g->edges[te->outs[e].v[k]], 0, cum);
 	pt_buf_addstr(&line, separator);
 	fwrite(line.buf, 1, line.len, out);
 	pt_buf_release(&line);
@@ -271,8 +280,8 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 
 	if (tree_entries(p, a, o, &idx, &n, &dropped, d) < 0)
 		return -1;
-	tree_edges_build(&te, a, t);
-	es.g = &te.g;
+	tree_edges_build(&te, a, t, o->graph);
+	es.g = te.g;
 	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
 	if (o->format == PT_FMT_JSON)
 		g = tree_json_head(p, a, t, out);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/aggregate.h"
 #include "analysis/graph.h"
 #include "core/profile.h"
 #include "tap.h"
@@ -41,6 +42,39 @@ static int64_t weight(const struct pt_graph *g, uint32_t from, uint32_t to, int 
 			return g->edges[i].weight;
 		}
 	return -1;
+}
+
+/* the graph pt_aggregate_graph makes in its walk equals the one copied from its table
+ * afterwards: every vertex's flat, cum and seen, every edge in order */
+static int same_as_copied(const struct pt_profile *p, enum pt_granularity gran, uint32_t t)
+{
+	struct pt_agg a;
+	struct pt_graph made, copied;
+	struct pt_diag d;
+	uint32_t i;
+	int same;
+
+	pt_diag_init(&d, "test");
+	if (pt_aggregate_graph(p, gran, 0, t, &a, &made, &d) < 0)
+		return 0;
+	pt_graph_init(&copied, a.nentries);
+	pt_graph_from_agg(&copied, &a, t, NULL);
+	same = made.nvertices == copied.nvertices && made.nedges == copied.nedges &&
+	       made.nedges == a.nedges && a.nedges > 0;
+	for (i = 0; same && i < made.nvertices; i++)
+		same = made.flat[i] == copied.flat[i] && made.cum[i] == copied.cum[i] &&
+		       made.seen[i] == copied.seen[i];
+	for (i = 0; same && i < made.nedges; i++)
+		same = made.edges[i].from == copied.edges[i].from &&
+		       made.edges[i].to == copied.edges[i].to &&
+		       made.edges[i].live == copied.edges[i].live &&
+		       made.edges[i].not_inline == copied.edges[i].not_inline &&
+		       made.edges[i].residual == copied.edges[i].residual &&
+		       made.edges[i].weight == copied.edges[i].weight;
+	pt_graph_release(&made);
+	pt_graph_release(&copied);
+	pt_agg_release(&a);
+	return same;
 }
 
 static const struct pt_graph_edge *edge_of(const struct pt_graph *g, uint32_t from, uint32_t to)
@@ -142,6 +176,71 @@ int main(void)
 	ok(weight(&g, 0, 1, &ni) == 5 && ni == 1, "one call not inlined: the edge is not");
 	pt_graph_release(&g);
 	free(vx);
+	pt_profile_release(&p);
+
+	/* the table's graph made in the aggregation walk (tree's): two types, recursion,
+	 * negative and zero values, at two granularities */
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_profile_add_type(&p, "delta", "count");
+	a = fr(&p, "a", 0);
+	b = fr(&p, "b", 0);
+	c = pt_profile_simple_frame(&p, "c", 1, 0, 3, 0);
+	d = pt_profile_simple_frame(&p, "c", 1, 0, 4, 0);
+	{
+		int64_t v1[2] = {5, -2}, v2[2] = {3, 7}, v3[2] = {0, -4}, v4[2] = {2, 0};
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, b, a, c}, 4, 0), 0,
+				      v1, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, d}, 2, 0), 0, v2, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){b, c, b}, 3, 0), 0, v3,
+				      0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){a, b}, 2, 0), 0, v4, 0);
+	}
+	ok(same_as_copied(&p, PT_GRAN_FUNCTIONS, 0) && same_as_copied(&p, PT_GRAN_FUNCTIONS, 1),
+	   "aggregate's graph = the table's edges copied (functions, both types)");
+	ok(same_as_copied(&p, PT_GRAN_LINES, 0) && same_as_copied(&p, PT_GRAN_LINES, 1),
+	   "aggregate's graph = the table's edges copied (lines, both types)");
+	pt_profile_release(&p);
+
+	/* the calls as callgrind charges them: at the callee's rootmost occurrence */
+	pt_profile_init(&p);
+	pt_profile_add_type(&p, "samples", "count");
+	pt_profile_add_type(&p, "bytes", "bytes");
+	a = pt_profile_simple_frame(&p, "a", 1, 0, 10, 0);
+	b = pt_profile_simple_frame(&p, "b", 1, 0, 20, 0);
+	c = pt_profile_simple_frame(&p, "a", 1, 0, 11, 0);
+	d = fr(&p, "m", 0);
+	{
+		int64_t v1[2] = {5, 50}, v2[2] = {3, 30};
+		struct pt_graph_calls gc;
+		int64_t v[2], into_a[2] = {0, 0};
+		uint32_t callee, node, fa = p.frames[a].func, fb = p.frames[b].func, cpos;
+		uint64_t calls, a_calls = 0;
+		int b_to_a = 0, m_to_a_lines = 1;
+		size_t i = 0;
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, a, b, c}, 4, 0), 0,
+				      v1, 0);
+		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, c}, 2, 0), 0, v2, 0);
+		pt_graph_calls_build(&gc, &p, 0, 2);
+		while (i < gc.ncalls) {
+			cpos = pt_graph_calls_pos(&gc, i);
+			calls = pt_graph_calls_next(&gc, &i, v, &callee, &node);
+			if (callee == fa) {
+				into_a[0] += v[0];
+				into_a[1] += v[1];
+				a_calls += calls;
+				b_to_a |= gc.pos_func[cpos] == fb;
+				m_to_a_lines &= gc.pos_line[cpos] == 0;
+			}
+		}
+		ok(!b_to_a, "m;a;b;a: no b -> a call (a's rootmost occurrence is under m)");
+		ok(into_a[0] == 8 && into_a[1] == 80 && a_calls == 2,
+		   "a's incoming calls add up to its cum, every type, two occurrences");
+		ok(m_to_a_lines, "the caller's position is its frame's (function, line)");
+		ok(gc.self[(size_t)gc.fpos[c] * 2] == 8 && gc.fpos[a] != gc.fpos[c],
+		   "self per (function, line) position, lines apart");
+		pt_graph_calls_release(&gc);
+	}
 	pt_profile_release(&p);
 	return tap_done();
 }

@@ -43,6 +43,13 @@ run cpu.pprof-top.cum.all.txt     -top -cum $n $all cpu.pb.gz
 run cpu.pprof-top.samples.txt     -top $n -sample_index=samples cpu.pb.gz
 run cpu.pprof-top.lines.txt       -top -lines $n $all cpu.pb.gz
 run cpu.pprof-top.noinlines.txt   -top -noinlines $n $all cpu.pb.gz
+# -lines and -addresses: a node per "func file:line" / per address, trimmed and full
+run cpu.pprof-top.lines.trim.txt      -top -lines $n cpu.pb.gz
+run cpu.pprof-top.cum.lines.txt       -top -cum -lines $n $all cpu.pb.gz
+run cpu.pprof-top.lines.nodecount4.txt -top -lines -nodecount=4 cpu.pb.gz
+run cpu.pprof-top.addresses.txt       -top -addresses $n $all cpu.pb.gz
+run cpu.pprof-top.addresses.trim.txt  -top -addresses $n cpu.pb.gz
+run cpu.pprof-top.cum.addresses.txt   -top -cum -addresses $n $all cpu.pb.gz
 run cpu.pprof-top.tagfocus-alpha.txt -top $n $all -tagfocus=worker=alpha cpu.pb.gz
 run cpu.pprof-traces.txt          -traces cpu.pb.gz
 run cpu.pprof-raw.txt             -raw cpu.pb.gz
@@ -64,12 +71,15 @@ for i in alloc_objects alloc_space inuse_objects inuse_space; do
 	run heap.pprof-top.cum.$i.all.txt -top -cum $n $all -sample_index=$i heap.pb.gz
 done
 run heap.pprof-top.cum.nodecount5.txt -top -cum -nodecount=5 heap.pb.gz
+run heap.pprof-top.lines.alloc_space.txt     -top -lines $n -sample_index=alloc_space heap.pb.gz
+run heap.pprof-top.addresses.alloc_space.txt -top -addresses $n -sample_index=alloc_space heap.pb.gz
 run heap.pprof-traces.txt         -traces heap.pb.gz
 run heap.pprof-raw.txt            -raw heap.pb.gz
 
 # Goroutine profile.
 run goroutine.pprof-top.txt       -top $n goroutine.pb.gz
 run goroutine.pprof-top.cum.txt   -top -cum $n goroutine.pb.gz
+run goroutine.pprof-top.lines.txt -top -lines $n goroutine.pb.gz
 run goroutine.pprof-traces.txt    -traces goroutine.pb.gz
 run goroutine.pprof-raw.txt       -raw goroutine.pb.gz
 
