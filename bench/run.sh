@@ -12,7 +12,8 @@
 # growing sizes: time should grow with the input, memory with distinct stacks), "heap"
 # (V8 heap snapshots against node's JSON.parse and memlab, issue 20) and "classic" (the
 # rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
-#   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out)
+#   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
+#   BENCH_DEEP_MB= the deep stackprof dumps)
 set -eu
 groups=" ${BENCH_GROUPS:-realistic scaling heap classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
@@ -161,7 +162,7 @@ stacks_of () { "$PROFTOOL" info "$1" | awk '/^Unique stacks:/ { print $3 }'; }
 if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 &&
 	ruby -e 'require "stackprof"' 2>/dev/null; then
 	# BENCH_DEEP_DUMPS: dumps the generator made before: FILE... instead of recording
-	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_MB:-20 100}}; do
+	for s in ${BENCH_DEEP_DUMPS:-${BENCH_DEEP_MB-20 100}}; do
 		if test -n "${BENCH_DEEP_DUMPS:-}"; then
 			cp "$s" "$work/deep.dump"
 			s=$(basename "$s")

@@ -97,7 +97,8 @@ static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 	uint32_t i, w = a->ntypes;
 	int64_t *rest = pt_xmalloc((size_t)(a->nentries ? a->nentries : 1) * w * sizeof(int64_t));
 
-	memcpy(rest, a->flat, (size_t)a->nentries * w * sizeof(int64_t));
+	if (a->nentries) /* an empty table may have no array at all */
+		memcpy(rest, a->flat, (size_t)a->nentries * w * sizeof(int64_t));
 	for (i = 0; i < a->nlines; i++) {
 		uint32_t e = a->lines[i].entry, t;
 		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX),
