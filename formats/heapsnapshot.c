@@ -11,6 +11,7 @@
 
 #include "formats/format.h"
 #include "formats/heapsnapshot.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 #define CHUNK	   65536
@@ -715,6 +716,7 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	struct reader r;
 	const unsigned char *buf;
 	yajl_status st = yajl_status_ok;
+	int cut = 0;
 	uint64_t end_off;
 	int ret = -1;
 
@@ -751,22 +753,10 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	if (st == yajl_status_ok) {
 		r.chunk_off = end_off;
 		st = yajl_complete_parse(r.h);
-		if (st != yajl_status_ok && !r.failed) {
-			pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
-			goto out;
-		}
+		cut = st != yajl_status_ok;
 	}
-	if (st != yajl_status_ok) {
-		if (!r.failed) {
-			unsigned char *msg = yajl_get_error(r.h, 0, NULL, 0);
-			char *m = (char *)msg, *e = m + strlen(m);
-			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
-				*--e = '\0';
-			pt_diag_error_at(d, here(&r), "invalid JSON: %s", m);
-			yajl_free_error(r.h, msg);
-		}
+	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
 		goto out;
-	}
 	if (!r.top_seen) {
 		pt_diag_error_at(d, 0, "empty input");
 		goto out;
