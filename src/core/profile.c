@@ -80,9 +80,32 @@ void pt_profile_release(struct pt_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* the rows of the tree, the samples and the timeline re-strided from p->stride to nw
+ * values each (the timeline only once it exists) */
+static void restride_rows(struct pt_profile *p, uint32_t nw)
+{
+	struct {
+		int64_t **v;
+		size_t used, alloc;
+	} arr[] = {
+		{&p->node_self, p->nnodes, p->nodes_alloc},
+		{&p->sample_values, p->nsamples, p->samples_alloc},
+		{&p->event_values, p->nevents, p->events_alloc},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(arr) / sizeof(arr[0]); k++)
+		if (*arr[k].v)
+			*arr[k].v = nw > p->stride ? pt_rows_widen(*arr[k].v, arr[k].alloc,
+								   arr[k].used, p->stride, nw)
+						   : pt_rows_narrow(*arr[k].v, arr[k].used,
+								    arr[k].alloc, p->stride, nw);
+	p->stride = nw;
+}
+
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit)
 {
-	uint32_t t = p->ntypes, w = p->stride, nw;
+	uint32_t t = p->ntypes, w = p->stride;
 
 	if (t >= PT_MAX_TYPES)
 		return UINT32_MAX;
@@ -90,17 +113,9 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 	p->types[t].name = pt_str(p, name);
 	p->types[t].unit = pt_str(p, unit);
 	p->types[t].decimals = 0;
-	if (t + 1 > w) {
-		nw = pt_row_width(w, t + 1, p->nnodes > 1 || p->nsamples || p->nevents,
-				  PT_MAX_TYPES);
-		p->node_self = pt_rows_widen(p->node_self, p->nodes_alloc, p->nnodes, w, nw);
-		p->sample_values =
-			pt_rows_widen(p->sample_values, p->samples_alloc, p->nsamples, w, nw);
-		if (p->event_values)
-			p->event_values =
-				pt_rows_widen(p->event_values, p->events_alloc, p->nevents, w, nw);
-		p->stride = nw;
-	}
+	if (t + 1 > w)
+		restride_rows(p, pt_row_width(w, t + 1, p->nnodes > 1 || p->nsamples || p->nevents,
+					      PT_MAX_TYPES));
 	p->ntypes = t + 1;
 	if (p->agg)
 		pt_agg_add_type(p->agg);
@@ -109,16 +124,8 @@ uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char 
 
 void pt_profile_pack(struct pt_profile *p)
 {
-	uint32_t w = p->stride, nw = p->ntypes;
-
-	if (w != nw && nw) {
-		p->node_self = pt_rows_narrow(p->node_self, p->nnodes, p->nodes_alloc, w, nw);
-		p->sample_values =
-			pt_rows_narrow(p->sample_values, p->nsamples, p->samples_alloc, w, nw);
-		p->event_values =
-			pt_rows_narrow(p->event_values, p->nevents, p->events_alloc, w, nw);
-		p->stride = nw;
-	}
+	if (p->stride != p->ntypes && p->ntypes)
+		restride_rows(p, p->ntypes);
 	if (p->agg)
 		pt_agg_pack(p->agg);
 	if (p->line_agg)
