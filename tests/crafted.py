@@ -15,7 +15,13 @@ time by the tests and the bench rather than committed. Usage: crafted.py KIND N 
   pprof-types N    pprof (uncompressed protobuf): N sample types, one sample with N
                    values of 1
   funcs N          collapsed: main calling N functions f1..fN, fK with K samples
+  heapsnapshot N   V8 heap snapshot with V8's own meta: N objects of a few classes under
+                   a global, holding one another (cycles), arrays with one owner and
+                   shared ones, hidden nodes, closures with contexts, weak edges and
+                   WeakMap tables with DevTools' pair edge names (a seed that reaches the
+                   heap command's owner, dominator and summary passes)
 """
+import json
 import random
 import sys
 
@@ -78,6 +84,99 @@ def field(num, payload):
     return varint(num << 3 | 2) + varint(len(payload)) + payload
 
 
+def heapsnapshot(n):
+    """a well-formed snapshot, the same for the same n"""
+    rng = random.Random(n)
+    strings, sid = [], {}
+
+    def st(x):
+        if x not in sid:
+            sid[x] = len(strings)
+            strings.append(x)
+        return sid[x]
+
+    types = ["hidden", "array", "string", "object", "code", "closure", "regexp", "number",
+             "native", "synthetic", "concatenated string", "sliced string", "symbol",
+             "bigint", "object shape"]
+    etypes = ["context", "element", "property", "internal", "hidden", "shortcut", "weak"]
+    nodes, edges = [], []  # nodes: [type, name, size, [(etype, name_or_index, to)]]
+
+    def node(t, name, size):
+        nodes.append([types.index(t), st(name), size, []])
+        return len(nodes) - 1
+
+    def edge(a, t, name, b):
+        key = name if t in ("element", "hidden") else st(name)
+        nodes[a][3].append((etypes.index(t), key, b))
+
+    st("")
+    root = node("synthetic", "", 0)
+    gc = node("synthetic", "(GC roots)", 0)
+    glob = node("object", "global", 40)
+    edge(root, "element", 1, gc)
+    edge(root, "shortcut", "global", glob)
+    edge(gc, "element", 1, glob)
+    classes = ["Map", "Item", "Node", "Cache", "Entry"]
+    objs = []
+    for k in range(n):
+        o = node("object", rng.choice(classes), rng.choice([16, 24, 32, 56]))
+        objs.append(o)
+        if k < 8 or rng.random() < 0.3:
+            edge(glob, "property", "g%d" % k, o)
+    shared = node("array", "(object elements)", 64)
+    for k, o in enumerate(objs):
+        edge(o, "property", "next", objs[rng.randrange(len(objs))])
+        if rng.random() < 0.5:
+            edge(o, "element", 1, shared)
+        if rng.random() < 0.5:
+            arr = node("array", "(object properties)", rng.randrange(8, 200))
+            edge(o, "internal", "properties", arr)
+            edge(arr, "hidden", 0, node("hidden", "system / Oddball", 8))
+        if rng.random() < 0.3:
+            s = node("string", "s%d" % k, 20)
+            edge(o, "property", "name", s)
+            edge(o, "weak", "w", objs[rng.randrange(len(objs))])
+        if rng.random() < 0.2:
+            c = node("closure", "f%d" % k, 32)
+            ctx = node("object", "system / Context", 48)
+            edge(c, "internal", "context", ctx)
+            edge(ctx, "context", "v", o)
+            edge(o, "property", "fn", c)
+    for w in range(max(1, n // 50)):
+        wm = node("object", "WeakMap", 24)
+        table = node("array", "(object elements)", 128)
+        edge(glob, "property", "wm%d" % w, wm)
+        edge(wm, "internal", "table", table)
+        key, val = objs[rng.randrange(len(objs))], objs[rng.randrange(len(objs))]
+        pair = "%d / part of key (%s @%d) -> value (%s @%d) pair in WeakMap (table @%d)" % (
+            w, strings[nodes[key][1]], 2 * key + 1, strings[nodes[val][1]], 2 * val + 1,
+            2 * table + 1)
+        edge(table, "internal", pair, val)
+        edge(key, "internal", pair, val)
+    nf, flat, nedges = 7, [], 0
+    for i, (t, name, size, es) in enumerate(nodes):
+        flat += [t, name, 2 * i + 1, size, len(es), 0, 0]
+        for et, key, b in es:
+            edges += [et, key, b * nf]
+            nedges += 1
+    meta = {
+        "node_fields": ["type", "name", "id", "self_size", "edge_count", "trace_node_id",
+                        "detachedness"],
+        "node_types": [types, "string", "number", "number", "number", "number", "number"],
+        "edge_fields": ["type", "name_or_index", "to_node"],
+        "edge_types": [etypes, "string_or_number", "node"],
+        "trace_function_info_fields": ["function_id", "name", "script_name", "script_id",
+                                       "line", "column"],
+        "trace_node_fields": ["id", "function_info_index", "count", "size", "children"],
+        "sample_fields": ["timestamp_us", "last_assigned_id"],
+        "location_fields": ["object_index", "script_id", "line", "column"]}
+    return json.dumps({"snapshot": {"meta": meta, "node_count": len(nodes),
+                                    "edge_count": nedges, "trace_function_count": 0},
+                       "nodes": flat, "edges": edges, "trace_function_infos": [],
+                       "trace_tree": [], "samples": [], "locations": [],
+                       "strings": strings}, separators=(",", ":")) + "\n"
+
+
 def main():
     kind, n = sys.argv[1], int(sys.argv[2])
     r = int(sys.argv[3]) if len(sys.argv) > 3 else 0
@@ -114,6 +213,8 @@ def main():
         loc = field(4, b"\x08\x01" + field(4, b"\x08\x01"))  # Location{id 1, line{fn 1}}
         fn = field(5, b"\x08\x01\x10\x03")  # Function{id 1, name 3}
         w.write(st * n + sample + loc + fn + b"".join(field(6, s) for s in strings))
+    elif kind == "heapsnapshot":
+        w.write(heapsnapshot(n).encode())
     elif kind == "funcs":
         w.write(b"".join(b"main;f%d %d\n" % (k, k) for k in range(1, n + 1)))
     else:

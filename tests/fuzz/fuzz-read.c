@@ -15,9 +15,13 @@
 #include <time.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/dominator.h"
 #include "analysis/fold.h"
+#include "analysis/heapowner.h"
 #include "formats/format.h"
+#include "formats/heapsnapshot.h"
 #include "cli/load.h"
+#include "report/heap.h"
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -91,6 +95,54 @@ static void check_fold(const uint8_t *data, size_t size, const struct pt_load_op
 	pt_profile_release(&p);
 }
 
+/* the heap command's path over the same bytes: the graph, DevTools' owner sizes (when
+ * the input's first byte says so, else the raw ones, as --raw-sizes), the dominators,
+ * the Summary, the retainers of every class and the diff of the snapshot with itself */
+static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
+{
+	struct pt_input in;
+	struct pt_diag d;
+	struct pt_heapgraph g;
+	struct pt_heap_dom dom;
+	struct pt_heap_summary s;
+	regex_t re;
+	FILE *out;
+	int grew = 0;
+
+	if (strcmp(FUZZ_FORMAT, "heapsnapshot"))
+		return;
+	pt_diag_init(&d, "fuzz");
+	pt_heapgraph_init(&g);
+	if (pt_input_open_mem(&in, "fuzz", data, size, max_size, &d) < 0)
+		goto out;
+	if (pt_heapsnapshot_load(&in, &g, &d) < 0) {
+		if (strchr(d.msg, '\n'))
+			abort();
+		pt_input_close(&in);
+		goto out;
+	}
+	pt_input_close(&in);
+	if (size && data[0] % 2)
+		pt_heap_move_owned_sizes(&g);
+	pt_heap_dominators(&g, &dom);
+	pt_heap_summarize(&g, &dom, &s);
+	out = fopen("/dev/null", "w");
+	if (!out || regcomp(&re, ".", REG_EXTENDED | REG_NOSUB))
+		abort();
+	pt_report_heap(&s, "fuzz", 30, PT_FMT_TEXT, out);
+	pt_report_heap(&s, "fuzz", -1, PT_FMT_JSON, out);
+	pt_report_heap_retainers(&g, &dom, &s, &re, 5, PT_FMT_TEXT, out, &d);
+	pt_report_heap_diff(&g, &g, 30, PT_FMT_TEXT, 0, 0, &grew, out);
+	if (grew)
+		abort(); /* a snapshot never grew against itself */
+	regfree(&re);
+	fclose(out);
+	pt_heap_summary_release(&s);
+	pt_heap_dom_release(&dom);
+out:
+	pt_heapgraph_release(&g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pt_load_opts o;
@@ -130,6 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* an error message must stay on one line */
 	pt_input_close(&in);
 	pt_profile_release(&p);
+	check_heap(data, size, o.max_size);
 	spent = cpu_seconds() - t0;
 	if (spent > FUZZ_CPU_BASE + FUZZ_CPU_PER_BYTE * (double)size) {
 		fprintf(stderr, "fuzz: %.3f s of CPU for %zu bytes: not linear in the input\n",

@@ -3,7 +3,8 @@
 # reader's cost grow faster than its input (issue 17), each small enough for -max_len:
 # names that shared the old string hash, many event names, perf rows then new events,
 # many pprof sample types, node ids that shared the old map hash, a deep chain with many
-# sampled leaves, many functions. libFuzzer mutates from them, so a mutation of a shape
+# sampled leaves, many functions, and a well-formed heap snapshot of every kind of node and
+# edge. libFuzzer mutates from them, so a mutation of a shape
 # that stays costly is a finding of the per-byte CPU check (fuzz-read.c).
 # Usage: gen-seeds.sh SRCDIR HARNESS OUTDIR
 set -eu
@@ -37,5 +38,11 @@ case $name in
 fuzz-pprof | fuzz-detect)
 	gen pprof-types 100 >"$out/crafted-types.pb"
 	gen pprof-types 60 >"$out/crafted-types-60.pb"
+	;;
+esac
+case $name in
+fuzz-heapsnapshot | fuzz-detect)
+	gen heapsnapshot 60 >"$out/crafted-small.heapsnapshot"
+	gen heapsnapshot 400 >"$out/crafted-400.heapsnapshot"
 	;;
 esac
