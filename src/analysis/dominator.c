@@ -9,7 +9,7 @@
 #include "analysis/heapowner.h"
 #include "util/xalloc.h"
 
-enum { PAGE = 1, VISITED = 2, LEFT = 4 };
+enum { PAGE = 1, VISITED = 2 };
 
 int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e)
 {
@@ -17,11 +17,19 @@ int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e
 	return t != g->et_weak && (t != g->et_shortcut || from == 0);
 }
 
-/* pt_heap_edge_essential, less the WeakMap tables' edges to their values */
-static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, uint32_t from,
-		     size_t e)
+/* DevTools' computeIsEssentialEdge: pt_heap_edge_essential, less the WeakMap tables'
+ * edges to their values, a node's edges to itself, and the edges from outside the page
+ * into it (objects also held by the debugger or the embedder would otherwise lose their
+ * page dominators). flags: mark_page's. */
+static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+		     const uint8_t *flags, uint32_t from, size_t e)
 {
-	return pt_heap_edge_essential(g, from, e) && !(dom->table_edge[e / 8] & (1u << (e % 8)));
+	uint32_t to = pt_heap_edge_to(g, e);
+
+	if (!pt_heap_edge_essential(g, from, e) || (dom->table_edge[e / 8] & (1u << (e % 8))) ||
+	    to == from)
+		return 0;
+	return from == 0 || !(flags[to] & PAGE) || (flags[from] & PAGE);
 }
 
 /* fill: scratch of n entries */
@@ -78,36 +86,23 @@ static void mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *to
 	}
 }
 
+/* DevTools' hasOnlyWeakRetainers: no edge into v is essential */
 static int only_weak_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			       uint32_t v)
+			       const uint8_t *flags, uint32_t v)
 {
 	uint32_t r;
-	for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++) {
-		uint32_t e = dom->retainer_edge[r], t = pt_heap_edge_type(g, e);
-		if (t != g->et_weak && t != g->et_shortcut &&
-		    !(dom->table_edge[e / 8] & (1u << (e % 8))))
+	for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++)
+		if (essential(g, dom, flags, dom->retainer_node[r], dom->retainer_edge[r]))
 			return 0;
-	}
 	return 1;
 }
 
-/* may the traversal go from v to w over edge e */
-static int follow(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, const uint8_t *flags,
-		  uint32_t v, uint32_t w, size_t e)
-{
-	if (!essential(g, dom, v, e))
-		return 0;
-	/* no edges from outside the page into it: objects also held by the debugger or
-	 * the embedder would otherwise lose their page dominators */
-	return v == 0 || !(flags[w] & PAGE) || (flags[v] & PAGE);
-}
-
 /* Depth-first numbering (pre-order, 1-based) from the root with an explicit stack, over
- * the edges follow() takes; nodes left over are then started from the root: first those
- * whose retainers are all weak or shortcut edges (with what they reach), then the rest,
- * as DevTools does. vertex[k] is the node numbered k, num[v] its number, parent[v] the
- * node it was reached from (the root for the starts). stack and cur: scratch of n
- * entries. */
+ * the essential edges; nodes left over are then started from the root: first those
+ * without an essential retainer (with what they reach), then the rest one by one (a
+ * clique retained only by itself), as DevTools does. vertex[k] is the node numbered k,
+ * num[v] its number, parent[v] the node it was reached from (the root for the starts).
+ * stack and cur: scratch of n entries. */
 static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
 			 uint8_t *flags, uint32_t *vertex, uint32_t *num, uint32_t *parent,
 			 uint32_t *stack, uint32_t *cur, uint64_t *unreached)
@@ -119,7 +114,7 @@ static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom 
 			int64_t top = 0;
 			if (round == 0 ? i != 0 : (flags[i] & VISITED))
 				continue;
-			if (round == 1 && !only_weak_retainers(g, dom, i))
+			if (round == 1 && !only_weak_retainers(g, dom, flags, i))
 				continue;
 			if (round) {
 				(*unreached)++;
@@ -128,10 +123,8 @@ static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom 
 			flags[i] |= VISITED;
 			num[i] = ++k;
 			vertex[k] = i;
-			if (round == 2) {
-				flags[i] |= LEFT; /* a clique retained only by itself */
+			if (round == 2)
 				continue;
-			}
 			stack[0] = i;
 			cur[0] = g->first_edge[i];
 			while (top >= 0) {
@@ -139,7 +132,7 @@ static void number_nodes(const struct pt_heapgraph *g, const struct pt_heap_dom 
 				if (e < g->first_edge[v + 1]) {
 					uint32_t w = pt_heap_edge_to(g, e);
 					cur[top]++;
-					if ((flags[w] & VISITED) || !follow(g, dom, flags, v, w, e))
+					if ((flags[w] & VISITED) || !essential(g, dom, flags, v, e))
 						continue;
 					flags[w] |= VISITED;
 					num[w] = ++k;
@@ -211,18 +204,16 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 		int any = 0;
 		for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++) {
 			uint32_t from = dom->retainer_node[r], u;
-			if (!essential(g, dom, from, dom->retainer_edge[r]))
-				continue;
-			if (from != 0 && (flags[w] & PAGE) && !(flags[from] & PAGE))
+			if (!essential(g, dom, flags, from, dom->retainer_edge[r]))
 				continue;
 			any = 1;
 			u = lt_eval(&t, num[from]);
 			if (t.semi[u] < t.semi[k])
 				t.semi[k] = t.semi[u];
 		}
-		/* no retainer DevTools follows, or one of the nodes left over: the root
-		 * holds it */
-		if (!any || (flags[w] & LEFT))
+		/* no retainer DevTools follows: the root holds it. A node of a clique left
+		 * over keeps what its retainers in the clique give it, as in DevTools */
+		if (!any)
 			t.semi[k] = 1;
 		next[k] = bucket[t.semi[k]];
 		bucket[t.semi[k]] = k;

@@ -1,12 +1,13 @@
 /* dominator.h: the dominator tree of a heap snapshot and its retained sizes, by Chrome
- * DevTools' rules: the graph from the synthetic root, without weak edges, without
- * shortcut edges except the root's, and without edges from objects outside the page
- * (not reachable from the root's shortcuts, i.e. the globals) to objects in it. Nodes
- * left unreached are reached from the root through those with only weak retainers,
- * then directly. Iterative throughout (Lengauer and Tarjan, path compression with an
- * explicit stack: near-linear where the iteration of Cooper, Harvey and Kennedy goes
- * quadratic, as on a long list whose nodes all share one map), so
- * million-node chains take no stack. */
+ * DevTools' rules: the graph from the synthetic root, without weak edges, edges from a
+ * node to itself, shortcut edges but the root's, and edges from objects outside the
+ * page (not reachable from the root's shortcuts, i.e. the globals) to objects in it.
+ * Nodes left unreached are reached from the root through those with no retainer
+ * followed, then one by one (a clique keeps the dominators it gives itself), as DevTools
+ * does. Iterative throughout (Lengauer and Tarjan, path compression with an explicit
+ * stack: near-linear where the iteration of Cooper, Harvey and Kennedy goes quadratic,
+ * as on a long list whose nodes all share one map), so million-node chains take no
+ * stack. */
 #ifndef PT_DOMINATOR_H
 #define PT_DOMINATOR_H
 
