@@ -24,7 +24,7 @@ const struct pt_opt pt_input_options[] = {
 	{"sample-index", 0, required_argument, PT_OPT_SAMPLE_INDEX, "NAME|N",
 	 "the sample type to use (default: the profile's default type)"},
 	{"lenient", 0, no_argument, PT_OPT_LENIENT, NULL,
-	 "skip input lines that fit no form and count them in a warning"},
+	 "skip lines that fit no form (a trace: read past lost nodes); one warning"},
 	{"max-input-size", 0, required_argument, PT_OPT_MAX_INPUT_SIZE, "SIZE",
 	 "refuse inputs larger than SIZE after decompression (default 8G)"},
 	{"seconds", 0, required_argument, PT_OPT_SECONDS, "N",
