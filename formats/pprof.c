@@ -1319,12 +1319,16 @@ static void put_mappings_functions(struct writer *w)
 {
 	const struct pt_profile *p = w->p;
 	uint64_t v[10];
-	uint32_t i;
+	uint32_t i, k, main = pt_profile_main_mapping(p);
 
-	for (i = 1; i < p->nmappings; i++) {
-		const struct pt_mapping *m = &p->mappings[i];
-		if (!w->mapping_used[i])
+	/* the main binary first, as profile.proto asks (mapping[0]) and go tool pprof reads
+	 * it (its "File:"), the others in id order */
+	for (k = 0; k < p->nmappings; k++) {
+		const struct pt_mapping *m;
+		i = k ? k : main;
+		if (!i || (k && k == main) || !w->mapping_used[i])
 			continue;
+		m = &p->mappings[i];
 		v[0] = i;
 		v[1] = m->start;
 		v[2] = m->limit;

@@ -174,9 +174,22 @@ if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
 				sed -n "/^ *flat/,\$p" >got &&
 			test_cmp want got'
 	done
+	# profile.proto: "mapping[0] will be the main binary"; go tool pprof names it in
+	# File:, and so does top --style pprof from the perf text, past [kernel.kallsyms]
+	test_expect_success 'perf -> pprof: the main binary is mapping[0], go tool pprof names ours' '
+		n=0 &&
+		for f in "$SAMPLES"/perf/*.txt; do
+			"$PROFTOOL" convert --to pprof -o out.pb.gz "$f" &&
+			go tool pprof -top out.pb.gz 2>/dev/null | sed -n "/^File: /p" >want &&
+			"$PROFTOOL" top --style pprof "$f" 2>/dev/null | sed -n "/^File: /p" >got &&
+			test_cmp want got || { echo "$f"; return 1; }
+			grep -qx "File: perfdemo" got && n=$((n + 1))
+		done &&
+		test $n -ge 5'
 else
 	test_skip 'go tool pprof -raw round trip' 'go is not installed'
 	test_skip 'collapsed -> pprof totals in go tool pprof' 'go is not installed'
+	test_skip 'perf -> pprof: mapping[0] in go tool pprof' 'go is not installed'
 fi
 
 test_expect_success 'collapsed -> pprof -> our top: the same rows' '

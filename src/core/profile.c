@@ -244,6 +244,33 @@ uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m)
 	return id;
 }
 
+static int is_shared_lib(const char *base)
+{
+	const char *so = strstr(base, ".so");
+	return so && (so[3] == '\0' || so[3] == '.');
+}
+
+uint32_t pt_profile_main_mapping(const struct pt_profile *p)
+{
+	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
+	uint32_t n, m, first = 0, best = 0;
+
+	for (n = 1; n < p->nnodes; n++)
+		used[pt_frame_of(p, n)->mapping] = 1;
+	for (m = 1; m < p->nmappings && !best; m++) {
+		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
+		if (!used[m])
+			continue;
+		base = base ? base + 1 : file;
+		if (!first)
+			first = m;
+		if (*file && file[0] != '[' && !is_shared_lib(base))
+			best = m;
+	}
+	free(used);
+	return best ? best : first;
+}
+
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)
 {
 	struct pt_frame k = *f;

@@ -277,6 +277,11 @@ uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_na
 uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
 			       uint32_t file, int64_t start_line, uint64_t ident);
 uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m);
+/* the main binary's mapping, as pprof's massageMappings guesses it: the first mapping
+ * the tree's frames use that is neither a shared library nor a "[...]" pseudo file, else
+ * the first one used; 0 if none. pprof names it in "File:" and profile.proto wants it
+ * first. */
+uint32_t pt_profile_main_mapping(const struct pt_profile *p);
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f);
 /* convenience: frame for a function name (and file/line), no address */
 uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,

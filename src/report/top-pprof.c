@@ -356,35 +356,6 @@ static void fmt_value(struct pt_buf *b, const struct pp_report *r, int64_t v)
 	pp_label(b, v, r->sample_unit, r->out_unit);
 }
 
-static int is_shared_lib(const char *base)
-{
-	const char *so = strstr(base, ".so");
-	return so && (so[3] == '\0' || so[3] == '.');
-}
-
-/* the mapping pprof names in "File:": the first one the samples use that is neither a
- * shared library nor a "[...]" pseudo file, else the first one used */
-static uint32_t main_mapping(const struct pt_profile *p)
-{
-	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
-	uint32_t n, m, first = 0, best = 0;
-
-	for (n = 1; n < p->nnodes; n++)
-		used[pt_frame_of(p, n)->mapping] = 1;
-	for (m = 1; m < p->nmappings && !best; m++) {
-		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
-		if (!used[m])
-			continue;
-		base = base ? base + 1 : file;
-		if (!first)
-			first = m;
-		if (*file && file[0] != '[' && !is_shared_lib(base))
-			best = m;
-	}
-	free(used);
-	return best ? best : first;
-}
-
 /* broken-down local time of ns since the epoch (seconds floored, as Go's time.Unix);
  * 0 if the C library cannot represent it */
 static int local_time(int64_t ns, struct tm *tm)
@@ -398,7 +369,7 @@ static int local_time(int64_t ns, struct tm *tm)
 static void header(struct pt_buf *b, const struct pp_report *r)
 {
 	const struct pt_profile *p = r->p;
-	uint32_t m = main_mapping(p);
+	uint32_t m = pt_profile_main_mapping(p);
 	struct tm tm;
 	size_t i;
 
