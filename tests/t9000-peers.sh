@@ -33,6 +33,12 @@ test_expect_success 'legacy cpuprofile with one timestamp more than samples (v8-
 	test_expect_code 1 "$PROFTOOL" top two.cpuprofile &&
 	grep -q "'\''timestamps'\'' and '\''samples'\'' differ in length (4 and 2)" err'
 
+test_expect_success 'heapprofile: nodes without ids (Chrome 69, node 10) read; with samples they are an error' '
+	printf "%s" "{\"head\":{\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"selfSize\":0,\"children\":[{\"callFrame\":{\"functionName\":\"f\",\"scriptId\":\"1\",\"url\":\"a.js\",\"lineNumber\":3,\"columnNumber\":1},\"selfSize\":10,\"children\":[]}]}}" >old.heapprofile &&
+	"$PROFTOOL" top --format csv old.heapprofile >out &&
+	grep -qx "\"f\",\"a.js\",4,10,100.0000,10,100.0000" out &&
+	test_expect_code 1 "$PROFTOOL" top "$MALFORMED/heapprofile-no-id.heapprofile"'
+
 # ---- with a peer checkout: its own cases ----
 
 # FLAMEGRAPH_DIR: stackcollapse-perf.pl's test/ cases against its results/, for every
