@@ -397,7 +397,9 @@ static uint32_t node_frame(struct pt_profile *p, const struct hnode *n)
 	}
 	if (!*url && l == 0)
 		f.flags = is_synthetic(name, url) ? PT_FRAME_SYNTHETIC : PT_FRAME_NATIVE;
-	f.func = pt_profile_func(p, *name ? n->name : pt_str(p, "(anonymous)"), 0, file, l);
+	/* the column is part of the function, as in DevTools and in .cpuprofile */
+	f.func = pt_profile_func_ident(p, *name ? n->name : pt_str(p, "(anonymous)"), 0, file, l,
+				       (uint64_t)c);
 	f.column = c;
 	return pt_profile_frame(p, &f);
 }

@@ -33,6 +33,35 @@ test_expect_success 'legacy cpuprofile with one timestamp more than samples (v8-
 	test_expect_code 1 "$PROFTOOL" top two.cpuprofile &&
 	grep -q "'\''timestamps'\'' and '\''samples'\'' differ in length (4 and 2)" err'
 
+# Rules speedscope's sample profiles showed, as Chrome DevTools settles them (man page:
+# cpuprofile, heapprofile):
+cf () { # a node: id, parent, name, url, line, column (0-based, as V8 writes them)
+	printf '{"id":%s,%s"callFrame":{"functionName":"%s","scriptId":"1","url":"%s","lineNumber":%s,"columnNumber":%s}}' \
+		"$1" "${2:+\"parent\":$2,}" "$3" "$4" "$5" "$6"
+}
+
+test_expect_success 'cpuprofile: functions apart by column only stay apart (minified code), filtered too' '
+	{ printf "{\"nodes\":[%s,%s,%s,%s]," "$(cf 1 "" "(root)" "" -1 -1)" \
+		"$(cf 2 1 e https://x/min.js 0 10)" "$(cf 3 1 e https://x/min.js 0 500)" \
+		"$(cf 4 3 e https://x/min.js 0 10)" &&
+	  echo "\"startTime\":0,\"endTime\":40,\"samples\":[2,3,4,4],\"timeDeltas\":[0,10,10,10]}"; } >min.cpuprofile &&
+	"$PROFTOOL" top --format csv --sample-index samples min.cpuprofile >out &&
+	printf "%s\n" "name,file,line,flat,flat_pct,cum,cum_pct" \
+		"\"e\",\"https://x/min.js\",1,3,75.0000,3,75.0000" \
+		"\"e\",\"https://x/min.js\",1,1,25.0000,3,75.0000" >expect &&
+	test_cmp expect out &&
+	"$PROFTOOL" top --format csv --sample-index samples --focus e min.cpuprofile >out &&
+	test_cmp expect out'
+
+test_expect_success 'cpuprofile: (garbage collector) stands on the stack of the sample before it in time' '
+	{ printf "{\"nodes\":[%s,%s,%s,%s]," "$(cf 1 "" "(root)" "" -1 -1)" \
+		"$(cf 2 1 f a.js 0 0)" "$(cf 3 2 g a.js 4 0)" "$(cf 4 1 "(garbage collector)" "" -1 -1)" &&
+	  echo "\"startTime\":0,\"endTime\":60,\"samples\":[4,3,4,4,2,4],\"timeDeltas\":[5,5,5,5,5,5]}"; } >gc.cpuprofile &&
+	"$PROFTOOL" convert --to collapsed gc.cpuprofile >out &&
+	printf "%s\n" "(garbage collector) 1" "f 1" "f;(garbage collector) 1" "f;g 1" \
+		"f;g;(garbage collector) 2" >expect &&
+	test_cmp expect out'
+
 test_expect_success 'heapprofile: nodes without ids (Chrome 69, node 10) read; with samples they are an error' '
 	printf "%s" "{\"head\":{\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"selfSize\":0,\"children\":[{\"callFrame\":{\"functionName\":\"f\",\"scriptId\":\"1\",\"url\":\"a.js\",\"lineNumber\":3,\"columnNumber\":1},\"selfSize\":10,\"children\":[]}]}}" >old.heapprofile &&
 	"$PROFTOOL" top --format csv old.heapprofile >out &&
