@@ -13,6 +13,7 @@
 #include "util/json.h"
 #include "formats/format.h"
 #include "util/map.h"
+#include "util/sort.h"
 #include "core/units.h"
 #include "util/xalloc.h"
 
@@ -1250,7 +1251,10 @@ static uint32_t node_frame(struct reader *r, struct unit *u, struct rnode *n)
 	}
 	if (!*url && l == 0)
 		f.flags = is_synthetic(name) ? PT_FRAME_SYNTHETIC : PT_FRAME_NATIVE;
-	f.func = pt_profile_func(p, *name ? n->name : r->s_anon, 0, file, l);
+	/* the column is part of the function, as in DevTools (a function is name,
+	 * script, line and column): minified code has many functions on one line, often
+	 * of one name */
+	f.func = pt_profile_func_ident(p, *name ? n->name : r->s_anon, 0, file, l, (uint64_t)c);
 	f.column = c;
 	return pt_profile_frame(p, &f);
 }
@@ -1590,99 +1594,197 @@ static int check_times(struct reader *r, struct unit *u)
 	return 0;
 }
 
-/* the samples, each with its time and the time to the next as its weight */
+/* node n is V8's top-level "(garbage collector)" node */
+static int is_gc_node(const struct pt_profile *p, const struct unit *u, const struct rnode *n)
+{
+	return parent_ptnode(u, n) == 0 && n->frame && !*pt_s(p, n->url) &&
+	       !strcmp(pt_s(p, n->name), "(garbage collector)");
+}
+
+/* The samples of a unit in time order, each weighed once the next one's time is known.
+ * In time order already (the usual case) each goes into the profile at once; otherwise
+ * node and weight wait in arrays for the input's order. */
+struct weigh {
+	struct pt_profile *p;
+	struct unit *u;
+	const int64_t *tm; /* each sample's time (microseconds) */
+	uint32_t *node;	   /* out of order: each sample's node, UINT32_MAX left out */
+	int64_t *dur;	   /* out of order: each sample's weight */
+	uint32_t labels, prev_node;
+	int prev_gc, with_time;
+	int64_t origin;
+};
+
+/* the call-tree node of sample s, node nd: with its line, if it has one (a trace's
+ * `lines` entry, else the next of the node's positionTicks lines, one per sample) */
+static uint32_t sample_node(struct pt_profile *p, struct unit *u, struct rnode *nd, size_t s)
+{
+	int64_t line = 0;
+
+	if (u->nlines == u->nsamples && u->lines)
+		line = u->lines[s];
+	while (!line && nd->nticks) {
+		struct tick *tk = &u->ticks[nd->ticks];
+		if (tk->ticks > 0 && tk->line > 0) {
+			tk->ticks--;
+			line = tk->line;
+		} else {
+			nd->ticks++;
+			nd->nticks--;
+		}
+	}
+	if (line > 0 && nd->frame)
+		return pt_profile_child(p, parent_ptnode(u, nd), line_frame(p, nd, line));
+	return nd->ptnode;
+}
+
+/* sample s (node index ni), the next one in time order at time next */
+static void weigh_one(struct weigh *w, size_t s, uint32_t ni, int64_t next)
+{
+	struct rnode *nd = &w->u->nodes[ni];
+	int gc = is_gc_node(w->p, w->u, nd);
+	int64_t v[2];
+	uint32_t node;
+
+	if (gc && w->prev_gc)
+		node = w->prev_node; /* the same collection goes on */
+	else if (gc)
+		node = pt_profile_child(w->p, w->prev_node, nd->frame);
+	else
+		node = sample_node(w->p, w->u, nd, s);
+	w->prev_node = node;
+	w->prev_gc = gc;
+	v[0] = 1;
+	v[1] = w->with_time && next > w->tm[s] ? pt_sub(next, w->tm[s]) : 0; /* saturates */
+	if (w->node) {
+		w->node[s] = node;
+		w->dur[s] = v[1];
+		return;
+	}
+	pt_profile_add_sample(w->p, node, w->labels, v, sat_mul1000(pt_sub(w->tm[s], w->origin)));
+}
+
+/* The samples of unit u, each at its own time; a sample's weight is the time to the next
+ * one in time order and the last one's the time to endTime. The timeline keeps the
+ * input's order. Chrome DevTools' rules (CPUProfileDataModel): V8 records a few samples
+ * out of time order (negative time deltas), and DevTools sorts them by time before
+ * weighing them; a "(garbage collector)" sample goes on top of the stack of the sample
+ * before it, as V8 takes no stack while it collects: the collection runs inside the
+ * JavaScript that allocated. Under --lenient the time of samples left out goes to the
+ * kept sample before them. */
 static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids, int with_time,
 		       int64_t origin, uint32_t labels, int64_t *last)
 {
 	struct pt_profile *p = r->p;
-	/* times in microseconds; raw running sum, each sample's time is the max of the
-	 * previous one and the raw sum (speedscope's rule: a negative delta neither
-	 * gives a negative duration nor shifts the rest) */
+	int timed = u->has_deltas || u->has_timestamps, sorted = 1, ret = -1;
+	/* times in microseconds */
 	int64_t start = u->start != NO_VALUE ? u->start / 1000 : 0;
 	int64_t end = u->end != NO_VALUE ? u->end / 1000 : NO_VALUE;
-	int64_t raw = start, prev = INT64_MIN, next = 0;
-	size_t s, j;
+	int64_t raw, tmax = INT64_MIN, prev_t = INT64_MIN, *tm;
+	struct pt_keyed *ord = NULL, *tmp = NULL, *by_time;
+	struct weigh w;
+	size_t s, k, n = 0, pending = SIZE_MAX;
 
 	if (u->legacy && u->start != NO_VALUE)
 		start = legacy_us(u->start);
 	if (u->legacy && u->end != NO_VALUE)
 		end = legacy_us(u->end);
-	for (s = 0; s < u->nsamples; s++) {
-		uint32_t ni = idmap_get(ids, u->samples[s]);
-		struct rnode *n;
-		uint32_t node;
-		int64_t line = 0, t = 0, v[2];
+	raw = start;
+	tm = pt_xreallocarray(NULL, u->nsamples ? u->nsamples : 1, sizeof(*tm));
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	w.u = u;
+	w.tm = tm;
+	w.labels = labels;
+	w.with_time = with_time && timed;
+	w.origin = origin;
 
-		if (ni == UINT32_MAX && !r->lenient) {
-			pt_diag_error_at(r->d, u->samples_off,
-					 "unknown node id %" PRId64 " in samples (entry %zu)",
-					 u->samples[s], s);
-			return -1;
-		}
-		if (ni == UINT32_MAX) { /* left out; its time still passes */
-			pt_diag_dangling(r->d, u->samples_off);
-			if (u->has_deltas)
-				raw = pt_add(raw, u->deltas[s]);
-			continue;
-		}
-		n = &u->nodes[ni];
-		if (u->nlines == u->nsamples && u->lines)
-			line = u->lines[s];
-		/* else hand out the node's positionTicks lines, one per sample, in
-		 * their order; samples beyond the ticks get no line */
-		while (!line && n->nticks) {
-			struct tick *tk = &u->ticks[n->ticks];
-			if (tk->ticks > 0 && tk->line > 0) {
-				tk->ticks--;
-				line = tk->line;
-			} else {
-				n->ticks++;
-				n->nticks--;
-			}
-		}
-		node = n->ptnode;
-		if (line > 0 && n->frame)
-			node = pt_profile_child(p, parent_ptnode(u, n), line_frame(p, n, line));
+	/* the times, and which samples are left out */
+	for (s = 0; s < u->nsamples; s++) {
+		int64_t t = 0;
 		if (u->has_deltas) {
 			raw = pt_add(raw, u->deltas[s]);
 			t = raw;
 		} else if (u->has_timestamps) {
 			t = u->deltas[s];
 		}
-		if (t < prev)
-			t = prev;
-		prev = t;
-		if ((u->has_deltas || u->has_timestamps) && t > *last)
-			*last = t;
-		/* the weight of a sample is the time to the next one (DevTools'
-		 * rule); the last one gets the time to endTime. Under --lenient the
-		 * next is the next one kept: the time of samples left out goes to the
-		 * stack before them, as speedscope keeps that stack open. */
-		j = s + 1;
-		next = raw;
-		if (r->lenient)
-			for (; j < u->nsamples && idmap_get(ids, u->samples[j]) == UINT32_MAX; j++)
-				if (u->has_deltas)
-					next = pt_add(next, u->deltas[j]);
-		if (j < u->nsamples) {
-			if (u->has_deltas)
-				next = pt_add(next, u->deltas[j]);
-			else if (u->has_timestamps)
-				next = u->deltas[j];
-			if (next < t)
-				next = t;
-		} else if (j > s + 1 && end == NO_VALUE && u->has_deltas) {
-			next = next > t ? next : t; /* to the last sample left out */
-		} else {
-			next = end != NO_VALUE && end > t ? end : t;
+		tm[s] = t;
+		if (t > tmax)
+			tmax = t;
+		if (idmap_get(ids, u->samples[s]) == UINT32_MAX) {
+			if (!r->lenient) {
+				pt_diag_error_at(r->d, u->samples_off,
+						 "unknown node id %" PRId64
+						 " in samples (entry %zu)",
+						 u->samples[s], s);
+				goto out;
+			}
+			pt_diag_dangling(r->d, u->samples_off); /* its time still passes */
+			continue;
 		}
-		v[0] = 1;
-		v[1] = with_time && (u->has_deltas || u->has_timestamps) ? pt_sub(next, t) : 0;
-		if (v[1] < 0)
-			v[1] = INT64_MAX; /* overflowed: hostile input */
-		pt_profile_add_sample(p, node, labels, v, sat_mul1000(pt_sub(t, origin)));
+		n++;
+		if (t < prev_t)
+			sorted = 0;
+		prev_t = t;
+		if (timed && t > *last)
+			*last = t;
 	}
-	return 0;
+	/* after the last sample: endTime, or the last sample left out if one is later */
+	if (end == NO_VALUE)
+		end = tmax;
+
+	if (sorted) {
+		for (s = 0; s < u->nsamples; s++) {
+			if (idmap_get(ids, u->samples[s]) == UINT32_MAX)
+				continue;
+			if (pending != SIZE_MAX)
+				weigh_one(&w, pending, idmap_get(ids, u->samples[pending]), tm[s]);
+			pending = s;
+		}
+		if (pending != SIZE_MAX)
+			weigh_one(&w, pending, idmap_get(ids, u->samples[pending]), end);
+		ret = 0;
+		goto out;
+	}
+
+	/* out of time order: weighed in time order (stable: equal times keep the input's
+	 * order), then put in the input's order */
+	ord = pt_xreallocarray(NULL, n, sizeof(*ord));
+	tmp = pt_xreallocarray(NULL, n, sizeof(*tmp));
+	w.node = pt_xreallocarray(NULL, u->nsamples, sizeof(*w.node));
+	w.dur = pt_xreallocarray(NULL, u->nsamples, sizeof(*w.dur));
+	for (s = 0, k = 0; s < u->nsamples; s++) {
+		w.node[s] = UINT32_MAX;
+		if (idmap_get(ids, u->samples[s]) == UINT32_MAX)
+			continue;
+		/* the key orders int64 times as unsigned numbers */
+		ord[k].key = (uint64_t)tm[s] ^ UINT64_C(0x8000000000000000);
+		ord[k].x = 0;
+		ord[k].a = (uint32_t)s;
+		ord[k++].b = 0;
+	}
+	by_time = pt_sort_keyed(ord, tmp, n, 64);
+	for (k = 0; k < n; k++) {
+		s = by_time[k].a;
+		weigh_one(&w, s, idmap_get(ids, u->samples[s]),
+			  k + 1 < n ? tm[by_time[k + 1].a] : end);
+	}
+	for (s = 0; s < u->nsamples; s++) {
+		int64_t v[2];
+		if (w.node[s] == UINT32_MAX)
+			continue;
+		v[0] = 1;
+		v[1] = w.dur[s];
+		pt_profile_add_sample(p, w.node[s], labels, v, sat_mul1000(pt_sub(tm[s], origin)));
+	}
+	ret = 0;
+out:
+	free(tm);
+	free(ord);
+	free(tmp);
+	free(w.node);
+	free(w.dur);
+	return ret;
 }
 
 static int build_unit(struct reader *r, struct unit *u, int with_time, int64_t origin,

@@ -397,7 +397,9 @@ static uint32_t node_frame(struct pt_profile *p, const struct hnode *n)
 	}
 	if (!*url && l == 0)
 		f.flags = is_synthetic(name, url) ? PT_FRAME_SYNTHETIC : PT_FRAME_NATIVE;
-	f.func = pt_profile_func(p, *name ? n->name : pt_str(p, "(anonymous)"), 0, file, l);
+	/* the column is part of the function, as in DevTools and in .cpuprofile */
+	f.func = pt_profile_func_ident(p, *name ? n->name : pt_str(p, "(anonymous)"), 0, file, l,
+				       (uint64_t)c);
 	f.column = c;
 	return pt_profile_frame(p, &f);
 }
@@ -435,7 +437,7 @@ static int build(struct reader *r, uint64_t end_off)
 	struct idx *ids = NULL;
 	uint32_t t_objects = 0;
 	uint64_t orphans = 0;
-	size_t i;
+	size_t i, nids = 0;
 	int ret = -1;
 
 	if (!r->has_head || !r->nnodes) {
@@ -445,21 +447,27 @@ static int build(struct reader *r, uint64_t end_off)
 	ids = pt_xmalloc(r->nnodes * sizeof(*ids));
 	for (i = 0; i < r->nnodes; i++) {
 		struct hnode *n = &r->nodes[i];
-		if (n->id == NO_VALUE) {
+		/* ids serve the samples only: older V8 (Chrome 69, node 10) wrote
+		 * neither, the tree is the nesting */
+		if (n->id == NO_VALUE && r->has_samples) {
 			pt_diag_error_at(r->d, n->off, "node without 'id'");
 			goto out;
 		}
 		if (n->self == NO_VALUE) {
-			pt_diag_error_at(r->d, n->off, "node %" PRId64 " without 'selfSize'",
-					 n->id);
+			if (n->id == NO_VALUE)
+				pt_diag_error_at(r->d, n->off, "node without 'selfSize'");
+			else
+				pt_diag_error_at(r->d, n->off,
+						 "node %" PRId64 " without 'selfSize'", n->id);
 			goto out;
 		}
-		ids[i].id = n->id;
-		ids[i].node = (uint32_t)i;
-		ids[i].pad = 0;
+		ids[nids].id = n->id;
+		ids[nids].node = (uint32_t)i;
+		ids[nids].pad = 0;
+		nids += n->id != NO_VALUE;
 	}
-	pt_qsort(ids, r->nnodes, sizeof(*ids), cmp_idx);
-	for (i = 1; i < r->nnodes; i++)
+	pt_qsort(ids, nids, sizeof(*ids), cmp_idx);
+	for (i = 1; i < nids; i++)
 		if (ids[i].id == ids[i - 1].id) {
 			uint32_t later =
 				ids[i].node > ids[i - 1].node ? ids[i].node : ids[i - 1].node;
@@ -475,7 +483,7 @@ static int build(struct reader *r, uint64_t end_off)
 					 s->size == NO_VALUE ? "size" : "nodeId");
 			goto out;
 		}
-		ni = find_id(ids, r->nnodes, s->node_id);
+		ni = find_id(ids, nids, s->node_id);
 		/* V8 may record the last allocations after it has copied the tree out: node
 		 * writes samples naming a node that is not in `head` (their size is in no
 		 * selfSize either). They are left out and counted. */

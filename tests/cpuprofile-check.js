@@ -15,7 +15,8 @@
 // endTime >= startTime + sum(timeDeltas).
 // With ORIGINAL (a .cpuprofile with `nodes`), also checks that both give the same
 // sequence of sampled stacks (function name, url, line per frame, root first) and the
-// same sample times (after clamping backward steps in ORIGINAL to the previous time).
+// same sample times, in time order, with ORIGINAL read as Chrome DevTools reads it
+// (samples sorted by time, (garbage collector) on the stack before it).
 // Prints "ok" or the first problem, and exits 0 or 1.
 'use strict';
 
@@ -84,7 +85,9 @@ function check(doc) {
   return { byId, parent };
 }
 
-// stacks and clamped times of a `nodes` profile (children or parent links)
+// stacks and times of a `nodes` profile (children or parent links) in time order, as
+// Chrome DevTools reads it: samples sorted by time (V8 writes a few out of order), and a
+// top-level (garbage collector) sample on top of the stack of the sample before it
 function timeline(doc) {
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
   const parent = new Map();
@@ -97,17 +100,27 @@ function timeline(doc) {
     const url = cf.url || '';
     return (cf.functionName || '(anonymous)') + '@' + url + ':' + cf.lineNumber;
   };
-  const out = [];
-  let raw = doc.startTime, prev = -Infinity;
+  const samples = [];
+  let raw = doc.startTime;
   doc.samples.forEach((id, i) => {
-    const names = [];
-    for (let n = byId.get(id); n; n = byId.get(parent.get(n.id)))
-      if (parent.has(n.id)) names.push(frame(n));
     raw += doc.timeDeltas[i];
-    const t = Math.max(prev, raw);
-    prev = t;
-    out.push({ stack: names.reverse().join(';'), t: t });
+    samples.push({ id: id, t: raw });
   });
+  samples.sort((x, y) => x.t - y.t); // stable: equal times keep their order
+  const out = [];
+  let prev = [], prevGC = false;
+  for (const s of samples) {
+    const names = [];
+    for (let n = byId.get(s.id); n; n = byId.get(parent.get(n.id)))
+      if (parent.has(n.id)) names.push(frame(n));
+    names.reverse();
+    const top = byId.get(s.id);
+    const gc = names.length === 1 && top.callFrame.functionName === '(garbage collector)';
+    const stack = gc ? (prevGC ? prev : prev.concat(names)) : names;
+    out.push({ stack: stack.join(';'), t: s.t });
+    prev = stack;
+    prevGC = gc;
+  }
   return out;
 }
 

@@ -47,17 +47,17 @@ test_expect_success 'wall time: total is endTime minus the first sample time' '
 		jq .total >actual &&
 	test_cmp expect actual'
 
-# DevTools weighs sample i by the time to sample i+1 (the last one: to endTime), with
-# times clamped so they never step back; computed here with jq, per function.
+# DevTools weighs sample i by the time to the next sample in time order (the last one:
+# to endTime here), the samples sorted by time; computed here with jq, per function.
 test_expect_success 'wall time per function follows the time-to-next-sample rule' '
 	jq -r "
 	  (.nodes | map({key: (.id | tostring), value: .callFrame}) | from_entries) as \$cf
 	  | .timeDeltas as \$d | .samples as \$s | .endTime as \$e
-	  | [foreach range(0; \$s | length) as \$i ({raw: .startTime, t: null};
-	      .raw += \$d[\$i] | .t = (if .t == null or .raw > .t then .raw else .t end); .t)] as \$t
-	  | [range(0; \$s | length) | {cf: \$cf[\$s[.] | tostring],
-	      w: ((if . + 1 < (\$s | length) then \$t[. + 1]
-	           else ([\$e, \$t[.]] | max) end) - \$t[.])}]
+	  | [foreach range(0; \$s | length) as \$i (.startTime; . + \$d[\$i]; {s: \$s[\$i], t: .})]
+	  | sort_by(.t) as \$o
+	  | [range(0; \$o | length) | {cf: \$cf[\$o[.].s | tostring],
+	      w: ((if . + 1 < (\$o | length) then \$o[. + 1].t
+	           else ([\$e, \$o[.].t] | max) end) - \$o[.].t)}]
 	  | map(select(.cf.functionName != \"(root)\"))
 	  | group_by([.cf.functionName, .cf.url, .cf.lineNumber])
 	  | map([(.[0].cf.functionName | if . == \"\" then \"(anonymous)\" else . end),
@@ -85,7 +85,9 @@ test_expect_success 'wall time of the legacy format: from the absolute timestamp
 
 # By hand: raw times 1100 1200 1150 1250 -> clamped 1100 1200 1200 1250; weights
 # a: 100 (to 1200), b: 0, a: 50, b: 250 (to endTime 1500) -> a 150, b 250.
-test_expect_success 'a negative time delta is clamped, not shifting later samples' '
+# a at 1100, b at 1200, a at 1150, b at 1250: in time order a, a, b, b; the timeline
+# keeps the input's order, each sample at its own time
+test_expect_success 'samples out of time order (a negative delta) are weighed in time order' '
 	cat >neg.cpuprofile <<-\EOF &&
 	{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
 	{"id":2,"callFrame":{"functionName":"a","scriptId":"1","url":"file:///x.js","lineNumber":0,"columnNumber":0}},
@@ -93,8 +95,11 @@ test_expect_success 'a negative time delta is clamped, not shifting later sample
 	"startTime":1000,"endTime":1500,"samples":[2,3,2,3],"timeDeltas":[100,100,-50,100]}
 	EOF
 	"$PROFTOOL" top --sample-index wall --format csv neg.cpuprofile >out &&
-	grep -qx "\"a\",\"file:///x.js\",1,150,.*" out &&
-	grep -qx "\"b\",\"file:///x.js\",5,250,.*" out'
+	grep -qx "\"a\",\"file:///x.js\",1,100,.*" out &&
+	grep -qx "\"b\",\"file:///x.js\",5,300,.*" out &&
+	"$PROFTOOL" export --timeline --sample-index wall -o ex neg.cpuprofile &&
+	awk -F"\t" "\$3 == \"samples\" { printf \"%s \", \$6 }" ex/samples.tsv >times &&
+	test "$(cat times)" = "100000 200000 150000 250000 "'
 
 test_expect_success 'nodes in any order, children after parents or before' '
 	"$PROFTOOL" top -n 0 --format json "$N/small.cpuprofile" >expect &&

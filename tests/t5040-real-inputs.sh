@@ -28,12 +28,18 @@ if command -v node >/dev/null 2>&1 && test -d "$MODS/speedscope" && test -d "$MO
 			const byId = new Map(p.nodes.map(n => [n.id, n]));
 			const parent = new Map();
 			for (const n of p.nodes) for (const c of n.children || []) parent.set(c, n.id);
+			let prev = [], prevGC = false;
 			for (const id of p.samples) {
-				const names = [];
+				let names = [];
 				for (let x = id; x !== undefined; x = parent.get(x)) {
 					const f = byId.get(x).callFrame;
 					if (f.functionName !== \"(root)\") names.unshift(f.functionName || \"(anonymous)\");
 				}
+				/* DevTools: (garbage collector) on the stack before it */
+				const gc = names.length === 1 && names[0] === \"(garbage collector)\";
+				if (gc) names = prevGC ? prev : prev.concat(names);
+				prev = names;
+				prevGC = gc;
 				console.log(names.join(\";\"));
 			}" "$SAMPLES/node/small.cpuprofile" >expect &&
 		test_cmp expect actual'

@@ -26,6 +26,10 @@ struct xlat {
 	const struct pt_profile *src;
 	struct pt_profile *dst;
 	uint32_t *str, *func, *mapping, *frame, *lset; /* src id -> dst id, NONE unknown */
+	/* functions keep their reader's identity (pt_func.ident) in a copy of one profile;
+	 * across profiles a function is what pprof's is (name, system name, file, start
+	 * line), as merged profiles are written as pprof */
+	int keep_ident;
 };
 
 static uint32_t *none_array(size_t n)
@@ -44,6 +48,7 @@ static void xlat_init(struct xlat *x, const struct pt_profile *src, struct pt_pr
 	x->mapping = none_array(src->nmappings);
 	x->frame = none_array(src->nframes);
 	x->lset = none_array(src->nlabelsets);
+	x->keep_ident = 0;
 }
 
 static void xlat_release(struct xlat *x)
@@ -70,8 +75,9 @@ static uint32_t x_func(struct xlat *x, uint32_t id)
 		return 0;
 	if (x->func[id] == NONE) {
 		const struct pt_func *f = &x->src->funcs[id];
-		x->func[id] = pt_profile_func(x->dst, x_str(x, f->name), x_str(x, f->system_name),
-					      x_str(x, f->file), f->start_line);
+		x->func[id] = pt_profile_func_ident(x->dst, x_str(x, f->name),
+						    x_str(x, f->system_name), x_str(x, f->file),
+						    f->start_line, x->keep_ident ? f->ident : 0);
 	}
 	return x->func[id];
 }
@@ -230,6 +236,7 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 
 	pt_profile_init(np);
 	xlat_init(&x, p, np);
+	x.keep_ident = 1;
 	copy_header(&x);
 
 	/* which nodes lead to a kept row: children have larger ids than parents */

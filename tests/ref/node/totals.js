@@ -25,6 +25,8 @@
 // SELF counts the samples whose leaf node is that function (from `samples`,
 // not from hitCount); TOTAL counts the samples whose stack contains the
 // function at least once (a recursive function counts once per stack).
+// As Chrome DevTools takes them: the samples in time order, and a sample of
+// the top-level (garbage collector) node on the stack of the sample before it.
 // The (root) node is not a function and is never listed.
 // Lines are sorted by NAME then LOCATION in code-unit (C locale) order.
 // A first line "# samples N" gives the number of samples; trace files get
@@ -42,8 +44,12 @@ function frameKey(cf) {
   return { name, loc, key: name + '\t' + loc };
 }
 
-// nodes: array of {id, callFrame, children?, parent?}; samples: array of ids.
-function totals(nodes, samples) {
+// nodes: array of {id, callFrame, children?, parent?}; samples: array of ids;
+// times: each sample's time, or undefined (the samples are in time order).
+// As Chrome DevTools reads a profile (CPUProfileDataModel), the samples are taken in
+// time order (V8 writes a few out of order), and a sample of the top-level
+// (garbage collector) node stands on the stack of the sample before it.
+function totals(nodes, samples, times) {
   const byId = new Map();
   for (const n of nodes) byId.set(n.id, n);
   const parent = new Map();
@@ -59,23 +65,37 @@ function totals(nodes, samples) {
     return r;
   };
   const isRoot = (n) => n.callFrame.functionName === '(root)' && !parent.has(n.id);
-  for (const id of samples) {
-    let n = byId.get(id);
-    if (!n) throw new Error('sample refers to unknown node id ' + id);
-    if (!isRoot(n)) row(n).self++;
-    const seen = new Set();
+  const order = samples.map((id, i) => i);
+  if (times) order.sort((a, b) => times[a] - times[b]); // stable
+  let prev = [], prevGC = false;
+  for (const i of order) {
+    let n = byId.get(samples[i]);
+    if (!n) throw new Error('sample refers to unknown node id ' + samples[i]);
+    let stack = [];
     for (let depth = 0; n; depth++) {
       if (depth > 100000) throw new Error('cycle in the node tree');
-      if (!isRoot(n)) {
-        const r = row(n);
-        if (!seen.has(r)) { seen.add(r); r.total++; }
-      }
+      if (!isRoot(n)) stack.push(row(n));
       n = parent.has(n.id) ? byId.get(parent.get(n.id)) : undefined;
     }
+    stack.reverse();
+    const leaf = byId.get(samples[i]);
+    const gc = stack.length === 1 && leaf.callFrame.functionName === '(garbage collector)' &&
+      !leaf.callFrame.url;
+    if (gc) stack = prevGC ? prev : prev.concat(stack);
+    prev = stack;
+    prevGC = gc;
+    if (stack.length) stack[stack.length - 1].self++;
+    for (const r of new Set(stack)) r.total++;
   }
   const out = [...rows.values()].sort((a, b) => cmp(a.name, b.name) || cmp(a.loc, b.loc));
   return '# samples ' + samples.length + '\n' +
     out.map((r) => r.name + '\t' + r.loc + '\t' + r.self + '\t' + r.total + '\n').join('');
+}
+
+// running sums of time deltas from a start
+function runningTimes(start, deltas) {
+  let t = start || 0;
+  return deltas.map((d) => (t += d));
 }
 
 function flattenLegacy(head) {
@@ -106,7 +126,7 @@ function main() {
     const profiles = new Map();   // "pid id" -> {pid, id, tid, nodes, samples}
     const get = (e) => {
       const k = e.pid + ' ' + e.id;
-      if (!profiles.has(k)) profiles.set(k, { pid: e.pid, id: e.id, tid: undefined, nodes: [], samples: [] });
+      if (!profiles.has(k)) profiles.set(k, { pid: e.pid, id: e.id, tid: undefined, nodes: [], samples: [], deltas: [] });
       return profiles.get(k);
     };
     for (const e of events) {
@@ -116,18 +136,21 @@ function main() {
         const cp = (e.args && e.args.data && e.args.data.cpuProfile) || {};
         for (const n of cp.nodes || []) p.nodes.push(n);
         for (const s of cp.samples || []) p.samples.push(s);
+        const d = (e.args && e.args.data && e.args.data.timeDeltas) || cp.timeDeltas || [];
+        for (const x of d) p.deltas.push(x);
       }
     }
     let text = '';
     for (const p of profiles.values()) {
       text += '# profile pid=' + p.pid + ' id=' + p.id + ' tid=' + p.tid + '\n';
-      text += totals(p.nodes, p.samples);
+      text += totals(p.nodes, p.samples,
+        p.deltas.length === p.samples.length ? runningTimes(0, p.deltas) : undefined);
     }
     process.stdout.write(text);
     return;
   }
   if (doc.head) {
-    process.stdout.write(totals(flattenLegacy(doc.head), doc.samples || []));
+    process.stdout.write(totals(flattenLegacy(doc.head), doc.samples || [], doc.timestamps));
     return;
   }
   if (doc.typeId !== undefined) {
@@ -137,10 +160,12 @@ function main() {
       id: n.id, children: n.children, parent: n.parent,
       callFrame: Object.assign({}, n.callFrame, { lineNumber: n.callFrame.lineNumber - 1 }),
     }));
-    process.stdout.write(totals(nodes, doc.samples || []));
+    process.stdout.write(totals(nodes, doc.samples || [],
+      doc.timeDeltas && runningTimes(doc.startTime, doc.timeDeltas)));
     return;
   }
-  process.stdout.write(totals(doc.nodes, doc.samples || []));
+  process.stdout.write(totals(doc.nodes, doc.samples || [],
+    doc.timeDeltas && runningTimes(doc.startTime, doc.timeDeltas)));
 }
 
 main();
