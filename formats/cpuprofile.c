@@ -40,6 +40,7 @@ struct rnode {
 	uint32_t nticks;	    /* resolved: its ticks from there */
 	uint8_t has_callframe;	    /* 1 once its callFrame object opens */
 	uint8_t orphan;		    /* --lenient: its parent is missing, it hangs from the root */
+	uint8_t gc;		    /* V8's top-level "(garbage collector)" (add_samples) */
 	uint64_t off;		    /* input offset of its object, for errors */
 };
 
@@ -1607,7 +1608,7 @@ static int is_gc_node(const struct pt_profile *p, const struct unit *u, const st
 struct weigh {
 	struct pt_profile *p;
 	struct unit *u;
-	const int64_t *tm; /* each sample's time (microseconds) */
+	const int64_t *tm; /* each sample's time (microseconds), NULL if all are 0 */
 	uint32_t *node;	   /* out of order: each sample's node, UINT32_MAX left out */
 	int64_t *dur;	   /* out of order: each sample's weight */
 	uint32_t labels, prev_node;
@@ -1642,8 +1643,8 @@ static uint32_t sample_node(struct pt_profile *p, struct unit *u, struct rnode *
 static void weigh_one(struct weigh *w, size_t s, uint32_t ni, int64_t next)
 {
 	struct rnode *nd = &w->u->nodes[ni];
-	int gc = is_gc_node(w->p, w->u, nd);
-	int64_t v[2];
+	int gc = nd->gc;
+	int64_t v[2], t;
 	uint32_t node;
 
 	if (gc && w->prev_gc)
@@ -1655,13 +1656,14 @@ static void weigh_one(struct weigh *w, size_t s, uint32_t ni, int64_t next)
 	w->prev_node = node;
 	w->prev_gc = gc;
 	v[0] = 1;
-	v[1] = w->with_time && next > w->tm[s] ? pt_sub(next, w->tm[s]) : 0; /* saturates */
+	t = w->tm ? w->tm[s] : 0;
+	v[1] = w->with_time && next > t ? pt_sub(next, t) : 0; /* saturates */
 	if (w->node) {
 		w->node[s] = node;
 		w->dur[s] = v[1];
 		return;
 	}
-	pt_profile_add_sample(w->p, node, w->labels, v, sat_mul1000(pt_sub(w->tm[s], w->origin)));
+	pt_profile_add_sample(w->p, node, w->labels, v, sat_mul1000(pt_sub(t, w->origin)));
 }
 
 /* The samples of unit u, each at its own time; a sample's weight is the time to the next
@@ -1690,7 +1692,8 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	if (u->legacy && u->end != NO_VALUE)
 		end = legacy_us(u->end);
 	raw = start;
-	tm = pt_xreallocarray(NULL, u->nsamples ? u->nsamples : 1, sizeof(*tm));
+	/* the times take the place of the deltas they are summed from: no array more */
+	tm = timed ? u->deltas : NULL;
 	memset(&w, 0, sizeof(w));
 	w.p = p;
 	w.u = u;
@@ -1699,19 +1702,22 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	w.with_time = with_time && timed;
 	w.origin = origin;
 
-	/* the times, and which samples are left out */
+	for (k = 0; k < u->nnodes; k++)
+		u->nodes[k].gc = (uint8_t)is_gc_node(p, u, &u->nodes[k]);
+	/* the times, and which samples are left out: each sample's id becomes its node's
+	 * index (UINT32_MAX, left out), looked up once */
 	for (s = 0; s < u->nsamples; s++) {
+		uint32_t ni = idmap_get(ids, u->samples[s]);
 		int64_t t = 0;
 		if (u->has_deltas) {
 			raw = pt_add(raw, u->deltas[s]);
-			t = raw;
+			t = u->deltas[s] = raw;
 		} else if (u->has_timestamps) {
 			t = u->deltas[s];
 		}
-		tm[s] = t;
 		if (t > tmax)
 			tmax = t;
-		if (idmap_get(ids, u->samples[s]) == UINT32_MAX) {
+		if (ni == UINT32_MAX) {
 			if (!r->lenient) {
 				pt_diag_error_at(r->d, u->samples_off,
 						 "unknown node id %" PRId64
@@ -1720,8 +1726,10 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 				goto out;
 			}
 			pt_diag_dangling(r->d, u->samples_off); /* its time still passes */
+			u->samples[s] = UINT32_MAX;
 			continue;
 		}
+		u->samples[s] = ni;
 		n++;
 		if (t < prev_t)
 			sorted = 0;
@@ -1735,14 +1743,15 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 
 	if (sorted) {
 		for (s = 0; s < u->nsamples; s++) {
-			if (idmap_get(ids, u->samples[s]) == UINT32_MAX)
+			if ((uint32_t)u->samples[s] == UINT32_MAX)
 				continue;
 			if (pending != SIZE_MAX)
-				weigh_one(&w, pending, idmap_get(ids, u->samples[pending]), tm[s]);
+				weigh_one(&w, pending, (uint32_t)u->samples[pending],
+					  tm ? tm[s] : 0);
 			pending = s;
 		}
 		if (pending != SIZE_MAX)
-			weigh_one(&w, pending, idmap_get(ids, u->samples[pending]), end);
+			weigh_one(&w, pending, (uint32_t)u->samples[pending], end);
 		ret = 0;
 		goto out;
 	}
@@ -1755,10 +1764,10 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	w.dur = pt_xreallocarray(NULL, u->nsamples, sizeof(*w.dur));
 	for (s = 0, k = 0; s < u->nsamples; s++) {
 		w.node[s] = UINT32_MAX;
-		if (idmap_get(ids, u->samples[s]) == UINT32_MAX)
+		if ((uint32_t)u->samples[s] == UINT32_MAX)
 			continue;
 		/* the key orders int64 times as unsigned numbers */
-		ord[k].key = (uint64_t)tm[s] ^ UINT64_C(0x8000000000000000);
+		ord[k].key = (uint64_t)tm[s] ^ UINT64_C(0x8000000000000000); /* sorted if !tm */
 		ord[k].x = 0;
 		ord[k].a = (uint32_t)s;
 		ord[k++].b = 0;
@@ -1766,7 +1775,7 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	by_time = pt_sort_keyed(ord, tmp, n, 64);
 	for (k = 0; k < n; k++) {
 		s = by_time[k].a;
-		weigh_one(&w, s, idmap_get(ids, u->samples[s]),
+		weigh_one(&w, s, (uint32_t)u->samples[s],
 			  k + 1 < n ? tm[by_time[k + 1].a] : end);
 	}
 	for (s = 0; s < u->nsamples; s++) {
@@ -1779,7 +1788,6 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	}
 	ret = 0;
 out:
-	free(tm);
 	free(ord);
 	free(tmp);
 	free(w.node);
