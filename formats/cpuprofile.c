@@ -1775,8 +1775,7 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 	by_time = pt_sort_keyed(ord, tmp, n, 64);
 	for (k = 0; k < n; k++) {
 		s = by_time[k].a;
-		weigh_one(&w, s, (uint32_t)u->samples[s],
-			  k + 1 < n ? tm[by_time[k + 1].a] : end);
+		weigh_one(&w, s, (uint32_t)u->samples[s], k + 1 < n ? tm[by_time[k + 1].a] : end);
 	}
 	for (s = 0; s < u->nsamples; s++) {
 		int64_t v[2];
