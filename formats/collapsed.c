@@ -281,11 +281,10 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 				pt_diag_cut(d, in->lineno, in->lineno);
 				break;
 			}
-			if (!o->lenient) {
+			if (pt_read_skip(o, d, in->lineno) < 0) {
 				ret = -1;
 				goto out;
 			}
-			pt_diag_skip(d, in->lineno);
 		}
 	}
 	if (rc < 0) {

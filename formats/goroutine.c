@@ -493,7 +493,7 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 	struct reader r;
 	char *line;
 	size_t n;
-	int rc, ret = 0;
+	int rc, ret = 0, failed;
 
 	reader_init(&r, p, o, d);
 	p->format = "goroutine";
@@ -503,13 +503,11 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 		while (m && (line[m - 1] == ' ' || line[m - 1] == '\r'))
 			m--;
 		line[m] = '\0';
-		if (goroutine_line(&r, line, m, in->lineno) < 0 ||
-		    (r.nul_line && nul_error(&r) < 0)) {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		failed = goroutine_line(&r, line, m, in->lineno) < 0 ||
+			 (r.nul_line && nul_error(&r) < 0);
+		if (failed && pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {
@@ -889,12 +887,10 @@ static int legacy_read(struct pt_input *in, struct pt_profile *p, const struct p
 			header = 1;
 			continue;
 		}
-		if (legacy_line(&l, line, m, in->lineno) < 0) {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		if (legacy_line(&l, line, m, in->lineno) < 0 &&
+		    pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {

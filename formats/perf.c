@@ -921,12 +921,9 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		}
 		if (!failed) {
 			line_read(&r, line, n);
-		} else {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		} else if (pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {
