@@ -12,9 +12,10 @@
 #include "formats/format.h"
 #include "util/hash.h"
 #include "util/intern.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
-#define NONE UINT32_MAX
+#define NONE	 UINT32_MAX
 #define TOO_MANY (UINT32_MAX - 2) /* event_type: no room for another sample type */
 
 static int is_digit(int c)
@@ -25,11 +26,6 @@ static int is_digit(int c)
 static int is_hex(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
 static int all_digits(const char *s, size_t n)
@@ -814,8 +810,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	size_t i;
 
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (!n) {
 		flush(r);
 		return 0;
@@ -863,8 +858,7 @@ static void last_line(struct reader *r, const char *s, size_t n, int failed, uin
 {
 	char end;
 
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (!n || s[0] == '#')
 		return;
 	end = s[n - 1];
@@ -877,8 +871,7 @@ static void last_line(struct reader *r, const char *s, size_t n, int failed, uin
 /* the last byte of a whole line of the kind just read */
 static void line_read(struct reader *r, const char *s, size_t n)
 {
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (n && s[0] != '#')
 		r->end_of[r->kind] = s[n - 1];
 }
@@ -990,8 +983,7 @@ static int perf_detect(const unsigned char *head, size_t len)
 	}
 	if (s[i] == '\t' || memchr(s + i, '\0', n))
 		return 0;
-	while (n && is_blank(s[i + n - 1]))
-		n--;
+	n = pt_trim_end(s + i, n);
 	if (!parse_header(s + i, n, &h))
 		return 0;
 	if (h.has_time)
