@@ -77,8 +77,6 @@ int cmd_goroutines(int argc, char **argv)
 	struct pt_goroutines_opts o;
 	struct own own;
 	struct pt_run r;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret;
 
 	pt_common_init(&common);
@@ -88,18 +86,16 @@ int cmd_goroutines(int argc, char **argv)
 	common.load.read.flags |= PT_READ_GOROUTINE_IDS;
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &own)) >= 0)
 		return ret;
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 	memset(&o, 0, sizeof(o));
 	o.by_wait = own.by_wait;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra, -1);
 
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
 		o.type = r.type;
-		ret = pt_cli_emit(ra.outpath, path, emit_goroutines,
+		ret = pt_cli_emit(ra.outpath, r.path, emit_goroutines,
 				  &(struct goroutines_ctx){&r.p, &o});
 	}
 	pt_run_release(&r);
