@@ -59,15 +59,9 @@ static const struct pt_cmd_spec spec = {
 	"first. Other profiles are grouped by stack with their values.",
 	tables, own_option};
 
-struct goroutines_ctx {
-	const struct pt_profile *p;
-	const struct pt_goroutines_opts *o;
-};
-
-static int emit_goroutines(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_goroutines(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct goroutines_ctx *c = ctx;
-	return pt_report_goroutines(c->p, c->o, out, d);
+	return pt_report_goroutines(&r->p, o, out, d);
 }
 
 int cmd_goroutines(int argc, char **argv)
@@ -95,8 +89,7 @@ int cmd_goroutines(int argc, char **argv)
 	pt_run_files(&r, argc, argv);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
 		o.type = r.type;
-		ret = pt_cli_emit(ra.outpath, r.path, emit_goroutines,
-				  &(struct goroutines_ctx){&r.p, &o});
+		ret = pt_run_emit(&r, ra.outpath, emit_goroutines, &o);
 	}
 	pt_run_release(&r);
 	return ret;
