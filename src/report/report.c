@@ -169,6 +169,11 @@ void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
 void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals)
 {
 	struct pt_buf b = PT_BUF_INIT;
+
+	if (!decimals) { /* the same digits as pt_buf_add_raw's, without a buffer */
+		pt_json_int(g, v);
+		return;
+	}
 	pt_buf_add_raw(&b, v, decimals);
 	yajl_gen_number(g, b.buf, b.len);
 	pt_buf_release(&b);

@@ -101,18 +101,6 @@ static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const st
 	pt_buf_release(&v);
 }
 
-static void json_value(yajl_gen g, int64_t v, uint32_t dec)
-{
-	if (!dec) {
-		pt_json_int(g, v);
-	} else {
-		struct pt_buf b = PT_BUF_INIT;
-		pt_buf_add_raw(&b, v, dec);
-		yajl_gen_number(g, b.buf, b.len);
-		pt_buf_release(&b);
-	}
-}
-
 static void json_pct(yajl_gen g, double x)
 {
 	char tmp[64];
@@ -133,7 +121,7 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 	pt_json_cstr(g, "unit");
 	pt_json_str(g, p, p->types[o->type].unit);
 	pt_json_cstr(g, "total");
-	json_value(g, total, dec);
+	pt_json_raw(g, total, dec);
 	pt_json_cstr(g, "rows");
 	yajl_gen_array_open(g);
 	for (i = 0; i < n; i++) {
@@ -149,11 +137,11 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 		pt_json_cstr(g, "line");
 		pt_json_int(g, e->line > 0 ? e->line : 0);
 		pt_json_cstr(g, "flat");
-		json_value(g, flat, dec);
+		pt_json_raw(g, flat, dec);
 		pt_json_cstr(g, "flat_pct");
 		json_pct(g, pt_pct(flat, total));
 		pt_json_cstr(g, "cum");
-		json_value(g, cum, dec);
+		pt_json_raw(g, cum, dec);
 		pt_json_cstr(g, "cum_pct");
 		json_pct(g, pt_pct(cum, total));
 		yajl_gen_map_close(g);
