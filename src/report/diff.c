@@ -150,10 +150,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	uint32_t i;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "sample_type");
-	pt_json_str(g, p, p->types[t].name);
-	pt_json_cstr(g, "unit");
-	pt_json_str(g, p, p->types[t].unit);
+	pt_json_type(g, p, t);
 	pt_json_cstr(g, "base_total");
 	pt_json_raw(g, df->base_total, df->decimals);
 	pt_json_cstr(g, "new_total");

@@ -346,16 +346,6 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a, stru
 	pt_buf_release(&b);
 }
 
-static void json_fn(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *e)
-{
-	pt_json_cstr(g, "name");
-	pt_json_str(g, p, e->name);
-	pt_json_cstr(g, "file");
-	pt_json_str(g, p, e->file);
-	pt_json_cstr(g, "line");
-	pt_json_int(g, e->line > 0 ? e->line : 0);
-}
-
 static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a,
 			struct method_ctx *mc, const struct pt_method_opts *o, uint32_t ei)
 {
@@ -366,7 +356,7 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	int pass, per_occ;
 
 	yajl_gen_map_open(g);
-	json_fn(g, p, &a->entries[ei]);
+	pt_json_entry(g, p, &a->entries[ei]);
 	pt_json_cstr(g, "self");
 	pt_json_raw(g, a->flat[(size_t)ei * w + t], dec);
 	pt_json_cstr(g, "total");
@@ -382,7 +372,7 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 		yajl_gen_array_open(g);
 		for (k = 0; k < n; k++) {
 			yajl_gen_map_open(g);
-			json_fn(g, p, &a->entries[v[k].entry]);
+			pt_json_entry(g, p, &a->entries[v[k].entry]);
 			pt_json_cstr(g, "value");
 			pt_json_raw(g, v[k].value, dec);
 			yajl_gen_map_close(g);

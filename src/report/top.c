@@ -116,10 +116,7 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "sample_type");
-	pt_json_str(g, p, p->types[o->type].name);
-	pt_json_cstr(g, "unit");
-	pt_json_str(g, p, p->types[o->type].unit);
+	pt_json_type(g, p, o->type);
 	pt_json_cstr(g, "total");
 	pt_json_raw(g, total, dec);
 	pt_json_cstr(g, "rows");
@@ -130,12 +127,7 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
 
 		yajl_gen_map_open(g);
-		pt_json_cstr(g, "name");
-		pt_json_str(g, p, e->name);
-		pt_json_cstr(g, "file");
-		pt_json_str(g, p, e->file);
-		pt_json_cstr(g, "line");
-		pt_json_int(g, e->line > 0 ? e->line : 0);
+		pt_json_entry(g, p, e);
 		pt_json_cstr(g, "flat");
 		pt_json_raw(g, flat, dec);
 		pt_json_cstr(g, "flat_pct");
