@@ -58,7 +58,7 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 		      const struct pt_diff_opts *o, const uint32_t *idx, uint32_t n, FILE *out)
 {
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
-	uint32_t i, shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t i, shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	pt_buf_addf(&line, "Type: %s\n", pt_s(p, p->types[t].name));
 	pt_buf_addstr(&line, "Base: ");
@@ -188,7 +188,7 @@ int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_
 		   const struct pt_diff_opts *o, FILE *out)
 {
 	uint32_t n, *idx = pt_diff_sorted(df, o->by_cum, &n);
-	uint32_t shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	if (o->format == PT_FMT_TEXT)
 		diff_text(df, p, t, o, idx, n, out);

@@ -19,6 +19,13 @@
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 
+/* How many of n rows a report's limit shows: limit of them, or all n when limit < 0 (the
+ * options' "all") or when there are fewer. */
+static inline size_t pt_report_shown(long limit, size_t n)
+{
+	return limit < 0 || (unsigned long)limit > n ? n : (size_t)limit;
+}
+
 /* top's text layouts (--style) */
 enum pt_top_style {
 	PT_STYLE_DEFAULT,

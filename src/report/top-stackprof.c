@@ -123,7 +123,7 @@ int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 	fwrite(b.buf, 1, b.len, out);
 
 	idx = pt_report_sorted_by_appearance(a, o->type, o->by_cum, &n);
-	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	shown = (uint32_t)pt_report_shown(o->limit, n);
 	for (i = 0; i < shown; i++) {
 		const struct pt_agg_entry *e = &a->entries[idx[i]];
 		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];

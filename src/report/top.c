@@ -24,8 +24,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
 	unsigned char *marks = pt_report_inline_marks(p, o->fold, o->type);
 	int64_t total = a->total[o->type], sum = 0;
-	uint32_t i, w = a->ntypes,
-		    shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t i, w = a->ntypes, shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	pt_buf_addf(&line, "Type: %s", pt_s(p, p->types[o->type].name));
 	pt_buf_addstr(&line, "\nTotal: ");
@@ -157,7 +156,7 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
 	 * the rows shown */
 	idx = pt_report_nonzero(a, o->type, &n);
 	dropped = pt_report_node_fraction(a, o->type, o->node_fraction, idx, &n);
-	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	shown = (uint32_t)pt_report_shown(o->limit, n);
 	pt_report_sort_first(p, a, o->type, o->by_cum, idx, n, shown);
 	if (o->format == PT_FMT_TEXT) {
 		top_text(p, a, o, idx, n, dropped, out);
