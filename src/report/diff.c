@@ -77,11 +77,7 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 	pt_buf_addch(&line, '\n');
 	pt_filter_log_describe(o->new_log, p, t, &line);
 	pt_buf_addf(&line, "Showing %u of %u %s, sorted by the change of %s\n", shown, n,
-		    o->gran == PT_GRAN_FILES	   ? "files"
-		    : o->gran == PT_GRAN_LINES	   ? "lines"
-		    : o->gran == PT_GRAN_ADDRESSES ? "addresses"
-						   : "functions",
-		    o->by_cum ? "cum" : "flat");
+		    pt_granularity_name(o->gran), o->by_cum ? "cum" : "flat");
 	pt_buf_addf(&line, "%10s %10s %10s %8s %10s %10s %10s %8s  %s\n", "base flat", "new flat",
 		    "change", "change%", "base cum", "new cum", "change", "change%", "name");
 	fwrite(line.buf, 1, line.len, out);

@@ -38,11 +38,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		pt_buf_addstr(&line, ")\n");
 	}
 	pt_buf_addf(&line, "Showing %u of %u %s, sorted by %s\n", shown, n,
-		    a->gran == PT_GRAN_FILES	   ? "files"
-		    : a->gran == PT_GRAN_LINES	   ? "lines"
-		    : a->gran == PT_GRAN_ADDRESSES ? "addresses"
-						   : "functions",
-		    o->by_cum ? "cum" : "flat");
+		    pt_granularity_name(a->gran), o->by_cum ? "cum" : "flat");
 	pt_buf_addf(&line, "%10s %6s %6s %10s %6s  %s\n", "flat", "flat%", "sum%", "cum", "cum%",
 		    "name");
 	fwrite(line.buf, 1, line.len, out);
