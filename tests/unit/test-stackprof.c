@@ -75,11 +75,8 @@ static uint32_t flags_of(const struct pt_profile *p, uint32_t func)
 
 static const char *meta(const struct pt_profile *p, const char *key)
 {
-	size_t i;
-	for (i = 0; i < p->nmeta; i++)
-		if (!strcmp(pt_s(p, p->meta[i].key), key))
-			return pt_s(p, p->meta[i].value);
-	return "";
+	const char *v = pt_profile_meta(p, key);
+	return v ? v : "";
 }
 
 static void test_handmade(void)
