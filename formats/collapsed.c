@@ -268,7 +268,7 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 		if (!m)
 			continue;
 		if (read_line(&r, line, m, in->lineno) < 0) {
-			if (in->cut && !memchr(line, '\0', m)) {
+			if (pt_input_cut_short(in, line, m)) {
 				/* the input ends inside this line (cut short, no newline
 				 * after it): a warning, the line is left out */
 				pt_diag_cut(d, in->lineno, in->lineno);

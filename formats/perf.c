@@ -907,7 +907,7 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
 		int failed = read_line(&r, line, n, in->lineno) < 0;
-		if (in->cut && !memchr(line, '\0', n)) { /* a NUL is binary, not a cut */
+		if (pt_input_cut_short(in, line, n)) {
 			last_line(&r, line, n, failed, in->lineno, d);
 			if (d->cut_line)
 				break;
