@@ -12,15 +12,11 @@
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/map.h"
+#include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
 
 #define MAX_DECIMALS 9
-
-static int is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
-}
 
 static int is_digit(int c)
 {
@@ -46,7 +42,7 @@ static int take_count(const char *s, size_t *n, int64_t *v, uint32_t *decimals, 
 		}
 		i--;
 	}
-	if (i == end || i == 0 || !is_space(s[i - 1]) || !is_digit(s[i]))
+	if (i == end || i == 0 || !pt_is_blank(s[i - 1]) || !is_digit(s[i]))
 		return 0;
 	*overflow = 0;
 	for (k = i; k < end; k++) {
@@ -92,13 +88,12 @@ static int collapsed_detect(const unsigned char *head, size_t len)
 	for (;;) {
 		nl = memchr(s + i, '\n', len - i);
 		n = nl ? (size_t)(nl - (s + i)) : len - i;
-		while (n && is_space(s[i + n - 1]))
-			n--;
+		n = pt_trim_end(s + i, n);
 		if ((n && !is_comment(s + i, n)) || !nl)
 			break;
 		i += (size_t)(nl - (s + i)) + 1;
 	}
-	if (!n || s[i] == '#' || is_space(s[i]) || memchr(s + i, '\0', n))
+	if (!n || s[i] == '#' || pt_is_blank(s[i]) || memchr(s + i, '\0', n))
 		return 0;
 	if (!nl && len >= PT_DETECT_BYTES) {
 		for (k = i; k < i + n; k++)
@@ -269,23 +264,20 @@ static int collapsed_read(struct pt_input *in, struct pt_profile *p, const struc
 	r.d = d;
 	p->format = "collapsed";
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		size_t m = n;
-		while (m && is_space(line[m - 1]))
-			m--;
+		size_t m = pt_trim_end(line, n);
 		if (!m)
 			continue;
 		if (read_line(&r, line, m, in->lineno) < 0) {
-			if (in->cut && !memchr(line, '\0', m)) {
+			if (pt_input_cut_short(in, line, m)) {
 				/* the input ends inside this line (cut short, no newline
 				 * after it): a warning, the line is left out */
 				pt_diag_cut(d, in->lineno, in->lineno);
 				break;
 			}
-			if (!o->lenient) {
+			if (pt_read_skip(o, d, in->lineno) < 0) {
 				ret = -1;
 				goto out;
 			}
-			pt_diag_skip(d, in->lineno);
 		}
 	}
 	if (rc < 0) {
@@ -343,7 +335,7 @@ static void sanitize(struct pt_buf *b, const char *s, size_t n)
 	j = b->len;
 	while (j > 0 && is_digit(b->buf[j - 1]))
 		j--;
-	if (j < b->len && j > 0 && is_space(b->buf[j - 1]))
+	if (j < b->len && j > 0 && pt_is_blank(b->buf[j - 1]))
 		b->buf[j - 1] = '_';
 	/* trailing blanks stay: the reader takes one blank only before the count */
 }

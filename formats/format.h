@@ -23,6 +23,17 @@ struct pt_read_opts {
 	struct pt_sink *sink;
 };
 
+/* The one --lenient rule of the text readers, for line `line` that failed to read (its
+ * error already in d): under lenient it is counted as skipped in d and 0 is returned,
+ * the reader goes on; else -1, the read fails with that error. */
+static inline int pt_read_skip(const struct pt_read_opts *o, struct pt_diag *d, uint64_t line)
+{
+	if (!o->lenient)
+		return -1;
+	pt_diag_skip(d, line);
+	return 0;
+}
+
 enum pt_read_flag {
 	PT_READ_NO_TIDY = 1 << 0,	/* perf: keep names exactly as printed */
 	PT_READ_PID = 1 << 1,		/* perf: process root frame "comm-PID" */

@@ -459,6 +459,16 @@ static int nul_error(struct reader *r)
 	return pt_diag_error_line(r->d, line, "NUL byte in line");
 }
 
+/* a dump's line cut before the spaces and '\r's that end it (NUL-terminated there, the
+ * parsers take it as a C string); its new length */
+static size_t end_line(char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	s[n] = '\0';
+	return n;
+}
+
 static void reader_init(struct reader *r, struct pt_profile *p, const struct pt_read_opts *o,
 			struct pt_diag *d)
 {
@@ -493,23 +503,18 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 	struct reader r;
 	char *line;
 	size_t n;
-	int rc, ret = 0;
+	int rc, ret = 0, failed;
 
 	reader_init(&r, p, o, d);
 	p->format = "goroutine";
 	pt_profile_add_type(p, "goroutines", "count");
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		size_t m = n;
-		while (m && (line[m - 1] == ' ' || line[m - 1] == '\r'))
-			m--;
-		line[m] = '\0';
-		if (goroutine_line(&r, line, m, in->lineno) < 0 ||
-		    (r.nul_line && nul_error(&r) < 0)) {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		size_t m = end_line(line, n);
+		failed = goroutine_line(&r, line, m, in->lineno) < 0 ||
+			 (r.nul_line && nul_error(&r) < 0);
+		if (failed && pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {
@@ -875,10 +880,7 @@ static int legacy_read(struct pt_input *in, struct pt_profile *p, const struct p
 	reader_init(&l.r, p, o, d);
 	p->format = "gotext";
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		size_t m = n;
-		while (m && (line[m - 1] == ' ' || line[m - 1] == '\r'))
-			m--;
-		line[m] = '\0';
+		size_t m = end_line(line, n);
 		if (!header) {
 			if (!m)
 				continue;
@@ -889,12 +891,10 @@ static int legacy_read(struct pt_input *in, struct pt_profile *p, const struct p
 			header = 1;
 			continue;
 		}
-		if (legacy_line(&l, line, m, in->lineno) < 0) {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		if (legacy_line(&l, line, m, in->lineno) < 0 &&
+		    pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {

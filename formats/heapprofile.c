@@ -563,10 +563,8 @@ out:
 static int heapprofile_detect(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head;
-	size_t i = 0;
+	size_t i = pt_json_skip_ws(head, 0, len);
 
-	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
-		i++;
 	if (i == len || head[i] != '{')
 		return 0;
 	if (memmem(s, len, "\"selfSize\"", 10) &&

@@ -12,9 +12,10 @@
 #include "formats/format.h"
 #include "util/hash.h"
 #include "util/intern.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
-#define NONE UINT32_MAX
+#define NONE	 UINT32_MAX
 #define TOO_MANY (UINT32_MAX - 2) /* event_type: no room for another sample type */
 
 static int is_digit(int c)
@@ -25,11 +26,6 @@ static int is_digit(int c)
 static int is_hex(int c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
 static int all_digits(const char *s, size_t n)
@@ -814,8 +810,7 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	size_t i;
 
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (!n) {
 		flush(r);
 		return 0;
@@ -863,8 +858,7 @@ static void last_line(struct reader *r, const char *s, size_t n, int failed, uin
 {
 	char end;
 
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (!n || s[0] == '#')
 		return;
 	end = s[n - 1];
@@ -877,8 +871,7 @@ static void last_line(struct reader *r, const char *s, size_t n, int failed, uin
 /* the last byte of a whole line of the kind just read */
 static void line_read(struct reader *r, const char *s, size_t n)
 {
-	while (n && is_blank(s[n - 1]))
-		n--;
+	n = pt_trim_end(s, n);
 	if (n && s[0] != '#')
 		r->end_of[r->kind] = s[n - 1];
 }
@@ -914,19 +907,16 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
 		int failed = read_line(&r, line, n, in->lineno) < 0;
-		if (in->cut && !memchr(line, '\0', n)) { /* a NUL is binary, not a cut */
+		if (pt_input_cut_short(in, line, n)) {
 			last_line(&r, line, n, failed, in->lineno, d);
 			if (d->cut_line)
 				break;
 		}
 		if (!failed) {
 			line_read(&r, line, n);
-		} else {
-			if (!o->lenient) {
-				ret = -1;
-				goto out;
-			}
-			pt_diag_skip(d, in->lineno);
+		} else if (pt_read_skip(o, d, in->lineno) < 0) {
+			ret = -1;
+			goto out;
 		}
 	}
 	if (rc < 0) {
@@ -993,8 +983,7 @@ static int perf_detect(const unsigned char *head, size_t len)
 	}
 	if (s[i] == '\t' || memchr(s + i, '\0', n))
 		return 0;
-	while (n && is_blank(s[i + n - 1]))
-		n--;
+	n = pt_trim_end(s + i, n);
 	if (!parse_header(s + i, n, &h))
 		return 0;
 	if (h.has_time)

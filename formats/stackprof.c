@@ -13,6 +13,7 @@
 #include "core/functable.h"
 #include "core/sink.h"
 #include "util/buf.h"
+#include "util/json.h"
 #include "formats/format.h"
 #include "util/map.h"
 #include "util/text.h"
@@ -2528,16 +2529,11 @@ static const yajl_callbacks j_callbacks = {
 
 static int stackprof_json_detect(const unsigned char *head, size_t len)
 {
-	size_t i = 0;
-	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r'))
-		i++;
+	size_t i = pt_json_skip_ws(head, 0, len);
 	if (i == len || head[i] != '{')
 		return 0;
 	/* stackprof's Report writes its data as it holds it: {"mode":"cpu"} alone */
-	for (i++;
-	     i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r');
-	     i++)
-		;
+	i = pt_json_skip_ws(head, i + 1, len);
 	if (len - i >= 6 && !memcmp(head + i, "\"mode\"", 6))
 		return 60;
 	if (memmem(head, len, "\"mode\"", 6) &&

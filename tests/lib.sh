@@ -2,7 +2,8 @@
 # A test script sets test_description, sources this file, then calls
 # test_expect_success 'what' 'commands' for each behaviour and test_done at the end.
 # Each test runs in a subshell inside a fresh trash directory; $PROFTOOL, $SAMPLES,
-# $GOLDEN, $MALFORMED and $REF point into the source tree.
+# $GOLDEN, $MALFORMED and $REF point into the source tree, $MODS to the npm packages
+# of the checks in real viewers.
 
 : "${SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${PROFTOOL:=$SRCDIR/src/proftool}"
@@ -11,6 +12,11 @@ GOLDEN=$SRCDIR/tests/golden
 MALFORMED=$SRCDIR/tests/malformed
 REF=$SRCDIR/tests/ref
 export SRCDIR SAMPLES GOLDEN MALFORMED REF LC_ALL=C TZ=UTC
+# tests/viewers/setup.sh installs them into tests/viewers/node_modules, or where
+# PROFTOOL_VIEWERS_MODULES says; the checks' scripts find them through that variable
+MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
+PROFTOOL_VIEWERS_MODULES=$MODS
+export PROFTOOL_VIEWERS_MODULES
 
 # Under --enable-valgrind, run the binary through a wrapper script so that tests can
 # keep saying "$PROFTOOL".

@@ -4,7 +4,6 @@ test_description='heap summary against memlab (@memlab/core) on the node snapsho
 
 # memlab is installed by tests/viewers/setup.sh into tests/viewers/node_modules (or
 # PROFTOOL_VIEWERS_MODULES); without it, or without node or jq, these are skipped.
-MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
 if ! command -v jq >/dev/null || ! command -v node >/dev/null ||
 	! test -f "$MODS/@memlab/core/package.json"; then
 	test_skip 'memlab comparison' 'node, jq or @memlab/core is not installed'
@@ -24,7 +23,7 @@ merge_detached () {
 # the snapshot through memlab and through us, in this test's directory
 both () {
 	gzip -dc "$SAMPLES/node/$1.heapsnapshot.gz" >s.heapsnapshot &&
-	PROFTOOL_VIEWERS_MODULES="$MODS" node "$SRCDIR/tests/heap-memlab.js" s.heapsnapshot \
+	node "$SRCDIR/tests/heap-memlab.js" s.heapsnapshot \
 		>memlab.txt 2>/dev/null &&
 	"$PROFTOOL" heap --format json -n 0 s.heapsnapshot >h.json &&
 	"$PROFTOOL" heap --raw-sizes --format json -n 0 s.heapsnapshot >h.raw.json &&

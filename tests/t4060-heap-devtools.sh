@@ -5,7 +5,6 @@ test_description='heap summary against Chrome DevTools'"'"' own heap snapshot wo
 # DevTools' worker (npm chrome-devtools-frontend, bundled for node by esbuild) is
 # installed by tests/viewers/setup.sh into tests/viewers/node_modules (or
 # PROFTOOL_VIEWERS_MODULES); without it, or without node or jq, these are skipped.
-MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
 if ! command -v jq >/dev/null || ! command -v node >/dev/null ||
 	! test -f "$MODS/.proftool-devtools-heap-worker.mjs"; then
 	test_skip 'DevTools comparison' \
@@ -46,7 +45,7 @@ python3 "$SRCDIR/tests/crafted.py" heapsnapshot 2000 >"$SNAPS/crafted.heapsnapsh
 for f in shapes-1 shapes-2 alloc list weakmap crafted; do
 	s=$SNAPS/$f.heapsnapshot
 	sed '1s/"trace_function_count":[0-9]*/"trace_function_count":0/' "$s" >"$SNAPS/dt.in" &&
-	PROFTOOL_VIEWERS_MODULES="$MODS" node "$SRCDIR/tests/viewers/devtools-heap.mjs" \
+	node "$SRCDIR/tests/viewers/devtools-heap.mjs" \
 		"$SNAPS/dt.in" >"$SNAPS/$f.dt.json" &&
 	"$PROFTOOL" heap --format json -n 0 "$s" >"$SNAPS/$f.pt.json" ||
 		echo "$f: a side failed" >&2

@@ -6,9 +6,6 @@ C=$SAMPLES/collapsed
 D=$SRCDIR/tests/data
 EDGE=$BUILDDIR/tests/writers-edge
 CHECK=$SRCDIR/tests/viewers/check.js
-MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
-PROFTOOL_VIEWERS_MODULES=$MODS
-export PROFTOOL_VIEWERS_MODULES
 
 # "depth name value" of every frame (names here hold no quote, '<' or '&')
 frames () {

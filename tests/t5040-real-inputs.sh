@@ -5,9 +5,6 @@ test_description='the viewers on every real input: time order, threads, real pro
 # The t50xx writer tests use collapsed inputs; here every reader's real samples go
 # through the writers, so timelines, threads, inlined frames and units are exercised.
 CHECK=$SRCDIR/tests/viewers/check.js
-MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
-PROFTOOL_VIEWERS_MODULES=$MODS
-export PROFTOOL_VIEWERS_MODULES
 inputs="perf/perfdemo-pidtid.txt perf/perfdemo-dwarf.txt node/small.cpuprofile
 	node/small.trace.json go/cpu.pb.gz go/heap.pb.gz"
 

@@ -3,9 +3,6 @@ test_description='html report, opened in headless Chromium and compared with top
 . "$(dirname "$0")/lib.sh"
 
 CHECK=$SRCDIR/tests/viewers/html-check.js
-MODS=${PROFTOOL_VIEWERS_MODULES:-$SRCDIR/tests/viewers/node_modules}
-PROFTOOL_VIEWERS_MODULES=$MODS
-export PROFTOOL_VIEWERS_MODULES
 # screenshots of the views stay in the build folder, to be looked at
 SHOTS=${BUILDDIR:-$SRCDIR}/tests/html-shots
 

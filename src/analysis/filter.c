@@ -903,19 +903,28 @@ int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt
 	return 0;
 }
 
+static const char *const granularity_names[] = {
+	[PT_GRAN_FUNCTIONS] = "functions",
+	[PT_GRAN_FILES] = "files",
+	[PT_GRAN_LINES] = "lines",
+	[PT_GRAN_ADDRESSES] = "addresses",
+};
+
 int pt_parse_granularity(const char *s, enum pt_granularity *g)
 {
-	if (!strcmp(s, "functions"))
-		*g = PT_GRAN_FUNCTIONS;
-	else if (!strcmp(s, "files"))
-		*g = PT_GRAN_FILES;
-	else if (!strcmp(s, "lines"))
-		*g = PT_GRAN_LINES;
-	else if (!strcmp(s, "addresses"))
-		*g = PT_GRAN_ADDRESSES;
-	else
-		return -1;
-	return 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(granularity_names) / sizeof(granularity_names[0]); i++)
+		if (!strcmp(s, granularity_names[i])) {
+			*g = (enum pt_granularity)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *pt_granularity_name(enum pt_granularity g)
+{
+	return granularity_names[g];
 }
 
 /* ---- merge ---- */

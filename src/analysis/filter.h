@@ -90,6 +90,8 @@ int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt
 
 /* "functions", "files", "lines", "addresses"; -1 if none */
 int pt_parse_granularity(const char *s, enum pt_granularity *g);
+/* g's name as pt_parse_granularity takes it, the plural that counts a table's rows */
+const char *pt_granularity_name(enum pt_granularity g);
 
 #define PT_TYPE_SKIP UINT32_MAX
 

@@ -518,14 +518,6 @@ int pt_cli_fail(const struct pt_diag *d)
 	return PT_EXIT_INPUT;
 }
 
-void pt_cli_files(int argc, char **argv, const char *const **paths, size_t *n)
-{
-	if (optind < argc) {
-		*paths = (const char *const *)(argv + optind);
-		*n = (size_t)(argc - optind);
-	}
-}
-
 int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path)
 {
 	if (argc - optind > 1)

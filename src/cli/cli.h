@@ -180,9 +180,6 @@ int pt_cli_fail(const struct pt_diag *d);
 /* At most one FILE operand after the options: *path is set to it, or left as it was
  * (stdin) without one. Returns 0, or prints a usage error and returns PT_EXIT_USAGE. */
 int pt_cli_one_file(const struct pt_cmd_spec *spec, int argc, char **argv, const char **path);
-/* Any number of FILE operands after the options, merged by the driver: *paths and *n
- * are set to them, or left as they were (stdin) without any. */
-void pt_cli_files(int argc, char **argv, const char *const **paths, size_t *n);
 
 /* Write a command's output: emit(ctx, out, d) into outpath (NULL or "-" = stdout; a
  * file is replaced atomically, see output.h). d->path names inpath while emit runs, so

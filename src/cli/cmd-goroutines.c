@@ -59,15 +59,9 @@ static const struct pt_cmd_spec spec = {
 	"first. Other profiles are grouped by stack with their values.",
 	tables, own_option};
 
-struct goroutines_ctx {
-	const struct pt_profile *p;
-	const struct pt_goroutines_opts *o;
-};
-
-static int emit_goroutines(void *ctx, FILE *out, struct pt_diag *d)
+static int emit_goroutines(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
 {
-	struct goroutines_ctx *c = ctx;
-	return pt_report_goroutines(c->p, c->o, out, d);
+	return pt_report_goroutines(&r->p, o, out, d);
 }
 
 int cmd_goroutines(int argc, char **argv)
@@ -77,8 +71,6 @@ int cmd_goroutines(int argc, char **argv)
 	struct pt_goroutines_opts o;
 	struct own own;
 	struct pt_run r;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret;
 
 	pt_common_init(&common);
@@ -88,19 +80,16 @@ int cmd_goroutines(int argc, char **argv)
 	common.load.read.flags |= PT_READ_GOROUTINE_IDS;
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &own)) >= 0)
 		return ret;
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 	memset(&o, 0, sizeof(o));
 	o.by_wait = own.by_wait;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra, -1);
 
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
 		o.type = r.type;
-		ret = pt_cli_emit(ra.outpath, path, emit_goroutines,
-				  &(struct goroutines_ctx){&r.p, &o});
+		ret = pt_run_emit(&r, ra.outpath, emit_goroutines, &o);
 	}
 	pt_run_release(&r);
 	return ret;

@@ -70,8 +70,6 @@ int cmd_method(int argc, char **argv)
 	struct pt_method_opts o;
 	struct pt_run r;
 	regex_t re;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret = PT_EXIT_OK, have_re = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -84,8 +82,6 @@ int cmd_method(int argc, char **argv)
 	if (optind >= argc)
 		return pt_usage_error(&spec, "a PATTERN is required");
 	o.pattern = argv[optind++];
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 	if (ma.use_regex) {
 		int rc = regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
@@ -97,8 +93,8 @@ int cmd_method(int argc, char **argv)
 		o.re = &re;
 	}
 
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	r.views = PT_AGG_EDGES | PT_AGG_LINES;
 	if (!(ret = pt_run_prepare(&r))) {
 		o.type = r.type;

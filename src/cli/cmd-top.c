@@ -89,8 +89,6 @@ int cmd_top(int argc, char **argv)
 	struct pt_report_args ra;
 	struct pt_top_opts o;
 	struct pt_run r;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
@@ -99,8 +97,6 @@ int cmd_top(int argc, char **argv)
 	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &o)) >= 0)
 		return ret;
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 	o.by_cum = ra.by_cum;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra,
@@ -110,8 +106,8 @@ int cmd_top(int argc, char **argv)
 			  : o.style == PT_STYLE_PPROF ? 0.005
 						      : 0;
 
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
@@ -121,7 +117,7 @@ int cmd_top(int argc, char **argv)
 		/* pprof's graph is of the tree's frames: re-key it at the granularity, as
 		 * pprof -files does (lines and addresses name the tree's own frames) */
 		struct pt_diag d;
-		pt_diag_init(&d, path);
+		pt_diag_init(&d, r.path);
 		if (pt_filter_granularity(&r.p, r.gran, &d) < 0)
 			ret = pt_cli_fail(&d);
 	}

@@ -33,19 +33,15 @@ int cmd_traces(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_run r;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret;
 
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
 		ret = pt_run_emit(&r, ra.outpath, emit_traces, NULL);
 	pt_run_release(&r);

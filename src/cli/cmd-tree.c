@@ -40,8 +40,6 @@ int cmd_tree(int argc, char **argv)
 	struct pt_report_args ra;
 	struct pt_tree_opts o;
 	struct pt_run r;
-	const char *path = "-", *const *paths = &path;
-	size_t npaths = 1;
 	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
@@ -56,15 +54,13 @@ int cmd_tree(int argc, char **argv)
 			return pt_usage_error(&spec, "bad regular expression '%s'", o.pattern);
 		regfree(&re);
 	}
-	pt_cli_files(argc, argv, &paths, &npaths);
-	path = paths[0];
 	o.by_cum = ra.by_cum;
 	o.format = ra.format;
 	o.limit = pt_report_limit(&ra, o.format == PT_FMT_TEXT && !o.pattern ? 30 : -1);
 
 	o.node_fraction = common.node_fraction;
-	pt_run_init(&r, &common, path);
-	pt_run_inputs(&r, paths, npaths);
+	pt_run_init(&r, &common, "-");
+	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	r.views = PT_AGG_EDGES | PT_AGG_GRAPH; /* the call graph (report/tree.c) */
 	if (!(ret = pt_run_prepare(&r))) {

@@ -39,6 +39,12 @@ void pt_run_inputs(struct pt_run *r, const char *const *paths, size_t n)
 	r->path = paths[0];
 }
 
+void pt_run_files(struct pt_run *r, int argc, char **argv)
+{
+	if (optind < argc)
+		pt_run_inputs(r, (const char *const *)(argv + optind), (size_t)(argc - optind));
+}
+
 /* read path into p through fold (NULL: the tree) */
 static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
 		    struct pt_fold *fold, int *folded)

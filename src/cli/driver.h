@@ -45,6 +45,9 @@ struct pt_run {
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path);
 /* several inputs instead (n >= 1; the array must outlive r) */
 void pt_run_inputs(struct pt_run *r, const char *const *paths, size_t n);
+/* After the option parse: the command's FILE operands (argv from optind on), any
+ * number, merged; without any, r keeps the path pt_run_init gave it ("-": stdin). */
+void pt_run_files(struct pt_run *r, int argc, char **argv);
 void pt_run_release(struct pt_run *r);
 
 /* The steps, each returning 0 or the exit status of the failure it printed:

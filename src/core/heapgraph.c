@@ -161,6 +161,21 @@ static uint64_t at(const struct pt_heap_locator *loc, uint64_t off, int edges, s
 	return loc ? loc->at(loc->ctx, edges, k, x, off) : off;
 }
 
+/* 0 when the len numbers of a (the nodes, or the edges if `edges`) make whole records of
+ * nfields each; else -1, the error at the first number of the broken last record */
+static int whole_records(const struct pt_heap_locator *loc, uint64_t off, int edges,
+			 const uint32_t *a, size_t len, uint32_t nfields, struct pt_diag *d)
+{
+	size_t k = len - len % nfields;
+
+	if (k == len)
+		return 0;
+	return pt_diag_error_at(d, at(loc, off, edges, k, a[k]),
+				"'%s' holds %zu numbers, not a multiple of the %" PRIu32
+				" %s fields",
+				edges ? "edges" : "nodes", len, nfields, edges ? "edge" : "node");
+}
+
 int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_heap_locator *loc,
 			struct pt_diag *d)
 {
@@ -203,20 +218,9 @@ int pt_heapgraph_finish(struct pt_heapgraph *g, uint64_t off, const struct pt_he
 	g->et_context = find(g->edge_types, g->nedge_types, "context");
 	g->et_property = find(g->edge_types, g->nedge_types, "property");
 
-	if (g->nodes_len % g->nfields)
-		return pt_diag_error_at(d,
-					at(loc, off, 0, g->nodes_len - g->nodes_len % g->nfields,
-					   g->nodes[g->nodes_len - g->nodes_len % g->nfields]),
-					"'nodes' holds %zu numbers, not a multiple of the %" PRIu32
-					" node fields",
-					g->nodes_len, g->nfields);
-	if (g->edges_len % g->efields)
-		return pt_diag_error_at(d,
-					at(loc, off, 1, g->edges_len - g->edges_len % g->efields,
-					   g->edges[g->edges_len - g->edges_len % g->efields]),
-					"'edges' holds %zu numbers, not a multiple of the %" PRIu32
-					" edge fields",
-					g->edges_len, g->efields);
+	if (whole_records(loc, off, 0, g->nodes, g->nodes_len, g->nfields, d) < 0 ||
+	    whole_records(loc, off, 1, g->edges, g->edges_len, g->efields, d) < 0)
+		return -1;
 	g->nnodes = g->nodes_len / g->nfields;
 	g->nedges = g->edges_len / g->efields;
 	if (!g->nnodes)

@@ -530,6 +530,16 @@ void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *valu
 	p->nmeta++;
 }
 
+const char *pt_profile_meta(const struct pt_profile *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(pt_s(p, p->meta[i].key), key))
+			return pt_s(p, p->meta[i].value);
+	return NULL;
+}
+
 void pt_profile_add_comment(struct pt_profile *p, const char *comment)
 {
 	PT_ALLOC_GROW(p->comments, p->ncomments + 1, p->comments_alloc);

@@ -312,6 +312,8 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
 void pt_profile_drop_timeline(struct pt_profile *p);
 
 void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value);
+/* the value of the first metadata entry named key, or NULL if there is none */
+const char *pt_profile_meta(const struct pt_profile *p, const char *key);
 void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 
 static inline int pt_profile_has_stacks(const struct pt_profile *p)

@@ -58,7 +58,7 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 		      const struct pt_diff_opts *o, const uint32_t *idx, uint32_t n, FILE *out)
 {
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
-	uint32_t i, shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t i, shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	pt_buf_addf(&line, "Type: %s\n", pt_s(p, p->types[t].name));
 	pt_buf_addstr(&line, "Base: ");
@@ -77,11 +77,7 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 	pt_buf_addch(&line, '\n');
 	pt_filter_log_describe(o->new_log, p, t, &line);
 	pt_buf_addf(&line, "Showing %u of %u %s, sorted by the change of %s\n", shown, n,
-		    o->gran == PT_GRAN_FILES	   ? "files"
-		    : o->gran == PT_GRAN_LINES	   ? "lines"
-		    : o->gran == PT_GRAN_ADDRESSES ? "addresses"
-						   : "functions",
-		    o->by_cum ? "cum" : "flat");
+		    pt_granularity_name(o->gran), o->by_cum ? "cum" : "flat");
 	pt_buf_addf(&line, "%10s %10s %10s %8s %10s %10s %10s %8s  %s\n", "base flat", "new flat",
 		    "change", "change%", "base cum", "new cum", "change", "change%", "name");
 	fwrite(line.buf, 1, line.len, out);
@@ -150,10 +146,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	uint32_t i;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "sample_type");
-	pt_json_str(g, p, p->types[t].name);
-	pt_json_cstr(g, "unit");
-	pt_json_str(g, p, p->types[t].unit);
+	pt_json_type(g, p, t);
 	pt_json_cstr(g, "base_total");
 	pt_json_raw(g, df->base_total, df->decimals);
 	pt_json_cstr(g, "new_total");
@@ -191,7 +184,7 @@ int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_
 		   const struct pt_diff_opts *o, FILE *out)
 {
 	uint32_t n, *idx = pt_diff_sorted(df, o->by_cum, &n);
-	uint32_t shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	if (o->format == PT_FMT_TEXT)
 		diff_text(df, p, t, o, idx, n, out);

@@ -249,8 +249,7 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	if (ngroups)
 		pt_qsort(groups, ngroups, sizeof(groups[0]), o->by_wait ? by_wait : by_count);
 	all = ngroups;
-	if (o->limit >= 0 && (unsigned long)o->limit < ngroups)
-		ngroups = (uint32_t)o->limit;
+	ngroups = (uint32_t)pt_report_shown(o->limit, ngroups);
 	if (o->format == PT_FMT_JSON) {
 		yajl_gen j = pt_json_gen(out);
 		yajl_gen_map_open(j);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/heap.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/json.h"
 #include "util/sort.h"
@@ -161,7 +162,7 @@ static void add_name(struct pt_buf *b, const char *s, size_t max)
 int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
 		   enum pt_report_format format, FILE *out)
 {
-	size_t i, n = limit < 0 || (size_t)limit > s->n ? s->n : (size_t)limit;
+	size_t i, n = pt_report_shown(limit, s->n);
 
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);
@@ -316,8 +317,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			c[nc++].pad = 0;
 		}
 	pt_qsort(c, nc, sizeof(*c), cmp_cand);
-	if (limit >= 0 && (size_t)limit < nc)
-		nc = (size_t)limit;
+	nc = pt_report_shown(limit, nc);
 
 	/* one breadth-first search from the root over the edges a retaining path may
 	 * take (no weak edges; shortcuts only from the root): via[v] = the edge it was
@@ -530,7 +530,7 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 		rows[nrows++] = r;
 	}
 	pt_qsort(rows, nrows, sizeof(*rows), cmp_drow);
-	shown = limit < 0 || (size_t)limit > nrows ? nrows : (size_t)limit;
+	shown = pt_report_shown(limit, nrows);
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);
 		yajl_gen_map_open(g);

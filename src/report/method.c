@@ -346,39 +346,21 @@ static void method_text(const struct pt_profile *p, const struct pt_agg *a, stru
 	pt_buf_release(&b);
 }
 
-static void json_value(yajl_gen g, const struct pt_profile *p, uint32_t t, int64_t v)
-{
-	struct pt_buf b = PT_BUF_INIT;
-	pt_buf_add_raw(&b, v, p->types[t].decimals);
-	yajl_gen_number(g, b.buf, b.len);
-	pt_buf_release(&b);
-}
-
-static void json_fn(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *e)
-{
-	pt_json_cstr(g, "name");
-	pt_json_str(g, p, e->name);
-	pt_json_cstr(g, "file");
-	pt_json_str(g, p, e->file);
-	pt_json_cstr(g, "line");
-	pt_json_int(g, e->line > 0 ? e->line : 0);
-}
-
 static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a,
 			struct method_ctx *mc, const struct pt_method_opts *o, uint32_t ei)
 {
-	uint32_t w = a->ntypes, t = o->type;
+	uint32_t w = a->ntypes, t = o->type, dec = p->types[t].decimals;
 	struct rel *v;
 	struct lrow *rows;
 	size_t n, k, nlines;
 	int pass, per_occ;
 
 	yajl_gen_map_open(g);
-	json_fn(g, p, &a->entries[ei]);
+	pt_json_entry(g, p, &a->entries[ei]);
 	pt_json_cstr(g, "self");
-	json_value(g, p, t, a->flat[(size_t)ei * w + t]);
+	pt_json_raw(g, a->flat[(size_t)ei * w + t], dec);
 	pt_json_cstr(g, "total");
-	json_value(g, p, t, a->cum[(size_t)ei * w + t]);
+	pt_json_raw(g, a->cum[(size_t)ei * w + t], dec);
 	pt_json_cstr(g, "per_occurrence");
 	yajl_gen_bool(g, a->edges_per_occurrence);
 	rows = method_lines(p, a, mc, ei, t, &nlines, &per_occ);
@@ -390,9 +372,9 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 		yajl_gen_array_open(g);
 		for (k = 0; k < n; k++) {
 			yajl_gen_map_open(g);
-			json_fn(g, p, &a->entries[v[k].entry]);
+			pt_json_entry(g, p, &a->entries[v[k].entry]);
 			pt_json_cstr(g, "value");
-			json_value(g, p, t, v[k].value);
+			pt_json_raw(g, v[k].value, dec);
 			yajl_gen_map_close(g);
 		}
 		yajl_gen_array_close(g);
@@ -405,9 +387,9 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 		pt_json_cstr(g, "line");
 		pt_json_int(g, rows[k].line);
 		pt_json_cstr(g, "self");
-		json_value(g, p, t, rows[k].self);
+		pt_json_raw(g, rows[k].self, dec);
 		pt_json_cstr(g, "total");
-		json_value(g, p, t, rows[k].total);
+		pt_json_raw(g, rows[k].total, dec);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

@@ -169,7 +169,30 @@ void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id)
 void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals)
 {
 	struct pt_buf b = PT_BUF_INIT;
+
+	if (!decimals) { /* the same digits as pt_buf_add_raw's, without a buffer */
+		pt_json_int(g, v);
+		return;
+	}
 	pt_buf_add_raw(&b, v, decimals);
 	yajl_gen_number(g, b.buf, b.len);
 	pt_buf_release(&b);
+}
+
+void pt_json_type(yajl_gen g, const struct pt_profile *p, uint32_t t)
+{
+	pt_json_cstr(g, "sample_type");
+	pt_json_str(g, p, p->types[t].name);
+	pt_json_cstr(g, "unit");
+	pt_json_str(g, p, p->types[t].unit);
+}
+
+void pt_json_entry(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *e)
+{
+	pt_json_cstr(g, "name");
+	pt_json_str(g, p, e->name);
+	pt_json_cstr(g, "file");
+	pt_json_str(g, p, e->file);
+	pt_json_cstr(g, "line");
+	pt_json_int(g, e->line > 0 ? e->line : 0);
 }

@@ -19,6 +19,13 @@
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
 
+/* How many of n rows a report's limit shows: limit of them, or all n when limit < 0 (the
+ * options' "all") or when there are fewer. */
+static inline size_t pt_report_shown(long limit, size_t n)
+{
+	return limit < 0 || (unsigned long)limit > n ? n : (size_t)limit;
+}
+
 /* top's text layouts (--style) */
 enum pt_top_style {
 	PT_STYLE_DEFAULT,
@@ -161,5 +168,10 @@ int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
 /* a value with `decimals` decimal places, raw in the base unit, as a JSON number */
 void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals);
+/* the members "sample_type" and "unit" of type t, in the map g has open */
+void pt_json_type(yajl_gen g, const struct pt_profile *p, uint32_t t);
+/* the members "name", "file" and "line" (0 when not known) of a table entry, in the map
+ * g has open */
+void pt_json_entry(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *e);
 
 #endif

@@ -11,18 +11,9 @@
 #include "util/text.h"
 #include "util/xalloc.h"
 
-static const char *meta(const struct pt_profile *p, const char *key)
-{
-	size_t i;
-	for (i = 0; i < p->nmeta; i++)
-		if (!strcmp(pt_s(p, p->meta[i].key), key))
-			return pt_s(p, p->meta[i].value);
-	return NULL;
-}
-
 static int64_t meta_int(const struct pt_profile *p, const char *key, int64_t dflt)
 {
-	const char *s = meta(p, key);
+	const char *s = pt_profile_meta(p, key);
 	return s && *s ? strtoll(s, NULL, 10) : dflt;
 }
 
@@ -83,9 +74,9 @@ int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 	char pt[32], ps[32];
 
 	(void)d;
-	if (stackprof && meta(p, "mode")) {
-		mode = meta(p, "mode");
-		interval = meta(p, "interval") ? meta(p, "interval") : "";
+	if (stackprof && pt_profile_meta(p, "mode")) {
+		mode = pt_profile_meta(p, "mode");
+		interval = pt_profile_meta(p, "interval") ? pt_profile_meta(p, "interval") : "";
 		samples = meta_int(p, "samples", 0);
 		missed = meta_int(p, "missed_samples", 0);
 		gc = meta_int(p, "gc_samples", 0);
@@ -123,7 +114,7 @@ int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 	fwrite(b.buf, 1, b.len, out);
 
 	idx = pt_report_sorted_by_appearance(a, o->type, o->by_cum, &n);
-	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	shown = (uint32_t)pt_report_shown(o->limit, n);
 	for (i = 0; i < shown; i++) {
 		const struct pt_agg_entry *e = &a->entries[idx[i]];
 		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];

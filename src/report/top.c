@@ -24,8 +24,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 	struct pt_buf line = PT_BUF_INIT, v = PT_BUF_INIT;
 	unsigned char *marks = pt_report_inline_marks(p, o->fold, o->type);
 	int64_t total = a->total[o->type], sum = 0;
-	uint32_t i, w = a->ntypes,
-		    shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	uint32_t i, w = a->ntypes, shown = (uint32_t)pt_report_shown(o->limit, n);
 
 	pt_buf_addf(&line, "Type: %s", pt_s(p, p->types[o->type].name));
 	pt_buf_addstr(&line, "\nTotal: ");
@@ -39,11 +38,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		pt_buf_addstr(&line, ")\n");
 	}
 	pt_buf_addf(&line, "Showing %u of %u %s, sorted by %s\n", shown, n,
-		    a->gran == PT_GRAN_FILES	   ? "files"
-		    : a->gran == PT_GRAN_LINES	   ? "lines"
-		    : a->gran == PT_GRAN_ADDRESSES ? "addresses"
-						   : "functions",
-		    o->by_cum ? "cum" : "flat");
+		    pt_granularity_name(a->gran), o->by_cum ? "cum" : "flat");
 	pt_buf_addf(&line, "%10s %6s %6s %10s %6s  %s\n", "flat", "flat%", "sum%", "cum", "cum%",
 		    "name");
 	fwrite(line.buf, 1, line.len, out);
@@ -101,18 +96,6 @@ static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const st
 	pt_buf_release(&v);
 }
 
-static void json_value(yajl_gen g, int64_t v, uint32_t dec)
-{
-	if (!dec) {
-		pt_json_int(g, v);
-	} else {
-		struct pt_buf b = PT_BUF_INIT;
-		pt_buf_add_raw(&b, v, dec);
-		yajl_gen_number(g, b.buf, b.len);
-		pt_buf_release(&b);
-	}
-}
-
 static void json_pct(yajl_gen g, double x)
 {
 	char tmp[64];
@@ -128,12 +111,9 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "sample_type");
-	pt_json_str(g, p, p->types[o->type].name);
-	pt_json_cstr(g, "unit");
-	pt_json_str(g, p, p->types[o->type].unit);
+	pt_json_type(g, p, o->type);
 	pt_json_cstr(g, "total");
-	json_value(g, total, dec);
+	pt_json_raw(g, total, dec);
 	pt_json_cstr(g, "rows");
 	yajl_gen_array_open(g);
 	for (i = 0; i < n; i++) {
@@ -142,18 +122,13 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
 
 		yajl_gen_map_open(g);
-		pt_json_cstr(g, "name");
-		pt_json_str(g, p, e->name);
-		pt_json_cstr(g, "file");
-		pt_json_str(g, p, e->file);
-		pt_json_cstr(g, "line");
-		pt_json_int(g, e->line > 0 ? e->line : 0);
+		pt_json_entry(g, p, e);
 		pt_json_cstr(g, "flat");
-		json_value(g, flat, dec);
+		pt_json_raw(g, flat, dec);
 		pt_json_cstr(g, "flat_pct");
 		json_pct(g, pt_pct(flat, total));
 		pt_json_cstr(g, "cum");
-		json_value(g, cum, dec);
+		pt_json_raw(g, cum, dec);
 		pt_json_cstr(g, "cum_pct");
 		json_pct(g, pt_pct(cum, total));
 		yajl_gen_map_close(g);
@@ -177,7 +152,7 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
 	 * the rows shown */
 	idx = pt_report_nonzero(a, o->type, &n);
 	dropped = pt_report_node_fraction(a, o->type, o->node_fraction, idx, &n);
-	shown = o->limit < 0 || (unsigned long)o->limit > n ? n : (uint32_t)o->limit;
+	shown = (uint32_t)pt_report_shown(o->limit, n);
 	pt_report_sort_first(p, a, o->type, o->by_cum, idx, n, shown);
 	if (o->format == PT_FMT_TEXT) {
 		top_text(p, a, o, idx, n, dropped, out);

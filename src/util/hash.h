@@ -53,53 +53,67 @@ void pt_hash_key_init(struct pt_hash_key *key);
 		v2 = PT_SIP_ROTL(v2, 32);                                                          \
 	} while (0)
 
+/* SipHash's four state words. pt_sip_init starts them from the key, pt_sip_word takes
+ * one message word (one round: the 1 of 1-3), pt_sip_finish takes the last word (the
+ * message length in its top byte) and makes the hash (the 3 rounds). The steps that
+ * pt_hash_bytes and pt_hash_u64 share, not for callers of their own. */
+struct pt_sip {
+	uint64_t v0, v1, v2, v3;
+};
+
+static inline void pt_sip_init(struct pt_sip *s, const struct pt_hash_key *key)
+{
+	s->v0 = key->k0 ^ 0x736f6d6570736575ULL;
+	s->v1 = key->k1 ^ 0x646f72616e646f6dULL;
+	s->v2 = key->k0 ^ 0x6c7967656e657261ULL;
+	s->v3 = key->k1 ^ 0x7465646279746573ULL;
+}
+
+static inline void pt_sip_word(struct pt_sip *s, uint64_t m)
+{
+	s->v3 ^= m;
+	PT_SIP_ROUND(s->v0, s->v1, s->v2, s->v3);
+	s->v0 ^= m;
+}
+
+static inline uint64_t pt_sip_finish(struct pt_sip *s, uint64_t last)
+{
+	pt_sip_word(s, last);
+	s->v2 ^= 0xff;
+	PT_SIP_ROUND(s->v0, s->v1, s->v2, s->v3);
+	PT_SIP_ROUND(s->v0, s->v1, s->v2, s->v3);
+	PT_SIP_ROUND(s->v0, s->v1, s->v2, s->v3);
+	return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+
 /* SipHash-1-3 of n bytes under key (words read in host order: the value only has to
  * be the same within one process) */
 static inline uint64_t pt_hash_bytes(const struct pt_hash_key *key, const void *data, size_t n)
 {
 	const unsigned char *p = data;
-	uint64_t v0 = key->k0 ^ 0x736f6d6570736575ULL, v1 = key->k1 ^ 0x646f72616e646f6dULL;
-	uint64_t v2 = key->k0 ^ 0x6c7967656e657261ULL, v3 = key->k1 ^ 0x7465646279746573ULL;
+	struct pt_sip s;
 	uint64_t m, last = (uint64_t)n << 56;
 	size_t i;
 
+	pt_sip_init(&s, key);
 	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&m, p, 8);
-		v3 ^= m;
-		PT_SIP_ROUND(v0, v1, v2, v3);
-		v0 ^= m;
+		pt_sip_word(&s, m);
 	}
 	for (i = 0; i < n; i++)
 		last |= (uint64_t)p[i] << (8 * i);
-	v3 ^= last;
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	v0 ^= last;
-	v2 ^= 0xff;
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	return pt_sip_finish(&s, last);
 }
 
 /* SipHash-1-3 of one 64-bit word under key (the same value as the 8 bytes of x in
  * host order through pt_hash_bytes) */
 static inline uint64_t pt_hash_u64(const struct pt_hash_key *key, uint64_t x)
 {
-	uint64_t v0 = key->k0 ^ 0x736f6d6570736575ULL, v1 = key->k1 ^ 0x646f72616e646f6dULL;
-	uint64_t v2 = key->k0 ^ 0x6c7967656e657261ULL, v3 = key->k1 ^ 0x7465646279746573ULL;
-	const uint64_t last = (uint64_t)8 << 56;
+	struct pt_sip s;
 
-	v3 ^= x;
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	v0 ^= x;
-	v3 ^= last;
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	v0 ^= last;
-	v2 ^= 0xff;
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	PT_SIP_ROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	pt_sip_init(&s, key);
+	pt_sip_word(&s, x);
+	return pt_sip_finish(&s, (uint64_t)8 << 56);
 }
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <zlib.h>
 
 #include "util/diag.h"
@@ -55,6 +56,13 @@ const unsigned char *pt_input_peek(struct pt_input *in, size_t want, size_t *len
  * in place and stays valid until the next call. Returns 1, 0 at end of input, -1 on error.
  * A last line without '\n' is returned too. */
 int pt_input_getline(struct pt_input *in, char **line, size_t *len);
+/* Whether the line getline returned last (s, n: it, or a start of it) shows the input cut
+ * short: it ends the input without a newline and is text. A NUL byte makes it binary
+ * garbage instead, which the reader reports as an error like any line it cannot read. */
+static inline int pt_input_cut_short(const struct pt_input *in, const char *s, size_t n)
+{
+	return in->cut && !memchr(s, '\0', n);
+}
 
 /* Make n bytes available at *p. Returns 1, 0 if the input ends first (the bytes that are
  * there remain available), -1 on a read error. */

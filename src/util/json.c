@@ -58,6 +58,13 @@ void pt_json_int(yajl_gen g, int64_t v)
 	yajl_gen_integer(g, (long long)v);
 }
 
+size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
 void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 {
 	size_t i = 0, len;

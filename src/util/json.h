@@ -29,6 +29,10 @@ void pt_json_int(yajl_gen g, int64_t v);
  * \u00XX, valid UTF-8 kept as it is, each invalid byte as the escape \ufffd. */
 void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n);
 
+/* The index of the first byte of s[i..len) that is not JSON whitespace (space, '\t',
+ * '\n', '\r'), len if there is none: where a detect() finds a document's first token. */
+size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len);
+
 /* The readers' side: feed all of `in` to the parser h in chunks of at most `chunk`
  * bytes, then complete the parse. Before each chunk *chunk_off is set to its input
  * offset (a callback's position is *chunk_off + yajl_get_bytes_consumed), and to the

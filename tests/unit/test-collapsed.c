@@ -3,27 +3,16 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/format.h"
 #include "cli/load.h"
+#include "load.h"
 #include "tap.h"
 
 static int load_text(const char *text, struct pt_profile *p, struct pt_diag *d, int lenient)
 {
-	char path[] = "/tmp/pt-unit-colXXXXXX";
-	struct pt_load_opts o;
-	int fd = mkstemp(path), rc;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		abort();
-	close(fd);
-	memset(&o, 0, sizeof(o));
-	o.read.lenient = lenient;
-	pt_profile_init(p);
-	pt_diag_init(d, path);
-	rc = pt_load(path, &o, p, d);
-	unlink(path);
-	return rc;
+	struct pt_read_opts ro = {.lenient = lenient};
+	return unit_load_bytes(text, strlen(text), &ro, p, d);
 }
 
 static char *write_collapsed(const struct pt_profile *p, int type)

@@ -3,32 +3,21 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/aggregate.h"
 #include "formats/format.h"
 #include "cli/load.h"
+#include "load.h"
 #include "tap.h"
 
 static int load_file(const char *path, struct pt_profile *p, struct pt_diag *d)
 {
-	struct pt_load_opts o;
-	memset(&o, 0, sizeof(o));
-	pt_profile_init(p);
-	pt_diag_init(d, path);
-	return pt_load(path, &o, p, d);
+	return unit_load_file(path, NULL, p, d);
 }
 
 static int load_text(const char *text, struct pt_profile *p, struct pt_diag *d)
 {
-	char path[] = "/tmp/pt-unit-cpuXXXXXX";
-	int fd = mkstemp(path), rc;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		abort();
-	close(fd);
-	rc = load_file(path, p, d);
-	unlink(path);
-	return rc;
+	return unit_load_bytes(text, strlen(text), NULL, p, d);
 }
 
 /* the numeric (or string) label `key` of a label set; -1 if absent */

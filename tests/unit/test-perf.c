@@ -4,27 +4,16 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/format.h"
 #include "cli/load.h"
+#include "load.h"
 #include "tap.h"
 
 static int load_text(const char *text, struct pt_profile *p, struct pt_diag *d, int keep_timeline)
 {
-	char path[] = "/tmp/pt-unit-perfXXXXXX";
-	struct pt_load_opts o;
-	int fd = mkstemp(path), rc;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		abort();
-	close(fd);
-	memset(&o, 0, sizeof(o));
-	o.read.keep_timeline = keep_timeline;
-	pt_profile_init(p);
-	pt_diag_init(d, path);
-	rc = pt_load(path, &o, p, d);
-	unlink(path);
-	return rc;
+	struct pt_read_opts ro = {.keep_timeline = keep_timeline};
+	return unit_load_bytes(text, strlen(text), &ro, p, d);
 }
 
 /* the label with key k of sample row r: its string, or its number printed */

@@ -6,11 +6,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "formats/format.h"
 #include "cli/load.h"
+#include "load.h"
 #include "formats/profile.pb-c.h"
 #include "tap.h"
 
@@ -222,15 +222,14 @@ int main(void)
 {
 	struct pt_profile p, q;
 	struct pt_write_opts wo;
-	struct pt_load_opts lo;
 	struct pt_diag d;
-	char *buf = NULL, path[] = "/tmp/pt-unit-pprofXXXXXX";
+	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *fp = open_memstream(&buf, &len);
 	Perftools__Profiles__Profile *pb;
 	const Perftools__Profiles__Sample *s;
 	const Perftools__Profiles__Location *l0, *l1, *l2;
-	int fd, rc;
+	int rc;
 
 	build(&p);
 	memset(&wo, 0, sizeof(wo));
@@ -289,15 +288,7 @@ int main(void)
 	perftools__profiles__profile__free_unpacked(pb, NULL);
 
 	/* read back through the format table */
-	fd = mkstemp(path);
-	if (write(fd, buf, len) != (ssize_t)len)
-		abort();
-	close(fd);
-	memset(&lo, 0, sizeof(lo));
-	pt_profile_init(&q);
-	pt_diag_init(&d, path);
-	rc = pt_load(path, &lo, &q, &d);
-	unlink(path);
+	rc = unit_load_bytes(buf, len, NULL, &q, &d);
 	ok(rc == 0 && !strcmp(q.format, "pprof"), "detected and read as pprof");
 	is_int(q.nsamples, 1, "one row");
 	if (q.nsamples == 1) {

@@ -5,10 +5,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/aggregate.h"
 #include "cli/load.h"
+#include "load.h"
 #include "tap.h"
 
 #define SYM(s) (unsigned char)(sizeof(s) - 1 + 5), s
@@ -42,32 +42,17 @@ static const unsigned char dump[] = {
 static int load_bytes(const unsigned char *data, size_t n, int timeline, struct pt_profile *p,
 		      struct pt_diag *d)
 {
-	char path[] = "/tmp/pt-unit-spXXXXXX";
-	struct pt_load_opts o;
-	int fd = mkstemp(path), rc;
-	if (write(fd, data, n) != (ssize_t)n)
-		abort();
-	close(fd);
-	memset(&o, 0, sizeof(o));
-	o.read.keep_timeline = timeline;
-	pt_profile_init(p);
-	pt_diag_init(d, path);
-	rc = pt_load(path, &o, p, d);
-	unlink(path);
-	return rc;
+	struct pt_read_opts ro = {.keep_timeline = timeline};
+	return unit_load_bytes(data, n, &ro, p, d);
 }
 
 static int load_sample(const char *name, int timeline, struct pt_profile *p, struct pt_diag *d)
 {
 	char path[4096];
-	struct pt_load_opts o;
+	struct pt_read_opts ro = {.keep_timeline = timeline};
 	const char *src = getenv("SRCDIR");
 	snprintf(path, sizeof(path), "%s/samples/stackprof/%s", src ? src : ".", name);
-	memset(&o, 0, sizeof(o));
-	o.read.keep_timeline = timeline;
-	pt_profile_init(p);
-	pt_diag_init(d, path);
-	return pt_load(path, &o, p, d);
+	return unit_load_file(path, &ro, p, d);
 }
 
 static uint32_t func_named(const struct pt_profile *p, const char *name, uint32_t after)
@@ -90,11 +75,8 @@ static uint32_t flags_of(const struct pt_profile *p, uint32_t func)
 
 static const char *meta(const struct pt_profile *p, const char *key)
 {
-	size_t i;
-	for (i = 0; i < p->nmeta; i++)
-		if (!strcmp(pt_s(p, p->meta[i].key), key))
-			return pt_s(p, p->meta[i].value);
-	return "";
+	const char *v = pt_profile_meta(p, key);
+	return v ? v : "";
 }
 
 static void test_handmade(void)
