@@ -88,40 +88,38 @@ static void cg_add(struct cg *c, size_t row, const int64_t *v)
 	add_values(c->vals + row * c->nt, v, c->nt);
 }
 
-/* An aggregate-only profile (no stacks): self per line and the reader's edges, which
- * count every occurrence; the entries are functions. */
+/* An aggregate-only profile (no stacks): self per line, and the rest of each entry's
+ * flat at its start line, from the table; the calls from its graph (the reader's edges,
+ * which count every occurrence but no calls: each is written as one). The entries are
+ * functions. */
 static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 {
-	uint32_t i, w = a->ntypes;
-	int64_t *rest = pt_xmalloc((size_t)(a->nentries ? a->nentries : 1) * w * sizeof(int64_t));
+	struct pt_graph g;
+	uint32_t i, k, nt = c->nt;
 
-	if (a->nentries) /* an empty table may have no array at all */
-		memcpy(rest, a->flat, (size_t)a->nentries * w * sizeof(int64_t));
+	pt_graph_init(&g, a->nentries);
+	pt_graph_from_agg(&g, a, c->t0, nt, NULL);
 	for (i = 0; i < a->nlines; i++) {
-		uint32_t e = a->lines[i].entry, t;
-		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX),
-		       a->line_self + (size_t)i * w + c->t0);
-		for (t = 0; t < w; t++)
-			rest[(size_t)e * w + t] =
-				pt_sub(rest[(size_t)e * w + t], a->line_self[(size_t)i * w + t]);
+		uint32_t e = a->lines[i].entry;
+		const int64_t *v = a->line_self + (size_t)i * a->ntypes + c->t0;
+		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX), v);
+		for (k = 0; k < nt; k++)
+			g.flat[(size_t)e * nt + k] = pt_sub(g.flat[(size_t)e * nt + k], v[k]);
 	}
 	for (i = 0; i < a->nentries; i++) {
-		uint32_t t;
-		for (t = 0; t < c->nt; t++)
-			if (rest[(size_t)i * w + c->t0 + t])
-				break;
-		if (t < c->nt)
+		const int64_t *rest = g.flat + (size_t)i * nt;
+		for (k = 0; k < nt && !rest[k]; k++)
+			;
+		if (k < nt)
 			cg_add(c, cg_row(c, a->entries[i].func, a->entries[i].line, UINT32_MAX),
-			       rest + (size_t)i * w + c->t0);
+			       rest);
 	}
-	for (i = 0; i < a->nedges; i++) {
-		const struct pt_agg_entry *from = &a->entries[a->edges[i].caller];
-		const struct pt_agg_entry *to = &a->entries[a->edges[i].callee];
-		size_t row = cg_row(c, from->func, from->line, to->func);
-		cg_add(c, row, a->edge_value + (size_t)i * w + c->t0);
-		c->rows[row].calls = 1;
+	for (i = 0; i < g.nedges; i++) {
+		const struct pt_agg_entry *from = &a->entries[g.edges[i].from];
+		cg_add(c, cg_row(c, from->func, from->line, a->entries[g.edges[i].to].func),
+		       pt_graph_values(&g, i));
 	}
-	free(rest);
+	pt_graph_release(&g);
 }
 
 /* a name fit for one callgrind line: valid UTF-8, no control bytes, not empty */
