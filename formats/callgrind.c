@@ -54,10 +54,14 @@ static uint32_t cg_pos(struct cg *c, uint32_t func, int64_t line)
 	return *ps;
 }
 
-/* a new row, its values 0 */
-static size_t cg_new_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
+/* the row for (func, line, callee), made with values 0 if new */
+static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
 {
+	uint32_t *rs = pt_map_put(&c->row_index, (uint64_t)cg_pos(c, func, line) << 32 | callee);
 	size_t id = c->nrows;
+
+	if (*rs != PT_MAP_NEW)
+		return *rs;
 	if (id + 1 > c->rows_alloc) {
 		size_t old = c->rows_alloc;
 		PT_ALLOC_GROW(c->rows, id + 1, c->rows_alloc);
@@ -65,65 +69,57 @@ static size_t cg_new_row(struct cg *c, uint32_t func, int64_t line, uint32_t cal
 					   (c->nt ? c->nt : 1) * sizeof(int64_t));
 		memset(c->vals + old * c->nt, 0, (c->rows_alloc - old) * c->nt * sizeof(int64_t));
 	}
-	c->rows[id].func = func;
-	c->rows[id].callee = callee;
-	c->rows[id].line = line;
-	c->rows[id].calls = 0;
+	c->rows[id] = (struct crow){func, callee, line, 0};
 	c->nrows++;
+	*rs = (uint32_t)id;
 	return id;
 }
 
-/* the row for (func, line, callee), created empty if new */
-static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
+/* dst[0 .. nt) += v, saturating */
+static void add_values(int64_t *dst, const int64_t *v, uint32_t nt)
 {
-	uint32_t *rs = pt_map_put(&c->row_index, (uint64_t)cg_pos(c, func, line) << 32 | callee);
-
-	if (*rs == PT_MAP_NEW)
-		*rs = (uint32_t)cg_new_row(c, func, line, callee);
-	return *rs;
+	uint32_t t;
+	for (t = 0; t < nt; t++)
+		dst[t] = pt_add(dst[t], v[t]);
 }
 
 static void cg_add(struct cg *c, size_t row, const int64_t *v)
 {
-	uint32_t t;
-	for (t = 0; t < c->nt; t++)
-		c->vals[row * c->nt + t] = pt_add(c->vals[row * c->nt + t], v[t]);
+	add_values(c->vals + row * c->nt, v, c->nt);
 }
 
-/* An aggregate-only profile (no stacks): self per line and the reader's edges, which
- * count every occurrence; the entries are functions. */
+/* An aggregate-only profile (no stacks): self per line, and the rest of each entry's
+ * flat at its start line, from the table; the calls from its graph (the reader's edges,
+ * which count every occurrence but no calls: each is written as one). The entries are
+ * functions. */
 static void cg_from_agg(struct cg *c, const struct pt_agg *a)
 {
-	uint32_t i, w = a->ntypes;
-	int64_t *rest = pt_xmalloc((size_t)(a->nentries ? a->nentries : 1) * w * sizeof(int64_t));
+	struct pt_graph g;
+	uint32_t i, k, nt = c->nt;
 
-	if (a->nentries) /* an empty table may have no array at all */
-		memcpy(rest, a->flat, (size_t)a->nentries * w * sizeof(int64_t));
+	pt_graph_init(&g, a->nentries);
+	pt_graph_from_agg(&g, a, c->t0, nt, NULL);
 	for (i = 0; i < a->nlines; i++) {
-		uint32_t e = a->lines[i].entry, t;
-		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX),
-		       a->line_self + (size_t)i * w + c->t0);
-		for (t = 0; t < w; t++)
-			rest[(size_t)e * w + t] =
-				pt_sub(rest[(size_t)e * w + t], a->line_self[(size_t)i * w + t]);
+		uint32_t e = a->lines[i].entry;
+		const int64_t *v = a->line_self + (size_t)i * a->ntypes + c->t0;
+		cg_add(c, cg_row(c, a->entries[e].func, a->lines[i].line, UINT32_MAX), v);
+		for (k = 0; k < nt; k++)
+			g.flat[(size_t)e * nt + k] = pt_sub(g.flat[(size_t)e * nt + k], v[k]);
 	}
 	for (i = 0; i < a->nentries; i++) {
-		uint32_t t;
-		for (t = 0; t < c->nt; t++)
-			if (rest[(size_t)i * w + c->t0 + t])
-				break;
-		if (t < c->nt)
+		const int64_t *rest = g.flat + (size_t)i * nt;
+		for (k = 0; k < nt && !rest[k]; k++)
+			;
+		if (k < nt)
 			cg_add(c, cg_row(c, a->entries[i].func, a->entries[i].line, UINT32_MAX),
-			       rest + (size_t)i * w + c->t0);
+			       rest);
 	}
-	for (i = 0; i < a->nedges; i++) {
-		const struct pt_agg_entry *from = &a->entries[a->edges[i].caller];
-		const struct pt_agg_entry *to = &a->entries[a->edges[i].callee];
-		size_t row = cg_row(c, from->func, from->line, to->func);
-		cg_add(c, row, a->edge_value + (size_t)i * w + c->t0);
-		c->rows[row].calls = 1;
+	for (i = 0; i < g.nedges; i++) {
+		const struct pt_agg_entry *from = &a->entries[g.edges[i].from];
+		cg_add(c, cg_row(c, from->func, from->line, a->entries[g.edges[i].to].func),
+		       pt_graph_values(&g, i));
 	}
-	free(rest);
+	pt_graph_release(&g);
 }
 
 /* a name fit for one callgrind line: valid UTF-8, no control bytes, not empty */
@@ -397,87 +393,224 @@ static void cg_write_rows(struct cg *c, FILE *out)
 	free(svals);
 }
 
-/* The call tree's rows: self costs per position, (function, line), and the calls as
- * callgrind charges them, at each rootmost occurrence of the callee function on a path
- * (analysis/graph.h, pt_graph_calls), to the position of the frame above; root frames
- * get the synthetic caller (function 0, written as "(root)"). */
+/* ---- the call tree's rows ----
+ *
+ * Self costs per position, (function, line), and the calls as callgrind charges them:
+ * the call graph (analysis/graph.h) of the functions, each call from the position of
+ * the frame above, charged at each rootmost occurrence of its callee on a path
+ * (PT_GRAPH_ROOTMOST); root frames get the synthetic caller (function 0, written as
+ * "(root)"). */
 
-/* the line of the caller's frame of node n: a call row's line */
-static int64_t cg_call_line(const struct pt_profile *p, uint32_t n)
+struct cg_pos {
+	uint32_t npos;
+	uint32_t *fpos;	    /* per frame: its position */
+	uint32_t *pos_func; /* per position */
+	int64_t *pos_line;  /* per position: the line of its first frame */
+	/* every line fits 32 bits, so no two lines share a position */
+	int exact;
+	/* per position: the frame of its first node with a nonzero self value (in node
+	 * order), or UINT32_MAX; and nt values, its nodes' self values */
+	uint32_t *self_frame;
+	int64_t *self;
+};
+
+/* Positions: the frames sorted by function, then line as a signed 32-bit number (less
+ * the least, for a short key), as callgrind keys a line by its low 32 bits; frame 0 is
+ * the root's caller, (0, 0). */
+static void cg_positions(const struct pt_profile *p, struct cg_pos *ps)
 {
-	uint32_t par = p->nodes[n].parent;
-	return par ? pt_frame_of(p, par)->line : 0;
+	uint32_t nf = p->nframes ? p->nframes : 1, fr, i;
+	uint64_t lmin = UINT32_MAX, lmax = 0;
+	struct pt_keyed *rec = pt_xmalloc((size_t)nf * sizeof(*rec));
+	struct pt_keyed *tmp = pt_xmalloc((size_t)nf * sizeof(*tmp)), *s;
+	unsigned lbits;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->exact = 1;
+	for (fr = 0; fr < nf; fr++) {
+		int64_t l = fr ? p->frames[fr].line : 0;
+		uint64_t u = (uint32_t)l ^ 0x80000000u;
+		if (l < INT32_MIN || l > INT32_MAX)
+			ps->exact = 0;
+		if (u < lmin)
+			lmin = u;
+		if (u > lmax)
+			lmax = u;
+	}
+	lbits = pt_bits(lmax - lmin);
+	for (fr = 0; fr < nf; fr++) {
+		uint64_t u = (uint32_t)(fr ? p->frames[fr].line : 0) ^ 0x80000000u;
+		rec[fr].key = (uint64_t)(fr ? p->frames[fr].func : 0) << lbits | (u - lmin);
+		rec[fr].a = fr;
+	}
+	s = pt_sort_keyed(rec, tmp, nf, pt_bits(p->nfuncs) + lbits);
+	ps->fpos = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	ps->pos_func = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	ps->pos_line = pt_xmalloc((size_t)nf * sizeof(int64_t));
+	for (i = 0; i < nf; i++) {
+		fr = s[i].a;
+		if (!i || s[i].key != s[i - 1].key) {
+			ps->pos_func[ps->npos] = fr ? p->frames[fr].func : 0;
+			ps->pos_line[ps->npos] = fr ? p->frames[fr].line : 0;
+			ps->npos++;
+		}
+		ps->fpos[fr] = ps->npos - 1;
+	}
+	free(rec);
+	free(tmp);
+}
+
+static void cg_pos_release(struct cg_pos *ps)
+{
+	free(ps->fpos);
+	free(ps->pos_func);
+	free(ps->pos_line);
+	free(ps->self_frame);
+	free(ps->self);
+}
+
+/* the self values per position, in node order */
+static void cg_self(struct cg *c, struct cg_pos *ps)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t nt = c->nt, n, k;
+
+	ps->self_frame = pt_xmalloc((size_t)ps->npos * sizeof(uint32_t));
+	memset(ps->self_frame, 0xff, (size_t)ps->npos * sizeof(uint32_t));
+	ps->self = pt_xcalloc((size_t)ps->npos * (nt ? nt : 1), sizeof(int64_t));
+	for (n = 1; n < p->nnodes; n++) {
+		const int64_t *v = p->node_self + (size_t)n * p->ntypes + c->t0;
+		uint32_t fr = p->nodes[n].frame, pos = ps->fpos[fr];
+		for (k = 0; k < nt && !v[k]; k++)
+			;
+		if (k == nt)
+			continue;
+		if (ps->self_frame[pos] == UINT32_MAX)
+			ps->self_frame[pos] = fr;
+		add_values(ps->self + (size_t)pos * nt, v, nt);
+	}
+}
+
+/* The calls: a graph whose vertices are the functions, each call from caller[frame] of
+ * the frame above (ncallers of them; NULL: every frame its own). */
+static void cg_graph(struct cg *c, const uint32_t *caller, uint32_t ncallers, unsigned flags,
+		     struct pt_graph *g)
+{
+	const struct pt_profile *p = c->p;
+	uint32_t nf = p->nframes ? p->nframes : 1, fr;
+	uint32_t *func = pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	uint32_t *self = caller ? NULL : pt_xmalloc((size_t)nf * sizeof(uint32_t));
+	struct pt_graph_opts o = {.vertex = func,
+				  .caller = caller ? caller : self,
+				  .ncallers = caller ? ncallers : nf,
+				  .t = c->t0,
+				  .nt = c->nt,
+				  .flags = PT_GRAPH_ROOTMOST | flags};
+
+	for (fr = 0; fr < nf; fr++) {
+		func[fr] = fr ? p->frames[fr].func : 0;
+		if (self)
+			self[fr] = fr;
+	}
+	pt_graph_init(g, p->nfuncs);
+	pt_graph_build(g, p, &o);
+	free(func);
+	free(self);
 }
 
 /* the rows of an exact tree, already in writing order: each function's self rows,
  * then its calls */
-static void cg_tree_write(struct cg *c, const struct pt_graph_calls *t, FILE *out)
+static void cg_tree_write(struct cg *c, const struct cg_pos *ps, const struct pt_graph *g,
+			  FILE *out)
 {
-	uint32_t nt = c->nt, pos, k, callee, node;
+	uint32_t nt = c->nt, pos, k, i = 0;
 	int64_t *sum = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
-	int64_t *v = pt_xcalloc(nt ? nt : 1, sizeof(int64_t));
-	size_t i = 0;
 
-	for (pos = 0; pos < t->npos; pos++)
-		if (t->self_frame[pos] != UINT32_MAX)
+	for (pos = 0; pos < ps->npos; pos++)
+		if (ps->self_frame[pos] != UINT32_MAX)
 			for (k = 0; k < nt; k++)
-				if (t->self[(size_t)pos * nt + k] > 0)
-					sum[k] = pt_add(sum[k], t->self[(size_t)pos * nt + k]);
+				if (ps->self[(size_t)pos * nt + k] > 0)
+					sum[k] = pt_add(sum[k], ps->self[(size_t)pos * nt + k]);
 	cg_header(c, out, sum);
 	pt_buf_reset(&c->b);
 	pos = 0;
 	for (;;) {
-		uint32_t f, cpos;
-		while (pos < t->npos && t->self_frame[pos] == UINT32_MAX)
+		uint32_t f;
+		while (pos < ps->npos && ps->self_frame[pos] == UINT32_MAX)
 			pos++;
-		if (pos == t->npos && i == t->ncalls)
+		if (pos == ps->npos && i == g->nedges)
 			break;
-		f = pos < t->npos ? t->pos_func[pos] : UINT32_MAX;
-		if (i < t->ncalls && t->pos_func[pt_graph_calls_pos(t, i)] < f)
-			f = t->pos_func[pt_graph_calls_pos(t, i)];
-		for (; pos < t->npos && t->pos_func[pos] == f; pos++)
-			if (t->self_frame[pos] != UINT32_MAX)
-				cg_put(c, out, f, UINT32_MAX, t->pos_line[pos], 0,
-				       t->self + (size_t)pos * nt);
-		while (i < t->ncalls && t->pos_func[cpos = pt_graph_calls_pos(t, i)] == f) {
-			uint64_t calls = pt_graph_calls_next(t, &i, v, &callee, &node);
-			cg_put(c, out, f, callee, t->pos_line[cpos], calls, v);
-		}
+		f = pos < ps->npos ? ps->pos_func[pos] : UINT32_MAX;
+		if (i < g->nedges && ps->pos_func[g->edges[i].from] < f)
+			f = ps->pos_func[g->edges[i].from];
+		for (; pos < ps->npos && ps->pos_func[pos] == f; pos++)
+			if (ps->self_frame[pos] != UINT32_MAX)
+				cg_put(c, out, f, UINT32_MAX, ps->pos_line[pos], 0,
+				       ps->self + (size_t)pos * nt);
+		for (; i < g->nedges && ps->pos_func[g->edges[i].from] == f; i++)
+			cg_put(c, out, f, g->edges[i].to, ps->pos_line[g->edges[i].from],
+			       g->edges[i].calls, pt_graph_values(g, i));
 	}
 	pt_buf_write_out(&c->b, out, 0);
 	free(sum);
-	free(v);
 }
 
-/* an inexact tree's rows into memory, each with the line it was first made with */
-static void cg_tree_rows(struct cg *c, const struct pt_graph_calls *t)
+/* Where two lines may share a position, the rows into memory, each named by the line
+ * it is first made with: a self row by the frame of its first node, a call by the frame
+ * above its first call as the walk meets them (the edges of a graph of every frame its
+ * own caller, in that order); then the calls' sums per position. */
+static void cg_rows(struct cg *c, const struct cg_pos *ps, const struct pt_graph *g)
 {
 	const struct pt_profile *p = c->p;
-	uint32_t pos, callee, node;
-	size_t i = 0;
+	struct pt_graph first;
+	uint32_t i, fr;
 
-	for (pos = 0; pos < t->npos; pos++)
-		if (t->self_frame[pos] != UINT32_MAX) {
-			size_t r = cg_new_row(c, t->pos_func[pos],
-					      p->frames[t->self_frame[pos]].line, UINT32_MAX);
-			cg_add(c, r, t->self + (size_t)pos * c->nt);
-		}
-	while (i < t->ncalls) {
-		uint32_t cpos = pt_graph_calls_pos(t, i);
-		size_t r = cg_new_row(c, t->pos_func[cpos], 0, 0);
-		c->rows[r].calls = pt_graph_calls_next(t, &i, c->vals + r * c->nt, &callee, &node);
-		c->rows[r].line = cg_call_line(p, node);
-		c->rows[r].callee = callee;
+	for (i = 0; i < ps->npos; i++)
+		if ((fr = ps->self_frame[i]) != UINT32_MAX)
+			cg_add(c, cg_row(c, ps->pos_func[i], p->frames[fr].line, UINT32_MAX),
+			       ps->self + (size_t)i * c->nt);
+	cg_graph(c, NULL, 0, 0, &first);
+	for (i = 0; i < first.nedges; i++) {
+		fr = first.edges[i].from;
+		cg_row(c, fr ? p->frames[fr].func : 0, fr ? p->frames[fr].line : 0,
+		       first.edges[i].to);
 	}
+	pt_graph_release(&first);
+	for (i = 0; i < g->nedges; i++) {
+		const struct pt_graph_edge *e = &g->edges[i];
+		size_t r = cg_row(c, ps->pos_func[e->from], ps->pos_line[e->from], e->to);
+		cg_add(c, r, pt_graph_values(g, i));
+		c->rows[r].calls += e->calls;
+	}
+}
+
+/* The tree's rows: written out at once if its positions are exact (returns 1), else
+ * into c's rows. */
+static int cg_tree(struct cg *c, FILE *out)
+{
+	struct cg_pos ps;
+	struct pt_graph g;
+	int exact;
+
+	cg_positions(c->p, &ps);
+	cg_self(c, &ps);
+	cg_graph(c, ps.fpos, ps.npos, PT_GRAPH_SORTED, &g);
+	if (ps.exact)
+		cg_tree_write(c, &ps, &g, out);
+	else
+		cg_rows(c, &ps, &g);
+	exact = ps.exact;
+	pt_graph_release(&g);
+	cg_pos_release(&ps);
+	return exact;
 }
 
 static int callgrind_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 			   struct pt_diag *d)
 {
 	struct cg c;
-	struct pt_graph_calls t;
 	struct pt_agg a;
-	int streamed = 0;
+	int streamed = 0, ret = 0;
 
 	memset(&c, 0, sizeof(c));
 	pt_buf_init(&c.b);
@@ -489,32 +622,21 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	c.fn_id = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
 	c.call_at = pt_xcalloc((size_t)p->nfuncs + 1, sizeof(uint32_t));
 	pt_buf_init(&c.call_text);
+	pt_map_init(&c.pos_index);
+	pt_map_init(&c.row_index);
 	if (pt_profile_has_stacks(p)) {
-		pt_graph_calls_build(&t, p, c.t0, c.nt);
-		if (t.exact) {
-			cg_tree_write(&c, &t, out);
-			streamed = 1;
-		} else {
-			cg_tree_rows(&c, &t);
-		}
-		pt_graph_calls_release(&t);
+		streamed = cg_tree(&c, out);
+	} else if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
+		ret = -1;
 	} else {
-		if (pt_aggregate(p, PT_GRAN_FUNCTIONS, &a, d) < 0) {
-			free(c.fl_id);
-			free(c.fn_id);
-			free(c.call_at);
-			return -1;
-		}
-		pt_map_init(&c.pos_index);
-		pt_map_init(&c.row_index);
 		cg_from_agg(&c, &a);
-		pt_map_release(&c.pos_index);
-		pt_map_release(&c.row_index);
 		pt_agg_release(&a);
 	}
-	if (!streamed)
+	if (!streamed && !ret)
 		cg_write_rows(&c, out);
 
+	pt_map_release(&c.pos_index);
+	pt_map_release(&c.row_index);
 	free(c.fl_id);
 	free(c.fn_id);
 	free(c.call_at);
@@ -522,7 +644,7 @@ static int callgrind_write(const struct pt_profile *p, const struct pt_write_opt
 	free(c.rows);
 	free(c.vals);
 	pt_buf_release(&c.b);
-	return 0;
+	return ret;
 }
 
 static const char *const callgrind_suffixes[] = {".callgrind", "callgrind.out.*", NULL};

@@ -38,10 +38,15 @@ static void dot_graph(struct dot *g)
 	pt_graph_init(&g->graph, g->a->nentries);
 	if (pt_profile_has_stacks(g->p)) {
 		uint32_t *vertex = pt_graph_entry_vertices(g->p, g->a);
-		pt_graph_build(&g->graph, g->p, vertex, g->t, g->kept, PT_GRAPH_SELF_EDGES);
+		struct pt_graph_opts o = {.vertex = vertex,
+					  .t = g->t,
+					  .nt = 1,
+					  .kept = g->kept,
+					  .flags = PT_GRAPH_SELF_EDGES};
+		pt_graph_build(&g->graph, g->p, &o);
 		free(vertex);
 	} else {
-		pt_graph_from_agg(&g->graph, g->a, g->t, g->kept);
+		pt_graph_from_agg(&g->graph, g->a, g->t, 1, g->kept);
 	}
 }
 

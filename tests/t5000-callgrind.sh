@@ -32,6 +32,10 @@ ours () {
 		if ($4 != 0 || $6 != 0) print f ":" $1 "\t" $4 "\t" $6 }' | LC_ALL=C sort
 }
 
+test_expect_success 'lines sharing their low 32 bits share a row, named by its first self node or call met' '
+	"$EDGE" oddlines callgrind all | grep -v "^creator: " >actual &&
+	test_cmp "$GOLDEN/writers-edge.oddlines.callgrind" actual'
+
 if ! command -v callgrind_annotate >/dev/null 2>&1; then
 	test_skip 'callgrind_annotate agrees with top' 'callgrind_annotate (valgrind) not installed'
 	test_done

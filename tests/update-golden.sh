@@ -13,4 +13,7 @@ export LC_ALL=C TZ=UTC
 "$PROFTOOL" top --cum samples/collapsed/perfdemo-g.collapsed >"$G/perfdemo-g.top.cum.txt"
 "$PROFTOOL" info --format json samples/collapsed/perfdemo-g-vs-dwarf.diff.collapsed \
 	>"$G/perfdemo-g-vs-dwarf.diff.info.json"
+# the callgrind writer's odd lines (tests/writers-edge), without the version line
+"$top/tests/writers-edge" oddlines callgrind all | grep -v "^creator: " \
+	>"$G/writers-edge.oddlines.callgrind"
 echo "golden files regenerated; review: git diff -- tests/golden"

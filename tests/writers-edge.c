@@ -6,7 +6,7 @@
  * FORMAT "top" prints `top --format csv`, "topjson" `top --format json`, "svg-chart" the
  * svg writer with --flamechart.
  *
- * Cases: empty, single, names, deep, deeprec, threads, diff. */
+ * Cases: empty, single, names, deep, deeprec, threads, diff, oddlines. */
 #include "config.h"
 
 #include <stdio.h>
@@ -159,6 +159,36 @@ static void build_diff(struct pt_profile *p)
 	}
 }
 
+/* one sample of stack fr (n frames) with values k and 10 k */
+static void add_two(struct pt_profile *p, const uint32_t *fr, size_t n, int64_t k)
+{
+	int64_t v[2] = {k, 10 * k};
+	pt_profile_add_sample(p, pt_profile_stack(p, fr, n, 0), 0, v, 0);
+}
+
+/* One function at three lines that share their low 32 bits, the bits callgrind keys a
+ * line by, so its writer gives them one position: the frame made first (the position's
+ * first frame), the one of the first node with self cost, and the one above the first
+ * call the walk meets each have a line of their own. Two types. */
+static void build_oddlines(struct pt_profile *p)
+{
+	const int64_t big = (int64_t)1 << 32;
+	uint32_t r0, r1, m, l;
+
+	pt_profile_add_type(p, "samples", "count");
+	pt_profile_add_type(p, "bytes", "bytes");
+	frame(p, "run", "odd.c", 2 * big + 5, 0); /* made first, on no node */
+	r0 = frame(p, "run", "odd.c", 5, 0);
+	r1 = frame(p, "run", "odd.c", big + 5, 0);
+	m = frame(p, "main", "odd.c", 1, 0);
+	l = frame(p, "leaf", "odd.c", 9, 0);
+	/* the walk meets run@5 first: a node's newest child comes first */
+	add_two(p, (uint32_t[]){m, r1}, 2, 1);
+	add_two(p, (uint32_t[]){m, r0, l}, 3, 2);
+	add_two(p, (uint32_t[]){m, r0}, 2, 3);
+	add_two(p, (uint32_t[]){m, r1, l}, 3, 4);
+}
+
 int main(int argc, char **argv)
 {
 	struct pt_profile p;
@@ -190,6 +220,8 @@ int main(int argc, char **argv)
 		build_threads(&p);
 	} else if (!strcmp(c, "diff")) {
 		build_diff(&p);
+	} else if (!strcmp(c, "oddlines")) {
+		build_oddlines(&p);
 	} else {
 		fprintf(stderr, "writers-edge: unknown case '%s'\n", c);
 		pt_profile_release(&p);

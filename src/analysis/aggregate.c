@@ -169,7 +169,7 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 		copy_agg(p->agg, out);
 		if (gr) {
 			pt_graph_init(gr, out->nentries);
-			pt_graph_from_agg(gr, out, gt, NULL);
+			pt_graph_from_agg(gr, out, gt, 1, NULL);
 		}
 		return 0;
 	}

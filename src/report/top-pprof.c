@@ -293,7 +293,9 @@ static void graph_release(struct pp_graph *g)
 /* graph.newGraph, with the nodes not kept left out */
 static void graph_build(struct pp_graph *g, const unsigned char *kept)
 {
-	pt_graph_build(&g->g, g->p, g->frame_ent, g->t, kept, 0);
+	struct pt_graph_opts o = {.vertex = g->frame_ent, .t = g->t, .nt = 1, .kept = kept};
+
+	pt_graph_build(&g->g, g->p, &o);
 }
 
 /* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:

@@ -119,7 +119,7 @@ static void tree_edges_build(struct tree_edges *te, const struct pt_agg *a, uint
 		te->g = made;
 	} else {
 		pt_graph_init(&te->own, a->nentries);
-		pt_graph_from_agg(&te->own, a, t, NULL);
+		pt_graph_from_agg(&te->own, a, t, 1, NULL);
 		te->g = &te->own;
 	}
 	te->in = pt_xcalloc(a->nentries + 1, sizeof(*te->in));

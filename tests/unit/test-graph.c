@@ -32,6 +32,14 @@ static uint32_t *vertices(const struct pt_profile *p)
 	return v;
 }
 
+/* pprof's graph of type 0 over the vertices vx */
+static void build(struct pt_graph *g, const struct pt_profile *p, const uint32_t *vx,
+		  const unsigned char *kept, unsigned flags)
+{
+	struct pt_graph_opts o = {.vertex = vx, .nt = 1, .kept = kept, .flags = flags};
+	pt_graph_build(g, p, &o);
+}
+
 static int64_t weight(const struct pt_graph *g, uint32_t from, uint32_t to, int *not_inline)
 {
 	uint32_t i;
@@ -58,7 +66,7 @@ static int same_as_copied(const struct pt_profile *p, enum pt_granularity gran, 
 	if (pt_aggregate_graph(p, gran, 0, t, &a, &made, &d) < 0)
 		return 0;
 	pt_graph_init(&copied, a.nentries);
-	pt_graph_from_agg(&copied, &a, t, NULL);
+	pt_graph_from_agg(&copied, &a, t, 1, NULL);
 	same = made.nvertices == copied.nvertices && made.nedges == copied.nedges &&
 	       made.nedges == a.nedges && a.nedges > 0;
 	for (i = 0; same && i < made.nvertices; i++)
@@ -106,7 +114,7 @@ int main(void)
 	add(&p, (uint32_t[]){d, a}, 2, 0); /* a stack whose samples add up to nothing */
 	vx = vertices(&p);
 	pt_graph_init(&g, 4);
-	pt_graph_build(&g, &p, vx, 0, NULL, 0);
+	build(&g, &p, vx, NULL, 0);
 	is_int(g.cum[0], 10, "a: cum once per stack under recursion");
 	is_int(g.flat[1], 5, "b: flat of its leaf samples");
 	is_int(g.cum[1], 7, "b: cum");
@@ -120,20 +128,20 @@ int main(void)
 	/* pprof's -nodefraction: b left out, its callers call its callees */
 	memset(kept, 1, sizeof(kept));
 	kept[1] = 0;
-	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	build(&g, &p, vx, kept, 0);
 	is_int(weight(&g, 0, 2, NULL), 5, "without b: a -> c has b's share too");
 	is_int(g.flat[0], 0, "a;b;a;b without b: its leaf is gone, no flat (pprof's residual)");
 	is_int(g.cum[0], 10, "a's cum is unchanged");
 	is_int(g.flat[2], 5, "c's flat");
 	kept[1] = 1;
 	kept[2] = 0;
-	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	build(&g, &p, vx, kept, 0);
 	is_int(g.flat[0] + g.flat[1], 5, "a leaf left out adds to no flat value (residual)");
 
 	/* dot's dotted edges: a -> c only across b, and then a direct call too */
 	kept[1] = 0;
 	kept[2] = 1;
-	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	build(&g, &p, vx, kept, 0);
 	ok(edge_of(&g, 0, 2) && edge_of(&g, 0, 2)->residual == 0,
 	   "a -> c is called directly once: not residual");
 	ok(edge_of(&g, 3, 0) && !edge_of(&g, 3, 0)->live && !edge_of(&g, 3, 0)->weight,
@@ -142,12 +150,12 @@ int main(void)
 	/* recursion: an edge from a vertex to itself only when asked for */
 	memset(kept, 1, sizeof(kept));
 	kept[1] = 0;
-	pt_graph_build(&g, &p, vx, 0, kept, 0);
+	build(&g, &p, vx, kept, 0);
 	ok(edge_of(&g, 0, 0) == NULL, "a;b;a without b: no a -> a edge by pprof's rule");
-	pt_graph_build(&g, &p, vx, 0, kept, PT_GRAPH_SELF_EDGES);
+	build(&g, &p, vx, kept, PT_GRAPH_SELF_EDGES);
 	ok(edge_of(&g, 0, 0) && edge_of(&g, 0, 0)->weight == 5 && edge_of(&g, 0, 0)->residual,
 	   "with self edges: a -> a across b, residual, once per stack");
-	pt_graph_build(&g, &p, vx, 0, NULL, PT_GRAPH_SELF_EDGES);
+	build(&g, &p, vx, NULL, PT_GRAPH_SELF_EDGES);
 	/* the tree lists a node's newest child first: d;a, then a's c before its b */
 	ok(g.nedges == 5 && g.edges[0].from == 3 && g.edges[0].to == 0 && g.edges[1].from == 0 &&
 		   g.edges[1].to == 2 && g.edges[2].from == 0 && g.edges[2].to == 1 &&
@@ -167,12 +175,12 @@ int main(void)
 	add(&p, (uint32_t[]){a, yi}, 2, 4);
 	vx = vertices(&p);
 	pt_graph_init(&g, 2);
-	pt_graph_build(&g, &p, vx, 0, NULL, 0);
+	build(&g, &p, vx, NULL, 0);
 	ok(weight(&g, 0, 1, &ni) == 4 && ni == 0, "an inlined callee: the edge is inline");
 	add(&p, (uint32_t[]){a, y}, 2, 1);
 	free(vx);
 	vx = vertices(&p);
-	pt_graph_build(&g, &p, vx, 0, NULL, 0);
+	build(&g, &p, vx, NULL, 0);
 	ok(weight(&g, 0, 1, &ni) == 5 && ni == 1, "one call not inlined: the edge is not");
 	pt_graph_release(&g);
 	free(vx);
@@ -202,7 +210,8 @@ int main(void)
 	   "aggregate's graph = the table's edges copied (lines, both types)");
 	pt_profile_release(&p);
 
-	/* the calls as callgrind charges them: at the callee's rootmost occurrence */
+	/* the calls as callgrind charges them: at the callee's rootmost occurrence, from
+	 * the caller's frame (here each frame its own caller vertex), every type */
 	pt_profile_init(&p);
 	pt_profile_add_type(&p, "samples", "count");
 	pt_profile_add_type(&p, "bytes", "bytes");
@@ -211,35 +220,49 @@ int main(void)
 	c = pt_profile_simple_frame(&p, "a", 1, 0, 11, 0);
 	d = fr(&p, "m", 0);
 	{
-		int64_t v1[2] = {5, 50}, v2[2] = {3, 30};
-		struct pt_graph_calls gc;
-		int64_t v[2], into_a[2] = {0, 0};
-		uint32_t callee, node, fa = p.frames[a].func, fb = p.frames[b].func, cpos;
-		uint64_t calls, a_calls = 0;
-		int b_to_a = 0, m_to_a_lines = 1;
-		size_t i = 0;
+		int64_t v1[2] = {5, 50}, v2[2] = {3, 30}, into_a[2] = {0, 0};
+		uint32_t func[5], frames[5] = {0, 1, 2, 3, 4}, fa, fb, i;
+		struct pt_graph_opts o = {.vertex = func,
+					  .caller = frames,
+					  .ncallers = 5,
+					  .nt = 2,
+					  .flags = PT_GRAPH_ROOTMOST | PT_GRAPH_SORTED};
+		uint64_t a_calls = 0;
+		int b_to_a = 0, m_to_a = 0, from_root = 0, sorted = 1;
 		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, a, b, c}, 4, 0), 0,
 				      v1, 0);
 		pt_profile_add_sample(&p, pt_profile_stack(&p, (uint32_t[]){d, c}, 2, 0), 0, v2, 0);
-		pt_graph_calls_build(&gc, &p, 0, 2);
-		while (i < gc.ncalls) {
-			cpos = pt_graph_calls_pos(&gc, i);
-			calls = pt_graph_calls_next(&gc, &i, v, &callee, &node);
-			if (callee == fa) {
-				into_a[0] += v[0];
-				into_a[1] += v[1];
-				a_calls += calls;
-				b_to_a |= gc.pos_func[cpos] == fb;
-				m_to_a_lines &= gc.pos_line[cpos] == 0;
-			}
+		for (i = 0; i < p.nframes; i++)
+			func[i] = p.frames[i].func;
+		fa = func[a];
+		fb = func[b];
+		pt_graph_init(&g, p.nfuncs);
+		pt_graph_build(&g, &p, &o);
+		for (i = 0; i < g.nedges; i++) {
+			const int64_t *v = pt_graph_values(&g, i);
+			sorted &= !i || g.edges[i - 1].from < g.edges[i].from ||
+				  (g.edges[i - 1].from == g.edges[i].from &&
+				   g.edges[i - 1].to < g.edges[i].to);
+			from_root |= g.edges[i].from == 0 && g.edges[i].to == func[d] &&
+				     v[0] == 8 && v[1] == 80 && g.edges[i].calls == 1;
+			if (g.edges[i].to != fa)
+				continue;
+			into_a[0] += v[0];
+			into_a[1] += v[1];
+			a_calls += g.edges[i].calls;
+			b_to_a |= func[g.edges[i].from] == fb;
+			m_to_a += g.edges[i].from == d;
 		}
 		ok(!b_to_a, "m;a;b;a: no b -> a call (a's rootmost occurrence is under m)");
 		ok(into_a[0] == 8 && into_a[1] == 80 && a_calls == 2,
 		   "a's incoming calls add up to its cum, every type, two occurrences");
-		ok(m_to_a_lines, "the caller's position is its frame's (function, line)");
-		ok(gc.self[(size_t)gc.fpos[c] * 2] == 8 && gc.fpos[a] != gc.fpos[c],
-		   "self per (function, line) position, lines apart");
-		pt_graph_calls_release(&gc);
+		ok(m_to_a == 1 && g.nedges == 3 && edge_of(&g, a, fb) &&
+			   edge_of(&g, a, fb)->calls == 1,
+		   "calls from the caller's frame: m -> a once (two calls), a at line 10 -> b");
+		ok(from_root, "a root frame is called from frame 0's caller vertex");
+		ok(sorted, "edges in (caller, callee) order");
+		is_int(g.cum[(size_t)fa * 2 + 1], 80, "cum per type, the second too");
+		pt_graph_release(&g);
 	}
 	pt_profile_release(&p);
 	return tap_done();
