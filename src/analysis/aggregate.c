@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "analysis/graph.h"
 #include "util/xalloc.h"
 
 /* the key of frame fid's entry at a's granularity, and the entry to make for it */
@@ -117,40 +116,8 @@ struct walk {
 	unsigned char outer_entry, outer_edge, outer_line; /* outermost on the path */
 };
 
-/* the graph's edges, one per table edge in its order, weights 0 */
-static void graph_edges(struct pt_graph *gr, const struct pt_agg *a)
-{
-	uint32_t i;
-
-	gr->edges = pt_xcalloc((size_t)a->nedges + 1, sizeof(*gr->edges));
-	gr->nedges = a->nedges;
-	for (i = 0; i < a->nedges; i++) {
-		gr->edges[i].from = a->edges[i].caller;
-		gr->edges[i].to = a->edges[i].callee;
-		gr->edges[i].not_inline = 1;
-	}
-}
-
-/* After the walk, the graph's values are the table's of type t: the walk's sums of
- * every type, read once per vertex and edge (summing type t again per node in the walk
- * cost 1-4% more on deep trees and big profiles than these few reads). */
-static void graph_finish(struct pt_graph *gr, const struct pt_agg *a, uint32_t t)
-{
-	uint32_t i, w = a->ntypes;
-
-	for (i = 0; i < gr->nvertices; i++) {
-		gr->flat[i] = a->flat[(size_t)i * w + t];
-		gr->cum[i] = a->cum[(size_t)i * w + t];
-		gr->seen[i] = gr->flat[i] || gr->cum[i];
-	}
-	for (i = 0; i < gr->nedges; i++) {
-		gr->edges[i].weight = a->edge_value[(size_t)i * w + t];
-		gr->edges[i].live = gr->edges[i].weight != 0;
-	}
-}
-
-static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned views, uint32_t gt,
-		     struct pt_graph *gr, struct pt_agg *out, struct pt_diag *d)
+int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       struct pt_agg *out, struct pt_diag *d)
 {
 	uint32_t w = p->ntypes, n, i;
 	uint32_t *node_edge, *node_line, *frame_entry;
@@ -167,10 +134,6 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 					     p->no_stacks_reason ? p->no_stacks_reason
 								 : "aggregates only");
 		copy_agg(p->agg, out);
-		if (gr) {
-			pt_graph_init(gr, out->nentries);
-			pt_graph_from_agg(gr, out, gt, 1, NULL);
-		}
 		return 0;
 	}
 
@@ -182,7 +145,7 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 	frame_entry = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	for (i = 0; i < p->nframes; i++)
 		frame_entry[i] = UINT32_MAX;
-	es = (views & PT_AGG_EDGES) || gr ? 1 : 0;
+	es = views & PT_AGG_EDGES ? 1 : 0;
 	ls = views & PT_AGG_LINES ? 1 : 0;
 	node_edge = pt_xmalloc((es ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
 	node_line = pt_xmalloc((ls ? (size_t)p->nnodes : 1) * sizeof(uint32_t));
@@ -201,10 +164,6 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 					       : UINT32_MAX;
 	}
 
-	if (gr) {
-		pt_graph_init(gr, out->nentries);
-		graph_edges(gr, out);
-	}
 	entry_active = pt_xcalloc(out->nentries + 1, sizeof(uint32_t));
 	edge_active = pt_xcalloc(out->nedges + 1, sizeof(uint32_t));
 	line_active = pt_xcalloc(out->nlines + 1, sizeof(uint32_t));
@@ -277,20 +236,6 @@ static int aggregate(const struct pt_profile *p, enum pt_granularity g, unsigned
 	free(frame_entry);
 	free(node_edge);
 	free(node_line);
-	if (gr)
-		graph_finish(gr, out, gt);
 	return 0;
 }
 
-int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
-		       struct pt_agg *out, struct pt_diag *d)
-{
-	return aggregate(p, g, views, 0, NULL, out, d);
-}
-
-int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
-		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d)
-{
-	memset(graph, 0, sizeof(*graph));
-	return aggregate(p, g, views | PT_AGG_EDGES, t, graph, out, d);
-}

@@ -27,14 +27,6 @@ enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1, PT_AGG_GRAPH = 1 << 2 };
 int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       struct pt_agg *out, struct pt_diag *d);
 
-struct pt_graph;
-/* pt_aggregate_views with the edges, and with them the call graph of sample type t
- * (analysis/graph.h) whose vertices are the table's entries and whose edges are the
- * table's, made with them in the same walk, in their order, their values of type t.
- * graph is initialized here (the caller releases it, also after a failure). */
-int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
-		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d);
-
 /* the entry frame fid folds into at a's granularity, made if absent (its flags gain
  * the frame's) */
 uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid);

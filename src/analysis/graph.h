@@ -94,6 +94,14 @@ static inline const int64_t *pt_graph_values(const struct pt_graph *g, uint32_t 
 	return g->nt == 1 ? &g->edges[i].weight : g->values + (size_t)i * g->nt;
 }
 
+/* pt_aggregate_views with the edges, and with them the call graph of sample type t
+ * whose vertices are the table's entries and whose edges are the table's, in their
+ * order, with their values of type t: read from the table that one walk made, not from
+ * a walk of its own. graph is initialized here (the caller releases it, also after a
+ * failure). */
+int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
+		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d);
+
 /* each frame's vertex: its entry in a, a table of p at any granularity (UINT32_MAX for
  * a frame without one) */
 uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a);
