@@ -238,4 +238,3 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	free(node_line);
 	return 0;
 }
-
