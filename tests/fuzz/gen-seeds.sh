@@ -1,5 +1,6 @@
 #!/bin/sh
-# gen-seeds.sh: structure-aware seeds for the fuzz harnesses, the shapes that once made a
+# gen-seeds.sh: the seed corpus of one fuzz harness, for smoke.sh and campaign.sh: the
+# real samples of its format, then structure-aware shapes, the ones that once made a
 # reader's cost grow faster than its input (issue 17), each small enough for -max_len:
 # names that shared the old string hash, many event names, perf rows then new events,
 # many pprof sample types, node ids that shared the old map hash, a deep chain with many
@@ -12,6 +13,23 @@ srcdir=$1
 name=$2
 out=$3
 mkdir -p "$out"
+samples () {
+	case $name in
+	fuzz-detect) find "$srcdir/samples" "$srcdir/tests/data" "$srcdir/tests/malformed" \
+		-type f ! -name '*.err' -size -1024k ;;
+	fuzz-collapsed) ls "$srcdir"/samples/collapsed/*.collapsed "$srcdir"/tests/data/*.collapsed ;;
+	fuzz-stackprof) ls "$srcdir"/samples/stackprof/*.dump ;;
+	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
+	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
+	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
+	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
+	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
+	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
+	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
+	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
+	esac 2>/dev/null | grep -v '\.err$' || :
+}
+samples | while read -r f; do cp "$f" "$out/"; done
 gen () {
 	python3 "$srcdir/tests/crafted.py" "$@"
 }
