@@ -22,9 +22,13 @@
 #define MAX_DEPTH 50000
 #define CHUNK	  65536
 #define NO_VALUE  INT64_MIN
-/* samples the writer makes up from counts: 1 million keeps a hostile count from costing
- * more than about 12 MB of arrays and 7 MB of output */
-#define MAX_SYNTH 1000000
+/* samples the writer makes up from counts: up to SYNTH_ANY in all, or up to SYNTH_PER_NODE
+ * per node of the call tree, and never more than MAX_SYNTH. The output then grows with
+ * the tree, not with a count: an 11-byte "a;b 999999" no longer makes 7 MB (the fuzzer's
+ * per-byte CPU check found it). 250,000 samples are about 1.7 MB of output. */
+#define SYNTH_ANY      250000
+#define SYNTH_PER_NODE 32
+#define MAX_SYNTH      1000000
 
 /* ---- what the reader collects, per profile ("unit") ---- */
 
@@ -2269,8 +2273,8 @@ static void samples_from_timeline(struct writer *w, const uint32_t *wnode_of, in
 
 /* No timeline: the tree in depth-first order. A time value (type t, ns nanoseconds a
  * unit, when timeunit) becomes one sample lasting that long; a count v becomes v
- * samples 1 ms apart (one sample lasting v ms when that would exceed MAX_SYNTH
- * samples); any other unit (bytes...) one sample lasting v microseconds. */
+ * samples 1 ms apart (one sample lasting v ms when the counts add up to more than the
+ * SYNTH_ limits allow); any other unit (bytes...) one sample lasting v microseconds. */
 static void samples_from_tree(struct writer *w, const uint32_t *wnode_of, uint32_t t, int timeunit,
 			      double ns, struct wsamples *ws)
 {
@@ -2287,7 +2291,8 @@ static void samples_from_tree(struct writer *w, const uint32_t *wnode_of, uint32
 			if (v > 0)
 				total = pt_add(total, v);
 		}
-		replicate = total <= MAX_SYNTH;
+		replicate = total <= MAX_SYNTH &&
+			    (total <= SYNTH_ANY || total <= (int64_t)SYNTH_PER_NODE * p->nnodes);
 	}
 	ws->start = p->time_nanos / 1000;
 	n = 0;

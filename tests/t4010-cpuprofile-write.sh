@@ -126,14 +126,35 @@ test_expect_success 'an empty profile writes a root-only cpuprofile' '
 	"$PROFTOOL" convert --to cpuprofile e.cpuprofile >out &&
 	grep -q "\"samples\":\[\],\"timeDeltas\":\[\]" out'
 
-test_expect_success 'counts become samples up to a million, then one sample per stack' '
+# samples N: how many samples the .cpuprofile of collapsed file N has
+samples () {
+	"$PROFTOOL" convert --to cpuprofile "$1" | jq ".samples | length"
+}
+
+test_expect_success 'counts become samples up to 250,000 in all, then one sample per stack' '
 	command -v jq >/dev/null || { echo "jq missing"; exit 1; }
-	printf "a;b 999999\na;c 1\n" >million.collapsed &&
-	"$PROFTOOL" convert --to cpuprofile million.collapsed >m.cpuprofile &&
-	test "$(jq ".samples | length" m.cpuprofile)" = 1000000 &&
-	printf "a;b 1000000\na;c 1\n" >over.collapsed &&
-	"$PROFTOOL" convert --to cpuprofile over.collapsed >o.cpuprofile &&
-	test "$(jq ".samples | length" o.cpuprofile)" = 2'
+	printf "a;b 249999\na;c 1\n" >any.collapsed &&
+	test "$(samples any.collapsed)" = 250000 &&
+	printf "a;b 250000\na;c 1\n" >over.collapsed &&
+	test "$(samples over.collapsed)" = 2'
+
+test_expect_success 'or up to 32 per node of the call tree, and never over a million' '
+	command -v jq >/dev/null || { echo "jq missing"; exit 1; }
+	awk "BEGIN { for (i = 0; i < 10000; i++) print \"a;f\" i, 30 }" >nodes.collapsed &&
+	test "$(samples nodes.collapsed)" = 300000 &&
+	awk "BEGIN { for (i = 0; i < 10000; i++) print \"a;f\" i, 33 }" >more.collapsed &&
+	test "$(samples more.collapsed)" = 10000 &&
+	awk "BEGIN { for (i = 0; i < 40000; i++) print \"a;f\" i, 25 }" >million.collapsed &&
+	test "$(samples million.collapsed)" = 1000000 &&
+	printf "a;f0 1\n" >>million.collapsed &&
+	test "$(samples million.collapsed)" = 40000'
+
+test_expect_success 'an 11-byte file with a huge count stays a small .cpuprofile' '
+	printf "a;b 999999\n" >huge.collapsed &&
+	"$PROFTOOL" convert --to cpuprofile huge.collapsed >h.cpuprofile &&
+	test "$(wc -c <h.cpuprofile)" -lt 1000 &&
+	"$PROFTOOL" info h.cpuprofile >info &&
+	grep -q "^  1: wall \[microseconds\] total 999999000 " info'
 
 test_expect_success 'a perf count the fuzzer found stays small as a .cpuprofile' '
 	"$PROFTOOL" convert --to cpuprofile "$SRCDIR/tests/data/fuzz-perf-huge-count.txt" >f.cpuprofile &&
