@@ -18,8 +18,9 @@ time by the tests and the bench rather than committed. Usage: crafted.py KIND N 
   heapsnapshot N   V8 heap snapshot with V8's own meta: N objects of a few classes under
                    a global, holding one another (cycles), arrays with one owner and
                    shared ones, hidden nodes, closures with contexts, weak edges and
-                   WeakMap tables with DevTools' pair edge names (a seed that reaches the
-                   heap command's owner, dominator and summary passes)
+                   WeakMap tables with DevTools' pair edge names, and the edges DevTools'
+                   distances leave out (a seed that reaches the heap command's owner,
+                   dominator, summary and retainers passes)
 """
 import json
 import random
@@ -153,6 +154,23 @@ def heapsnapshot(n):
             2 * table + 1)
         edge(table, "internal", pair, val)
         edge(key, "internal", pair, val)
+    # the edges DevTools' distances do not take (calculateDistances' filter): a
+    # NativeContext's sloppy_function_map and the descriptor slots (3i + 4) of a
+    # "(map descriptors)" array, by index or by a name that parses as one; each leads to a
+    # Shape that (Strong roots) holds too, so it is reached from there, later
+    strong = node("synthetic", "(Strong roots)", 0)
+    edge(gc, "element", 2, strong)
+    native = node("hidden", "system / NativeContext", 64)
+    desc = node("array", "(map descriptors)", 48)
+    edge(glob, "internal", "native_context", native)
+    edge(glob, "internal", "descriptors", desc)
+    held = [(native, "internal", "sloppy_function_map"), (native, "internal", "object_function")]
+    held += [(desc, "element", i) for i in range(8)]
+    held += [(desc, "internal", nm) for nm in ("7", " 10", "x", "-4")]
+    for k, (a, t, name) in enumerate(held):
+        shape = node("object", "Shape", 8 + k)
+        edge(a, t, name, shape)
+        edge(strong, "element", k + 1, shape)
     nf, flat, nedges = 7, [], 0
     for i, (t, name, size, es) in enumerate(nodes):
         flat += [t, name, 2 * i + 1, size, len(es), 0, 0]

@@ -47,6 +47,8 @@ for f in shapes-1 shapes-2 alloc list weakmap crafted; do
 	sed '1s/"trace_function_count":[0-9]*/"trace_function_count":0/' "$s" >"$SNAPS/dt.in" &&
 	node "$SRCDIR/tests/viewers/devtools-heap.mjs" \
 		"$SNAPS/dt.in" >"$SNAPS/$f.dt.json" &&
+	node "$SRCDIR/tests/viewers/devtools-heap.mjs" --distances \
+		"$SNAPS/dt.in" >"$SNAPS/$f.dist" &&
 	"$PROFTOOL" heap --format json -n 0 "$s" >"$SNAPS/$f.pt.json" ||
 		echo "$f: a side failed" >&2
 done
@@ -158,5 +160,32 @@ test_expect_success 'weakmap: DevTools counts a WeakMap value in its key'"'"'s r
 	rows weakmap.pt.json | grep -E "^Weak(Key|Value)	" >actual &&
 	test "$(wc -l <expect)" = 2 &&
 	test_cmp expect actual'
+
+# --retainers prints the path DevTools' Retainers pane opens, whose retainers it orders
+# by its Distance: the k-th node of a path has the worker's distance k (from the page's
+# globals, the user roots, one step from the root) or, for an object the globals do
+# not reach, 100000000 + k (the root's own distance and its steps); the path ends at the
+# object, and an object has no path exactly when the worker gives it no distance (-5).
+# The objects: the 300 that retain the most, and up to 2000 of the plain classes; in
+# crafted, the Shapes behind the edges DevTools' distances leave out.
+for f in shapes-1 shapes-2 alloc list weakmap crafted; do
+	test_expect_success "$f: --retainers paths step by step through DevTools' distances" '
+		{ "$PROFTOOL" heap --retainers . -n 300 --format json \
+			"$SNAPS/'$f'.heapsnapshot" &&
+		  "$PROFTOOL" heap -n 2000 --format json \
+			--retainers "^(Object|system / Context|\(closure\)|Weak(Key|Value)|Shape)\$" \
+			"$SNAPS/'$f'.heapsnapshot"; } |
+		jq -r ".[] | [.id, .reachable, (.path | map(capture(\" @(?<i>[0-9]+)\$\").i) |
+			join(\" \"))] | @tsv" >paths &&
+		awk -F"\t" "NR == FNR { split(\$0, f, \" \"); d[f[1]] = f[2]; next }
+			{ n++ }
+			\$2 == \"false\" { if (d[\$1] != -5) print \"unreached:\", \$0; next }
+			{ k = split(\$3, p, \" \"); base = d[p[1]] >= 100000000 ? 100000000 : 0
+			  if (p[k] != \$1) print \"not the object:\", \$0
+			  for (i = 1; i <= k; i++)
+				if (d[p[i]] != base + i) { print \"step\", i, \"at\", d[p[i]] \":\", \$0; break } }
+			END { if (n < 300) print \"only\", n, \"paths\" }" "$SNAPS/'$f'.dist" paths >bad &&
+		test_cmp /dev/null bad'
+done
 
 test_done

@@ -11,13 +11,14 @@
 
 enum { PAGE = 1, VISITED = 2 };
 
-int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e)
+/* not a weak edge, nor a shortcut but the root's */
+static int edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e)
 {
 	uint32_t t = pt_heap_edge_type(g, e);
 	return t != g->et_weak && (t != g->et_shortcut || from == 0);
 }
 
-/* DevTools' computeIsEssentialEdge: pt_heap_edge_essential, less the WeakMap tables'
+/* DevTools' computeIsEssentialEdge: edge_essential, less the WeakMap tables'
  * edges to their values, a node's edges to itself, and the edges from outside the page
  * into it (objects also held by the debugger or the embedder would otherwise lose their
  * page dominators). flags: mark_page's. */
@@ -26,8 +27,7 @@ static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom
 {
 	uint32_t to = pt_heap_edge_to(g, e);
 
-	if (!pt_heap_edge_essential(g, from, e) || (dom->table_edge[e / 8] & (1u << (e % 8))) ||
-	    to == from)
+	if (!edge_essential(g, from, e) || (dom->table_edge[e / 8] & (1u << (e % 8))) || to == from)
 		return 0;
 	return from == 0 || !(flags[to] & PAGE) || (flags[from] & PAGE);
 }

@@ -31,7 +31,4 @@ struct pt_heap_dom {
 void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom);
 void pt_heap_dom_release(struct pt_heap_dom *dom);
 
-/* whether DevTools' dominator pass follows edge e leaving node `from` */
-int pt_heap_edge_essential(const struct pt_heapgraph *g, uint32_t from, size_t e);
-
 #endif

@@ -11,17 +11,20 @@
 
 enum { UNVISITED = UINT32_MAX, SHARED = UINT32_MAX - 1 };
 
+int pt_heap_user_root(const struct pt_heapgraph *g, uint32_t v)
+{
+	return pt_heap_type(g, v) != g->t_synthetic ||
+	       !strcmp(pt_heap_name(g, v), "(Document DOM trees)");
+}
+
 /* does the root hold a user root: DevTools' test for a snapshot without V8's internals */
 static int has_user_roots(const struct pt_heapgraph *g)
 {
 	size_t e;
 
-	for (e = g->first_edge[0]; e < g->first_edge[1]; e++) {
-		uint32_t to = pt_heap_edge_to(g, e);
-		if (pt_heap_type(g, to) != g->t_synthetic ||
-		    !strcmp(pt_heap_name(g, to), "(Document DOM trees)"))
+	for (e = g->first_edge[0]; e < g->first_edge[1]; e++)
+		if (pt_heap_user_root(g, pt_heap_edge_to(g, e)))
 			return 1;
-	}
 	return 0;
 }
 
@@ -95,11 +98,7 @@ static int line_break(const char *s, size_t i, size_t end)
 		((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9));
 }
 
-/* Whether s (n bytes) matches DevTools' ephemeron edge name
- * /^\d+ \/ part of key \(.*? @\d+\) -> value \(.*? @\d+\) pair in WeakMap \(table @(\d+)\)$/
- * and if so its table id in *table (UINT64_MAX past 2^64). The anchored tail fixes the
- * last two numbers, so only the middle is searched, each " @" start once. */
-static int weakmap_name(const char *s, size_t n, uint64_t *table)
+size_t pt_heap_weakmap_name(const char *s, size_t n, uint64_t *table)
 {
 	static const char key[] = " / part of key (", val[] = ") -> value (",
 			  pair[] = ") pair in WeakMap (table @";
@@ -139,7 +138,7 @@ static int weakmap_name(const char *s, size_t n, uint64_t *table)
 			;
 		if (q - k >= sizeof(val) - 1 && !memcmp(s + k, val, sizeof(val) - 1)) {
 			*table = id;
-			return 1;
+			return p - (sizeof(key) - 1);
 		}
 		i = k - 1;
 	}
@@ -167,11 +166,9 @@ uint8_t *pt_heap_weakmap_table_edges(const struct pt_heapgraph *g)
 				parsed = pt_xcalloc((size_t)g->nstrings + 1, 1);
 			}
 			if (!parsed[nm]) {
-				size_t off = g->str_off[nm];
-				size_t end = nm + 1 < g->nstrings ? g->str_off[nm + 1] - 1
-								  : g->strbuf_len - 1;
 				parsed[nm] = 1;
-				if (!weakmap_name(g->strbuf + off, end - off, &table[nm]))
+				if (!pt_heap_weakmap_name(pt_heap_str(g, nm),
+							  pt_heap_str_len(g, nm), &table[nm]))
 					table[nm] = UINT64_MAX;
 			}
 			if (table[nm] == pt_heap_id(g, i))

@@ -38,8 +38,9 @@ static const struct pt_opt heap_options[] = {
 	PT_OPT_FORMAT_ROW("text|csv|json", "output format; csv and json give sizes in bytes"),
 	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{"retainers", 0, required_argument, OPT_RETAINERS, "RE",
-	 "the shortest retaining path from the root to each of the largest objects of the "
-	 "constructors matching RE (extended regex)"},
+	 "the retaining path DevTools' Retainers pane opens (shortest from the globals, by "
+	 "DevTools' distance) to each of the largest objects of the constructors matching RE "
+	 "(extended regex)"},
 	{"diff", 0, no_argument, OPT_DIFF, NULL,
 	 "compare two snapshots BASE NEW per constructor by object id (DevTools' Comparison)"},
 	{"fail-on-growth", 0, required_argument, OPT_FAIL_GROWTH, "BYTES|PCT%",

@@ -84,6 +84,12 @@ static inline const char *pt_heap_str(const struct pt_heapgraph *g, uint32_t id)
 {
 	return id < g->nstrings ? g->strbuf + g->str_off[id] : "";
 }
+/* the length of string id (a string id of g), its NUL not counted; strings may hold NULs */
+static inline size_t pt_heap_str_len(const struct pt_heapgraph *g, uint32_t id)
+{
+	size_t end = id + 1 < g->nstrings ? g->str_off[id + 1] - 1 : g->strbuf_len - 1;
+	return end - g->str_off[id];
+}
 static inline uint32_t pt_heap_field(const struct pt_heapgraph *g, uint32_t node, uint32_t f)
 {
 	return f == PT_HEAP_NONE ? 0 : g->nodes[(size_t)node * g->nfields + f];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/heapdistance.h"
 #include "report/heap.h"
 #include "report/report.h"
 #include "util/buf.h"
@@ -294,10 +295,10 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			     const struct pt_heap_summary *s, const regex_t *re, long limit,
 			     enum pt_report_format format, FILE *out, struct pt_diag *d)
 {
-	uint32_t n = (uint32_t)g->nnodes, v, *queue, *via, *path = NULL;
+	uint32_t n = (uint32_t)g->nnodes, v, *via, *from, *path;
 	uint8_t *match = pt_xcalloc(s->n + 1, 1);
 	struct cand *c = NULL;
-	size_t nc = 0, calloc_n = 0, i, head = 0, tail = 0;
+	size_t nc = 0, calloc_n = 0, i;
 	struct pt_buf b = PT_BUF_INIT;
 	yajl_gen jg = NULL;
 	int any = 0;
@@ -319,43 +320,22 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 	pt_qsort(c, nc, sizeof(*c), cmp_cand);
 	nc = pt_report_shown(limit, nc);
 
-	/* one breadth-first search from the root over the edges a retaining path may
-	 * take (no weak edges; shortcuts only from the root): via[v] = the edge it was
-	 * first reached over */
-	queue = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	/* DevTools' distances: via[v] = the edge v was first reached over, from[v] its
+	 * source */
 	via = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	memset(via, 0xff, (size_t)n * sizeof(uint32_t));
-	queue[tail++] = 0;
-	via[0] = PT_HEAP_NONE - 1;
-	while (head < tail) {
-		uint32_t u = queue[head++];
-		size_t e;
-		for (e = g->first_edge[u]; e < g->first_edge[u + 1]; e++) {
-			uint32_t w = pt_heap_edge_to(g, e);
-			if (via[w] != PT_HEAP_NONE || !pt_heap_edge_essential(g, u, e))
-				continue;
-			via[w] = (uint32_t)e;
-			queue[tail++] = w;
-		}
-	}
-	path = queue; /* reused: the queue is done */
+	from = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	path = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	pt_heap_reach(g, via, from);
 	if (format == PT_FMT_JSON) {
 		jg = pt_json_gen(out);
 		yajl_gen_array_open(jg);
 	}
 	for (i = 0; i < nc; i++) {
 		uint32_t npath = 0, w = c[i].node, k;
-		/* walk back from the object to the root; the edge's source is found among
-		 * the retainers of the node it enters */
+		/* walk back from the object to the root */
 		while (w != 0 && via[w] != PT_HEAP_NONE) {
-			uint32_t e = via[w], r, from = 0;
-			path[npath++] = e;
-			for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++)
-				if (dom->retainer_edge[r] == e) {
-					from = dom->retainer_node[r];
-					break;
-				}
-			w = from;
+			path[npath++] = via[w];
+			w = from[w];
 		}
 		pt_buf_reset(&b);
 		add_node(&b, g, s, c[i].node);
@@ -406,7 +386,8 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 		fputc('\n', out);
 	}
 	pt_buf_release(&b);
-	free(queue);
+	free(path);
+	free(from);
 	free(via);
 	free(c);
 	free(match);

@@ -2,6 +2,9 @@
 // snapshot worker computes it (npm chrome-devtools-frontend, run in node, no browser).
 // Usage: node devtools-heap.mjs FILE        one JSON object: {"rows":[...], "by_name":[...],
 //                                           "total_retained", "nodes"}
+//        node devtools-heap.mjs --distances FILE
+//                                           "id distance" per node: the worker's own
+//                                           distances (its Distance column), -5 for none
 //        node devtools-heap.mjs --build     bundle the worker's TypeScript (setup.sh)
 // PROFTOOL_VIEWERS_MODULES names the node_modules folder (default: beside this file).
 import fs from 'node:fs';
@@ -109,7 +112,8 @@ function byName(snap)
 		(x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
-async function summary(file)
+/* the worker's snapshot of file, with its second pass done */
+async function load(file)
 {
 	/* the worker is written for current browsers; node 20 lacks this ES2024 helper */
 	if (!Promise.withResolvers)
@@ -134,6 +138,12 @@ async function summary(file)
 	new W.HeapSnapshot.SecondaryInitManager(channel.port2);
 	const snap = await loader.buildSnapshot(channel.port1);
 	channel.port1.close();
+	return snap;
+}
+
+async function summary(file)
+{
+	const snap = await load(file);
 	const agg = snap.aggregatesWithFilter({});
 	const rows = [];
 	for (const key of Object.keys(agg)) {
@@ -147,7 +157,21 @@ async function summary(file)
 		nodes: snap.nodeCount}) + '\n');
 }
 
+/* the distances calculateDistances gave each node when the snapshot was built */
+async function distances(file)
+{
+	const snap = await load(file);
+	const node = snap.createNode(0), out = [];
+	for (let i = 0; i < snap.nodeCount; i++) {
+		node.nodeIndex = i * snap.nodeFieldCount;
+		out.push(node.id() + ' ' + snap.nodeDistances[i]);
+	}
+	process.stdout.write(out.join('\n') + '\n');
+}
+
 if (process.argv[2] === '--build')
 	await build();
+else if (process.argv[2] === '--distances')
+	await distances(process.argv[3]);
 else
 	await summary(process.argv[2]);
