@@ -17,8 +17,10 @@
 /* For each node of g, the edge it was first reached over (via_edge) and the node that
  * edge leaves (via_node); PT_HEAP_NONE for the root and for nodes only weak or left-out
  * edges reach. Following via_node from a node leads to the root in as many steps as its
- * distance from the root (a user root is one step from it). Both arrays have g->nnodes
- * entries, the caller's. Linear in the snapshot's size. */
+ * distance from the root (a user root is one step from it), unless the search came back
+ * to the root through an edge into it, which V8 never writes: DevTools then measures
+ * from there, and the path stops at the root. Both arrays have g->nnodes entries, the
+ * caller's. Linear in the snapshot's size. */
 void pt_heap_reach(const struct pt_heapgraph *g, uint32_t *via_edge, uint32_t *via_node);
 
 #endif
