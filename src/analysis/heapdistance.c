@@ -80,8 +80,9 @@ static int take(struct reach *r, size_t e, int kind)
 	if (kind == 1 && named && !strcmp(pt_heap_str(g, nm), "sloppy_function_map"))
 		return 0;
 	if (kind == 2) {
-		/* a descriptor array: [0] count, [1] enum cache, then key, details, value
-		 * per descriptor; the details slots are left out */
+		/* a descriptor array: [0] count, [1] enum cache, then per descriptor i its
+		 * key [3i + 2], details [3i + 3] and descriptor [3i + 4]; the descriptor
+		 * slots (index % 3 == 1) are left out */
 		i = named ? parse_int(pt_heap_str(g, nm), pt_heap_str_len(g, nm)) : nm;
 		return i < 2 || i % 3 != 1;
 	}

@@ -3,8 +3,9 @@
  * shortest retaining path, as DevTools' Retainers pane orders an object's retainers by
  * that distance. A breadth-first search first from the user roots the root holds (the
  * page's globals), then from the root for the rest, over every edge but weak ones and
- * those DevTools' filter leaves out: a NativeContext's sloppy_function_map, the key and
- * value slots of a "(map descriptors)" array (maps share those), and the first of a
+ * those DevTools' filter leaves out: a NativeContext's sloppy_function_map, the
+ * descriptor slots (index 3i + 4) of a "(map descriptors)" array (maps share those
+ * arrays, so not every link holds for every map), and the first of a
  * WeakMap entry's two edges to its value met (the key's and the table's): the value is
  * reached over whichever comes second. */
 #ifndef PT_HEAPDISTANCE_H
