@@ -1,11 +1,11 @@
 // devtools-heap.mjs: the Summary view of a heap snapshot as Chrome DevTools' own heap
 // snapshot worker computes it (npm chrome-devtools-frontend, run in node, no browser).
-// Usage: node devtools-heap.mjs FILE        one JSON object: {"rows":[...], "by_name":[...],
-//                                           "total_retained", "nodes"}
-//        node devtools-heap.mjs --distances FILE
-//                                           "id distance" per node: the worker's own
-//                                           distances (its Distance column), -5 for none
-//        node devtools-heap.mjs --build     bundle the worker's TypeScript (setup.sh)
+// Usage: node devtools-heap.mjs FILE [DIST]
+//            one JSON object: {"rows":[...], "by_name":[...], "total_retained", "nodes"};
+//            with DIST, also "id distance" per node into the file DIST: the worker's own
+//            distances (its Distance column), -5 for none
+//        node devtools-heap.mjs --build
+//            bundle the worker's TypeScript (setup.sh)
 // PROFTOOL_VIEWERS_MODULES names the node_modules folder (default: beside this file).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -112,6 +112,18 @@ function byName(snap)
 		(x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
+/* into the file dist, the distances calculateDistances gave each node when the
+ * snapshot was built */
+function distances(snap, dist)
+{
+	const node = snap.createNode(0), out = [];
+	for (let i = 0; i < snap.nodeCount; i++) {
+		node.nodeIndex = i * snap.nodeFieldCount;
+		out.push(node.id() + ' ' + snap.nodeDistances[i]);
+	}
+	fs.writeFileSync(dist, out.join('\n') + '\n');
+}
+
 /* the worker's snapshot of file, with its second pass done */
 async function load(file)
 {
@@ -141,9 +153,11 @@ async function load(file)
 	return snap;
 }
 
-async function summary(file)
+async function summary(file, dist)
 {
 	const snap = await load(file);
+	if (dist)
+		distances(snap, dist);
 	const agg = snap.aggregatesWithFilter({});
 	const rows = [];
 	for (const key of Object.keys(agg)) {
@@ -157,21 +171,7 @@ async function summary(file)
 		nodes: snap.nodeCount}) + '\n');
 }
 
-/* the distances calculateDistances gave each node when the snapshot was built */
-async function distances(file)
-{
-	const snap = await load(file);
-	const node = snap.createNode(0), out = [];
-	for (let i = 0; i < snap.nodeCount; i++) {
-		node.nodeIndex = i * snap.nodeFieldCount;
-		out.push(node.id() + ' ' + snap.nodeDistances[i]);
-	}
-	process.stdout.write(out.join('\n') + '\n');
-}
-
 if (process.argv[2] === '--build')
 	await build();
-else if (process.argv[2] === '--distances')
-	await distances(process.argv[3]);
 else
-	await summary(process.argv[2]);
+	await summary(process.argv[2], process.argv[3]);
