@@ -27,9 +27,8 @@ static int64_t mul_sat(int64_t v, int64_t f)
 	return r;
 }
 
-/* the row for an entry of p, found or added */
-static uint32_t row_for(struct pt_diff *df, const struct pt_profile *p, const struct pt_agg *a,
-			uint32_t e)
+uint32_t pt_diff_row_for(struct pt_diff *df, const struct pt_profile *p, const struct pt_agg *a,
+			 uint32_t e)
 {
 	const struct pt_agg_entry *en = &a->entries[e];
 	struct pt_buf key = PT_BUF_INIT;
@@ -61,6 +60,16 @@ static uint32_t row_for(struct pt_diff *df, const struct pt_profile *p, const st
 	return id - 1;
 }
 
+void pt_diff_init(struct pt_diff *df)
+{
+	memset(df, 0, sizeof(*df));
+	pt_arena_init(&df->arena);
+	pt_intern_init(&df->strings, &df->arena);
+	pt_intern_init(&df->keys, &df->arena);
+	pt_intern(&df->keys, "", 0); /* key id 0 is "": rows are ids - 1 */
+	df->factor = 1;
+}
+
 void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct pt_agg *ba,
 		   uint32_t bt, const struct pt_profile *np, const struct pt_agg *na, uint32_t nt,
 		   int normalize)
@@ -68,11 +77,7 @@ void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct
 	uint32_t bdec = bp->types[bt].decimals, ndec = np->types[nt].decimals, e, i;
 	int64_t bmul, nmul;
 
-	memset(df, 0, sizeof(*df));
-	pt_arena_init(&df->arena);
-	pt_intern_init(&df->strings, &df->arena);
-	pt_intern_init(&df->keys, &df->arena);
-	pt_intern(&df->keys, "", 0); /* key id 0 is "": rows are ids - 1 */
+	pt_diff_init(df);
 	df->decimals = bdec > ndec ? bdec : ndec;
 	bmul = pow10i(df->decimals - bdec);
 	nmul = pow10i(df->decimals - ndec);
@@ -85,7 +90,7 @@ void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct
 
 	/* new first, so a function in both takes the new profile's start line */
 	for (e = 0; e < na->nentries; e++) {
-		uint32_t k = row_for(df, np, na, e); /* may move df->rows */
+		uint32_t k = pt_diff_row_for(df, np, na, e); /* may move df->rows */
 		struct pt_diff_row *r = &df->rows[k];
 		r->new_flat =
 			pt_add(r->new_flat, mul_sat(na->flat[(size_t)e * na->ntypes + nt], nmul));
@@ -93,7 +98,7 @@ void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct
 			pt_add(r->new_cum, mul_sat(na->cum[(size_t)e * na->ntypes + nt], nmul));
 	}
 	for (e = 0; e < ba->nentries; e++) {
-		uint32_t k = row_for(df, bp, ba, e);
+		uint32_t k = pt_diff_row_for(df, bp, ba, e);
 		struct pt_diff_row *r = &df->rows[k];
 		r->base_flat =
 			pt_add(r->base_flat, mul_sat(ba->flat[(size_t)e * ba->ntypes + bt], bmul));
@@ -128,6 +133,21 @@ double pt_diff_share_change(const struct pt_diff *df, const struct pt_diff_row *
 	return pt_pct(r->new_cum, df->new_total) - pt_pct(r->base_cum, df->base_total);
 }
 
+int pt_diff_row_cmp(const struct pt_diff *df, uint32_t x, uint32_t y)
+{
+	const struct pt_diff_row *a = &df->rows[x], *b = &df->rows[y];
+	int r = strcmp(pt_intern_str(&df->strings, a->name), pt_intern_str(&df->strings, b->name));
+
+	if (r)
+		return r;
+	r = strcmp(pt_intern_str(&df->strings, a->file), pt_intern_str(&df->strings, b->file));
+	if (r)
+		return r;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 struct sort_ctx {
 	const struct pt_diff *df;
 	int by_cum;
@@ -140,23 +160,12 @@ static int row_cmp(const void *pa, const void *pb, void *ctx)
 	const struct pt_diff_row *b = &c->df->rows[*(const uint32_t *)pb];
 	uint64_t fa = absdiff(a->new_flat, a->base_flat), fb = absdiff(b->new_flat, b->base_flat);
 	uint64_t ca = absdiff(a->new_cum, a->base_cum), cb = absdiff(b->new_cum, b->base_cum);
-	int r;
 
 	if (c->by_cum ? ca != cb : fa != fb)
 		return (c->by_cum ? ca > cb : fa > fb) ? -1 : 1;
 	if (c->by_cum ? fa != fb : ca != cb)
 		return (c->by_cum ? fa > fb : ca > cb) ? -1 : 1;
-	r = strcmp(pt_intern_str(&c->df->strings, a->name),
-		   pt_intern_str(&c->df->strings, b->name));
-	if (r)
-		return r;
-	r = strcmp(pt_intern_str(&c->df->strings, a->file),
-		   pt_intern_str(&c->df->strings, b->file));
-	if (r)
-		return r;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	return pt_diff_row_cmp(c->df, *(const uint32_t *)pa, *(const uint32_t *)pb);
 }
 
 uint32_t *pt_diff_sorted(const struct pt_diff *df, int by_cum, uint32_t *n)

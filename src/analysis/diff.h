@@ -38,6 +38,15 @@ void pt_diff_build(struct pt_diff *df, const struct pt_profile *bp, const struct
 		   uint32_t bt, const struct pt_profile *np, const struct pt_agg *na, uint32_t nt,
 		   int normalize);
 void pt_diff_release(struct pt_diff *df);
+/* The row of entry e of p's table a, found by name and file (and line and address at
+ * those granularities) or added with zero values; its index. df may be an empty diff
+ * (pt_diff_init) used only as the table of names, as analysis/runs.c does. */
+uint32_t pt_diff_row_for(struct pt_diff *df, const struct pt_profile *p, const struct pt_agg *a,
+			 uint32_t e);
+/* rows x and y by name, file, line, address: the tie-break of every diff order */
+int pt_diff_row_cmp(const struct pt_diff *df, uint32_t x, uint32_t y);
+/* an empty diff: no rows, totals 0, decimals 0 */
+void pt_diff_init(struct pt_diff *df);
 /* new cum share minus base cum share, in percentage points */
 double pt_diff_share_change(const struct pt_diff *df, const struct pt_diff_row *r);
 /* row indices sorted by absolute change of flat (or cum), then name; rows all zero left

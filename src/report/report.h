@@ -15,6 +15,7 @@
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/graph.h"
+#include "analysis/runs.h"
 #include "core/profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -163,6 +164,21 @@ struct pt_diff_opts {
 /* the table; values are printed in the unit of type t of p (the new profile) */
 int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,
 		   const struct pt_diff_opts *o, FILE *out);
+
+/* ---- diff over repeated runs (report/runs.c) ---- */
+
+struct pt_runs_opts {
+	long limit; /* rows; < 0 = all */
+	enum pt_report_format format;
+	enum pt_granularity gran;
+	const char *type_name;	/* the sample type compared */
+	const char *total_unit; /* of the totals' medians: "ns", "ns/s", "bytes", ... */
+	double min_share, alpha;
+};
+
+/* the table of every function with a share in any run, by the change of its median cum
+ * share */
+int pt_report_runs(const struct pt_runs *r, const struct pt_runs_opts *o, FILE *out);
 
 /* a profile string as a JSON string (util/json.h has the rest) */
 void pt_json_str(yajl_gen g, const struct pt_profile *p, uint32_t id);
