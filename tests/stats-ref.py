@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # stats-ref.py: scipy's Mann-Whitney U (two-sided, method "auto") for each case line
-# "A... | B..." of FILE, one line "U P" each: the independent reading t6100 holds
+# "A... | B..." of FILE, one line "U P" each: the independent reading t6110 holds
 # analysis/stats.c against. tests/ref/stats/mannwhitneyu.txt was made by
 #   /usr/bin/python3 tests/stats-ref.py tests/data/stats-cases.txt
 # with Debian 12's python3-scipy 1.10.1.

@@ -1,6 +1,6 @@
 /* test-stats.c: the regression gate's statistics (analysis/stats.c). Without arguments,
  * TAP cases whose answers can be counted by hand; with `--cases FILE`, one line
- * "U P exact" per case line "A1 A2 ... | B1 B2 ...", for t6100 to hold against
+ * "U P exact" per case line "A1 A2 ... | B1 B2 ...", for t6110 to hold against
  * scipy.stats.mannwhitneyu (or the references it made). */
 #include "config.h"
 
