@@ -12,16 +12,13 @@
 #include "util/buf.h"
 #include "util/json.h"
 #include "formats/format.h"
+#include "formats/v8json.h"
 #include "util/map.h"
 #include "util/sort.h"
 #include "core/units.h"
 #include "util/xalloc.h"
 
-/* Deeper JSON is refused: legacy profiles nest two levels per stack frame, so this
- * still allows stacks of ~25000 frames (V8's default stack holds ~10000). */
-#define MAX_DEPTH 50000
-#define CHUNK	  65536
-#define NO_VALUE  INT64_MIN
+#define NO_VALUE INT64_MIN
 /* samples the writer makes up from counts: up to SYNTH_ANY in all, or up to SYNTH_PER_NODE
  * per node of the call tree, and never more than MAX_SYNTH. The output then grows with
  * the tree, not with a count: an 11-byte "a;b 999999" no longer makes 7 MB (the fuzzer's
@@ -145,19 +142,15 @@ struct level {
 };
 
 struct reader {
+	struct pt_v8json j;
 	struct pt_profile *p;
-	struct pt_diag *d;
-	yajl_handle h;
-	uint64_t chunk_off; /* stream offset of the chunk being parsed */
-	uint64_t end_off;   /* stream offset of the end of the input, once read */
-	int failed;	    /* a callback set the diag */
-	int lenient;	    /* --lenient: read past references to missing nodes */
+	int lenient; /* --lenient: read past references to missing nodes */
 
 	struct level *stack;
 	size_t depth, stack_alloc;
 	uint64_t skip; /* depth inside a value we ignore */
 	enum key key;
-	int is_trace, top_seen;
+	int is_trace;
 
 	struct unit *units; /* units[0]: the plain profile */
 	size_t nunits, units_alloc;
@@ -186,27 +179,6 @@ struct reader {
 	const char *ints_what;
 	int ints_frac;
 };
-
-static int fail_at(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* input offset just past the token being reported */
-static uint64_t here(const struct reader *r)
-{
-	return r->chunk_off + yajl_get_bytes_consumed(r->h);
-}
-
-static int fail_at(struct reader *r, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pt_diag_error_at(r->d, here(r), "%s", msg);
-	r->failed = 1;
-	return 0; /* tells yajl to stop */
-}
 
 static void unit_init(struct unit *u)
 {
@@ -246,7 +218,7 @@ static void unit_reset(struct unit *u)
 /* ---- numbers ---- */
 
 /* A plain integer of at most 18 digits (it cannot overflow), as most numbers in a
- * profile are: 1 with *v set, else 0 and parse_num decides. Inlined in the callbacks. */
+ * profile are: 1 with *v set, else 0 and pt_v8json_num decides. Inlined in the callbacks. */
 static inline int quick_int(const char *s, size_t n, int64_t *v)
 {
 	size_t i = n && s[0] == '-';
@@ -262,59 +234,6 @@ static inline int quick_int(const char *s, size_t n, int64_t *v)
 	}
 	*v = s[0] == '-' ? -(int64_t)acc : (int64_t)acc;
 	return 1;
-}
-
-/* integer (or a number with a fraction, rounded) from yajl's raw number text */
-static int parse_num(const char *s, size_t n, int64_t *v, int allow_frac)
-{
-	size_t i = 0;
-	uint64_t acc = 0;
-	int neg = 0;
-	char buf[64];
-	double x;
-
-	if (i < n && s[i] == '-') {
-		neg = 1;
-		i++;
-	}
-	if (i == n)
-		return -1;
-	if (n - i <= 18) {
-		/* cannot overflow: no check per digit (most numbers take this path) */
-		for (; i < n; i++) {
-			unsigned dig = (unsigned)(unsigned char)s[i] - '0';
-			if (dig > 9)
-				break;
-			acc = acc * 10 + dig;
-		}
-	} else {
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (acc > (UINT64_MAX - 9) / 10)
-				return -1;
-			acc = acc * 10 + (uint64_t)(s[i] - '0');
-		}
-	}
-	if (i == n) {
-		if (acc > (uint64_t)INT64_MAX)
-			return -1;
-		*v = neg ? -(int64_t)acc : (int64_t)acc;
-		return 0;
-	}
-	/* a fraction or an exponent: go through strtod */
-	if (!allow_frac || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	x = strtod(buf, NULL);
-	if (!(x > -9.2e18 && x < 9.2e18))
-		return -1;
-	*v = (int64_t)llround(x);
-	return 0;
-}
-
-static int parse_int(const char *s, size_t n, int64_t *v)
-{
-	return parse_num(s, n, v, 0);
 }
 
 static double parse_double(const char *s, size_t n)
@@ -443,8 +362,8 @@ static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 
 static int push(struct reader *r, enum ctx c, enum arr a, uint32_t idx)
 {
-	if (r->depth + r->skip >= MAX_DEPTH)
-		return fail_at(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	r->stack[r->depth].ctx = (uint8_t)c;
 	r->stack[r->depth].arr = (uint8_t)a;
@@ -467,7 +386,7 @@ static struct rnode *new_node(struct reader *r)
 	n = &u->nodes[u->nnodes++];
 	memset(n, 0, sizeof(*n));
 	n->id = n->parent_id = n->line = n->col = n->hit_count = NO_VALUE;
-	n->off = here(r) - 1; /* its '{' */
+	n->off = pt_v8json_here(&r->j) - 1; /* its '{' */
 	return n;
 }
 
@@ -529,7 +448,7 @@ enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_OTHER };
 
 static int wrong_type(struct reader *r, enum key k, const char *want)
 {
-	return fail_at(r, "'%s' is not %s", key_name(k), want);
+	return pt_v8json_fail(&r->j, "'%s' is not %s", key_name(k), want);
 }
 
 /* Intern a callFrame string; neighbouring nodes mostly share url and scriptId, so
@@ -607,14 +526,14 @@ static int profile_value(struct reader *r, const struct level *l, enum key k, en
 		if (k == K_SAMPLES) {
 			u->has_samples = 1;
 			if (!u->samples_off)
-				u->samples_off = here(r) - 1;
+				u->samples_off = pt_v8json_here(&r->j) - 1;
 		} else {
 			if (k == K_DELTAS)
 				repeat_deltas(u);
 			else
 				u->has_timestamps = 1;
 			if (!u->deltas_off)
-				u->deltas_off = here(r) - 1;
+				u->deltas_off = pt_v8json_here(&r->j) - 1;
 		}
 		return push_ints(r, k == K_SAMPLES  ? A_SAMPLES
 				    : k == K_DELTAS ? A_DELTAS
@@ -628,7 +547,7 @@ static int profile_value(struct reader *r, const struct level *l, enum key k, en
 		{
 			double dv = parse_double(s, len);
 			if (!(dv > -9.2e15 && dv < 9.2e15))
-				return fail_at(r, "'%s' out of range", key_name(k));
+				return pt_v8json_fail(&r->j, "'%s' out of range", key_name(k));
 			/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
 			x = (int64_t)llround(dv * 1000.0);
 		}
@@ -668,7 +587,7 @@ static int node_value(struct reader *r, const struct level *l, enum key k, enum 
 	case K_HITCOUNT:
 		if (l->ctx != C_NODE)
 			break;
-		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+		if (vk != V_NUMBER || pt_v8json_num(s, len, &x, 0) < 0)
 			return wrong_type(r, k, "an integer");
 		if (k == K_ID)
 			n->id = x;
@@ -709,13 +628,13 @@ static int node_value(struct reader *r, const struct level *l, enum key k, enum 
 		}
 		if (vk == V_OTHER)
 			return 1; /* null */
-		return fail_at(r, "'%s' is not a string",
-			       k == K_FUNCNAME ? "functionName"
-			       : k == K_URL    ? "url"
-					       : "scriptId");
+		return pt_v8json_fail(&r->j, "'%s' is not a string",
+				      k == K_FUNCNAME ? "functionName"
+				      : k == K_URL    ? "url"
+						      : "scriptId");
 	case K_LINE:
 	case K_COL:
-		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+		if (vk != V_NUMBER || pt_v8json_num(s, len, &x, 0) < 0)
 			return wrong_type(r, k, "an integer");
 		if (k == K_LINE)
 			n->line = x;
@@ -739,7 +658,7 @@ static int event_value(struct reader *r, enum key k, enum vkind vk, const char *
 	switch (k) {
 	case K_PID:
 	case K_TID:
-		if (vk == V_NUMBER && parse_int(s, len, &x) == 0) {
+		if (vk == V_NUMBER && pt_v8json_num(s, len, &x, 0) == 0) {
 			if (k == K_PID)
 				r->ev_pid = x;
 			else
@@ -747,7 +666,7 @@ static int event_value(struct reader *r, enum key k, enum vkind vk, const char *
 		}
 		if (vk == V_STRING) {
 			/* some writers quote ids; take a decimal string as a number */
-			if (parse_int(s, len, &x) == 0) {
+			if (pt_v8json_num(s, len, &x, 0) == 0) {
 				if (k == K_PID)
 					r->ev_pid = x;
 				else
@@ -797,15 +716,15 @@ static int data_value(struct reader *r, enum key k, enum vkind vk, const char *s
 		if (k == K_DELTAS) {
 			repeat_deltas(u);
 			if (!u->deltas_off)
-				u->deltas_off = here(r) - 1;
+				u->deltas_off = pt_v8json_here(&r->j) - 1;
 		}
 		return push_ints(r, k == K_DELTAS ? A_DELTAS : A_LINES);
 	case K_START:
 	case K_END:
-		if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
+		if (vk != V_NUMBER || pt_v8json_num(s, len, &x, 0) < 0)
 			return wrong_type(r, k, "a number");
 		if (x > INT64_MAX / 1000 || x < INT64_MIN / 1000)
-			return fail_at(r, "'%s' out of range", key_name(k));
+			return pt_v8json_fail(&r->j, "'%s' out of range", key_name(k));
 		if (k == K_START)
 			u->start = x * 1000;
 		else
@@ -829,21 +748,22 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	if (r->skip) {
 		if (vk == V_MAP || vk == V_ARRAY)
 			r->skip++;
-		if (r->depth + r->skip >= MAX_DEPTH)
-			return fail_at(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+			return 0;
 		return 1;
 	}
 	if (!l) {
 		/* the top-level value */
-		r->top_seen = 1;
+		r->j.top_seen = 1;
 		if (vk == V_MAP)
 			return push(r, C_TOP, 0, 0);
 		if (vk == V_ARRAY) {
 			r->is_trace = 1;
 			return push(r, C_EVENTS, 0, 0);
 		}
-		return fail_at(r, "not a V8 CPU profile or trace: the JSON is not an object or "
-				  "array");
+		return pt_v8json_fail(&r->j,
+				      "not a V8 CPU profile or trace: the JSON is not an object or "
+				      "array");
 	}
 	switch ((enum ctx)l->ctx) {
 	case C_TOP:
@@ -853,7 +773,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		break;
 	case C_NODES:
 		if (vk != V_MAP)
-			return fail_at(r, "'nodes' holds something other than objects");
+			return pt_v8json_fail(&r->j, "'nodes' holds something other than objects");
 		new_node(r);
 		return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
 	case C_NODE:
@@ -863,13 +783,13 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		break;
 	case C_CHILDREN:
 		if (vk == V_NUMBER) {
-			if (parse_int(s, len, &x) < 0)
-				return fail_at(r, "'children' holds a non-integer");
+			if (pt_v8json_num(s, len, &x, 0) < 0)
+				return pt_v8json_fail(&r->j, "'children' holds a non-integer");
 			PT_ALLOC_GROW(u->children, u->nchildren + 1, u->children_alloc);
 			u->children[u->nchildren].parent = l->idx;
 			u->children[u->nchildren].pad = 0;
 			u->children[u->nchildren].child = x;
-			u->children[u->nchildren].off = here(r) - len;
+			u->children[u->nchildren].off = pt_v8json_here(&r->j) - len;
 			u->nchildren++;
 			return 1;
 		}
@@ -879,17 +799,18 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			n->parent_id = NO_VALUE;
 			return push(r, C_NODE, 0, (uint32_t)(u->nnodes - 1));
 		}
-		return fail_at(r, "'children' holds something other than node ids");
+		return pt_v8json_fail(&r->j, "'children' holds something other than node ids");
 	case C_TICKS:
 		if (vk != V_MAP)
-			return fail_at(r, "'positionTicks' holds something other than objects");
+			return pt_v8json_fail(&r->j,
+					      "'positionTicks' holds something other than objects");
 		r->tick_line = r->tick_count = NO_VALUE;
 		return push(r, C_TICK, 0, l->idx);
 	case C_TICK:
 		if (k == K_LINE || k == K_TICKCOUNT) {
-			if (vk != V_NUMBER || parse_int(s, len, &x) < 0)
-				return fail_at(r, "'%s' is not an integer",
-					       k == K_LINE ? "line" : "ticks");
+			if (vk != V_NUMBER || pt_v8json_num(s, len, &x, 0) < 0)
+				return pt_v8json_fail(&r->j, "'%s' is not an integer",
+						      k == K_LINE ? "line" : "ticks");
 			if (k == K_LINE)
 				r->tick_line = x;
 			else
@@ -899,7 +820,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		break;
 	case C_INTS:
 		/* numbers went to cb_number's fast path */
-		return fail_at(r, "'%s' holds a non-number", r->ints_what);
+		return pt_v8json_fail(&r->j, "'%s' holds a non-number", r->ints_what);
 	case C_EVENTS:
 		if (vk != V_MAP)
 			break; /* tolerate junk between events */
@@ -1058,10 +979,10 @@ static int end_container(struct reader *r)
 	case C_NODE: {
 		struct rnode *n = &u->nodes[l->idx];
 		if (n->id == NO_VALUE)
-			return fail_at(r, "node without an 'id'");
+			return pt_v8json_fail(&r->j, "node without an 'id'");
 		/* the legacy format gives the frame's fields on the node itself */
 		if (!n->has_callframe && !u->legacy)
-			return fail_at(r, "node without a 'callFrame'");
+			return pt_v8json_fail(&r->j, "node without a 'callFrame'");
 		/* legacy nested node: link it to the enclosing node */
 		if (r->depth >= 3 && r->stack[r->depth - 2].ctx == C_CHILDREN &&
 		    r->stack[r->depth - 3].ctx == C_NODE) {
@@ -1124,7 +1045,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (!r->ints) {
 		struct level *l = hot_level(r);
 		enum key k = r->key;
-		if (!l || (!quick_int(s, len, &x) && parse_num(s, len, &x, 0) < 0))
+		if (!l || (!quick_int(s, len, &x) && pt_v8json_num(s, len, &x, 0) < 0))
 			return on_value(ctx, V_NUMBER, s, len);
 		if (l->ctx == C_CALLFRAME && (k == K_LINE || k == K_COL)) {
 			struct rnode *n = &r->cur->nodes[l[-1].idx];
@@ -1138,7 +1059,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 			u->children[u->nchildren].parent = l->idx;
 			u->children[u->nchildren].pad = 0;
 			u->children[u->nchildren].child = x;
-			u->children[u->nchildren].off = here(r) - len;
+			u->children[u->nchildren].off = pt_v8json_here(&r->j) - len;
 			u->nchildren++;
 		} else if (l->ctx == C_NODE && k == K_ID) {
 			r->cur->nodes[l->idx].id = x;
@@ -1155,8 +1076,8 @@ static int cb_number(void *ctx, const char *s, size_t len)
 		return 1;
 	}
 	/* an element of samples, timeDeltas...: the bulk of a profile's numbers */
-	if (!quick_int(s, len, &x) && parse_num(s, len, &x, r->ints_frac) < 0)
-		return fail_at(r, "number out of range in '%s'", r->ints_what);
+	if (!quick_int(s, len, &x) && pt_v8json_num(s, len, &x, r->ints_frac) < 0)
+		return pt_v8json_fail(&r->j, "number out of range in '%s'", r->ints_what);
 	PT_ALLOC_GROW(*r->ints, *r->nints + 1, *r->ints_alloc);
 	(*r->ints)[(*r->nints)++] = x;
 	return 1;
@@ -1400,13 +1321,13 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 	size_t i;
 
 	if (!u->nnodes) {
-		pt_diag_error_at(r->d, r->end_off, "the profile has no nodes");
+		pt_diag_error_at(r->j.d, r->j.end_off, "the profile has no nodes");
 		return -1;
 	}
 	for (i = 0; i < u->nnodes; i++) {
 		struct rnode *n = &u->nodes[i];
 		if (!idmap_put(ids, n->id, (uint32_t)i)) {
-			pt_diag_error_at(r->d, n->off, "duplicate node id %" PRId64, n->id);
+			pt_diag_error_at(r->j.d, n->off, "duplicate node id %" PRId64, n->id);
 			return -1;
 		}
 		n->parent = UINT32_MAX;
@@ -1418,12 +1339,12 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 			uint32_t pi = idmap_get(ids, n->parent_id);
 			if (pi == UINT32_MAX && r->lenient) {
 				/* speedscope's reading of a trace whose chunks were lost */
-				pt_diag_dangling(r->d, n->off);
+				pt_diag_dangling(r->j.d, n->off);
 				n->orphan = 1;
 				continue;
 			}
 			if (pi == UINT32_MAX) {
-				pt_diag_error_at(r->d, n->off,
+				pt_diag_error_at(r->j.d, n->off,
 						 "unknown parent node id %" PRId64
 						 " of node %" PRId64,
 						 n->parent_id, n->id);
@@ -1436,7 +1357,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		uint32_t ci = idmap_get(ids, u->children[i].child);
 		struct rnode *c;
 		if (ci == UINT32_MAX) {
-			pt_diag_error_at(r->d, u->children[i].off,
+			pt_diag_error_at(r->j.d, u->children[i].off,
 					 "unknown node id %" PRId64 " in children of node %" PRId64,
 					 u->children[i].child, u->nodes[u->children[i].parent].id);
 			return -1;
@@ -1444,7 +1365,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		c = &u->nodes[ci];
 		if (c->parent != UINT32_MAX && c->parent != u->children[i].parent) {
 			pt_diag_error_at(
-				r->d, u->children[i].off,
+				r->j.d, u->children[i].off,
 				"node id %" PRId64 " has two parents (%" PRId64 " and %" PRId64 ")",
 				c->id, u->nodes[c->parent].id, u->nodes[u->children[i].parent].id);
 			return -1;
@@ -1455,7 +1376,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		if (u->nodes[i].parent != UINT32_MAX || u->nodes[i].orphan)
 			continue;
 		if (root != UINT32_MAX) {
-			pt_diag_error_at(r->d, u->nodes[i].off,
+			pt_diag_error_at(r->j.d, u->nodes[i].off,
 					 "two root nodes (ids %" PRId64 " and %" PRId64 ")",
 					 u->nodes[root].id, u->nodes[i].id);
 			return -1;
@@ -1463,7 +1384,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 		root = (uint32_t)i;
 	}
 	if (root == UINT32_MAX) {
-		pt_diag_error_at(r->d, u->nodes[0].off,
+		pt_diag_error_at(r->j.d, u->nodes[0].off,
 				 "no root node: the parent links form a cycle");
 		return -1;
 	}
@@ -1508,7 +1429,7 @@ static int place_nodes(struct reader *r, struct unit *u, struct cfcache *frames,
 			j = u->nodes[j].parent;
 		}
 		if (state[j] == 1) {
-			pt_diag_error_at(r->d, u->nodes[j].off,
+			pt_diag_error_at(r->j.d, u->nodes[j].off,
 					 "cycle in the node tree (through node id %" PRId64 ")",
 					 u->nodes[j].id);
 			free(chain);
@@ -1557,7 +1478,8 @@ static int add_hit_counts(struct reader *r, struct unit *u, uint32_t labels)
 		int64_t left = n->hit_count == NO_VALUE ? 0 : n->hit_count;
 		uint32_t k;
 		if (left < 0) {
-			pt_diag_error_at(r->d, n->off, "negative hitCount in node %" PRId64, n->id);
+			pt_diag_error_at(r->j.d, n->off, "negative hitCount in node %" PRId64,
+					 n->id);
 			return -1;
 		}
 		for (k = 0; k < n->nticks && left > 0; k++) {
@@ -1581,7 +1503,7 @@ static int add_hit_counts(struct reader *r, struct unit *u, uint32_t labels)
 static int check_times(struct reader *r, struct unit *u)
 {
 	if (u->has_deltas && u->ndeltas != u->nsamples) {
-		pt_diag_error_at(r->d, u->deltas_off,
+		pt_diag_error_at(r->j.d, u->deltas_off,
 				 "'timeDeltas' and 'samples' differ in length (%zu and %zu)",
 				 u->ndeltas, u->nsamples);
 		return -1;
@@ -1591,7 +1513,7 @@ static int check_times(struct reader *r, struct unit *u)
 	if (u->has_timestamps && u->ndeltas == u->nsamples + 1)
 		u->ndeltas--;
 	if (u->has_timestamps && u->ndeltas != u->nsamples) {
-		pt_diag_error_at(r->d, u->deltas_off,
+		pt_diag_error_at(r->j.d, u->deltas_off,
 				 "'timestamps' and 'samples' differ in length (%zu and %zu)",
 				 u->ndeltas, u->nsamples);
 		return -1;
@@ -1723,13 +1645,13 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 			tmax = t;
 		if (ni == UINT32_MAX) {
 			if (!r->lenient) {
-				pt_diag_error_at(r->d, u->samples_off,
+				pt_diag_error_at(r->j.d, u->samples_off,
 						 "unknown node id %" PRId64
 						 " in samples (entry %zu)",
 						 u->samples[s], s);
 				goto out;
 			}
-			pt_diag_dangling(r->d, u->samples_off); /* its time still passes */
+			pt_diag_dangling(r->j.d, u->samples_off); /* its time still passes */
 			u->samples[s] = UINT32_MAX;
 			continue;
 		}
@@ -1834,11 +1756,18 @@ static int64_t unit_start_us(const struct unit *u)
 	return u->start != NO_VALUE ? u->start / 1000 : 0;
 }
 
+/* a trace array may lack its closing ']' (the trace format allows it) */
+static int trace_cut_ok(void *ctx)
+{
+	const struct reader *r = ctx;
+	return r->is_trace && r->depth == 1 && r->stack[0].ctx == C_EVENTS && !r->skip;
+}
+
 static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			   struct pt_diag *d)
 {
 	struct reader r;
-	int st, cut;
+	const struct pt_v8json_opts jo = {1, NULL, trace_cut_ok};
 	int ret = -1, with_time = 0;
 	size_t i, first, nunits;
 	int64_t origin = INT64_MAX, last = INT64_MIN;
@@ -1846,7 +1775,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	(void)o;
 	memset(&r, 0, sizeof(r));
 	r.p = p;
-	r.d = d;
+	r.j.d = d;
 	r.lenient = o->lenient;
 	p->format = "cpuprofile";
 	pt_map_init(&r.unit_index);
@@ -1860,34 +1789,19 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	r.s_cpuprofile = pt_str(p, "CpuProfile");
 	r.s_thread_name = pt_str(p, "thread_name");
 	r.s_anon = pt_str(p, "(anonymous)");
-	r.h = yajl_alloc(&callbacks, NULL, &r);
 	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
-	yajl_config(r.h, yajl_dont_validate_strings, 1);
-
-	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
-	if (st < 0)
+	if (pt_v8json_parse(&r.j, &callbacks, &r, in, &jo) < 0)
 		goto out;
-	r.end_off = pt_input_tell(in);
-	/* a trace array may lack its closing ']' (the trace format allows it) */
-	if (st != yajl_status_ok && cut && !r.failed && r.is_trace && r.depth == 1 &&
-	    r.stack[0].ctx == C_EVENTS && !r.skip)
-		st = yajl_status_ok;
-	if (pt_json_result(r.h, d, st, cut, r.failed, r.end_off, here(&r)) < 0)
-		goto out;
-	if (!r.top_seen) {
-		pt_diag_error_at(d, 0, "empty input");
-		goto out;
-	}
 
 	/* which units hold profiles */
 	first = r.is_trace ? 1 : 0;
 	nunits = r.nunits;
 	if (first == nunits) {
-		pt_diag_error_at(d, r.end_off, "no Profile or ProfileChunk events in the trace");
+		pt_diag_error_at(d, r.j.end_off, "no Profile or ProfileChunk events in the trace");
 		goto out;
 	}
 	if (!r.is_trace && !r.units[0].nnodes) {
-		pt_diag_error_at(d, r.end_off, "not a V8 CPU profile: no 'nodes' or 'head'");
+		pt_diag_error_at(d, r.j.end_off, "not a V8 CPU profile: no 'nodes' or 'head'");
 		goto out;
 	}
 	pt_profile_add_type(p, "samples", "count");
@@ -1969,7 +1883,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		p->duration_nanos = sat_mul1000(pt_sub(last, origin));
 	ret = 0;
 out:
-	yajl_free(r.h);
+	pt_v8json_release(&r.j);
 	for (i = 0; i < r.nunits; i++)
 		unit_release(&r.units[i]);
 	free(r.units);
