@@ -9,15 +9,12 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "formats/v8json.h"
 #include "util/json.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
 
-/* each node nests two JSON levels (its object and its children array): this allows
- * allocation stacks of ~25000 frames, more than V8's own stack holds */
-#define MAX_DEPTH 50000
-#define CHUNK	  65536
-#define NO_VALUE  INT64_MIN
+#define NO_VALUE INT64_MIN
 
 struct hnode {
 	int64_t id, self, line, col; /* NO_VALUE when absent */
@@ -59,11 +56,9 @@ struct level {
 };
 
 struct reader {
+	struct pt_v8json j;
 	struct pt_profile *p;
-	struct pt_diag *d;
-	yajl_handle h;
-	uint64_t chunk_off;
-	int failed, top_seen, has_head, has_samples;
+	int has_head, has_samples;
 	struct level *stack;
 	size_t depth, stack_alloc;
 	uint64_t skip; /* depth inside a value we ignore */
@@ -73,26 +68,6 @@ struct reader {
 	struct hsample *samples;
 	size_t nsamples, samples_alloc;
 };
-
-static uint64_t here(const struct reader *r)
-{
-	return r->chunk_off + yajl_get_bytes_consumed(r->h);
-}
-
-static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
-{
-	char msg[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pt_diag_error_at(r->d, off, "%s", msg);
-	r->failed = 1;
-	return 0; /* stops yajl */
-}
 
 static const struct {
 	enum ctx ctx;
@@ -130,8 +105,8 @@ static struct level *top(struct reader *r)
 
 static int push(struct reader *r, enum ctx c, uint32_t idx)
 {
-	if (r->depth + r->skip >= MAX_DEPTH)
-		return fail_at(r, here(r), "JSON nested deeper than %d levels", MAX_DEPTH);
+	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	r->stack[r->depth].ctx = c;
 	r->stack[r->depth].idx = idx;
@@ -144,13 +119,13 @@ static int new_node(struct reader *r, uint32_t parent)
 	struct hnode *n;
 
 	if (r->nnodes >= UINT32_MAX - 2)
-		return fail_at(r, here(r), "too many nodes");
+		return pt_v8json_fail(&r->j, "too many nodes");
 	PT_ALLOC_GROW(r->nodes, r->nnodes + 1, r->nodes_alloc);
 	n = &r->nodes[r->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->id = n->self = n->line = n->col = NO_VALUE;
 	n->parent = parent;
-	n->off = here(r) - 1;
+	n->off = pt_v8json_here(&r->j) - 1;
 	return push(r, C_NODE, (uint32_t)r->nnodes++);
 }
 
@@ -159,36 +134,12 @@ static int new_sample(struct reader *r)
 	struct hsample *s;
 
 	if (r->nsamples >= UINT32_MAX - 2)
-		return fail_at(r, here(r), "too many samples");
+		return pt_v8json_fail(&r->j, "too many samples");
 	PT_ALLOC_GROW(r->samples, r->nsamples + 1, r->samples_alloc);
 	s = &r->samples[r->nsamples];
 	s->size = s->node_id = NO_VALUE;
-	s->off = here(r) - 1;
+	s->off = pt_v8json_here(&r->j) - 1;
 	return push(r, C_SAMPLE, (uint32_t)r->nsamples++);
-}
-
-/* a JSON integer; fractions and out-of-range numbers are refused */
-static int parse_int(const char *s, size_t n, int64_t *v)
-{
-	size_t i = 0;
-	uint64_t acc = 0;
-	int neg = 0;
-
-	if (n && s[0] == '-') {
-		neg = 1;
-		i++;
-	}
-	if (i == n)
-		return -1;
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || acc > (UINT64_MAX - 9) / 10)
-			return -1;
-		acc = acc * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (acc > (uint64_t)INT64_MAX)
-		return -1;
-	*v = neg ? -(int64_t)acc : (int64_t)acc;
-	return 0;
 }
 
 enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_OTHER };
@@ -219,10 +170,12 @@ static int set_number(struct reader *r, struct level *l, enum key k, const char 
 {
 	int64_t x;
 
-	if (parse_int(s, len, &x) < 0)
-		return fail_at(r, here(r) - len, "'%s' is not an integer in range", key_name(k));
+	if (pt_v8json_num(s, len, &x, 0) < 0)
+		return pt_v8json_fail_at(&r->j, pt_v8json_here(&r->j) - len,
+					 "'%s' is not an integer in range", key_name(k));
 	if ((k == K_SELFSIZE || k == K_SIZE) && x < 0)
-		return fail_at(r, here(r) - len, "negative '%s' %" PRId64, key_name(k), x);
+		return pt_v8json_fail_at(&r->j, pt_v8json_here(&r->j) - len,
+					 "negative '%s' %" PRId64, key_name(k), x);
 	if (l->ctx == C_SAMPLE) {
 		if (k == K_SIZE)
 			r->samples[l->idx].size = x;
@@ -253,21 +206,21 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	if (r->skip) {
 		if (vk == V_MAP || vk == V_ARRAY)
 			r->skip++;
-		if (r->depth + r->skip >= MAX_DEPTH)
-			return fail_at(r, here(r), "JSON nested deeper than %d levels", MAX_DEPTH);
+		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+			return 0;
 		return 1;
 	}
 	if (!l) {
-		r->top_seen = 1;
+		r->j.top_seen = 1;
 		if (vk != V_MAP)
-			return fail_at(r, here(r),
-				       "not a V8 heap profile: the JSON is not an object");
+			return pt_v8json_fail(&r->j,
+					      "not a V8 heap profile: the JSON is not an object");
 		return push(r, C_TOP, 0);
 	}
 	if (l->ctx == C_CHILDREN || l->ctx == C_SAMPLES) {
 		if (vk != V_MAP)
-			return fail_at(r, here(r), "an element of '%s' is not an object",
-				       l->ctx == C_CHILDREN ? "children" : "samples");
+			return pt_v8json_fail(&r->j, "an element of '%s' is not an object",
+					      l->ctx == C_CHILDREN ? "children" : "samples");
 		return l->ctx == C_CHILDREN ? new_node(r, l->idx) : new_sample(r);
 	}
 	if (k == K_NONE || k == K_OTHER) {
@@ -276,16 +229,17 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		return 1;
 	}
 	if (vk != key_wants(k))
-		return fail_at(r, here(r), "'%s' is not %s", key_name(k), want_name[key_wants(k)]);
+		return pt_v8json_fail(&r->j, "'%s' is not %s", key_name(k),
+				      want_name[key_wants(k)]);
 	switch (k) {
 	case K_HEAD:
 		if (r->has_head)
-			return fail_at(r, here(r), "a second 'head'");
+			return pt_v8json_fail(&r->j, "a second 'head'");
 		r->has_head = 1;
 		return new_node(r, UINT32_MAX);
 	case K_SAMPLES:
 		if (r->has_samples)
-			return fail_at(r, here(r), "a second 'samples'");
+			return pt_v8json_fail(&r->j, "a second 'samples'");
 		r->has_samples = 1;
 		return push(r, C_SAMPLES, 0);
 	case K_CALLFRAME:
@@ -441,7 +395,7 @@ static int build(struct reader *r, uint64_t end_off)
 	int ret = -1;
 
 	if (!r->has_head || !r->nnodes) {
-		pt_diag_error_at(r->d, end_off, "not a V8 heap profile: no 'head'");
+		pt_diag_error_at(r->j.d, end_off, "not a V8 heap profile: no 'head'");
 		goto out;
 	}
 	ids = pt_xmalloc(r->nnodes * sizeof(*ids));
@@ -450,14 +404,14 @@ static int build(struct reader *r, uint64_t end_off)
 		/* ids serve the samples only: older V8 (Chrome 69, node 10) wrote
 		 * neither, the tree is the nesting */
 		if (n->id == NO_VALUE && r->has_samples) {
-			pt_diag_error_at(r->d, n->off, "node without 'id'");
+			pt_diag_error_at(r->j.d, n->off, "node without 'id'");
 			goto out;
 		}
 		if (n->self == NO_VALUE) {
 			if (n->id == NO_VALUE)
-				pt_diag_error_at(r->d, n->off, "node without 'selfSize'");
+				pt_diag_error_at(r->j.d, n->off, "node without 'selfSize'");
 			else
-				pt_diag_error_at(r->d, n->off,
+				pt_diag_error_at(r->j.d, n->off,
 						 "node %" PRId64 " without 'selfSize'", n->id);
 			goto out;
 		}
@@ -471,7 +425,7 @@ static int build(struct reader *r, uint64_t end_off)
 		if (ids[i].id == ids[i - 1].id) {
 			uint32_t later =
 				ids[i].node > ids[i - 1].node ? ids[i].node : ids[i - 1].node;
-			pt_diag_error_at(r->d, r->nodes[later].off, "duplicate node id %" PRId64,
+			pt_diag_error_at(r->j.d, r->nodes[later].off, "duplicate node id %" PRId64,
 					 ids[i].id);
 			goto out;
 		}
@@ -479,7 +433,7 @@ static int build(struct reader *r, uint64_t end_off)
 		struct hsample *s = &r->samples[i];
 		uint32_t ni;
 		if (s->size == NO_VALUE || s->node_id == NO_VALUE) {
-			pt_diag_error_at(r->d, s->off, "sample without '%s'",
+			pt_diag_error_at(r->j.d, s->off, "sample without '%s'",
 					 s->size == NO_VALUE ? "size" : "nodeId");
 			goto out;
 		}
@@ -529,29 +483,19 @@ static int heapprofile_read(struct pt_input *in, struct pt_profile *p, const str
 			    struct pt_diag *d)
 {
 	struct reader r;
-	int st, cut;
-	uint64_t end_off;
+	const struct pt_v8json_opts jo = {0, NULL, NULL};
 	int ret = -1;
 
 	(void)o;
 	memset(&r, 0, sizeof(r));
 	r.p = p;
-	r.d = d;
+	r.j.d = d;
 	p->format = "heapprofile";
-	r.h = yajl_alloc(&callbacks, NULL, &r);
-	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
-	if (st < 0)
+	if (pt_v8json_parse(&r.j, &callbacks, &r, in, &jo) < 0)
 		goto out;
-	end_off = pt_input_tell(in);
-	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
-		goto out;
-	if (!r.top_seen) {
-		pt_diag_error_at(d, 0, "empty input");
-		goto out;
-	}
-	ret = build(&r, end_off);
+	ret = build(&r, r.j.end_off);
 out:
-	yajl_free(r.h);
+	pt_v8json_release(&r.j);
 	free(r.stack);
 	free(r.nodes);
 	free(r.samples);

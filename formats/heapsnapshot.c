@@ -11,11 +11,10 @@
 
 #include "formats/format.h"
 #include "formats/heapsnapshot.h"
+#include "formats/v8json.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
-#define CHUNK	   65536
-#define MAX_DEPTH  50000
 #define MAX_FIELDS 64	/* a meta field list longer than this is refused */
 #define MAX_TYPES  4096 /* and a type list */
 
@@ -52,11 +51,9 @@ struct level {
 };
 
 struct reader {
+	struct pt_v8json j;
 	struct pt_heapgraph *g;
-	struct pt_diag *d;
-	yajl_handle h;
-	uint64_t chunk_off;
-	int failed, top_seen, seen_nodes, seen_edges, seen_strings;
+	int seen_nodes, seen_edges, seen_strings;
 	int mute;	 /* feeding yajl the state to resume in: callbacks do nothing */
 	enum target raw; /* the array whose start stopped yajl for scan_ints */
 	int raw_skips;	 /* top-level arrays skipped by scan_ints */
@@ -69,25 +66,6 @@ struct reader {
 	uint64_t trace_nums; /* numbers read in trace_tree so far */
 };
 
-static uint64_t here(const struct reader *r)
-{
-	return r->chunk_off + yajl_get_bytes_consumed(r->h);
-}
-
-static int fail(struct reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct reader *r, const char *fmt, ...)
-{
-	char msg[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pt_diag_error_at(r->d, here(r), "%s", msg);
-	r->failed = 1;
-	return 0;
-}
-
 static struct level *top(struct reader *r)
 {
 	return r->depth ? &r->stack[r->depth - 1] : NULL;
@@ -96,8 +74,8 @@ static struct level *top(struct reader *r)
 static int push(struct reader *r, enum ctx c, enum target t)
 {
 	struct level *l;
-	if (r->depth + r->skip >= MAX_DEPTH)
-		return fail(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	l = &r->stack[r->depth++];
 	memset(l, 0, sizeof(*l));
@@ -139,8 +117,9 @@ static int list_add(struct reader *r, enum target t, const char *s, size_t len)
 	char *c;
 
 	if (*n >= (t == T_NODE_TYPES || t == T_EDGE_TYPES ? MAX_TYPES : MAX_FIELDS))
-		return fail(r, "a snapshot.meta list longer than %d",
-			    t == T_NODE_TYPES || t == T_EDGE_TYPES ? MAX_TYPES : MAX_FIELDS);
+		return pt_v8json_fail(&r->j, "a snapshot.meta list longer than %d",
+				      t == T_NODE_TYPES || t == T_EDGE_TYPES ? MAX_TYPES
+									     : MAX_FIELDS);
 	*v = pt_xrealloc(*v, (*n + 1) * sizeof(char *));
 	c = pt_xmalloc(len + 1);
 	memcpy(c, s, len);
@@ -184,7 +163,7 @@ static int trace_number(struct reader *r, struct level *l, uint32_t x)
 
 	if (l->pos == 0) {
 		if (g->ntraces >= UINT32_MAX - 2)
-			return fail(r, "too many trace nodes");
+			return pt_v8json_fail(&r->j, "too many trace nodes");
 		PT_ALLOC_GROW(g->traces, g->ntraces + 1, g->traces_alloc);
 		t = &g->traces[g->ntraces];
 		memset(t, 0, sizeof(*t));
@@ -192,7 +171,8 @@ static int trace_number(struct reader *r, struct level *l, uint32_t x)
 		l->cur = (uint32_t)g->ntraces++;
 	}
 	if (l->pos == r->tn_children)
-		return fail(r, "trace_tree: a number where the children array belongs");
+		return pt_v8json_fail(&r->j,
+				      "trace_tree: a number where the children array belongs");
 	t = &g->traces[l->cur];
 	if (l->pos == r->tn_id)
 		t->id = x;
@@ -213,14 +193,15 @@ static int begin_trace(struct reader *r)
 {
 	struct pt_heapgraph *g = r->g;
 	if (!g->ntn_fields)
-		return fail(r, "'trace_tree' before snapshot.meta.trace_node_fields");
+		return pt_v8json_fail(&r->j, "'trace_tree' before snapshot.meta.trace_node_fields");
 	r->tn_id = field_pos(g->meta_tn_fields, g->ntn_fields, "id");
 	r->tn_fi = field_pos(g->meta_tn_fields, g->ntn_fields, "function_info_index");
 	r->tn_count = field_pos(g->meta_tn_fields, g->ntn_fields, "count");
 	r->tn_size = field_pos(g->meta_tn_fields, g->ntn_fields, "size");
 	r->tn_children = field_pos(g->meta_tn_fields, g->ntn_fields, "children");
 	if (r->tn_fi == PT_HEAP_NONE || r->tn_children == PT_HEAP_NONE)
-		return fail(r, "trace_node_fields lacks function_info_index or children");
+		return pt_v8json_fail(&r->j,
+				      "trace_node_fields lacks function_info_index or children");
 	return push(r, C_TRACE, T_NONE);
 }
 
@@ -235,27 +216,30 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	if (r->skip) {
 		if (vk == V_MAP || vk == V_ARRAY)
 			r->skip++;
-		if (r->depth + r->skip >= MAX_DEPTH)
-			return fail(r, "JSON nested deeper than %d levels", MAX_DEPTH);
+		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+			return 0;
 		return 1;
 	}
 	if (!l) {
-		r->top_seen = 1;
+		r->j.top_seen = 1;
 		if (vk != V_MAP)
-			return fail(r, "not a V8 heap snapshot: the JSON is not an object");
+			return pt_v8json_fail(&r->j,
+					      "not a V8 heap snapshot: the JSON is not an object");
 		return push(r, C_TOP, T_NONE);
 	}
 	switch ((enum ctx)l->ctx) {
 	case C_LIST:
 		if (vk != V_STRING)
-			return fail(r, "snapshot.meta: a field or type name is not a string");
+			return pt_v8json_fail(
+				&r->j, "snapshot.meta: a field or type name is not a string");
 		return list_add(r, (enum target)l->target, s, len);
 	case C_TYPES:
 		/* the first element lists the type names; the others say what the other
 		 * fields hold ("string", "number", ...) and are not needed */
 		if (l->pos++ == 0) {
 			if (vk != V_ARRAY)
-				return fail(r, "snapshot.meta: the first element of a type list "
+				return pt_v8json_fail(
+					&r->j, "snapshot.meta: the first element of a type list "
 					       "is not an array");
 			return push(r, C_LIST, (enum target)l->target);
 		}
@@ -266,10 +250,11 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		struct pt_heapgraph *g = r->g;
 		uint32_t x;
 		if (vk != V_NUMBER || parse_u32(s, len, &x) < 0)
-			return fail(r, "an element of '%s' is not an integer from 0 to 4294967295",
-				    l->target == T_NODES   ? "nodes"
-				    : l->target == T_EDGES ? "edges"
-							   : "trace_function_infos");
+			return pt_v8json_fail(
+				&r->j, "an element of '%s' is not an integer from 0 to 4294967295",
+				l->target == T_NODES   ? "nodes"
+				: l->target == T_EDGES ? "edges"
+						       : "trace_function_infos");
 		if (l->target == T_NODES) {
 			PT_ALLOC_GROW(g->nodes, g->nodes_len + 1, g->nodes_alloc);
 			g->nodes[g->nodes_len++] = x;
@@ -284,9 +269,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	case C_STRINGS:
 		if (vk != V_STRING)
-			return fail(r, "an element of 'strings' is not a string");
+			return pt_v8json_fail(&r->j, "an element of 'strings' is not a string");
 		if (r->g->nstrings >= UINT32_MAX - 1)
-			return fail(r, "too many strings");
+			return pt_v8json_fail(&r->j, "too many strings");
 		pt_heapgraph_add_string(r->g, s, len);
 		return 1;
 	case C_TRACE: {
@@ -294,7 +279,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		if (vk == V_ARRAY) {
 			uint32_t parent;
 			if (l->pos != r->tn_children || l->cur == PT_HEAP_NONE)
-				return fail(r, "trace_tree: an array where a number belongs");
+				return pt_v8json_fail(
+					&r->j, "trace_tree: an array where a number belongs");
 			parent = l->cur;
 			if (++l->pos == r->g->ntn_fields)
 				l->pos = 0;
@@ -304,8 +290,9 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			return 1;
 		}
 		if (vk != V_NUMBER || parse_u32(s, len, &x) < 0)
-			return fail(r, "trace_tree: an element is not an integer from 0 to "
-				       "4294967295");
+			return pt_v8json_fail(&r->j,
+					      "trace_tree: an element is not an integer from 0 to "
+					      "4294967295");
 		return trace_number(r, l, x);
 	}
 	default:
@@ -326,17 +313,17 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 	if (!strcmp(k, "snapshot") || !strcmp(k, "meta")) {
 		if (vk != V_MAP)
-			return fail(r, "'%s' is not an object", k);
+			return pt_v8json_fail(&r->j, "'%s' is not an object", k);
 		return push(r, k[0] == 's' ? C_SNAPSHOT : C_META, T_NONE);
 	}
 	if (vk != V_ARRAY)
-		return fail(r, "'%s' is not an array", k);
+		return pt_v8json_fail(&r->j, "'%s' is not an array", k);
 	if (l->ctx == C_META) {
 		if (!strcmp(k, "node_types") || !strcmp(k, "edge_types")) {
 			uint32_t *n;
 			enum target t = k[0] == 'n' ? T_NODE_TYPES : T_EDGE_TYPES;
 			if (*list_of(r->g, t, &n))
-				return fail(r, "a second '%s'", k);
+				return pt_v8json_fail(&r->j, "a second '%s'", k);
 			return push(r, C_TYPES, t);
 		}
 		{
@@ -346,13 +333,13 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 										   : T_TN_FIELDS;
 			uint32_t *n;
 			if (*list_of(r->g, t, &n))
-				return fail(r, "a second '%s'", k);
+				return pt_v8json_fail(&r->j, "a second '%s'", k);
 			return push(r, C_LIST, t);
 		}
 	}
 	if (!strcmp(k, "strings")) {
 		if (r->seen_strings++)
-			return fail(r, "a second 'strings'");
+			return pt_v8json_fail(&r->j, "a second 'strings'");
 		return push(r, C_STRINGS, T_NONE);
 	}
 	if (!strcmp(k, "trace_tree"))
@@ -360,7 +347,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	if (!strcmp(k, "nodes") || !strcmp(k, "edges")) {
 		enum target t = k[0] == 'n' ? T_NODES : T_EDGES;
 		if ((*(t == T_NODES ? &r->seen_nodes : &r->seen_edges))++)
-			return fail(r, "a second '%s'", k);
+			return pt_v8json_fail(&r->j, "a second '%s'", k);
 		if (!push(r, C_INTS, t))
 			return 0;
 		/* stop yajl: scan_ints reads the elements */
@@ -472,8 +459,9 @@ static int cb_end(void *ctx)
 	if (r->depth) {
 		struct level *l = top(r);
 		if (l->ctx == C_TRACE && l->pos != 0)
-			return fail(r, "trace_tree: a record cut short (%u of %" PRIu32 " fields)",
-				    (unsigned)l->pos, r->g->ntn_fields);
+			return pt_v8json_fail(
+				&r->j, "trace_tree: a record cut short (%u of %" PRIu32 " fields)",
+				(unsigned)l->pos, r->g->ntn_fields);
 		r->depth--;
 	}
 	return 1;
@@ -508,7 +496,7 @@ static int scan_ints(struct reader *r, struct pt_input *in, enum target t)
 
 	for (;;) {
 		const unsigned char *p;
-		int rc = pt_input_need(in, CHUNK, &p);
+		int rc = pt_input_need(in, PT_V8JSON_CHUNK, &p);
 		size_t n, i = 0, stop;
 
 		if (rc < 0) {
@@ -595,12 +583,12 @@ static int resume(struct reader *r, struct pt_input *in)
 		r->skip = 1; /* yajl goes on inside it */
 	else if (t != T_SKIPPED && state == AT_CLOSE)
 		r->depth--;
-	yajl_free(r->h);
-	r->h = yajl_alloc(&callbacks, NULL, r);
+	yajl_free(r->j.h);
+	r->j.h = yajl_alloc(&callbacks, NULL, r);
 	r->mute = 1;
-	if (yajl_parse(r->h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
+	if (yajl_parse(r->j.h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
 	    yajl_status_ok)
-		return pt_diag_error_at(r->d, pt_input_tell(in), "internal: cannot resume yajl");
+		return pt_diag_error_at(r->j.d, pt_input_tell(in), "internal: cannot resume yajl");
 	r->mute = 0;
 	return 0;
 }
@@ -640,7 +628,7 @@ static uint64_t locate(struct pt_input *src, const char *key, uint64_t k, uint32
 	}
 	for (;;) {
 		const unsigned char *p;
-		int rc = pt_input_need(&in, CHUNK, &p);
+		int rc = pt_input_need(&in, PT_V8JSON_CHUNK, &p);
 		size_t n, i;
 		if (rc < 0)
 			break;
@@ -711,56 +699,30 @@ static uint64_t locate_graph(void *ctx, int edges, size_t k, uint32_t x, uint64_
 	return locate(ctx, edges ? "edges" : "nodes", k, x, fallback);
 }
 
+/* pt_json_feed_resume's hook: yajl stopped at the start of an array scan_ints reads */
+static int resume_hook(void *ctx, struct pt_input *in)
+{
+	struct reader *r = ctx;
+
+	if (r->raw == T_NONE)
+		return 0;
+	pt_input_consume(in, yajl_get_bytes_consumed(r->j.h));
+	return resume(r, in) < 0 ? -1 : 1;
+}
+
 int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
 {
 	struct reader r;
-	const unsigned char *buf;
-	yajl_status st = yajl_status_ok;
-	int cut = 0;
+	const struct pt_v8json_opts jo = {0, resume_hook, NULL};
 	uint64_t end_off;
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.g = g;
-	r.d = d;
-	r.h = yajl_alloc(&callbacks, NULL, &r);
-	for (;;) {
-		size_t len;
-		int rc = pt_input_need(in, CHUNK, &buf);
-		if (rc < 0)
-			goto out;
-		len = in->end - in->pos;
-		if (len > CHUNK)
-			len = CHUNK;
-		if (!len)
-			break;
-		r.chunk_off = pt_input_tell(in);
-		st = yajl_parse(r.h, buf, len);
-		if (st == yajl_status_client_canceled && r.raw != T_NONE) {
-			pt_input_consume(in, yajl_get_bytes_consumed(r.h));
-			if (resume(&r, in) < 0)
-				goto out;
-			st = yajl_status_ok;
-			continue;
-		}
-		if (st != yajl_status_ok)
-			break;
-		pt_input_consume(in, len);
-		if (rc == 0 && in->pos == in->end)
-			break;
-	}
-	end_off = pt_input_tell(in);
-	if (st == yajl_status_ok) {
-		r.chunk_off = end_off;
-		st = yajl_complete_parse(r.h);
-		cut = st != yajl_status_ok;
-	}
-	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
+	r.j.d = d;
+	if (pt_v8json_parse(&r.j, &callbacks, &r, in, &jo) < 0)
 		goto out;
-	if (!r.top_seen) {
-		pt_diag_error_at(d, 0, "empty input");
-		goto out;
-	}
+	end_off = r.j.end_off;
 	if (!r.seen_nodes || !r.seen_edges || !r.seen_strings) {
 		pt_diag_error_at(d, end_off, "not a V8 heap snapshot: no '%s'",
 				 !r.seen_nodes	 ? "nodes"
@@ -773,7 +735,7 @@ int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 		ret = pt_heapgraph_finish(g, end_off, &loc, d) < 0 ? -1 : 0;
 	}
 out:
-	yajl_free(r.h);
+	pt_v8json_release(&r.j);
 	free(r.stack);
 	return ret;
 }

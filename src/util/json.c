@@ -95,6 +95,12 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut)
 {
+	return pt_json_feed_resume(&h, in, chunk, chunk_off, cut, NULL, NULL);
+}
+
+int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+			int *cut, int (*resume)(void *ctx, struct pt_input *in), void *ctx)
+{
 	yajl_status st = yajl_status_ok;
 	const unsigned char *buf;
 
@@ -110,7 +116,16 @@ int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chu
 		if (!len)
 			break;
 		*chunk_off = pt_input_tell(in);
-		st = yajl_parse(h, buf, len);
+		st = yajl_parse(*h, buf, len);
+		if (st == yajl_status_client_canceled && resume) {
+			int r = resume(ctx, in);
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				st = yajl_status_ok;
+				continue;
+			}
+		}
 		if (st != yajl_status_ok)
 			return (int)st;
 		pt_input_consume(in, len);
@@ -118,7 +133,7 @@ int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chu
 			break;
 	}
 	*chunk_off = pt_input_tell(in);
-	st = yajl_complete_parse(h);
+	st = yajl_complete_parse(*h);
 	*cut = st != yajl_status_ok;
 	return (int)st;
 }

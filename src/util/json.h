@@ -40,6 +40,13 @@ size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len);
  * when reading the input failed (the error is in in's diag), else the failing status,
  * with *cut set when the input ended inside the document. */
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut);
+/* pt_json_feed for a reader whose callback may stop yajl to read a stretch of the input
+ * itself: when a chunk's parse is canceled, resume(ctx, in) says what happened: 0 a real
+ * stop (the canceled status is returned), 1 it read on from where yajl stopped and left
+ * in *h a handle ready for the rest (the loop goes on from the input's position), -1
+ * it failed (its error is in its diag; -1 is returned). */
+int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+			int *cut, int (*resume)(void *ctx, struct pt_input *in), void *ctx);
 /* What pt_json_feed's status st (and cut) means: 0 for a whole document; else -1,
  * with the error in d unless a callback has put its own there (failed): the input
  * ends inside the document (at end_off), or yajl's syntax error (at `at`). */
