@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cum.h"
 #include "analysis/fold.h"
 #include "analysis/graph.h"
 #include "util/map.h"
@@ -84,7 +85,7 @@ struct level {
 	size_t rec;	/* the record this node adds its value to, + 1; 0: none */
 	uint32_t state; /* L_* */
 };
-/* what leaving a level undoes (count, the repeat map too, vactive, the vertex's
+/* what leaving a level undoes (count, the repeat map too, the vertex's mark in vcum, the vertex's
  * rootmost occurrence on the path), and two marks: the subtree holds a sample row with
  * a nonzero value, the node's frame is an inlined one */
 enum { L_COUNT = 1, L_REPEAT = 2, L_ACTIVE = 4, L_ROOTMOST = 8, L_LIVE = 16, L_INLINED = 32 };
@@ -102,10 +103,10 @@ struct walk {
 	 * anything, and the walk would load its pointers again after each */
 	uint32_t *seen;
 	uint32_t nt;
-	int self_edges;	   /* PT_GRAPH_SELF_EDGES */
-	unsigned tbits;	   /* the callee's bits of a record's key */
-	uint8_t *live;	   /* per node: a sample row with a nonzero value */
-	uint32_t *vactive; /* per vertex: its kept nodes on the path */
+	int self_edges;	    /* PT_GRAPH_SELF_EDGES */
+	unsigned tbits;	    /* the callee's bits of a record's key */
+	uint8_t *live;	    /* per node: a sample row with a nonzero value */
+	struct pt_cum vcum; /* per vertex: its kept nodes on the path (cum.h) */
 	/* An edge (a, b) is on the path if the rootmost node of vertex b that made an edge
 	 * came from a (first_from), or else one of the other nodes of b did: those few, b
 	 * recurring, are counted per edge in a map. */
@@ -147,24 +148,24 @@ static WALK_INLINE size_t add_record(struct walk *w, uint64_t key, uint32_t flag
  * per stack), kept track of until l is left. */
 static WALK_INLINE int first_on_path(struct walk *w, struct level *l, uint32_t from, uint32_t to)
 {
-	int first;
+	int already;
 
 	if (!w->count[to]) {
-		first = 1;
+		already = 0;
 		w->first_from[to] = from;
 	} else if (w->first_from[to] == from) {
-		first = 0;
+		already = 1;
 	} else {
 		uint32_t *k = pt_map_put(&w->repeat, (uint64_t)from << 32 | to);
 		if (*k == PT_MAP_NEW)
 			*k = 0;
-		first = !(*k)++;
+		already = (*k)++ != 0;
 		l->state |= L_REPEAT;
 	}
 	w->count[to]++;
 	l->state |= L_COUNT;
 	l->from = from;
-	return first;
+	return pt_cum_counts(already);
 }
 
 /* entering node n of a kept vertex below the kept node anc (0: none): its flat value,
@@ -175,7 +176,7 @@ static WALK_INLINE void enter_kept(struct walk *w, struct level *l, uint32_t anc
 {
 	const struct pt_node *nodes = w->nodes;
 	uint32_t n = l->node, to = l->vertex, from;
-	int first, direct, rootmost = !w->vactive[to]++;
+	int first, direct, rootmost = pt_cum_enter(&w->vcum, to);
 
 	add_row(w->flat + (size_t)to * nt, self, nt);
 	l->state |= rootmost ? L_ACTIVE | L_ROOTMOST : L_ACTIVE;
@@ -214,7 +215,7 @@ static WALK_INLINE void leave(struct walk *w, struct level *st, size_t d, uint32
 	uint32_t v = l->vertex;
 
 	if (l->state & L_ACTIVE) {
-		w->vactive[v]--;
+		pt_cum_leave(&w->vcum, v);
 		if (l->state & L_ROOTMOST)
 			add_row(w->cum + (size_t)v * nt, inc, nt);
 		w->seen[v] |= l->state & L_LIVE;
@@ -415,7 +416,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct
 	for (i = 1; i < p->nframes && !w.any_inlined; i++)
 		w.any_inlined = (p->frames[i].flags & PT_FRAME_INLINED) != 0;
 	w.recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*w.recent));
-	w.vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	pt_cum_init(&w.vcum, (size_t)g->nvertices + 1);
 	w.count = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
 	w.first_from = pt_xmalloc(((size_t)g->nvertices + 1) * sizeof(uint32_t));
 	w.rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*w.rec));
@@ -434,7 +435,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct
 	free(w.seen);
 	free(w.live);
 	free(w.recent);
-	free(w.vactive);
+	pt_cum_release(&w.vcum);
 	free(w.count);
 	free(w.first_from);
 	free(w.inclusive);
