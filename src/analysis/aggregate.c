@@ -98,13 +98,6 @@ static int copy_agg(const struct pt_agg *src, struct pt_agg *out)
 	return 0;
 }
 
-static void add_row(int64_t *dst, const int64_t *src, uint32_t w)
-{
-	uint32_t t;
-	for (t = 0; t < w; t++)
-		dst[t] = pt_add(dst[t], src[t]);
-}
-
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d)
 {
@@ -132,8 +125,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 			return pt_diag_error(d,
 					     "this profile has no stacks (%s), so only "
 					     "function granularity is available",
-					     p->no_stacks_reason ? p->no_stacks_reason
-								 : "aggregates only");
+					     pt_profile_no_stacks_why(p));
 		copy_agg(p->agg, out);
 		return 0;
 	}
@@ -188,14 +180,14 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 		s->node = n;
 		s->entry = e;
 		memcpy(sub + depth * w, self, w * sizeof(int64_t));
-		add_row(out->flat + (size_t)e * w, self, w);
+		pt_add_values(out->flat + (size_t)e * w, self, w);
 		s->outer_entry = pt_cum_enter(&entry_cum, e);
 		s->outer_edge =
 			node_edge[n * es] != UINT32_MAX && pt_cum_enter(&edge_cum, node_edge[n]);
 		s->outer_line =
 			node_line[n * ls] != UINT32_MAX && pt_cum_enter(&line_cum, node_line[n]);
 		if (node_line[n * ls] != UINT32_MAX)
-			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
+			pt_add_values(out->line_self + (size_t)node_line[n] * w, self, w);
 		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -210,19 +202,21 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 			s = &st[depth - 1];
 			m = s->node;
 			if (s->outer_entry)
-				add_row(out->cum + (size_t)s->entry * w, v, w);
+				pt_add_values(out->cum + (size_t)s->entry * w, v, w);
 			pt_cum_leave(&entry_cum, s->entry);
 			if (node_edge[m * es] != UINT32_MAX) {
 				if (s->outer_edge)
-					add_row(out->edge_value + (size_t)node_edge[m] * w, v, w);
+					pt_add_values(out->edge_value + (size_t)node_edge[m] * w, v,
+						      w);
 				pt_cum_leave(&edge_cum, node_edge[m]);
 			}
 			if (node_line[m * ls] != UINT32_MAX) {
 				if (s->outer_line)
-					add_row(out->line_cum + (size_t)node_line[m] * w, v, w);
+					pt_add_values(out->line_cum + (size_t)node_line[m] * w, v,
+						      w);
 				pt_cum_leave(&line_cum, node_line[m]);
 			}
-			add_row(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
+			pt_add_values(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
 			depth--;
 			if (p->nodes[m].next_sibling) {
 				n = p->nodes[m].next_sibling;

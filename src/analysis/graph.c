@@ -61,13 +61,6 @@ static void graph_reset(struct pt_graph *g, uint32_t nt)
  * away, and one for the rest. */
 #define WALK_INLINE inline __attribute__((always_inline))
 
-static WALK_INLINE void add_row(int64_t *dst, const int64_t *src, uint32_t nt)
-{
-	uint32_t k;
-	for (k = 0; k < nt; k++)
-		dst[k] = pt_add(dst[k], src[k]);
-}
-
 /* a record's b: flags (its value adds to the edge; its node's parent is its caller; a
  * live subtree; live and not inlined) below REC_CALL, and above them the calls it
  * stands for, counted in REC_CALL units up to REC_FULL */
@@ -178,7 +171,7 @@ static WALK_INLINE void enter_kept(struct walk *w, struct level *l, uint32_t anc
 	uint32_t n = l->node, to = l->vertex, from;
 	int first, direct, rootmost = pt_cum_enter(&w->vcum, to);
 
-	add_row(w->flat + (size_t)to * nt, self, nt);
+	pt_add_values(w->flat + (size_t)to * nt, self, nt);
 	l->state |= rootmost ? L_ACTIVE | L_ROOTMOST : L_ACTIVE;
 	if (rootmost_rule) {
 		if (!rootmost)
@@ -217,7 +210,7 @@ static WALK_INLINE void leave(struct walk *w, struct level *st, size_t d, uint32
 	if (l->state & L_ACTIVE) {
 		pt_cum_leave(&w->vcum, v);
 		if (l->state & L_ROOTMOST)
-			add_row(w->cum + (size_t)v * nt, inc, nt);
+			pt_add_values(w->cum + (size_t)v * nt, inc, nt);
 		w->seen[v] |= l->state & L_LIVE;
 	}
 	if (!rootmost_rule && (l->state & L_COUNT))
@@ -229,12 +222,12 @@ static WALK_INLINE void leave(struct walk *w, struct level *st, size_t d, uint32
 		if (nt == 1)
 			k->x = (uint64_t)pt_add((int64_t)k->x, inc[0]);
 		else
-			add_row(w->rv + (l->rec - 1) * nt, inc, nt);
+			pt_add_values(w->rv + (l->rec - 1) * nt, inc, nt);
 		if (l->state & L_LIVE)
 			k->b |= REC_LIVE | (l->state & L_INLINED ? 0 : REC_NOT_INLINE);
 	}
 	if (d) {
-		add_row(w->inclusive + (d - 1) * nt, inc, nt);
+		pt_add_values(w->inclusive + (d - 1) * nt, inc, nt);
 		st[d - 1].state |= l->state & L_LIVE;
 	}
 }
@@ -357,7 +350,8 @@ static WALK_INLINE void edges_from_records(struct pt_graph *g, struct walk *w, u
 		for (j = i; j < nrec && s[j].key == key; j++) {
 			if (s[j].b & REC_ADDS) {
 				if (nt != 1)
-					add_row(g->values + e * nt, rv + (size_t)s[j].a * nt, nt);
+					pt_add_values(g->values + e * nt, rv + (size_t)s[j].a * nt,
+						      nt);
 				else
 					weight = pt_add(weight, (int64_t)s[j].x);
 			}
@@ -480,6 +474,23 @@ void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t, u
 		e->residual = 0;
 		e->calls = 0;
 	}
+}
+
+void pt_graph_of_table(struct pt_graph *g, const struct pt_profile *p, const struct pt_agg *a,
+		       uint32_t t, uint32_t nt, const unsigned char *kept, unsigned flags)
+{
+	uint32_t *vertex;
+	struct pt_graph_opts o = {.t = t, .nt = nt, .kept = kept, .flags = flags};
+
+	pt_graph_init(g, a->nentries);
+	if (!pt_profile_has_stacks(p)) {
+		pt_graph_from_agg(g, a, t, nt, kept);
+		return;
+	}
+	vertex = pt_graph_entry_vertices(p, a);
+	o.vertex = vertex;
+	pt_graph_build(g, p, &o);
+	free(vertex);
 }
 
 /* the graph's edges, one per table edge in its order, weights 0 */
