@@ -7,19 +7,6 @@
 #include "analysis/cum.h"
 #include "util/xalloc.h"
 
-void pt_cum_init(struct pt_cum *c, size_t nkeys)
-{
-	c->n = nkeys;
-	c->mark = pt_xcalloc(nkeys ? nkeys : 1, sizeof(uint32_t));
-	c->epoch = 0;
-}
-
-void pt_cum_release(struct pt_cum *c)
-{
-	free(c->mark);
-	memset(c, 0, sizeof(*c));
-}
-
 void pt_cum_reserve(struct pt_cum *c, size_t nkeys)
 {
 	size_t old = c->n;

@@ -18,6 +18,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
 
 struct pt_cum {
 	uint32_t *mark; /* per key: see above; keys below n */
@@ -25,9 +28,22 @@ struct pt_cum {
 	uint32_t epoch; /* stacks: the current stack's number, from 1 */
 };
 
-/* marks for nkeys keys, all clear */
-void pt_cum_init(struct pt_cum *c, size_t nkeys);
-void pt_cum_release(struct pt_cum *c);
+/* marks for nkeys keys, all clear. Inline, as release is, so that a walk's own
+ * struct pt_cum never escapes and its fields can stay in registers. */
+static inline void pt_cum_init(struct pt_cum *c, size_t nkeys)
+{
+	c->n = nkeys;
+	c->mark = pt_xcalloc(nkeys ? nkeys : 1, sizeof(uint32_t));
+	c->epoch = 0;
+}
+
+static inline void pt_cum_release(struct pt_cum *c)
+{
+	free(c->mark);
+	c->mark = NULL;
+	c->n = 0;
+	c->epoch = 0;
+}
 /* room for keys below nkeys (new marks clear); the marks may move */
 void pt_cum_reserve(struct pt_cum *c, size_t nkeys);
 /* every mark clear, the stack numbers from 1 again (pt_cum_next_stack's wrap) */
