@@ -75,17 +75,9 @@ static size_t cg_row(struct cg *c, uint32_t func, int64_t line, uint32_t callee)
 	return id;
 }
 
-/* dst[0 .. nt) += v, saturating */
-static void add_values(int64_t *dst, const int64_t *v, uint32_t nt)
-{
-	uint32_t t;
-	for (t = 0; t < nt; t++)
-		dst[t] = pt_add(dst[t], v[t]);
-}
-
 static void cg_add(struct cg *c, size_t row, const int64_t *v)
 {
-	add_values(c->vals + row * c->nt, v, c->nt);
+	pt_add_values(c->vals + row * c->nt, v, c->nt);
 }
 
 /* An aggregate-only profile (no stacks): self per line, and the rest of each entry's
@@ -487,7 +479,7 @@ static void cg_self(struct cg *c, struct cg_pos *ps)
 			continue;
 		if (ps->self_frame[pos] == UINT32_MAX)
 			ps->self_frame[pos] = fr;
-		add_values(ps->self + (size_t)pos * nt, v, nt);
+		pt_add_values(ps->self + (size_t)pos * nt, v, nt);
 	}
 }
 

@@ -548,10 +548,8 @@ static int collapsed_write(const struct pt_profile *p, const struct pt_write_opt
 	size_t nv = 0, valloc = 0, depth = 0, lalloc = 0;
 	struct level *levels = NULL;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "%s",
-				     p->no_stacks_reason ? p->no_stacks_reason
-							 : "the profile has no stacks");
+	if (pt_profile_need_stacks(p, NULL, d) < 0)
+		return -1;
 	memset(&w, 0, sizeof(w));
 	if (o->flags & PT_WRITE_ALL_TYPES) {
 		t = 0;

@@ -29,27 +29,6 @@ struct dot {
 	struct pt_graph graph; /* vertices: the entries */
 };
 
-/* Edges between kept entries: from the call tree, each node of a kept entry joined to its
- * nearest ancestor of a kept entry (a residual edge unless that is its parent), an edge
- * counted once per stack and in the order the depth-first walk first meets them; an
- * aggregate-only profile has only its reader's edges. */
-static void dot_graph(struct dot *g)
-{
-	pt_graph_init(&g->graph, g->a->nentries);
-	if (pt_profile_has_stacks(g->p)) {
-		uint32_t *vertex = pt_graph_entry_vertices(g->p, g->a);
-		struct pt_graph_opts o = {.vertex = vertex,
-					  .t = g->t,
-					  .nt = 1,
-					  .kept = g->kept,
-					  .flags = PT_GRAPH_SELF_EDGES};
-		pt_graph_build(&g->graph, g->p, &o);
-		free(vertex);
-	} else {
-		pt_graph_from_agg(&g->graph, g->a, g->t, 1, g->kept);
-	}
-}
-
 /* printf's "%02x", by hand: there is a colour or two per edge */
 static void add_hex2(struct pt_buf *b, unsigned v)
 {
@@ -360,10 +339,10 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a dot graph shows one sample type: "
 					"choose one with --sample-index");
-	/* the graph is functions and calls: no per-line view, and the call tree's edges
-	 * come from the graph (dot_graph), joined across dropped nodes */
-	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, pt_profile_has_stacks(p) ? 0 : PT_AGG_EDGES,
-			       &a, d) < 0)
+	/* the graph is functions and calls: no per-line view, and the edges come from the
+	 * graph, joined across dropped nodes (a table without stacks comes whole, its
+	 * edges with it) */
+	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, 0, &a, d) < 0)
 		return -1;
 	memset(&g, 0, sizeof(g));
 	g.p = p;
@@ -372,7 +351,11 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	g.w = a.ntypes;
 	g.total = a.total[g.t];
 	dot_keep(&g, o, &s);
-	dot_graph(&g);
+	/* Edges between kept entries: from the call tree, each node of a kept entry joined to its
+	 * nearest ancestor of a kept entry (a residual edge unless that is its parent), an edge
+	 * counted once per stack and in the order the depth-first walk first meets them; an
+	 * aggregate-only profile has only its reader's edges. */
+	pt_graph_of_table(&g.graph, p, &a, g.t, 1, g.kept, PT_GRAPH_SELF_EDGES);
 
 	fprintf(out, "digraph \"proftool\" {\n"
 		     "node [style=filled fillcolor=\"#f8f8f8\"]\n");

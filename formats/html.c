@@ -640,7 +640,7 @@ static void write_data(struct html *h, uint32_t type)
 		if (has_times(p))
 			write_timeline(h);
 	} else {
-		const char *why = p->no_stacks_reason ? p->no_stacks_reason : "aggregates only";
+		const char *why = pt_profile_no_stacks_why(p);
 		key(h, "noStacks");
 		add_str(h, why, strlen(why));
 	}

@@ -1418,9 +1418,8 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 	uint64_t vt[2];
 	int ret = 0, any_inline = 0;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "cannot write pprof: the profile has no stacks (%s)",
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	if (pt_profile_need_stacks(p, "write pprof", d) < 0)
+		return -1;
 	memset(&w, 0, sizeof(w));
 	w.p = p;
 	pt_arena_init(&w.arena);

@@ -390,10 +390,8 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	size_t gi;
 	int first = 1;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "%s",
-				     p->no_stacks_reason ? p->no_stacks_reason
-							 : "the profile has no stacks");
+	if (pt_profile_need_stacks(p, NULL, d) < 0)
+		return -1;
 	memset(&s, 0, sizeof(s));
 	pt_buf_init(&s.b);
 	pt_buf_init(&s.out);

@@ -757,10 +757,8 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	double scale, height, width = (double)o->width;
 	int base = -1;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "%s",
-				     p->no_stacks_reason ? p->no_stacks_reason
-							 : "the profile has no stacks");
+	if (pt_profile_need_stacks(p, NULL, d) < 0)
+		return -1;
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a flame graph shows one sample type: "
 					"choose one with --sample-index");

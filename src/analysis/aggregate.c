@@ -1,15 +1,16 @@
 /* aggregate.c: flat/cum per entry, edges and lines, counted once per stack.
  *
  * The walk is an iterative depth-first traversal of the call tree (no recursion, so
- * 100k-deep stacks are fine). An entry's cum gets a node's inclusive value only when
- * the node is the rootmost occurrence of that entry on its path (an "active" counter per
- * entry), which is what makes recursion count once. Edges and lines use the same rule. */
+ * 100k-deep stacks are fine). An entry's cum gets a node's inclusive value only where
+ * the cumulative rule (cum.h) counts the node on its path, which is what makes
+ * recursion count once. Edges and lines go through the same rule. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/cum.h"
 #include "util/xalloc.h"
 
 /* the key of frame fid's entry at a's granularity, and the entry to make for it */
@@ -97,13 +98,6 @@ static int copy_agg(const struct pt_agg *src, struct pt_agg *out)
 	return 0;
 }
 
-static void add_row(int64_t *dst, const int64_t *src, uint32_t w)
-{
-	uint32_t t;
-	for (t = 0; t < w; t++)
-		dst[t] = pt_add(dst[t], src[t]);
-}
-
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d)
 {
@@ -121,7 +115,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 {
 	uint32_t w = p->ntypes, n, i;
 	uint32_t *node_edge, *node_line, *frame_entry;
-	uint32_t *entry_active, *edge_active, *line_active;
+	struct pt_cum entry_cum, edge_cum, line_cum;
 	struct walk *st = NULL;
 	int64_t *sub = NULL; /* w values per level: the subtree's inclusive value so far */
 	size_t st_alloc = 0, sub_alloc = 0, depth = 0, es, ls;
@@ -131,8 +125,7 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 			return pt_diag_error(d,
 					     "this profile has no stacks (%s), so only "
 					     "function granularity is available",
-					     p->no_stacks_reason ? p->no_stacks_reason
-								 : "aggregates only");
+					     pt_profile_no_stacks_why(p));
 		copy_agg(p->agg, out);
 		return 0;
 	}
@@ -164,13 +157,13 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 					       : UINT32_MAX;
 	}
 
-	entry_active = pt_xcalloc(out->nentries + 1, sizeof(uint32_t));
-	edge_active = pt_xcalloc(out->nedges + 1, sizeof(uint32_t));
-	line_active = pt_xcalloc(out->nlines + 1, sizeof(uint32_t));
+	pt_cum_init(&entry_cum, (size_t)out->nentries + 1);
+	pt_cum_init(&edge_cum, (size_t)out->nedges + 1);
+	pt_cum_init(&line_cum, (size_t)out->nlines + 1);
 
 	/* Then one depth-first walk without recursion. A node's value counts towards an
-	 * entry's (edge's, line's) cum only where it is the outermost occurrence on its
-	 * path, so recursion counts once per stack. Each level keeps its subtree's sum,
+	 * entry's (edge's, line's) cum only where the rule counts it on its path, so
+	 * recursion counts once per stack. Each level keeps its subtree's sum,
 	 * added to the parent's level on the way out: memory grows with the depth, not
 	 * with the number of nodes. */
 	memcpy(out->total, p->node_self, w * sizeof(int64_t));
@@ -187,12 +180,14 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 		s->node = n;
 		s->entry = e;
 		memcpy(sub + depth * w, self, w * sizeof(int64_t));
-		add_row(out->flat + (size_t)e * w, self, w);
-		s->outer_entry = !entry_active[e]++;
-		s->outer_edge = node_edge[n * es] != UINT32_MAX && !edge_active[node_edge[n]]++;
-		s->outer_line = node_line[n * ls] != UINT32_MAX && !line_active[node_line[n]]++;
+		pt_add_values(out->flat + (size_t)e * w, self, w);
+		s->outer_entry = pt_cum_enter(&entry_cum, e);
+		s->outer_edge =
+			node_edge[n * es] != UINT32_MAX && pt_cum_enter(&edge_cum, node_edge[n]);
+		s->outer_line =
+			node_line[n * ls] != UINT32_MAX && pt_cum_enter(&line_cum, node_line[n]);
 		if (node_line[n * ls] != UINT32_MAX)
-			add_row(out->line_self + (size_t)node_line[n] * w, self, w);
+			pt_add_values(out->line_self + (size_t)node_line[n] * w, self, w);
 		depth++;
 		if (p->nodes[n].first_child) {
 			n = p->nodes[n].first_child;
@@ -207,19 +202,21 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 			s = &st[depth - 1];
 			m = s->node;
 			if (s->outer_entry)
-				add_row(out->cum + (size_t)s->entry * w, v, w);
-			entry_active[s->entry]--;
+				pt_add_values(out->cum + (size_t)s->entry * w, v, w);
+			pt_cum_leave(&entry_cum, s->entry);
 			if (node_edge[m * es] != UINT32_MAX) {
 				if (s->outer_edge)
-					add_row(out->edge_value + (size_t)node_edge[m] * w, v, w);
-				edge_active[node_edge[m]]--;
+					pt_add_values(out->edge_value + (size_t)node_edge[m] * w, v,
+						      w);
+				pt_cum_leave(&edge_cum, node_edge[m]);
 			}
 			if (node_line[m * ls] != UINT32_MAX) {
 				if (s->outer_line)
-					add_row(out->line_cum + (size_t)node_line[m] * w, v, w);
-				line_active[node_line[m]]--;
+					pt_add_values(out->line_cum + (size_t)node_line[m] * w, v,
+						      w);
+				pt_cum_leave(&line_cum, node_line[m]);
 			}
-			add_row(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
+			pt_add_values(depth >= 2 ? sub + (depth - 2) * w : out->total, v, w);
 			depth--;
 			if (p->nodes[m].next_sibling) {
 				n = p->nodes[m].next_sibling;
@@ -230,9 +227,9 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 
 	free(st);
 	free(sub);
-	free(entry_active);
-	free(edge_active);
-	free(line_active);
+	pt_cum_release(&entry_cum);
+	pt_cum_release(&edge_cum);
+	pt_cum_release(&line_cum);
 	free(frame_entry);
 	free(node_edge);
 	free(node_line);

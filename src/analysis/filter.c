@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -803,9 +804,11 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		first = "--collapse-recursion";
 	else
 		first = "--time-from/--time-to";
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "cannot apply %s: the profile has no stacks (%s)", first,
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	if (!pt_profile_has_stacks(p)) {
+		char doing[64];
+		snprintf(doing, sizeof(doing), "apply %s", first);
+		return pt_profile_need_stacks(p, doing, d);
+	}
 
 	if (pt_filter_needs_timeline(f) && time_window(p, f, log, d) < 0)
 		return -1;
@@ -894,7 +897,7 @@ int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt
 		return pt_diag_error(d,
 				     "this profile has no stacks (%s), so only function "
 				     "granularity is available",
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+				     pt_profile_no_stacks_why(p));
 	}
 	plan_init(&pl, p);
 	pl.frame_map = gran_frame;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/cum.h"
 #include "analysis/fold.h"
 #include "util/xalloc.h"
 
@@ -29,11 +30,11 @@ void pt_fold_release(struct pt_fold *f)
 {
 	pt_agg_release(&f->agg);
 	free(f->frame_entry);
-	free(f->entry_stamp);
+	pt_cum_release(&f->cum);
 	free(f->uniq);
 	pt_map_release(&f->pair_index);
 	free(f->pair_callee);
-	free(f->pair_stamp);
+	pt_cum_release(&f->pair_cum);
 	free(f->pair_bits);
 	free(f->stack_pairs);
 	free(f->inline_name);
@@ -116,11 +117,7 @@ static uint32_t entry_of(struct pt_profile *p, struct pt_fold *f, uint32_t fid)
 		return f->frame_entry[fid] - 1;
 	e = pt_agg_entry_for_frame(p, &f->agg, fid);
 	f->frame_entry[fid] = e + 1;
-	if (e >= f->entry_stamp_alloc) {
-		size_t old = f->entry_stamp_alloc;
-		PT_ALLOC_GROW(f->entry_stamp, (size_t)e + 1, f->entry_stamp_alloc);
-		memset(f->entry_stamp + old, 0, (f->entry_stamp_alloc - old) * sizeof(uint32_t));
-	}
+	pt_cum_reserve(&f->cum, (size_t)e + 1);
 	return e;
 }
 
@@ -149,21 +146,18 @@ static void note_pair(struct pt_fold *f, uint32_t caller, uint32_t callee, int i
 		if ((size_t)k + 1 > f->pairs_alloc) {
 			size_t old = f->pairs_alloc, w = f->agg.stride;
 			PT_ALLOC_GROW(f->pair_callee, (size_t)k + 1, f->pairs_alloc);
-			f->pair_stamp =
-				pt_xreallocarray(f->pair_stamp, f->pairs_alloc, sizeof(uint32_t));
 			f->pair_bits = pt_xreallocarray(f->pair_bits, f->pairs_alloc, w ? w : 1);
 			memset(f->pair_bits + old * w, 0, (f->pairs_alloc - old) * w);
 			f->pair_w = (uint32_t)w;
 		}
 		*slot = k;
 		f->pair_callee[k] = callee;
-		f->pair_stamp[k] = 0;
+		pt_cum_reserve(&f->pair_cum, (size_t)k + 1);
 		f->npairs++;
 	}
 	k = *slot;
-	if (f->pair_stamp[k] == f->stackno)
+	if (!pt_cum_first(&f->pair_cum, k))
 		return;
-	f->pair_stamp[k] = f->stackno;
 	PT_ALLOC_GROW(f->stack_pairs, f->nstack_pairs + 1, f->stack_pairs_alloc);
 	f->stack_pairs[f->nstack_pairs++] = 2 * k + !inlined;
 }
@@ -194,24 +188,21 @@ static void note_pairs(const struct pt_profile *p, struct pt_fold *f, const uint
 static void fold_stack(struct pt_fold *f, struct pt_profile *p, const uint32_t *frames, size_t n,
 		       int leaf_first)
 {
-	uint32_t *fe, *stamp, *uniq, no, e = UINT32_MAX;
+	uint32_t *fe, *uniq, e = UINT32_MAX;
 	size_t i, nu = 0, fe_n;
+	struct pt_cum cum;
 
 	f->nstack_pairs = 0;
-	if (++f->stackno == 0) {
-		/* the stamps wrapped: forget them all */
-		memset(f->entry_stamp, 0, f->entry_stamp_alloc * sizeof(uint32_t));
-		if (f->npairs)
-			memset(f->pair_stamp, 0, f->npairs * sizeof(uint32_t));
-		f->stackno = 1;
-	}
+	pt_cum_next_stack(&f->cum);
+	if (f->marks)
+		pt_cum_next_stack(&f->pair_cum);
 	PT_ALLOC_GROW(f->uniq, n, f->uniq_alloc);
-	/* the hot loop: locals, not the struct, so stores to uniq cannot force reloads */
+	/* the hot loop: locals, not the struct (the rule's marks too, as a copy), so
+	 * stores to uniq cannot force reloads */
 	fe = f->frame_entry;
 	fe_n = f->frame_entry_alloc;
-	stamp = f->entry_stamp;
+	cum = f->cum;
 	uniq = f->uniq;
-	no = f->stackno;
 	for (i = 0; i < n; i++) {
 		uint32_t fid = frames[leaf_first ? n - 1 - i : i];
 
@@ -221,12 +212,10 @@ static void fold_stack(struct pt_fold *f, struct pt_profile *p, const uint32_t *
 			e = entry_of(p, f, fid);
 			fe = f->frame_entry;
 			fe_n = f->frame_entry_alloc;
-			stamp = f->entry_stamp;
+			cum = f->cum;
 		}
-		if (stamp[e] != no) {
-			stamp[e] = no;
+		if (pt_cum_first(&cum, e))
 			uniq[nu++] = e;
-		}
 	}
 	f->nuniq = nu;
 	f->leaf = e;

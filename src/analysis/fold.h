@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "analysis/cum.h"
 #include "core/functable.h"
 #include "core/profile.h"
 #include "core/sink.h"
@@ -33,9 +34,7 @@ struct pt_fold {
 
 	uint32_t *frame_entry; /* frame id -> entry + 1 (0: not mapped yet) */
 	size_t frame_entry_alloc;
-	uint32_t *entry_stamp; /* entry -> number of the last stack it was counted in */
-	size_t entry_stamp_alloc;
-	uint32_t stackno;
+	struct pt_cum cum; /* per entry: the rule's marks, one stack at a time */
 
 	/* the pending stack: its distinct entries, its leaf entry, its distinct pairs */
 	uint32_t *uniq;
@@ -45,7 +44,7 @@ struct pt_fold {
 	/* inline marks: pairs of function-name string ids */
 	struct pt_map pair_index; /* caller << 32 | callee -> pair */
 	uint32_t *pair_callee;	  /* pair -> callee name */
-	uint32_t *pair_stamp;	  /* pair -> number of the last stack that met it */
+	struct pt_cum pair_cum;	  /* per pair: met in the pending stack (cum.h) */
 	uint8_t *pair_bits;	  /* pair * pair_w: 1 seen, 2 not inlined */
 	uint32_t pair_w;	  /* pair_bits' row width: the table's stride */
 	uint32_t npairs;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cum.h"
 #include "analysis/fold.h"
 #include "analysis/graph.h"
 #include "util/map.h"
@@ -60,13 +61,6 @@ static void graph_reset(struct pt_graph *g, uint32_t nt)
  * away, and one for the rest. */
 #define WALK_INLINE inline __attribute__((always_inline))
 
-static WALK_INLINE void add_row(int64_t *dst, const int64_t *src, uint32_t nt)
-{
-	uint32_t k;
-	for (k = 0; k < nt; k++)
-		dst[k] = pt_add(dst[k], src[k]);
-}
-
 /* a record's b: flags (its value adds to the edge; its node's parent is its caller; a
  * live subtree; live and not inlined) below REC_CALL, and above them the calls it
  * stands for, counted in REC_CALL units up to REC_FULL */
@@ -84,7 +78,7 @@ struct level {
 	size_t rec;	/* the record this node adds its value to, + 1; 0: none */
 	uint32_t state; /* L_* */
 };
-/* what leaving a level undoes (count, the repeat map too, vactive, the vertex's
+/* what leaving a level undoes (count, the repeat map too, the vertex's mark in vcum, the vertex's
  * rootmost occurrence on the path), and two marks: the subtree holds a sample row with
  * a nonzero value, the node's frame is an inlined one */
 enum { L_COUNT = 1, L_REPEAT = 2, L_ACTIVE = 4, L_ROOTMOST = 8, L_LIVE = 16, L_INLINED = 32 };
@@ -102,10 +96,10 @@ struct walk {
 	 * anything, and the walk would load its pointers again after each */
 	uint32_t *seen;
 	uint32_t nt;
-	int self_edges;	   /* PT_GRAPH_SELF_EDGES */
-	unsigned tbits;	   /* the callee's bits of a record's key */
-	uint8_t *live;	   /* per node: a sample row with a nonzero value */
-	uint32_t *vactive; /* per vertex: its kept nodes on the path */
+	int self_edges;	    /* PT_GRAPH_SELF_EDGES */
+	unsigned tbits;	    /* the callee's bits of a record's key */
+	uint8_t *live;	    /* per node: a sample row with a nonzero value */
+	struct pt_cum vcum; /* per vertex: its kept nodes on the path (cum.h) */
 	/* An edge (a, b) is on the path if the rootmost node of vertex b that made an edge
 	 * came from a (first_from), or else one of the other nodes of b did: those few, b
 	 * recurring, are counted per edge in a map. */
@@ -147,24 +141,24 @@ static WALK_INLINE size_t add_record(struct walk *w, uint64_t key, uint32_t flag
  * per stack), kept track of until l is left. */
 static WALK_INLINE int first_on_path(struct walk *w, struct level *l, uint32_t from, uint32_t to)
 {
-	int first;
+	int already;
 
 	if (!w->count[to]) {
-		first = 1;
+		already = 0;
 		w->first_from[to] = from;
 	} else if (w->first_from[to] == from) {
-		first = 0;
+		already = 1;
 	} else {
 		uint32_t *k = pt_map_put(&w->repeat, (uint64_t)from << 32 | to);
 		if (*k == PT_MAP_NEW)
 			*k = 0;
-		first = !(*k)++;
+		already = (*k)++ != 0;
 		l->state |= L_REPEAT;
 	}
 	w->count[to]++;
 	l->state |= L_COUNT;
 	l->from = from;
-	return first;
+	return pt_cum_counts(already);
 }
 
 /* entering node n of a kept vertex below the kept node anc (0: none): its flat value,
@@ -175,9 +169,9 @@ static WALK_INLINE void enter_kept(struct walk *w, struct level *l, uint32_t anc
 {
 	const struct pt_node *nodes = w->nodes;
 	uint32_t n = l->node, to = l->vertex, from;
-	int first, direct, rootmost = !w->vactive[to]++;
+	int first, direct, rootmost = pt_cum_enter(&w->vcum, to);
 
-	add_row(w->flat + (size_t)to * nt, self, nt);
+	pt_add_values(w->flat + (size_t)to * nt, self, nt);
 	l->state |= rootmost ? L_ACTIVE | L_ROOTMOST : L_ACTIVE;
 	if (rootmost_rule) {
 		if (!rootmost)
@@ -214,9 +208,9 @@ static WALK_INLINE void leave(struct walk *w, struct level *st, size_t d, uint32
 	uint32_t v = l->vertex;
 
 	if (l->state & L_ACTIVE) {
-		w->vactive[v]--;
+		pt_cum_leave(&w->vcum, v);
 		if (l->state & L_ROOTMOST)
-			add_row(w->cum + (size_t)v * nt, inc, nt);
+			pt_add_values(w->cum + (size_t)v * nt, inc, nt);
 		w->seen[v] |= l->state & L_LIVE;
 	}
 	if (!rootmost_rule && (l->state & L_COUNT))
@@ -228,12 +222,12 @@ static WALK_INLINE void leave(struct walk *w, struct level *st, size_t d, uint32
 		if (nt == 1)
 			k->x = (uint64_t)pt_add((int64_t)k->x, inc[0]);
 		else
-			add_row(w->rv + (l->rec - 1) * nt, inc, nt);
+			pt_add_values(w->rv + (l->rec - 1) * nt, inc, nt);
 		if (l->state & L_LIVE)
 			k->b |= REC_LIVE | (l->state & L_INLINED ? 0 : REC_NOT_INLINE);
 	}
 	if (d) {
-		add_row(w->inclusive + (d - 1) * nt, inc, nt);
+		pt_add_values(w->inclusive + (d - 1) * nt, inc, nt);
 		st[d - 1].state |= l->state & L_LIVE;
 	}
 }
@@ -356,7 +350,8 @@ static WALK_INLINE void edges_from_records(struct pt_graph *g, struct walk *w, u
 		for (j = i; j < nrec && s[j].key == key; j++) {
 			if (s[j].b & REC_ADDS) {
 				if (nt != 1)
-					add_row(g->values + e * nt, rv + (size_t)s[j].a * nt, nt);
+					pt_add_values(g->values + e * nt, rv + (size_t)s[j].a * nt,
+						      nt);
 				else
 					weight = pt_add(weight, (int64_t)s[j].x);
 			}
@@ -415,7 +410,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct
 	for (i = 1; i < p->nframes && !w.any_inlined; i++)
 		w.any_inlined = (p->frames[i].flags & PT_FRAME_INLINED) != 0;
 	w.recent = negative ? NULL : pt_xcalloc(PT_RECENT_N, sizeof(*w.recent));
-	w.vactive = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
+	pt_cum_init(&w.vcum, (size_t)g->nvertices + 1);
 	w.count = pt_xcalloc((size_t)g->nvertices + 1, sizeof(uint32_t));
 	w.first_from = pt_xmalloc(((size_t)g->nvertices + 1) * sizeof(uint32_t));
 	w.rec = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*w.rec));
@@ -434,7 +429,7 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct
 	free(w.seen);
 	free(w.live);
 	free(w.recent);
-	free(w.vactive);
+	pt_cum_release(&w.vcum);
 	free(w.count);
 	free(w.first_from);
 	free(w.inclusive);
@@ -479,6 +474,23 @@ void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t, u
 		e->residual = 0;
 		e->calls = 0;
 	}
+}
+
+void pt_graph_of_table(struct pt_graph *g, const struct pt_profile *p, const struct pt_agg *a,
+		       uint32_t t, uint32_t nt, const unsigned char *kept, unsigned flags)
+{
+	uint32_t *vertex;
+	struct pt_graph_opts o = {.t = t, .nt = nt, .kept = kept, .flags = flags};
+
+	pt_graph_init(g, a->nentries);
+	if (!pt_profile_has_stacks(p)) {
+		pt_graph_from_agg(g, a, t, nt, kept);
+		return;
+	}
+	vertex = pt_graph_entry_vertices(p, a);
+	o.vertex = vertex;
+	pt_graph_build(g, p, &o);
+	free(vertex);
 }
 
 /* the graph's edges, one per table edge in its order, weights 0 */

@@ -88,6 +88,13 @@ void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct
 void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t, uint32_t nt,
 		       const unsigned char *kept);
 
+/* The graph of p over the entries of its table a (a vertex per entry, g initialized
+ * here), types t .. t + nt - 1, the same whether p has stacks or not: from the call
+ * tree when it has (pt_graph_build with kept and flags), else from the table its reader
+ * or a fold made (pt_graph_from_agg). */
+void pt_graph_of_table(struct pt_graph *g, const struct pt_profile *p, const struct pt_agg *a,
+		       uint32_t t, uint32_t nt, const unsigned char *kept, unsigned flags);
+
 /* the nt values of edge i */
 static inline const int64_t *pt_graph_values(const struct pt_graph *g, uint32_t i)
 {

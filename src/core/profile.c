@@ -557,3 +557,14 @@ int64_t pt_profile_total(const struct pt_profile *p, uint32_t t)
 		sum = pt_add(sum, p->sample_values[(size_t)i * p->stride + t]);
 	return sum;
 }
+
+int pt_profile_need_stacks(const struct pt_profile *p, const char *doing, struct pt_diag *d)
+{
+	if (pt_profile_has_stacks(p))
+		return 0;
+	if (doing)
+		return pt_diag_error(d, "cannot %s: the profile has no stacks (%s)", doing,
+				     pt_profile_no_stacks_why(p));
+	return pt_diag_error(
+		d, "%s", p->no_stacks_reason ? p->no_stacks_reason : "the profile has no stacks");
+}

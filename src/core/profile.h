@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "util/arena.h"
+#include "util/diag.h"
 #include "util/intern.h"
 #include "util/map.h"
 
@@ -38,6 +39,14 @@ static inline int64_t pt_add(int64_t a, int64_t b)
 	if (__builtin_add_overflow(a, b, &r))
 		return a < 0 ? INT64_MIN : INT64_MAX;
 	return r;
+}
+
+/* dst[i] += src[i] for n values, saturating */
+static inline void pt_add_values(int64_t *dst, const int64_t *src, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		dst[i] = pt_add(dst[i], src[i]);
 }
 
 /* saturating subtraction, the same way */
@@ -316,10 +325,23 @@ void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *valu
 const char *pt_profile_meta(const struct pt_profile *p, const char *key);
 void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 
+/* Whether p has stacks (a call tree). Without (p->agg, the per-function table its
+ * reader filled or a fold made), analysis gives the same table, graph and marks from
+ * the table (pt_aggregate_views, pt_graph_of_table); what needs the tree itself asks
+ * pt_profile_need_stacks once. */
 static inline int pt_profile_has_stacks(const struct pt_profile *p)
 {
 	return p->agg == NULL;
 }
+/* why p has no stacks, for a message: its reader's reason, or "aggregates only" */
+static inline const char *pt_profile_no_stacks_why(const struct pt_profile *p)
+{
+	return p->no_stacks_reason ? p->no_stacks_reason : "aggregates only";
+}
+/* 0 if p has stacks; else -1 with d filled: "cannot DOING: the profile has no stacks
+ * (why)", or without doing (NULL) the reason alone ("the profile has no stacks" when
+ * there is none) */
+int pt_profile_need_stacks(const struct pt_profile *p, const char *doing, struct pt_diag *d);
 static inline const struct pt_frame *pt_frame_of(const struct pt_profile *p, uint32_t node)
 {
 	return &p->frames[p->nodes[node].frame];

@@ -274,9 +274,8 @@ int pt_export_profile(struct pt_export *x, const struct pt_profile *p, const cha
 	uint32_t n, r, t;
 	size_t e;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "cannot export: the profile has no stacks (%s)",
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+	if (pt_profile_need_stacks(p, "export", d) < 0)
+		return -1;
 	/* stack ids: a node's continues its parent's hash (parents have smaller ids) */
 	sid = pt_xmalloc((p->nnodes ? p->nnodes : 1) * sizeof(*sid));
 	sid[0] = PT_FNV_OFFSET;

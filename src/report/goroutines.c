@@ -218,10 +218,8 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	int64_t total = 0;
 	size_t galloc = 0;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "%s",
-				     p->no_stacks_reason ? p->no_stacks_reason
-							 : "the profile has no stacks");
+	if (pt_profile_need_stacks(p, NULL, d) < 0)
+		return -1;
 	c.p = p;
 	c.state_key = pt_intern_find(&p->strings, "state", 5);
 	c.wait_key = pt_intern_find(&p->strings, "wait", 4);

@@ -494,7 +494,7 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		return pt_diag_error(d,
 				     "the pprof layout needs stacks, and this profile has none "
 				     "(%s)",
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+				     pt_profile_no_stacks_why(p));
 	report_init(&r, p, o->type);
 	graph_init(&g, p, o->type, o->gran);
 	graph_build(&g, NULL);
@@ -680,7 +680,7 @@ int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct p
 
 	if (!pt_profile_has_stacks(p))
 		return pt_diag_error(d, "this profile has no stacks (%s)",
-				     p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+				     pt_profile_no_stacks_why(p));
 	report_init(&r, p, t);
 	header(&b, &r);
 	fwrite(b.buf, 1, b.len, out);
