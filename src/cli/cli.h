@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "analysis/filter.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "report/report.h"
 
 /* exit statuses (documented in the man page) */

@@ -6,7 +6,7 @@
 
 #include "cli/driver.h"
 #include "analysis/merge.h"
-#include "cli/load.h"
+#include "formats/load.h"
 
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path)
 {

@@ -20,7 +20,7 @@
 #include "analysis/heapowner.h"
 #include "formats/format.h"
 #include "formats/heapsnapshot.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "report/heap.h"
 #include "report/report.h"
 

@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "formats/format.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "load.h"
 #include "formats/profile.pb-c.h"
 #include "tap.h"

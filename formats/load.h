@@ -1,5 +1,7 @@
-/* load.h: the front of the pipeline: open an input, detect or force its format, read it
- * into a profile; and resolve a --sample-index spec against it. */
+/* load.h: the one load front: open an input (file, stdin, URL), undo its compression,
+ * detect or force its format, read it, check the model (core/check.h); and resolve a
+ * --sample-index spec against the profile. Every command, unit test and fuzzer reads
+ * through here. */
 #ifndef PT_LOAD_H
 #define PT_LOAD_H
 
@@ -18,7 +20,7 @@ struct pt_load_opts {
 };
 
 /* Read path ("-" = stdin, or an http:// or https:// URL, fetched whole) into p
- * (initialized by the caller). On error d is filled
+ * (initialized by the caller), then check it (pt_profile_check). On error d is filled
  * (its path set to the input's display name) and -1 returned; p must still be
  * released. */
 int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,

@@ -1,13 +1,13 @@
-/* load.c: input -> format reader -> profile. */
+/* load.c: the load front: input -> detection -> format reader -> model check. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
+#include "core/check.h"
+#include "formats/load.h"
 #include "util/buf.h"
 #include "util/fetch.h"
-#include "cli/load.h"
 
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d)
@@ -39,8 +39,8 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	pt_profile_pack(p);
 	if (!ret && !p->format)
 		p->format = f->name;
-	if (!ret && !p->ntypes)
-		ret = pt_diag_error_at(d, 0, "no sample types in the profile");
+	if (!ret)
+		ret = pt_profile_check(p, d);
 	return ret;
 }
 
