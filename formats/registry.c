@@ -5,24 +5,30 @@
 
 #include "formats/format.h"
 
-const struct pt_format *const pt_formats[] = {
-	&pt_format_collapsed,
-	&pt_format_perf,
-	&pt_format_pprof,
-	&pt_format_cpuprofile,
-	&pt_format_heapprofile,
-	&pt_format_heapsnapshot,
-	&pt_format_stackprof,
-	&pt_format_stackprof_json,
-	&pt_format_callgrind,
-	&pt_format_dot,
-	&pt_format_speedscope,
-	&pt_format_svg,
-	&pt_format_html,
-	&pt_format_goroutine,
-	&pt_format_gotext,
-	NULL,
-};
+/* The one list of rows, in `proftool formats` order; each row is defined in its
+ * formats/<name>.c as pt_format_<name> and is named nowhere else. */
+#define PT_FORMAT_ROWS(X)                                                                          \
+	X(collapsed)                                                                               \
+	X(perf)                                                                                    \
+	X(pprof)                                                                                   \
+	X(cpuprofile)                                                                              \
+	X(heapprofile)                                                                             \
+	X(heapsnapshot)                                                                            \
+	X(stackprof)                                                                               \
+	X(stackprof_json)                                                                          \
+	X(callgrind)                                                                               \
+	X(dot)                                                                                     \
+	X(speedscope)                                                                              \
+	X(svg)                                                                                     \
+	X(html)                                                                                    \
+	X(goroutine)                                                                               \
+	X(gotext)
+
+#define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;
+#define LIST_ROW(name)	  &pt_format_##name,
+PT_FORMAT_ROWS(DECLARE_ROW)
+
+const struct pt_format *const pt_formats[] = {PT_FORMAT_ROWS(LIST_ROW) NULL};
 
 const struct pt_format *pt_format_find(const char *name)
 {

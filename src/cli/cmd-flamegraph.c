@@ -64,7 +64,7 @@ int cmd_flamegraph(int argc, char **argv)
 		goto out;
 	}
 	wo.type = t;
-	ret = pt_cli_write(ra.outpath, path, &pt_format_svg, &p, &wo);
+	ret = pt_cli_write(ra.outpath, path, pt_format_find("svg"), &p, &wo);
 out:
 	pt_profile_release(&p);
 	return ret;

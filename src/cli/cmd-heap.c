@@ -14,7 +14,7 @@
 #include "report/heap.h"
 
 enum {
-	OPT_RETAINERS = 600,
+	OPT_RETAINERS = PT_OPT_CMD_BASE,
 	OPT_DIFF,
 	OPT_FAIL_GROWTH,
 	OPT_MAX_SIZE,
