@@ -11,6 +11,7 @@
 
 #include "util/diag.h"
 #include "util/input.h"
+#include "core/heapgraph.h"
 #include "core/profile.h"
 #include "core/sink.h"
 
@@ -116,12 +117,26 @@ struct pt_format {
 		     struct pt_diag *d);
 	/* the writer uses the timeline (time-ordered output): readers are asked to keep it */
 	int wants_timeline;
+	/* A reader of another model than the call tree (see enum pt_yield), NULL if none:
+	 * the heap graph of a snapshot into g (initialized by the caller, released by it
+	 * even on error). */
+	int (*read_heap)(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d);
 	/* the option groups (PT_WOPTS_*) the writer reads, some options of each or all */
 	unsigned write_opts;
 	/* `diff --to`: every writer takes the diff's profile (types base and new, new
 	 * written); these PT_WRITE_* flags are added to its otherwise zero options */
 	uint32_t diff_flags;
 };
+
+/* What a row's readers yield, so that a command asks the registry for what it needs:
+ * .read gives a call tree profile (struct pt_profile: most formats; a goroutine dump
+ * too, its goroutines as labelled samples), .read_heap a heap graph. */
+enum pt_yield {
+	PT_YIELD_PROFILE = 1 << 0,
+	PT_YIELD_HEAP_GRAPH = 1 << 1,
+};
+/* the PT_YIELD_* a row gives, from its readers */
+unsigned pt_format_yields(const struct pt_format *f);
 
 /* how many leading (decompressed) bytes detect() is shown, at most */
 #define PT_DETECT_BYTES 4096
@@ -130,8 +145,13 @@ struct pt_format {
 extern const struct pt_format *const pt_formats[];
 
 const struct pt_format *pt_format_find(const char *name);
-/* best-scoring reader for these bytes, or NULL */
+/* best-scoring reader of a profile for these bytes, or NULL */
 const struct pt_format *pt_format_detect(const unsigned char *head, size_t len);
+/* The best-scoring row that yields `need` (a PT_YIELD_*) for these bytes. When none
+ * claims them, the first row that yields it, whose reader then says what is wrong (a
+ * cut or broken snapshot may not look like one); NULL if no row yields it. */
+const struct pt_format *pt_format_detect_yield(const unsigned char *head, size_t len,
+					       unsigned need);
 /* writer whose suffix matches the output path, or NULL */
 const struct pt_format *pt_format_for_path(const char *path);
 

@@ -9,6 +9,7 @@
 
 #include "util/diag.h"
 #include "formats/format.h"
+#include "core/heapgraph.h"
 #include "core/profile.h"
 
 struct pt_load_opts {
@@ -29,6 +30,15 @@ int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p
 /* The same from an open input (detection peeks at its first bytes). */
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d);
+
+/* What a command that needs a heap graph reads (`proftool heap`): path, opened as
+ * above, into g (initialized by the caller, who releases it even on error) by the row
+ * that yields a heap graph (pt_format_detect_yield). An input another row claims is
+ * refused with its format's name. 0, or -1 with d filled. */
+int pt_load_heap(const char *path, const struct pt_load_opts *o, struct pt_heapgraph *g,
+		 struct pt_diag *d);
+/* the same from an open input */
+int pt_load_heap_input(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d);
 
 /* Index of the sample type that spec names (NULL = the profile's default), or -1 with d
  * filled. "all" is accepted only when allow_all, giving PT_TYPE_ALL. */

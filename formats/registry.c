@@ -39,6 +39,32 @@ const struct pt_format *pt_format_find(const char *name)
 	return NULL;
 }
 
+unsigned pt_format_yields(const struct pt_format *f)
+{
+	return (f->read ? PT_YIELD_PROFILE : 0) | (f->read_heap ? PT_YIELD_HEAP_GRAPH : 0);
+}
+
+const struct pt_format *pt_format_detect_yield(const unsigned char *head, size_t len, unsigned need)
+{
+	const struct pt_format *best = NULL, *first = NULL;
+	int best_score = 0;
+	size_t i;
+
+	for (i = 0; pt_formats[i]; i++) {
+		int s;
+		if (!(pt_format_yields(pt_formats[i]) & need))
+			continue;
+		if (!first)
+			first = pt_formats[i];
+		s = pt_formats[i]->detect ? pt_formats[i]->detect(head, len) : 0;
+		if (s > best_score) {
+			best_score = s;
+			best = pt_formats[i];
+		}
+	}
+	return best ? best : first;
+}
+
 const struct pt_format *pt_format_detect(const unsigned char *head, size_t len)
 {
 	const struct pt_format *best = NULL;

@@ -10,7 +10,7 @@
 #include "analysis/heapowner.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
-#include "formats/heapsnapshot.h"
+#include "formats/load.h"
 #include "report/heap.h"
 
 enum {
@@ -108,20 +108,18 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 
 static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
-	struct pt_input in;
+	struct pt_load_opts o;
 	struct pt_diag d;
-	int ret = 0;
 
+	memset(&o, 0, sizeof(o));
+	o.max_size = a->max_size;
 	pt_diag_init(&d, path);
 	pt_heapgraph_init(g);
-	if (pt_input_open(&in, path, a->max_size, &d) < 0)
+	if (pt_load_heap(path, &o, g, &d) < 0)
 		return pt_cli_fail(&d);
-	if (pt_heapsnapshot_load(&in, g, &d) < 0)
-		ret = pt_cli_fail(&d);
-	else if (!a->raw_sizes) /* DevTools' shallow sizes, before anything reads them */
+	if (!a->raw_sizes) /* DevTools' shallow sizes, before anything reads them */
 		pt_heap_move_owned_sizes(g);
-	pt_input_close(&in);
-	return ret;
+	return 0;
 }
 
 struct emit_ctx {
