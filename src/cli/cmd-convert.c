@@ -74,11 +74,10 @@ int cmd_convert(int argc, char **argv)
 	struct convert_args ca = {&wo, NULL};
 	struct pt_cmd_spec spec = convert_spec;
 	const struct pt_opt *tables[16];
-	struct pt_profile p;
-	struct pt_diag d;
+	struct pt_run r;
 	const struct pt_format *f = NULL;
 	const char *path = "-", *outpath, *to;
-	int t, ret;
+	int ret;
 
 	convert_tables(tables);
 	spec.tables = tables;
@@ -108,22 +107,14 @@ int cmd_convert(int argc, char **argv)
 	/* the common --node-fraction also sets dot's, which keeps pprof's default otherwise */
 	if (common.node_fraction_set)
 		wo.node_fraction = common.node_fraction;
-	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
-		goto out;
-	pt_diag_init(&d, path);
-	if (pt_filter_granularity(&p, ra.gran, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
+	pt_run_init(&r, &common, path);
+	r.gran = ra.gran;
+	r.regroup = 1;
+	r.all_types = 1;
+	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
+		wo.type = r.write_type;
+		ret = pt_run_write(&r, outpath, NULL, f, &wo);
 	}
-	t = pt_select_type(&p, common.sample_index, 1, &d);
-	if (t == -1) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	wo.type = t;
-	ret = pt_cli_write(outpath, path, f, &p, &wo);
-out:
-	pt_profile_release(&p);
+	pt_run_release(&r);
 	return ret;
 }

@@ -10,7 +10,7 @@
 #include "analysis/heapowner.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
-#include "formats/load.h"
+#include "cli/driver.h"
 #include "report/heap.h"
 
 enum {
@@ -106,20 +106,10 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	return 0;
 }
 
+/* through the driver: detected, read, DevTools' sizes unless --raw-sizes */
 static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
-	struct pt_load_opts o;
-	struct pt_diag d;
-
-	memset(&o, 0, sizeof(o));
-	o.max_size = a->max_size;
-	pt_diag_init(&d, path);
-	pt_heapgraph_init(g);
-	if (pt_load_heap(path, &o, g, &d) < 0)
-		return pt_cli_fail(&d);
-	if (!a->raw_sizes) /* DevTools' shallow sizes, before anything reads them */
-		pt_heap_move_owned_sizes(g);
-	return 0;
+	return pt_run_heap(path, a->max_size, a->raw_sizes, g);
 }
 
 struct emit_ctx {
