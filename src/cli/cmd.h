@@ -1,4 +1,4 @@
-/* cmd.h: one function per subcommand, each in src/cmd-<name>.c. They parse their
+/* cmd.h: one function per subcommand, each in src/cli/cmd-<name>.c. They parse their
  * options, run the pipeline and print; they return the exit status. */
 #ifndef PT_CMD_H
 #define PT_CMD_H
