@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "analysis/dominator.h"
-#include "formats/heapsnapshot.h"
+#include "formats/load.h"
 #include "report/heap.h"
 
 static double cpu_now(void)
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 	pt_diag_init(&d, argv[1]);
 	pt_heapgraph_init(&g);
 	t0 = cpu_now();
-	if (pt_input_open(&in, argv[1], 0, &d) < 0 || pt_heapsnapshot_load(&in, &g, &d) < 0) {
+	if (pt_input_open(&in, argv[1], 0, &d) < 0 || pt_load_heap_input(&in, &g, &d) < 0) {
 		pt_diag_print(&d, stderr);
 		return 1;
 	}

@@ -642,4 +642,7 @@ const struct pt_format pt_format_collapsed = {
 	.detect = collapsed_detect,
 	.read = collapsed_read,
 	.write = collapsed_write,
+	.write_opts = PT_WOPTS_TAGS,
+	/* difffolded.pl's "stack BASE NEW" lines */
+	.diff_flags = PT_WRITE_ALL_TYPES,
 };

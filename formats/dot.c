@@ -386,4 +386,5 @@ const struct pt_format pt_format_dot = {
 	.description = "call graph for graphviz's dot, as pprof draws it (write only)",
 	.suffixes = dot_suffixes,
 	.write = dot_write,
+	.write_opts = PT_WOPTS_DOT,
 };

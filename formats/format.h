@@ -1,5 +1,6 @@
-/* format.h: a profile format is a table row: detect, read and write (either may be NULL).
- * Adding a format is one file in formats/ plus one line in formats/registry.c. */
+/* format.h: a profile format is a table row: detect, read and write (either may be NULL),
+ * what its reader yields and what its writer takes. Adding a format is one file in
+ * formats/ plus one line in formats/registry.c, which alone names the rows. */
 #ifndef PT_FORMAT_H
 #define PT_FORMAT_H
 
@@ -10,6 +11,7 @@
 
 #include "util/diag.h"
 #include "util/input.h"
+#include "core/heapgraph.h"
 #include "core/profile.h"
 #include "core/sink.h"
 
@@ -91,6 +93,16 @@ enum pt_write_flag {
 	PT_WRITE_ALL_TYPES = 1 << 6,
 };
 
+/* The writer's own command-line options, as groups: each is one option table of
+ * cli/write-opts.c. `convert` takes the groups of every writer in the registry. */
+enum pt_write_opt_group {
+	PT_WOPTS_DOT = 1 << 0,	/* --nodecount, --edge-fraction (and --node-fraction) */
+	PT_WOPTS_SVG = 1 << 1,	/* --title, --width, --minwidth, --colors, --inverted, ... */
+	PT_WOPTS_HTML = 1 << 2, /* --min-fraction, --source-path */
+	PT_WOPTS_TAGS = 1 << 3, /* --kernel, --jit, --inline, --all: PT_WRITE_TAG_* */
+	PT_WOPTS_GZIP = 1 << 4, /* --no-gzip */
+};
+
 struct pt_format {
 	const char *name;
 	const char *description;
@@ -105,7 +117,26 @@ struct pt_format {
 		     struct pt_diag *d);
 	/* the writer uses the timeline (time-ordered output): readers are asked to keep it */
 	int wants_timeline;
+	/* A reader of another model than the call tree (see enum pt_yield), NULL if none:
+	 * the heap graph of a snapshot into g (initialized by the caller, released by it
+	 * even on error). */
+	int (*read_heap)(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d);
+	/* the option groups (PT_WOPTS_*) the writer reads, some options of each or all */
+	unsigned write_opts;
+	/* `diff --to`: every writer takes the diff's profile (types base and new, new
+	 * written); these PT_WRITE_* flags are added to its otherwise zero options */
+	uint32_t diff_flags;
 };
+
+/* What a row's readers yield, so that a command asks the registry for what it needs:
+ * .read gives a call tree profile (struct pt_profile: most formats; a goroutine dump
+ * too, its goroutines as labelled samples), .read_heap a heap graph. */
+enum pt_yield {
+	PT_YIELD_PROFILE = 1 << 0,
+	PT_YIELD_HEAP_GRAPH = 1 << 1,
+};
+/* the PT_YIELD_* a row gives, from its readers */
+unsigned pt_format_yields(const struct pt_format *f);
 
 /* how many leading (decompressed) bytes detect() is shown, at most */
 #define PT_DETECT_BYTES 4096
@@ -114,26 +145,14 @@ struct pt_format {
 extern const struct pt_format *const pt_formats[];
 
 const struct pt_format *pt_format_find(const char *name);
-/* best-scoring reader for these bytes, or NULL */
+/* best-scoring reader of a profile for these bytes, or NULL */
 const struct pt_format *pt_format_detect(const unsigned char *head, size_t len);
+/* The best-scoring row that yields `need` (a PT_YIELD_*) for these bytes. When none
+ * claims them, the first row that yields it, whose reader then says what is wrong (a
+ * cut or broken snapshot may not look like one); NULL if no row yields it. */
+const struct pt_format *pt_format_detect_yield(const unsigned char *head, size_t len,
+					       unsigned need);
 /* writer whose suffix matches the output path, or NULL */
 const struct pt_format *pt_format_for_path(const char *path);
-
-/* one row per format, defined in formats/<name>.c */
-extern const struct pt_format pt_format_collapsed;
-extern const struct pt_format pt_format_perf;
-extern const struct pt_format pt_format_pprof;
-extern const struct pt_format pt_format_cpuprofile;
-extern const struct pt_format pt_format_heapprofile;
-extern const struct pt_format pt_format_heapsnapshot;
-extern const struct pt_format pt_format_stackprof;
-extern const struct pt_format pt_format_stackprof_json;
-extern const struct pt_format pt_format_callgrind;
-extern const struct pt_format pt_format_dot;
-extern const struct pt_format pt_format_speedscope;
-extern const struct pt_format pt_format_svg;
-extern const struct pt_format pt_format_html;
-extern const struct pt_format pt_format_goroutine;
-extern const struct pt_format pt_format_gotext;
 
 #endif

@@ -10,7 +10,6 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
-#include "formats/heapsnapshot.h"
 #include "formats/v8json.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -710,7 +709,9 @@ static int resume_hook(void *ctx, struct pt_input *in)
 	return resume(r, in) < 0 ? -1 : 1;
 }
 
-int pt_heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
+/* the heap graph row: stream the snapshot from `in` into g (initialized by the caller)
+ * and check it (pt_heapgraph_finish); 0, or -1 with d set and g still to be released */
+static int heapsnapshot_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
 {
 	struct reader r;
 	const struct pt_v8json_opts jo = {0, resume_hook, NULL};
@@ -754,7 +755,7 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 	(void)o;
 	p->format = "heapsnapshot";
 	pt_heapgraph_init(&g);
-	if (pt_heapsnapshot_load(in, &g, d) < 0)
+	if (heapsnapshot_load(in, &g, d) < 0)
 		goto out;
 	if (!g.ntraces) {
 		pt_diag_error_at(d, pt_input_tell(in),
@@ -858,4 +859,5 @@ const struct pt_format pt_format_heapsnapshot = {
 	.detect = heapsnapshot_detect,
 	.read = heapsnapshot_read,
 	.write = NULL,
+	.read_heap = heapsnapshot_load, /* the graph itself, for 'proftool heap' */
 };

@@ -724,4 +724,5 @@ const struct pt_format pt_format_html = {
 	.suffixes = html_suffixes,
 	.write = html_write,
 	.wants_timeline = 1,
+	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML, /* --title is the svg table's */
 };

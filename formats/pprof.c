@@ -1559,4 +1559,5 @@ const struct pt_format pt_format_pprof = {
 	.detect = pprof_detect,
 	.read = pprof_read,
 	.write = pprof_write,
+	.write_opts = PT_WOPTS_GZIP,
 };

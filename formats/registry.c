@@ -5,24 +5,30 @@
 
 #include "formats/format.h"
 
-const struct pt_format *const pt_formats[] = {
-	&pt_format_collapsed,
-	&pt_format_perf,
-	&pt_format_pprof,
-	&pt_format_cpuprofile,
-	&pt_format_heapprofile,
-	&pt_format_heapsnapshot,
-	&pt_format_stackprof,
-	&pt_format_stackprof_json,
-	&pt_format_callgrind,
-	&pt_format_dot,
-	&pt_format_speedscope,
-	&pt_format_svg,
-	&pt_format_html,
-	&pt_format_goroutine,
-	&pt_format_gotext,
-	NULL,
-};
+/* The one list of rows, in `proftool formats` order; each row is defined in its
+ * formats/<name>.c as pt_format_<name> and is named nowhere else. */
+#define PT_FORMAT_ROWS(X)                                                                          \
+	X(collapsed)                                                                               \
+	X(perf)                                                                                    \
+	X(pprof)                                                                                   \
+	X(cpuprofile)                                                                              \
+	X(heapprofile)                                                                             \
+	X(heapsnapshot)                                                                            \
+	X(stackprof)                                                                               \
+	X(stackprof_json)                                                                          \
+	X(callgrind)                                                                               \
+	X(dot)                                                                                     \
+	X(speedscope)                                                                              \
+	X(svg)                                                                                     \
+	X(html)                                                                                    \
+	X(goroutine)                                                                               \
+	X(gotext)
+
+#define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;
+#define LIST_ROW(name)	  &pt_format_##name,
+PT_FORMAT_ROWS(DECLARE_ROW)
+
+const struct pt_format *const pt_formats[] = {PT_FORMAT_ROWS(LIST_ROW) NULL};
 
 const struct pt_format *pt_format_find(const char *name)
 {
@@ -31,6 +37,32 @@ const struct pt_format *pt_format_find(const char *name)
 		if (!strcmp(pt_formats[i]->name, name))
 			return pt_formats[i];
 	return NULL;
+}
+
+unsigned pt_format_yields(const struct pt_format *f)
+{
+	return (f->read ? PT_YIELD_PROFILE : 0) | (f->read_heap ? PT_YIELD_HEAP_GRAPH : 0);
+}
+
+const struct pt_format *pt_format_detect_yield(const unsigned char *head, size_t len, unsigned need)
+{
+	const struct pt_format *best = NULL, *first = NULL;
+	int best_score = 0;
+	size_t i;
+
+	for (i = 0; pt_formats[i]; i++) {
+		int s;
+		if (!(pt_format_yields(pt_formats[i]) & need))
+			continue;
+		if (!first)
+			first = pt_formats[i];
+		s = pt_formats[i]->detect ? pt_formats[i]->detect(head, len) : 0;
+		if (s > best_score) {
+			best_score = s;
+			best = pt_formats[i];
+		}
+	}
+	return best ? best : first;
 }
 
 const struct pt_format *pt_format_detect(const unsigned char *head, size_t len)

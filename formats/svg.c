@@ -879,4 +879,5 @@ const struct pt_format pt_format_svg = {
 	.suffixes = svg_suffixes,
 	.write = svg_write,
 	/* not wants_timeline: only --flamechart needs it, and the commands ask for it then */
+	.write_opts = PT_WOPTS_SVG,
 };

@@ -6,12 +6,24 @@
 #   formats -> core, util, and analysis only in files that read no format (writers)
 #   analysis -> core, util
 #   core -> util
-# A layer may include its own headers. Exit 1 when any include is forbidden.
+# A layer may include its own headers. Each file must also open with its purpose line,
+# a comment that names the file itself: "/* load.c: the load front ...". Exit 1 when any
+# include is forbidden or a purpose line is missing or names another file.
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 2
 status=0
 for f in src/*/*.[ch] formats/*.[ch]; do
 	test -f "$f" || continue
+	# generated in an in-tree build: pprof's schema and the html report's assets
+	case $f in */profile.pb-c.[ch] | */html-assets.c) continue ;; esac
+	base=${f##*/}
+	case $(head -n 1 "$f") in
+	"/* $base: "*) ;;
+	*)
+		echo "$f: does not open with its purpose line (/* $base: ...)"
+		status=1
+		;;
+	esac
 	case $f in
 	src/*) layer=${f#src/}; layer=${layer%%/*} ;;
 	formats/*) layer=formats ;;

@@ -94,6 +94,21 @@ test_expect_success 'an unknown --sample-index names the types there are' '
 	test_expect_code 1 "$PROFTOOL" top --sample-index wall "$SAMPLES/collapsed/perfdemo-g.collapsed" &&
 	grep -q "no sample type '"'"'wall'"'"' (the profile has: samples)" err'
 
+test_expect_success 'a short option is its long one (record -p is --pid)' '
+	test_expect_code 2 "$PROFTOOL" record -p abc -- true &&
+	test_one_line_err "proftool: record: bad number '"'"'abc'"'"' for --pid (see '"'"'proftool record --help'"'"')"'
+
+test_expect_success 'convert takes the options of every writer in the registry' '
+	"$PROFTOOL" convert --help >help &&
+	for o in --no-gzip --nodecount --edge-fraction --title --width --min-fraction \
+		--source-path --kernel --jit --inline --all; do
+		grep -q -e "^ *$o " help || return 1
+	done &&
+	"$PROFTOOL" convert --to collapsed --kernel --title x --nodecount 3 --no-gzip \
+		"$SAMPLES/collapsed/perfdemo-g.collapsed" >out &&
+	"$PROFTOOL" convert --to collapsed "$SAMPLES/collapsed/perfdemo-g.collapsed" >plain &&
+	test_cmp plain out'
+
 test_expect_success 'formats lists collapsed as readable and writable' '
 	"$PROFTOOL" formats >out &&
 	grep -q "^collapsed *yes *yes" out'

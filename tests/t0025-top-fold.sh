@@ -3,9 +3,11 @@ test_description='top folds stacks while reading: the same table as through the 
 . "$(dirname "$0")/lib.sh"
 
 # `top` folds the stacks of pprof, collapsed and perf inputs into its table as they are read;
-# PROFTOOL_TEST_TREE=1 makes it build the call tree and walk it instead. Both ways must
-# print the same bytes for every granularity, layout, format, order and sample type.
+# tests/top-tree runs the same top through the library with the table always from the call
+# tree (cmd_top_tree). Both ways must print the same bytes for every granularity, layout,
+# format, order and sample type.
 D=$SRCDIR/tests/data
+TOP_TREE=$BUILDDIR/tests/top-tree
 
 # same_both FILE ARGS...: top prints the same (and exits the same) both ways
 same_both () {
@@ -13,7 +15,7 @@ same_both () {
 	shift
 	"$PROFTOOL" top -n 0 "$@" "$f" >folded 2>&1
 	echo "exit $?" >>folded
-	PROFTOOL_TEST_TREE=1 "$PROFTOOL" top -n 0 "$@" "$f" >tree 2>&1
+	"$TOP_TREE" top -n 0 "$@" "$f" >tree 2>&1
 	echo "exit $?" >>tree
 	test_cmp tree folded
 }

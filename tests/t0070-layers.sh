@@ -6,11 +6,26 @@ test_expect_success 'the tree includes only along the allowed directions' '
 	sh "$SRCDIR/tests/layers.sh" "$SRCDIR" >out &&
 	test_cmp /dev/null out'
 
-# a copy of the tree's layout with one forbidden include planted in each rule
+# a copy of the tree's layout with one forbidden include planted in each rule (each file
+# opens with its purpose line, which the next case checks)
 plant () {
 	mkdir -p src/util src/core src/analysis src/report src/cli formats "$(dirname "$1")" &&
-	printf "#include \"%s\"\n" "$2" >"$1"
+	printf "/* %s: planted */\n#include \"%s\"\n" "${1##*/}" "$2" >"$1"
 }
+
+test_expect_success 'a file without its purpose line, or naming another file, is reported' '
+	mkdir -p src/core formats &&
+	printf "/* good.c: fine */\n" >src/core/good.c &&
+	printf "#include \"core/profile.h\"\n" >src/core/none.c &&
+	printf "/* report-top.c: an old name */\n" >src/core/stale.c &&
+	printf "/* registry.c: a copy */\n" >formats/load.h &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	printf "%s\n" "src/core/none.c: does not open with its purpose line (/* none.c: ...)" \
+		"src/core/stale.c: does not open with its purpose line (/* stale.c: ...)" \
+		"formats/load.h: does not open with its purpose line (/* load.h: ...)" >expect &&
+	test_cmp expect out &&
+	rm -r src formats'
+
 
 test_expect_success 'core including analysis is reported' '
 	plant src/core/x.c analysis/aggregate.h &&

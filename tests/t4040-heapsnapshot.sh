@@ -278,4 +278,19 @@ test_expect_success 'a pretty-printed snapshot reads the same as the compact one
 	test_cmp expect actual
 '
 
+# heap detects its input through the registry, like every other command
+test_expect_success 'heap on another format names it and the commands that read it' '
+	test_expect_code 1 "$PROFTOOL" heap "$SAMPLES/go/heap.pb.gz" 2>err &&
+	test_one_line_err "proftool: $SAMPLES/go/heap.pb.gz: a pprof profile, not a heap snapshot: '"'"'proftool top'"'"' and the other profile commands read it" &&
+	test_expect_code 1 "$PROFTOOL" heap "$SAMPLES/node/small.heapprofile" 2>err &&
+	grep -q "a heapprofile profile, not a heap snapshot" err &&
+	"$PROFTOOL" top "$SAMPLES/node/small.heapprofile" >/dev/null'
+
+test_expect_success 'heap on bytes no reader claims: the snapshot reader says what is wrong' '
+	printf "{\"snapshot\":{" >cut.heapsnapshot &&
+	test_expect_code 1 "$PROFTOOL" heap cut.heapsnapshot 2>err &&
+	test_one_line_err "proftool: cut.heapsnapshot: byte 13: truncated JSON: unexpected end of input" &&
+	test_expect_code 1 "$PROFTOOL" heap - </dev/null 2>err &&
+	test_one_line_err "proftool: <stdin>: byte 0: truncated JSON: unexpected end of input"'
+
 test_done

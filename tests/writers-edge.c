@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 	} else {
 		const struct pt_format *f = pt_format_find(argv[2]);
 		if (!strcmp(argv[2], "svg-chart")) {
-			f = &pt_format_svg;
+			f = pt_format_find("svg");
 			o.flags |= PT_WRITE_FLAMECHART;
 		}
 		if (!f || !f->write) {

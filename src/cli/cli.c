@@ -182,6 +182,7 @@ int pt_report_option(struct pt_report_args *r, const struct pt_cmd_spec *spec, i
 struct pt_getopt {
 	struct option *longopts;
 	char *shortopts;
+	const struct pt_opt *const *tables;
 };
 
 static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tables, int in_order)
@@ -192,6 +193,7 @@ static void pt_getopt_init(struct pt_getopt *g, const struct pt_opt *const *tabl
 	for (i = 0; tables[i]; i++)
 		for (j = 0; tables[i][j].name; j++)
 			n++;
+	g->tables = tables;
 	g->longopts = pt_xcalloc(n + 1, sizeof(*g->longopts));
 	if (in_order)
 		pt_buf_addch(&shortopts, '+'); /* stop at the first operand */
@@ -231,6 +233,21 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 	return PT_EXIT_USAGE;
 }
 
+/* getopt gives a short option as its letter: the id of the row that has it (a row's
+ * id need not be its letter: record's -p is --pid) */
+static int short_id(const struct pt_getopt *g, int c)
+{
+	size_t i, j;
+
+	if (c < 0 || c >= 256)
+		return c;
+	for (i = 0; g->tables[i]; i++)
+		for (j = 0; g->tables[i][j].name; j++)
+			if (g->tables[i][j].shortopt == c)
+				return g->tables[i][j].id;
+	return c;
+}
+
 /* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
  * argument, prints one line naming the command and returns '?'. */
 static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
@@ -254,7 +271,7 @@ static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, i
 			pt_usage_error(spec, "option '%s' needs a value", argv[optind - 1]);
 		return '?';
 	}
-	return c;
+	return short_id(g, c);
 }
 
 static int parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct pt_common *common,

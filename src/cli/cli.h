@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "analysis/filter.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "report/report.h"
 
 /* exit statuses (documented in the man page) */
@@ -24,19 +24,25 @@ struct pt_opt {
 	const char *name;    /* long name, NULL ends a table */
 	int shortopt;	     /* 0 if none */
 	int has_arg;	     /* no_argument or required_argument */
-	int id;		     /* what pt_getopt_next returns: shortopt, or a value >= 256 */
+	int id;		     /* what the parse hands on, short or long: enum pt_opt_id */
 	const char *argname; /* "N", "FILE", ... for the help text */
 	const char *help;
 };
 
-/* ids of the options every profile-reading command shares */
-enum {
+/* Every option id, from one enum so no two tables can share one: the short options
+ * are their letter, the long-only ones count up from 256, and each command numbers its
+ * own from PT_OPT_CMD_BASE (ids repeat only across commands, which never share a
+ * parse). */
+enum pt_opt_id {
 	PT_OPT_HELP = 'h',
+	PT_OPT_NODES = 'n',
+	PT_OPT_OUTPUT = 'o',
+	/* every profile-reading command: the input and the filters (analysis/filter.h) */
 	PT_OPT_FROM = 256,
 	PT_OPT_SAMPLE_INDEX,
 	PT_OPT_LENIENT,
 	PT_OPT_MAX_INPUT_SIZE,
-	PT_OPT_FOCUS, /* filters (src/filter.h) */
+	PT_OPT_FOCUS,
 	PT_OPT_IGNORE,
 	PT_OPT_HIDE,
 	PT_OPT_SHOW,
@@ -52,24 +58,39 @@ enum {
 	PT_OPT_NODE_FRACTION,
 	PT_OPT_SECONDS, /* URL inputs */
 	PT_OPT_TIMEOUT,
-	PT_OPT_CMD_BASE = 512, /* commands number their own options from here */
+	/* perf script reading */
+	PT_OPT_PERF_PID,
+	PT_OPT_PERF_TID,
+	PT_OPT_PERF_ADDRS,
+	PT_OPT_PERF_NO_TIDY,
+	PT_OPT_PERF_EVENT,
+	/* the reports' -n, --cum, --format, -o, --granularity */
+	PT_OPT_CUM,
+	PT_OPT_FORMAT,
+	PT_OPT_GRANULARITY,
+	/* the writers' options (cli/write-opts.c), by the table a format's row names */
+	PT_OPT_TAG_KERNEL,
+	PT_OPT_TAG_JIT,
+	PT_OPT_TAG_INLINE,
+	PT_OPT_TAG_ALL,
+	PT_OPT_NODECOUNT,
+	PT_OPT_EDGE_FRACTION,
+	PT_OPT_TITLE,
+	PT_OPT_WIDTH,
+	PT_OPT_MINWIDTH,
+	PT_OPT_COLORS,
+	PT_OPT_INVERTED,
+	PT_OPT_FLAMECHART,
+	PT_OPT_MIN_FRACTION,
+	PT_OPT_SOURCE_PATH,
+	PT_OPT_NO_GZIP,
+	PT_OPT_CMD_BASE, /* commands number their own options from here */
 };
 
 extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, filters, ... */
 
 /* perf script reading options (--pid, --tid, --addrs, --no-tidy, --event) and the
  * collapsed/flame graph frame tags (--kernel, --jit, --inline, --all) */
-enum {
-	PT_OPT_PERF_PID = 320,
-	PT_OPT_PERF_TID,
-	PT_OPT_PERF_ADDRS,
-	PT_OPT_PERF_NO_TIDY,
-	PT_OPT_PERF_EVENT,
-	PT_OPT_TAG_KERNEL,
-	PT_OPT_TAG_JIT,
-	PT_OPT_TAG_INLINE,
-	PT_OPT_TAG_ALL,
-};
 extern const struct pt_opt pt_perf_options[];
 extern const struct pt_opt pt_tag_options[];
 extern const struct pt_opt pt_help_option[]; /* just --help */
@@ -77,13 +98,6 @@ extern const struct pt_opt pt_help_option[]; /* just --help */
 /* What and where a command prints: -n, --cum, --format, -o, --granularity, handled by
  * pt_report_option. Each command words the help itself, so its table
  * lists the rows it takes with these macros (git's OPT_* in parse-options.h). */
-enum {
-	PT_OPT_NODES = 'n',
-	PT_OPT_OUTPUT = 'o',
-	PT_OPT_CUM = 352,
-	PT_OPT_FORMAT,
-	PT_OPT_GRANULARITY,
-};
 #define PT_OPT_NODES_ROW(help)                                                                     \
 	{                                                                                          \
 		"nodes", 'n', required_argument, PT_OPT_NODES, "N", help                           \

@@ -10,7 +10,7 @@
 #include "formats/format.h"
 #include "cli/write-opts.h"
 
-enum { OPT_TO = PT_OPT_CMD_BASE, OPT_NO_GZIP };
+enum { OPT_TO = PT_OPT_CMD_BASE };
 
 /* convert's own options */
 struct convert_args {
@@ -24,41 +24,46 @@ static const struct pt_opt convert_options[] = {
 	{"to", 0, required_argument, OPT_TO, "FORMAT",
 	 "output format (default: from the suffix of -o; see 'proftool formats')"},
 	PT_OPT_OUTPUT_ROW("write to FILE (atomically: a temporary file renamed on success)"),
-	{"no-gzip", 0, no_argument, OPT_NO_GZIP, NULL,
-	 "pprof: write the raw protobuf instead of gzipping it"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+static const struct pt_opt granularity_option[] = {
 	PT_OPT_GRANULARITY_ROW(
 		"merge frames of one function, file or line first (default: keep them as read)"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
-static const struct pt_opt *const tables[] = {
-	convert_options, pt_dot_options,   pt_svg_options,
-	pt_html_options, pt_input_options, pt_perf_options,
-	pt_tag_options,	 pt_help_option,   NULL,
-};
-static const struct pt_cmd_spec spec = {
+/* the tables are convert_tables' */
+static const struct pt_cmd_spec convert_spec = {
 	"convert", "convert [--to FORMAT] [-o FILE] [OPTIONS] [FILE]",
 	"Convert a profile to another format. Without --to the format follows the suffix of\n"
 	"-o: .collapsed/.folded (collapsed), and the other writers' suffixes.",
-	tables, convert_option};
+	NULL, convert_option};
+
+/* convert's options: its own, and every option group a writer in the registry reads
+ * (the format is known only after the parse), in the order --help has always had */
+static void convert_tables(const struct pt_opt **tables)
+{
+	unsigned g = pt_write_groups();
+	size_t n = 0;
+
+	tables[n++] = convert_options;
+	n += pt_write_tables(g & PT_WOPTS_GZIP, tables + n);
+	tables[n++] = granularity_option;
+	n += pt_write_tables(g & (PT_WOPTS_DOT | PT_WOPTS_SVG | PT_WOPTS_HTML), tables + n);
+	tables[n++] = pt_input_options;
+	tables[n++] = pt_perf_options;
+	n += pt_write_tables(g & PT_WOPTS_TAGS, tables + n);
+	tables[n++] = pt_help_option;
+	tables[n] = NULL;
+}
 
 static int convert_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
 {
 	struct convert_args *ca = ctx;
-	int r = pt_write_option(ca->wo, sp, id, arg);
-
-	if (r)
-		return r;
-	if (pt_tag_option(&ca->wo->flags, id))
-		return 1;
-	switch (id) {
-	case OPT_TO:
+	if (id == OPT_TO) {
 		ca->to = arg;
 		return 1;
-	case OPT_NO_GZIP:
-		ca->wo->flags |= PT_WRITE_NO_GZIP;
-		return 1;
 	}
-	return 0;
+	return pt_write_option(ca->wo, sp, id, arg);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -67,12 +72,15 @@ int cmd_convert(int argc, char **argv)
 	struct pt_report_args ra;
 	struct pt_write_opts wo;
 	struct convert_args ca = {&wo, NULL};
-	struct pt_profile p;
-	struct pt_diag d;
+	struct pt_cmd_spec spec = convert_spec;
+	const struct pt_opt *tables[16];
+	struct pt_run r;
 	const struct pt_format *f = NULL;
 	const char *path = "-", *outpath, *to;
-	int t, ret;
+	int ret;
 
+	convert_tables(tables);
+	spec.tables = tables;
 	pt_write_opts_init(&wo);
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_ADDRESSES);
@@ -99,22 +107,14 @@ int cmd_convert(int argc, char **argv)
 	/* the common --node-fraction also sets dot's, which keeps pprof's default otherwise */
 	if (common.node_fraction_set)
 		wo.node_fraction = common.node_fraction;
-	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
-		goto out;
-	pt_diag_init(&d, path);
-	if (pt_filter_granularity(&p, ra.gran, &d) < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
+	pt_run_init(&r, &common, path);
+	r.gran = ra.gran;
+	r.regroup = 1;
+	r.all_types = 1;
+	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
+		wo.type = r.write_type;
+		ret = pt_run_write(&r, outpath, NULL, f, &wo);
 	}
-	t = pt_select_type(&p, common.sample_index, 1, &d);
-	if (t == -1) {
-		ret = pt_cli_fail(&d);
-		goto out;
-	}
-	wo.type = t;
-	ret = pt_cli_write(outpath, path, f, &p, &wo);
-out:
-	pt_profile_release(&p);
+	pt_run_release(&r);
 	return ret;
 }

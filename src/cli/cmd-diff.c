@@ -133,12 +133,9 @@ static int emit_stacks(void *ctx, FILE *out, struct pt_diag *d)
 	pt_diff_stacks(&both, &c->base->p, c->base->type, &c->new->p, c->new->type, c->df);
 	memset(&wo, 0, sizeof(wo));
 	wo.type = 1;
-	/* collapsed: difffolded.pl's "stack BASE NEW" lines */
-	if (!strcmp(c->f->name, "collapsed"))
-		wo.flags = PT_WRITE_ALL_TYPES;
+	wo.flags = c->f->diff_flags;
 	/* html: the differential flame graph and diff table, big trees drawn coarser */
-	if (!strcmp(c->f->name, "html"))
-		wo.min_fraction = PT_HTML_MIN_FRACTION;
+	wo.min_fraction = PT_HTML_MIN_FRACTION;
 	ret = c->f->write(&both, &wo, out, d);
 	pt_profile_release(&both);
 	return ret;

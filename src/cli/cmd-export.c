@@ -65,6 +65,12 @@ static int export_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 	return 0;
 }
 
+/* one input's rows */
+static int export_one(void *ctx, const char *path, struct pt_profile *p, struct pt_diag *d)
+{
+	return pt_export_profile(ctx, p, path, d);
+}
+
 static const char *const table_names[3] = {"stacks", "samples", "profiles"};
 
 int cmd_export(int argc, char **argv)
@@ -76,7 +82,8 @@ int cmd_export(int argc, char **argv)
 	char *paths[3] = {NULL, NULL, NULL};
 	struct pt_export x;
 	struct pt_diag d;
-	int i, k, opened = 0, done = 0, ret;
+	struct pt_run r;
+	int k, opened = 0, done = 0, ret;
 
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
@@ -108,16 +115,10 @@ int cmd_export(int argc, char **argv)
 		       out[1].fp, out[2].fp);
 	x.timeline = a.timeline;
 	/* one input at a time: memory is one profile and the set of stack ids written */
-	for (i = optind; i < argc && !ret; i++) {
-		struct pt_profile p;
-		pt_profile_init(&p);
-		if (!(ret = pt_cli_load(&common, argv[i], &p))) {
-			pt_diag_init(&d, argv[i]);
-			if (pt_export_profile(&x, &p, argv[i], &d) < 0)
-				ret = pt_cli_fail(&d);
-		}
-		pt_profile_release(&p);
-	}
+	pt_run_init(&r, &common, argv[optind]);
+	pt_run_files(&r, argc, argv);
+	ret = pt_run_each(&r, export_one, &x);
+	pt_run_release(&r);
 	pt_export_release(&x);
 	/* a commit that fails removes its own temporary file */
 	for (k = 0; k < 3 && !ret; k++, done++) {

@@ -39,10 +39,9 @@ int cmd_flamegraph(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_write_opts wo;
-	struct pt_profile p;
-	struct pt_diag d;
+	struct pt_run r;
 	const char *path = "-";
-	int t, ret;
+	int ret;
 
 	pt_write_opts_init(&wo);
 	pt_common_init(&common);
@@ -54,18 +53,11 @@ int cmd_flamegraph(int argc, char **argv)
 
 	/* only a flame chart needs the timeline, which grows with the input */
 	common.load.read.keep_timeline = !!(wo.flags & PT_WRITE_FLAMECHART);
-	pt_profile_init(&p);
-	if ((ret = pt_cli_load(&common, path, &p)))
-		goto out;
-	pt_diag_init(&d, path);
-	t = pt_select_type(&p, common.sample_index, 0, &d);
-	if (t < 0) {
-		ret = pt_cli_fail(&d);
-		goto out;
+	pt_run_init(&r, &common, path);
+	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
+		wo.type = r.write_type;
+		ret = pt_run_write(&r, ra.outpath, NULL, pt_format_find("svg"), &wo);
 	}
-	wo.type = t;
-	ret = pt_cli_write(ra.outpath, path, &pt_format_svg, &p, &wo);
-out:
-	pt_profile_release(&p);
+	pt_run_release(&r);
 	return ret;
 }

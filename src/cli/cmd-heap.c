@@ -10,11 +10,11 @@
 #include "analysis/heapowner.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
-#include "formats/heapsnapshot.h"
+#include "cli/driver.h"
 #include "report/heap.h"
 
 enum {
-	OPT_RETAINERS = 600,
+	OPT_RETAINERS = PT_OPT_CMD_BASE,
 	OPT_DIFF,
 	OPT_FAIL_GROWTH,
 	OPT_MAX_SIZE,
@@ -106,22 +106,10 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	return 0;
 }
 
+/* through the driver: detected, read, DevTools' sizes unless --raw-sizes */
 static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
-	struct pt_input in;
-	struct pt_diag d;
-	int ret = 0;
-
-	pt_diag_init(&d, path);
-	pt_heapgraph_init(g);
-	if (pt_input_open(&in, path, a->max_size, &d) < 0)
-		return pt_cli_fail(&d);
-	if (pt_heapsnapshot_load(&in, g, &d) < 0)
-		ret = pt_cli_fail(&d);
-	else if (!a->raw_sizes) /* DevTools' shallow sizes, before anything reads them */
-		pt_heap_move_owned_sizes(g);
-	pt_input_close(&in);
-	return ret;
+	return pt_run_heap(path, a->max_size, a->raw_sizes, g);
 }
 
 struct emit_ctx {

@@ -208,19 +208,28 @@ static void inputs_release(struct inputs *in)
 	free(in->line);
 }
 
-/* read one input, labelled as the options say */
-static int load_labelled(const struct pt_common *c, const struct merge_args *a, const char *path,
-			 struct pt_profile *p)
+/* the driver's stream: the inputs, and the labels each gets */
+struct stream {
+	struct inputs in;
+	const struct merge_args *a;
+};
+
+static int stream_next(void *ctx, const char **path, struct pt_diag *d)
 {
+	struct stream *s = ctx;
+	return next_input(&s->in, path, d);
+}
+
+/* label one input (read and filtered) as the options say */
+static void stream_label(void *ctx, const char *path, struct pt_profile *p)
+{
+	const struct merge_args *a = ((struct stream *)ctx)->a;
 	struct pt_merge_label *v;
 	size_t i, n = 0;
 	regmatch_t m[2];
-	int ret;
 
-	if ((ret = pt_cli_load(c, path, p)))
-		return ret;
 	if (!a->nlabels && !a->nfrom)
-		return 0;
+		return;
 	v = pt_xreallocarray(NULL, a->nlabels + a->nfrom, sizeof(*v));
 	for (i = 0; i < a->nlabels; i++)
 		v[n++] = a->labels[i];
@@ -237,7 +246,6 @@ static int load_labelled(const struct pt_common *c, const struct merge_args *a, 
 	for (i = a->nlabels; i < n; i++)
 		free((char *)v[i].value);
 	free(v);
-	return 0;
 }
 
 /* Producer metadata (stackprof's mode and interval, ...) is written by no writer but
@@ -279,20 +287,16 @@ int cmd_merge(int argc, char **argv)
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_write_opts wo;
-	struct pt_profile dst, src;
-	struct pt_merge m;
-	struct pt_diag d;
 	struct merge_args a;
-	struct inputs in;
+	struct stream st;
+	struct pt_run r;
 	const struct pt_format *f;
-	const char *path;
-	char *first = NULL;
 	size_t i;
-	int r, ret = PT_EXIT_OK;
+	int ret = PT_EXIT_OK;
 
 	memset(&wo, 0, sizeof(wo));
 	memset(&a, 0, sizeof(a));
-	memset(&in, 0, sizeof(in));
+	memset(&st, 0, sizeof(st));
 	/* every option may repeat: argc bounds how often */
 	a.lists = pt_xreallocarray(NULL, (size_t)argc, sizeof(*a.lists));
 	a.labels = pt_xreallocarray(NULL, (size_t)argc, sizeof(*a.labels));
@@ -321,58 +325,33 @@ int cmd_merge(int argc, char **argv)
 
 	/* the timeline grows with the inputs: kept only for a writer that uses it */
 	common.load.read.keep_timeline = f->wants_timeline;
-	in.paths = argv + optind;
-	in.npaths = argc - optind;
-	in.lists = a.lists;
-	in.nlists = a.nlists;
-	pt_profile_init(&dst);
-	if ((r = next_input(&in, &path, &d)) <= 0) {
-		ret = r ? pt_cli_fail(&d) : pt_usage_error(&spec, "no input profiles");
-		goto out;
-	}
-	first = pt_xstrdup(path);
-	if ((ret = load_labelled(&common, &a, first, &dst)))
-		goto out;
-	if (!f->wants_timeline)
-		pt_profile_drop_timeline(&dst);
+	st.in.paths = argv + optind;
+	st.in.npaths = argc - optind;
+	st.in.lists = a.lists;
+	st.in.nlists = a.nlists;
+	st.a = &a;
+	pt_run_init(&r, &common, "-");
 	/* one input at a time: memory is the merged profile and the one being added */
-	pt_merge_init(&m, &dst, first);
-	while (!ret && (r = next_input(&in, &path, &d)) != 0) {
-		if (r < 0) {
-			ret = pt_cli_fail(&d);
-			break;
-		}
-		pt_profile_init(&src);
-		if (!(ret = load_labelled(&common, &a, path, &src)) &&
-		    pt_merge_add(&m, &src, path, &d) < 0)
-			ret = pt_cli_fail(&d);
-		pt_profile_release(&src);
-	}
-	pt_merge_finish(&m);
-	pt_merge_release(&m);
+	ret = pt_run_merge(&r, stream_next, stream_label, &st);
+	if (ret == PT_RUN_NO_INPUT)
+		ret = pt_usage_error(&spec, "no input profiles");
 	if (ret)
 		goto out;
-	keep_written_meta(&dst);
-	pt_profile_canonical(&dst);
+	keep_written_meta(&r.p);
+	pt_profile_canonical(&r.p);
 
 	/* every type is merged; --sample-index picks what a one-type output holds */
-	pt_diag_init(&d, first);
-	if (common.sample_index || dst.ntypes == 1) {
-		int t = pt_select_type(&dst, common.sample_index, 1, &d);
-		if (t == -1) {
-			ret = pt_cli_fail(&d);
-			goto out;
-		}
-		wo.type = t;
-	} else {
-		wo.type = PT_TYPE_ALL;
-	}
+	wo.type = PT_TYPE_ALL;
+	r.all_types = 1;
+	if ((common.sample_index || r.p.ntypes == 1) && (ret = pt_run_type(&r)))
+		goto out;
+	if (common.sample_index || r.p.ntypes == 1)
+		wo.type = r.write_type;
 	/* a writer's errors are about the merged profile: name the output */
-	ret = pt_cli_write(ra.outpath, ra.outpath ? ra.outpath : "<stdout>", f, &dst, &wo);
+	ret = pt_run_write(&r, ra.outpath, ra.outpath ? ra.outpath : "<stdout>", f, &wo);
 out:
-	pt_profile_release(&dst);
-	inputs_release(&in);
-	free(first);
+	pt_run_release(&r);
+	inputs_release(&st.in);
 out_args:
 	merge_args_release(&a);
 	return ret;

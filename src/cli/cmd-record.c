@@ -564,7 +564,7 @@ static int report(const struct record_args *a, char **paths, size_t n)
 		pt_write_opts_init(&wo);
 		if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
 			wo.type = (int)r.type;
-			ret = pt_cli_write(a->to, paths[0], f, &r.p, &wo);
+			ret = pt_run_write(&r, a->to, NULL, f, &wo);
 		}
 	} else {
 		struct pt_top_opts o;

@@ -83,7 +83,8 @@ static int emit_top(const struct pt_run *r, const void *o, FILE *out, struct pt_
 	return pt_report_top(&r->p, &r->agg, o, out, d);
 }
 
-int cmd_top(int argc, char **argv)
+/* top; may_fold 0 takes the call tree's way even where the stacks could fold as read */
+static int top(int argc, char **argv, int may_fold)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
@@ -111,6 +112,7 @@ int cmd_top(int argc, char **argv)
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
+	r.tree_only = !may_fold;
 	r.fold_marks = o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT;
 	o.gran = r.gran;
 	if (!(ret = pt_run_prepare(&r)) && !r.fold && r.gran == PT_GRAN_FILES) {
@@ -129,4 +131,14 @@ int cmd_top(int argc, char **argv)
 	}
 	pt_run_release(&r);
 	return ret;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	return top(argc, argv, 1);
+}
+
+int cmd_top_tree(int argc, char **argv)
+{
+	return top(argc, argv, 0);
 }

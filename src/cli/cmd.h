@@ -1,4 +1,4 @@
-/* cmd.h: one function per subcommand, each in src/cmd-<name>.c. They parse their
+/* cmd.h: one function per subcommand, each in src/cli/cmd-<name>.c. They parse their
  * options, run the pipeline and print; they return the exit status. */
 #ifndef PT_CMD_H
 #define PT_CMD_H
@@ -6,6 +6,9 @@
 int cmd_formats(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+/* top with its table always from the call tree, never folded while reading: the same
+ * output by the other way, which tests/top-tree.c runs to compare the two */
+int cmd_top_tree(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_traces(int argc, char **argv);

@@ -1,9 +1,10 @@
-/* driver.h: the one pipeline of the report commands (top, tree, traces, method, diff,
- * info): load the input (through the command's fold when it asked for one and no
- * filter needs the stacks), apply the filters, pick the sample type, compute the
- * per-function table at the command's granularity; then the command's own emit writes
- * into -o or stdout (pt_cli_emit). Every failure is printed here, once, and turned into
- * the exit status. */
+/* driver.h: the one pipeline every command runs: load the input (through the command's
+ * fold when it asked for one and no filter needs the stacks), apply the filters, pick
+ * the sample type, compute the per-function table at the command's granularity; then
+ * the command's own emit, or a writer, writes into -o or stdout (pt_cli_emit). Commands
+ * that write whole profiles stop before the table; merge and export stream their
+ * inputs one at a time; heap loads a heap graph. Every failure is printed here, once,
+ * and turned into the exit status. */
 #ifndef PT_DRIVER_H
 #define PT_DRIVER_H
 
@@ -14,6 +15,7 @@
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/graph.h"
+#include "core/heapgraph.h"
 #include "cli/cli.h"
 #include "core/profile.h"
 
@@ -27,11 +29,16 @@ struct pt_run {
 	unsigned views;		  /* table views besides flat/cum (PT_AGG_*); 0 */
 	int fold;		  /* fold the stacks while reading if nothing needs them; 0 */
 	int fold_marks;		  /* the fold keeps pprof's inline marks; 0 */
+	int tree_only; /* never fold: the table from the tree all the same (cmd_top_tree); 0 */
+	int regroup;   /* merge frames to gran after the filters (convert); 0 */
+	int all_types; /* --sample-index all is allowed (writers): write_type; 0 */
 
 	/* what the steps fill */
 	struct pt_profile p;
 	struct pt_filter_log log; /* what the filters removed */
 	uint32_t type;		  /* after pt_run_type */
+	int write_type;		  /* the same, or PT_TYPE_ALL for "all" under all_types */
+	char *first;		  /* pt_run_merge: the first input's name (r->path) */
 	struct pt_agg agg;	  /* after pt_run_table */
 	struct pt_fold folder;	  /* the fold, when one read the profile */
 	int folded;		  /* the fold took the stacks: p is aggregate-only */
@@ -70,8 +77,32 @@ int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit
 /* the fold that read r->p, or NULL (for pt_top_opts.fold) */
 const struct pt_fold *pt_run_fold(const struct pt_run *r);
 
-/* The load step alone, into a profile of the caller's (initialized; released by the
- * caller), for the commands that write a whole profile (convert, flamegraph, merge). */
-int pt_cli_load(const struct pt_common *c, const char *path, struct pt_profile *p);
+/* A writer instead of an emit: format f writes r->p with options o into outpath; its
+ * errors name `name` (NULL: the input). */
+int pt_run_write(const struct pt_run *r, const char *outpath, const char *name,
+		 const struct pt_format *f, const struct pt_write_opts *o);
+
+/* The inputs r->paths one at a time (export): each read and filtered alone into a
+ * profile of its own, handed to each() with a diag named for it (each returns 0, or
+ * -1 with d filled, which is printed and ends the stream), and released. Memory is
+ * one input and what each() keeps. Returns 0 or the exit status. */
+typedef int (*pt_run_each_fn)(void *ctx, const char *path, struct pt_profile *p, struct pt_diag *d);
+int pt_run_each(struct pt_run *r, pt_run_each_fn each, void *ctx);
+
+/* A stream of inputs merged into r->p one at a time (merge). next() gives 1 and the
+ * next path (valid until its next call), 0 at the end, -1 with d filled; label(), if
+ * not NULL, may change each input as read and filtered, before it is merged. The
+ * first input becomes r->p and r->path; a timeline the load options did not ask for
+ * is dropped. Returns 0, PT_RUN_NO_INPUT (nothing printed) when next() gave nothing,
+ * or the exit status of the failure printed. */
+#define PT_RUN_NO_INPUT (-1)
+typedef int (*pt_run_next_fn)(void *ctx, const char **path, struct pt_diag *d);
+typedef void (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p);
+int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, void *ctx);
+
+/* The heap graph of path (formats/load.h: pt_load_heap) into g, which is initialized
+ * here and the caller's to release, failure or not; unless raw_sizes, with DevTools'
+ * shallow sizes (analysis/heapowner.h). Returns 0 or the exit status. */
+int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g);
 
 #endif

@@ -1,4 +1,4 @@
-/* report/diff.c: the diff table (pprof -diff_base, in a table) of two profiles matched
+/* diff.c: the diff table (pprof -diff_base, in a table) of two profiles matched
  * function by function (analysis/diff.h): flat and cum in both and the change. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* report-method.c: `proftool method`: one function in detail (stackprof --method,
+/* method.c: `proftool method`: one function in detail (stackprof --method,
  * pprof -list/-peek): self and total, callers and callees, annotated source lines.
  * Counts come from the aggregate, so they are once per stack, except for aggregate-only
  * profiles whose edges and line totals were counted per occurrence by their producer. */

@@ -98,7 +98,7 @@ struct pt_goroutines_opts {
 int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,
 			 struct pt_diag *d);
 
-/* `top --style stackprof` (report-top-stackprof.c) */
+/* `top --style stackprof` (report/top-stackprof.c) */
 int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 			    const struct pt_top_opts *o, FILE *out, struct pt_diag *d);
 
@@ -127,7 +127,7 @@ uint32_t pt_report_node_fraction(const struct pt_agg *a, uint32_t t, double frac
 void pt_report_entry_label(struct pt_buf *b, const struct pt_profile *p,
 			   const struct pt_agg_entry *e);
 
-/* ---- tree (report-tree.c) ---- */
+/* ---- tree (report/tree.c) ---- */
 
 struct pt_tree_opts {
 	uint32_t type;
@@ -146,7 +146,7 @@ struct pt_tree_opts {
 int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const struct pt_tree_opts *o,
 		   FILE *out, struct pt_diag *d);
 
-/* ---- diff (report-diff.c) ---- */
+/* ---- diff (report/diff.c) ---- */
 
 void pt_diff_row_label(struct pt_buf *b, const struct pt_diff *df, const struct pt_diff_row *r);
 

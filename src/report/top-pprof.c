@@ -1,4 +1,4 @@
-/* report-top-pprof.c: `go tool pprof`'s -top and -traces layouts: its header, its one
+/* top-pprof.c: `go tool pprof`'s -top and -traces layouts: its header, its one
  * unit per report, its node trimming and its (inline) marks, rebuilt from the samples
  * the way pprof's graph package does it (one node per function name, or per printed
  * name at -lines and -addresses). */

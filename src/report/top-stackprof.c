@@ -1,4 +1,4 @@
-/* report-top-stackprof.c: `top --style stackprof`: the layout of `stackprof --text`
+/* top-stackprof.c: `top --style stackprof`: the layout of `stackprof --text`
  * (Mode / Samples with miss rate / GC header; TOTAL (pct) SAMPLES (pct) FRAME rows). */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* report-top.c: the flat/cumulative table (pprof -top, stackprof --text). */
+/* top.c: the flat/cumulative table (pprof -top, stackprof --text). */
 #include "config.h"
 
 #include <csv.h>

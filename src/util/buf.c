@@ -26,10 +26,8 @@ void pt_buf_release(struct pt_buf *b)
 void pt_buf_grow_slow(struct pt_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
-	if (need < b->len) {
-		fprintf(stderr, "proftool: buffer size overflow\n");
-		exit(1);
-	}
+	if (need < b->len)
+		pt_die("buffer size overflow");
 	if (need <= b->alloc)
 		return;
 	if (!b->alloc)

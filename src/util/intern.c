@@ -80,18 +80,14 @@ uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
 	uint64_t h;
 	uint32_t slot, id;
 
-	if (len >= UINT32_MAX) {
-		fprintf(stderr, "proftool: string of %zu bytes is too long\n", len);
-		exit(1);
-	}
+	if (len >= UINT32_MAX)
+		pt_die("string of %zu bytes is too long", len);
 	h = pt_hash_bytes(&t->key, s, len);
 	id = lookup(t, s, len, h, &slot);
 	if (id != UINT32_MAX)
 		return id;
-	if (t->n == UINT32_MAX - 1) {
-		fprintf(stderr, "proftool: too many distinct strings\n");
-		exit(1);
-	}
+	if (t->n == UINT32_MAX - 1)
+		pt_die("too many distinct strings");
 	PT_ALLOC_GROW(t->v, (size_t)t->n + 1, t->alloc);
 	id = t->n++;
 	t->v[id].str = pt_arena_memdup(t->arena, s, len);

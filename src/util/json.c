@@ -6,6 +6,7 @@
 
 #include "util/json.h"
 #include "util/text.h"
+#include "util/xalloc.h"
 
 static void to_file(void *ctx, const char *s, size_t n)
 {
@@ -21,10 +22,8 @@ static yajl_gen gen(void (*print)(void *, const char *, size_t), void *ctx)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 
-	if (!g) { /* as pt_xmalloc does on out-of-memory */
-		fprintf(stderr, "proftool: out of memory\n");
-		exit(1);
-	}
+	if (!g) /* yajl's allocation failed */
+		pt_die("out of memory");
 	yajl_gen_config(g, yajl_gen_print_callback, print, ctx);
 	return g;
 }

@@ -1,6 +1,7 @@
 /* xalloc.c: allocation wrappers that exit on out-of-memory. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,10 +92,21 @@ void pt_xalloc_init(void)
 #endif
 }
 
+void pt_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("proftool: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
 static void die_oom(size_t n)
 {
-	fprintf(stderr, "proftool: out of memory allocating %zu bytes\n", n);
-	exit(1);
+	pt_die("out of memory allocating %zu bytes", n);
 }
 
 void *pt_xmalloc(size_t n)

@@ -1,9 +1,14 @@
-/* xalloc.h: allocation that never returns NULL (tmux's xmalloc).
- * On out-of-memory these print one line and exit 1; callers never check. */
+/* xalloc.h: allocation that never returns NULL (tmux's xmalloc), and the one fatal
+ * path (pt_die) it ends in on out-of-memory; callers never check. */
 #ifndef PT_XALLOC_H
 #define PT_XALLOC_H
 
 #include <stddef.h>
+
+/* The one fatal path (tmux's fatalx): print "proftool: MESSAGE" and exit 1. Only for
+ * out-of-memory and internal limits no input can be blamed for; bad input is a
+ * struct pt_diag returned up to the command. */
+void pt_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Once, first thing in main: sets up malloc for transparent huge pages (xalloc.c). */
 void pt_xalloc_init(void);

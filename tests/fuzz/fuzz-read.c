@@ -19,8 +19,7 @@
 #include "analysis/fold.h"
 #include "analysis/heapowner.h"
 #include "formats/format.h"
-#include "formats/heapsnapshot.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "report/heap.h"
 #include "report/report.h"
 
@@ -115,7 +114,7 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	pt_heapgraph_init(&g);
 	if (pt_input_open_mem(&in, "fuzz", data, size, max_size, &d) < 0)
 		goto out;
-	if (pt_heapsnapshot_load(&in, &g, &d) < 0) {
+	if (pt_format_find("heapsnapshot")->read_heap(&in, &g, &d) < 0) {
 		if (strchr(d.msg, '\n'))
 			abort();
 		pt_input_close(&in);

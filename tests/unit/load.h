@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/load.h"
+#include "formats/load.h"
 
 /* Read the file at path into p, which is initialized here (the caller releases it),
  * with the read options ro (NULL: all off). d is initialized for path, which must

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "load.h"
 #include "tap.h"
 
@@ -25,7 +25,7 @@ static char *write_collapsed(const struct pt_profile *p, int type)
 	memset(&o, 0, sizeof(o));
 	o.type = type;
 	pt_diag_init(&d, "out");
-	if (pt_format_collapsed.write(p, &o, fp, &d) < 0) {
+	if (pt_format_find("collapsed")->write(p, &o, fp, &d) < 0) {
 		fclose(fp);
 		free(buf);
 		return NULL;
@@ -40,9 +40,9 @@ int main(void)
 	struct pt_diag d;
 	char *out;
 
-	ok(pt_format_collapsed.detect((const unsigned char *)"a;b 1\na 2\n", 10) > 0,
+	ok(pt_format_find("collapsed")->detect((const unsigned char *)"a;b 1\na 2\n", 10) > 0,
 	   "detects folded lines");
-	ok(pt_format_collapsed.detect((const unsigned char *)"\x01\x02\x00", 3) == 0,
+	ok(pt_format_find("collapsed")->detect((const unsigned char *)"\x01\x02\x00", 3) == 0,
 	   "binary is not collapsed");
 
 	ok(load_text("a;b 1\na;b 2\na 3   \n\nb;c 1.5\n", &p, &d, 0) == 0,

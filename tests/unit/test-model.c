@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "core/check.h"
 #include "core/profile.h"
 #include "tap.h"
 
@@ -408,8 +409,60 @@ static void test_views(void)
 	pt_profile_release(&p);
 }
 
+/* the model check after every read: a sound profile passes, each broken rule is named */
+static void test_check(void)
+{
+	struct pt_profile p;
+	struct pt_diag d;
+	int64_t v = 2;
+	uint32_t keep;
+
+	pt_profile_init(&p);
+	pt_diag_init(&d, "x");
+	is_int(pt_profile_check(&p, &d), -1, "check: a profile without types fails");
+	ok(!strcmp(d.msg, "no sample types in the profile"), "check: says so (%s)", d.msg);
+	pt_profile_add_type(&p, "samples", "count");
+	add(&p, "a;b;c", &v);
+	add(&p, "a;d", &v);
+	pt_profile_pack(&p);
+	is_int(pt_profile_check(&p, &d), 0, "check: a sound profile passes");
+
+	keep = p.nodes[2].parent;
+	p.nodes[2].parent = 3;
+	is_int(pt_profile_check(&p, &d), -1, "check: a node before its parent fails");
+	ok(strstr(d.msg, "call tree node 2 comes before its parent") != NULL, "check: %s", d.msg);
+	p.nodes[2].parent = keep;
+	p.nodes[3].depth++;
+	is_int(pt_profile_check(&p, &d), -1, "check: a wrong depth fails");
+	p.nodes[3].depth--;
+
+	keep = p.frames[1].func;
+	p.frames[1].func = p.nfuncs;
+	is_int(pt_profile_check(&p, &d), -1, "check: a frame without its function fails");
+	ok(strstr(d.msg, "frame 1 has no function") != NULL, "check: %s", d.msg);
+	p.frames[1].func = keep;
+
+	keep = p.funcs[1].name;
+	p.funcs[1].name = p.strings.n;
+	is_int(pt_profile_check(&p, &d), -1, "check: an unresolved string id fails");
+	p.funcs[1].name = keep;
+
+	keep = p.samples[0].node;
+	p.samples[0].node = p.nnodes;
+	is_int(pt_profile_check(&p, &d), -1, "check: a row of a missing node fails");
+	p.samples[0].node = keep;
+	keep = p.samples[0].labels;
+	p.samples[0].labels = p.nlabelsets;
+	is_int(pt_profile_check(&p, &d), -1, "check: a row of a missing label set fails");
+	p.samples[0].labels = keep;
+
+	is_int(pt_profile_check(&p, &d), 0, "check: mended, it passes again");
+	pt_profile_release(&p);
+}
+
 int main(void)
 {
+	test_check();
 	test_child_index();
 	test_views();
 	test_recursion();

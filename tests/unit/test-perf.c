@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "load.h"
 #include "tap.h"
 

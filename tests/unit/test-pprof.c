@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "formats/format.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "load.h"
 #include "formats/profile.pb-c.h"
 #include "tap.h"
@@ -145,7 +145,7 @@ static char *write_profile(const struct pt_profile *p, const struct pt_write_opt
 	char *buf = NULL;
 	FILE *fp = open_memstream(&buf, len);
 	pt_diag_init(&d, "out");
-	ok(pt_format_pprof.write(p, wo, fp, &d) == 0, "the writer succeeds");
+	ok(pt_format_find("pprof")->write(p, wo, fp, &d) == 0, "the writer succeeds");
 	fclose(fp);
 	return buf;
 }
@@ -236,7 +236,7 @@ int main(void)
 	wo.type = PT_TYPE_ALL;
 	wo.flags = PT_WRITE_NO_GZIP;
 	pt_diag_init(&d, "out");
-	ok(pt_format_pprof.write(&p, &wo, fp, &d) == 0, "the writer succeeds");
+	ok(pt_format_find("pprof")->write(&p, &wo, fp, &d) == 0, "the writer succeeds");
 	fclose(fp);
 
 	pb = perftools__profiles__profile__unpack(NULL, len, (const uint8_t *)buf);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "cli/load.h"
+#include "formats/load.h"
 #include "load.h"
 #include "tap.h"
 

@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -62,8 +64,54 @@ static void test_same_size_realloc_advises_nothing(void)
 	free(p);
 }
 
+/* run fn in a child; its stderr into buf, its exit status returned */
+static int in_child(void (*fn)(void), char *buf, size_t size)
+{
+	int fds[2], status = -1;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	fflush(stdout); /* the child's exit must not print the TAP lines again */
+	if (pipe(fds) < 0 || (pid = fork()) < 0)
+		abort();
+	if (!pid) {
+		dup2(fds[1], 2);
+		fn();
+		_exit(99);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf + got, size - 1 - (size_t)got)) > 0)
+		got += n;
+	buf[got] = 0;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void overflow(void)
+{
+	pt_xreallocarray(NULL, SIZE_MAX, 2);
+}
+
+static void internal(void)
+{
+	pt_die("too many %s", "strings");
+}
+
+static void test_one_fatal_path(void)
+{
+	char buf[256], want[128];
+
+	snprintf(want, sizeof(want), "proftool: out of memory allocating %zu bytes\n", SIZE_MAX);
+	is_int(in_child(overflow, buf, sizeof(buf)), 1, "out of memory: exit 1");
+	ok(!strcmp(buf, want), "out of memory: the one line");
+	is_int(in_child(internal, buf, sizeof(buf)), 1, "pt_die: exit 1");
+	ok(!strcmp(buf, "proftool: too many strings\n"), "pt_die: the one line");
+}
+
 int main(void)
 {
+	test_one_fatal_path();
 	pt_xalloc_init();
 	test_same_size_realloc_advises_nothing();
 	test_growth_advises_once_per_growth();

@@ -1,5 +1,7 @@
-/* load.h: the front of the pipeline: open an input, detect or force its format, read it
- * into a profile; and resolve a --sample-index spec against it. */
+/* load.h: the one load front: open an input (file, stdin, URL), undo its compression,
+ * detect or force its format, read it, check the model (core/check.h); and resolve a
+ * --sample-index spec against the profile. Every command, unit test and fuzzer reads
+ * through here. */
 #ifndef PT_LOAD_H
 #define PT_LOAD_H
 
@@ -7,6 +9,7 @@
 
 #include "util/diag.h"
 #include "formats/format.h"
+#include "core/heapgraph.h"
 #include "core/profile.h"
 
 struct pt_load_opts {
@@ -18,7 +21,7 @@ struct pt_load_opts {
 };
 
 /* Read path ("-" = stdin, or an http:// or https:// URL, fetched whole) into p
- * (initialized by the caller). On error d is filled
+ * (initialized by the caller), then check it (pt_profile_check). On error d is filled
  * (its path set to the input's display name) and -1 returned; p must still be
  * released. */
 int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
@@ -27,6 +30,15 @@ int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p
 /* The same from an open input (detection peeks at its first bytes). */
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d);
+
+/* What a command that needs a heap graph reads (`proftool heap`): path, opened as
+ * above, into g (initialized by the caller, who releases it even on error) by the row
+ * that yields a heap graph (pt_format_detect_yield). An input another row claims is
+ * refused with its format's name. 0, or -1 with d filled. */
+int pt_load_heap(const char *path, const struct pt_load_opts *o, struct pt_heapgraph *g,
+		 struct pt_diag *d);
+/* the same from an open input */
+int pt_load_heap_input(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d);
 
 /* Index of the sample type that spec names (NULL = the profile's default), or -1 with d
  * filled. "all" is accepted only when allow_all, giving PT_TYPE_ALL. */

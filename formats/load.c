@@ -1,13 +1,13 @@
-/* load.c: input -> format reader -> profile. */
+/* load.c: the load front: input -> detection -> format reader -> model check. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include <stdlib.h>
-
+#include "core/check.h"
+#include "formats/load.h"
 #include "util/buf.h"
 #include "util/fetch.h"
-#include "cli/load.h"
 
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d)
@@ -39,13 +39,25 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	pt_profile_pack(p);
 	if (!ret && !p->format)
 		p->format = f->name;
-	if (!ret && !p->ntypes)
-		ret = pt_diag_error_at(d, 0, "no sample types in the profile");
+	if (!ret)
+		ret = pt_profile_check(p, d);
 	return ret;
 }
 
+/* what to read an open input as: a profile or a heap graph */
+struct target {
+	struct pt_profile *p;
+	struct pt_heapgraph *g;
+};
+
+static int read_input(struct pt_input *in, const struct pt_load_opts *o, struct target *t,
+		      struct pt_diag *d)
+{
+	return t->p ? pt_load_input(in, o, t->p, d) : pt_load_heap_input(in, t->g, d);
+}
+
 /* a URL: fetched whole (bounded like a file), then read from memory */
-static int load_url(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+static int load_url(const char *path, const struct pt_load_opts *o, struct target *t,
 		    struct pt_diag *d)
 {
 	uint64_t max = o->max_size ? o->max_size : PT_INPUT_DEFAULT_MAX;
@@ -58,7 +70,7 @@ static int load_url(const char *path, const struct pt_load_opts *o, struct pt_pr
 
 	if (pt_fetch(url ? url : path, max, timeout, &data, &len, d) == 0) {
 		if (pt_input_open_mem(&in, path, data, len, o->max_size, d) == 0)
-			ret = pt_load_input(&in, o, p, d);
+			ret = read_input(&in, o, t, d);
 		pt_input_close(&in);
 		free(data);
 	}
@@ -67,17 +79,52 @@ static int load_url(const char *path, const struct pt_load_opts *o, struct pt_pr
 	return ret;
 }
 
-int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
+static int load(const char *path, const struct pt_load_opts *o, struct target *t, struct pt_diag *d)
 {
 	struct pt_input in;
 	int ret = -1;
 
 	if (pt_is_url(path))
-		return load_url(path, o, p, d);
+		return load_url(path, o, t, d);
 	if (pt_input_open(&in, path, o->max_size, d) == 0)
-		ret = pt_load_input(&in, o, p, d);
+		ret = read_input(&in, o, t, d);
 	pt_input_close(&in);
 	return ret;
+}
+
+int pt_load(const char *path, const struct pt_load_opts *o, struct pt_profile *p, struct pt_diag *d)
+{
+	struct target t = {p, NULL};
+	return load(path, o, &t, d);
+}
+
+int pt_load_heap_input(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d)
+{
+	const struct pt_format *f;
+	const unsigned char *head;
+	size_t len;
+
+	head = pt_input_peek(in, PT_DETECT_BYTES, &len);
+	if (!head)
+		return -1;
+	/* another model's input is named, with the command that reads it */
+	f = pt_format_detect(head, len);
+	if (f && !(pt_format_yields(f) & PT_YIELD_HEAP_GRAPH))
+		return pt_diag_error(d,
+				     "a %s profile, not a heap snapshot: 'proftool top' and the "
+				     "other profile commands read it",
+				     f->name);
+	f = pt_format_detect_yield(head, len, PT_YIELD_HEAP_GRAPH);
+	if (!f)
+		return pt_diag_error(d, "this build reads no heap snapshots");
+	return f->read_heap(in, g, d);
+}
+
+int pt_load_heap(const char *path, const struct pt_load_opts *o, struct pt_heapgraph *g,
+		 struct pt_diag *d)
+{
+	struct target t = {NULL, g};
+	return load(path, o, &t, d);
 }
 
 int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d)
