@@ -43,4 +43,85 @@ test_expect_success 'the cases cover both ways of computing p' '
 	"$STATS" --cases "$CASES" >ours &&
 	awk "\$3 == 1 { e++ } \$3 == 0 { a++ } END { exit !(e >= 10 && a >= 10) }" ours'
 
+# runs NAME PARSE RENDER ENCODE: a crafted run of three functions under main
+run () {
+	printf 'main;parse %s\nmain;render %s\nmain;encode %s\n' "$2" "$3" "$4" >"$TRASH/$1"
+}
+# BASE: parse about 40%; NEW: parse about 46% (a real shift); A/A: BASE's twins
+run a1 400 400 200; run a2 410 390 200; run a3 395 405 200; run a4 405 400 195
+run a5 400 395 205
+run b1 460 380 190; run b2 470 370 190; run b3 455 385 195; run b4 465 375 190
+run b5 450 390 190
+run c1 402 398 200; run c2 396 404 200; run c3 408 392 200; run c4 399 396 205
+run c5 404 401 195
+A="$TRASH/a1 $TRASH/a2 $TRASH/a3 $TRASH/a4 $TRASH/a5"
+B="$TRASH/b1 $TRASH/b2 $TRASH/b3 $TRASH/b4 $TRASH/b5"
+C="$TRASH/c1 $TRASH/c2 $TRASH/c3 $TRASH/c4 $TRASH/c5"
+
+test_expect_success 'five runs a side: a 4.66-point shift (parse: 400 of 1000 a run, then 450-470 of about 1030; medians 40.00% and 460/1030 = 44.66%) fails the gate, its offender named' '
+	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2 &&
+	grep -q "^proftool: diff: regression: parse: median cum 40.00% -> 44.66% (+4.66 points, q=" err &&
+	test "$(grep -c "regression:" err)" = 1 &&
+	grep -q "^Tested 4 functions" out'
+
+test_expect_success 'the same files A/A: nothing is significant, the gate passes' '
+	"$PROFTOOL" diff $A --vs $C --fail-on-regression 0.5 --format csv >out &&
+	awk -F, "NR > 1 && \$12 < 0.05 { bad = 1 } END { exit bad }" out'
+
+test_expect_success 'a change under the threshold passes even when significant' '
+	"$PROFTOOL" diff $A --vs $B --fail-on-regression 10'
+
+test_expect_success '--base-from and --new-from read the same runs as --vs' '
+	printf "%s\n" $A >base.list && printf "%s\n\n" $B >new.list &&
+	"$PROFTOOL" diff --format json $A --vs $B >want &&
+	"$PROFTOOL" diff --format json --base-from base.list --new-from new.list >got &&
+	test_cmp want got'
+
+test_expect_success 'json: the test columns, null for an open interval end' '
+	"$PROFTOOL" diff --format json $TRASH/a1 $TRASH/a2 --vs $TRASH/b1 $TRASH/b2 >out &&
+	jq -e ".base_runs == 2 and .new_runs == 2 and (.rows[] | select(.name == \"parse\") | .change_low == null and .tested and .q >= 0)" out'
+
+test_expect_success 'one run a side: as before, and it says no test was possible' '
+	"$PROFTOOL" diff $TRASH/a1 $TRASH/b1 >want &&
+	"$PROFTOOL" diff $TRASH/a1 --vs $TRASH/b1 >got 2>err &&
+	test_cmp want got &&
+	grep -q "^proftool: diff: one run a side: no test was possible" err'
+
+test_expect_success 'the totals: 3% more samples in every new run fails --fail-on-total-growth 2' '
+	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-total-growth 2 &&
+	grep -q "^proftool: diff: regression: the total grew by +3.00% (over 2%, p=" err &&
+	"$PROFTOOL" diff $A --vs $B --fail-on-total-growth 5'
+
+test_expect_success 'the totals of two profiles: the growth alone decides' '
+	test_expect_code 3 "$PROFTOOL" diff $TRASH/a1 $TRASH/b1 --fail-on-total-growth 2 &&
+	grep -q "no test was possible; the total grew by +3.00%" err'
+
+test_expect_success 'JUnit: a test case per function tested, the offender a failure' '
+	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2 --junit j.xml \
+		--metrics m.txt >/dev/null 2>&1 &&
+	grep -q "<testsuites tests=\"4\" failures=\"1\">" j.xml &&
+	grep -A1 "name=\"parse\"" j.xml | grep -q "<failure message=\"median cum 40.00% -&gt; 44.66%" &&
+	if command -v xmllint >/dev/null; then xmllint --noout j.xml; fi &&
+	grep -q "^proftool_cum_share_change{function=\"parse\"} 4.66" m.txt &&
+	test "$(tail -1 m.txt)" = "# EOF"'
+
+test_expect_success 'two profiles: --junit and --metrics too' '
+	"$PROFTOOL" diff $TRASH/a1 $TRASH/b1 --fail-on-regression 10 --junit j.xml --metrics m.txt >/dev/null &&
+	grep -q "<testsuites tests=\"4\" failures=\"0\">" j.xml &&
+	grep -q "^proftool_new_cum_share{function=\"parse\"} 44.66" m.txt'
+
+test_expect_success 'bad input: a file twice, sample types apart, an empty profile: one line' '
+	test_expect_code 2 "$PROFTOOL" diff $TRASH/a1 $TRASH/a2 --vs $TRASH/b1 $TRASH/a1 &&
+	test "$(wc -l <err)" = 1 && grep -q "is given twice" err &&
+	test_expect_code 1 "$PROFTOOL" diff $TRASH/a1 $TRASH/a2 --vs $SAMPLES/go/cpu.pb.gz $TRASH/b1 &&
+	test "$(wc -l <err)" = 1 && grep -q "sample type cpu \[nanoseconds\] differs from samples" err &&
+	printf "main;x 0\n" >zero && printf "main;x 0\n" >zero2 &&
+	test_expect_code 1 "$PROFTOOL" diff $TRASH/a1 $TRASH/a2 --vs zero zero2 &&
+	test "$(wc -l <err)" = 1 && grep -q "zero: the profile is empty" err'
+
+test_expect_success 'usage: one side missing, three runs against one, --to with runs' '
+	test_expect_code 2 "$PROFTOOL" diff --vs $TRASH/b1 $TRASH/b2 &&
+	test_expect_code 2 "$PROFTOOL" diff $A --vs $TRASH/b1 &&
+	test_expect_code 2 "$PROFTOOL" diff --to collapsed $A --vs $B'
+
 test_done
