@@ -1054,11 +1054,11 @@ out:
 
 int pt_gotrace_unknown(struct pt_diag *d, int ver)
 {
-	return pt_diag_error(d,
-			     "Go %d.%d trace: proftool reads the traces of Go 1.11 to 1.21 "
-			     "itself; run 'go tool trace -pprof=TYPE %s' for TYPE net, sync, "
-			     "syscall and sched, or put go on PATH",
-			     ver / 1000, ver % 1000, d->path ? d->path : "FILE");
+	return pt_diag_error_at(d, 0,
+				"Go %d.%d trace: proftool reads the traces of Go 1.11 to 1.21 "
+				"itself; run 'go tool trace -pprof=TYPE %s' for TYPE net, sync, "
+				"syscall and sched, or put go on PATH",
+				ver / 1000, ver % 1000, d->path ? d->path : "FILE");
 }
 
 static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
