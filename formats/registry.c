@@ -22,7 +22,9 @@
 	X(svg)                                                                                     \
 	X(html)                                                                                    \
 	X(goroutine)                                                                               \
-	X(gotext)
+	X(gotext)                                                                                  \
+	X(gotrace)                                                                                 \
+	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;
 #define LIST_ROW(name)	  &pt_format_##name,

@@ -25,6 +25,12 @@
 #   dumps deadlock                   crash output on stderr (exit status 2, or SIGABRT)
 # DUMPS_WAIT=2m waits that long before dumping (go1.19 printed no wait times even so).
 # `make.sh text` makes only the text dumps (the .pb.gz samples above stay as they are).
+#
+# The execution traces come from src/trace (runtime/trace.Start to a file):
+#   trace blocking trace-blocking.trace   channels, a mutex, select, loopback TCP, fsync
+#   trace many trace-many.trace           2000 short goroutines that send on one channel
+# `make.sh trace` makes only those; tests/ref/gotrace/make.sh then remakes the
+# go tool trace -pprof references the tests compare with.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +42,14 @@ export GOCACHE=${GOCACHE:-$WORK/gocache}
 rm -rf "$WORK/out"
 mkdir -p "$WORK/out"
 go version
+if [ "${1:-}" = trace ]; then
+	(cd "$here/src" && go vet ./trace && go build -trimpath -o "$WORK/trace" ./trace)
+	for k in blocking many; do
+		"$WORK/trace" $k "$here/trace-$k.trace"
+	done
+	ls -l "$here"/*.trace
+	exit 0
+fi
 if [ "${1:-}" != text ]; then
 (cd "$here/src" && go vet . && go build -trimpath -o "$WORK/proftool-sample" .)
 "$WORK/proftool-sample" "$WORK/out"

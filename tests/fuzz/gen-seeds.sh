@@ -27,6 +27,8 @@ samples () {
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
 	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
+	fuzz-gotrace) ls "$srcdir"/samples/go/*.trace "$srcdir"/tests/data/gotrace-* \
+		"$srcdir"/tests/malformed/gotrace-* ;;
 	esac 2>/dev/null | grep -v '\.err$' || :
 }
 samples | while read -r f; do cp "$f" "$out/"; done

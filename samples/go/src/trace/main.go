@@ -1,0 +1,164 @@
+// Command trace writes the Go execution trace samples of samples/go/ (see
+// samples/README): goroutines that block on channels, a mutex, loopback TCP and
+// fsync, and, with the argument "many", a few thousand short goroutines.
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime/trace"
+	"sync"
+	"time"
+)
+
+func chanPair(rounds int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			time.Sleep(200 * time.Microsecond)
+			pong <- v + 1
+		}
+		close(pong)
+	}()
+	for i := 0; i < rounds; i++ {
+		ping <- i
+		<-pong
+	}
+	close(ping)
+}
+
+var shared sync.Mutex
+
+func lockHolder(rounds int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for i := 0; i < rounds; i++ {
+		shared.Lock()
+		time.Sleep(300 * time.Microsecond)
+		shared.Unlock()
+	}
+}
+
+func selectWait(done <-chan struct{}, tick <-chan time.Time, wg *sync.WaitGroup) {
+	defer wg.Done()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick:
+		}
+	}
+}
+
+func tcpEcho(rounds int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			panic(err)
+		}
+		io.Copy(c, c)
+		c.Close()
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		panic(err)
+	}
+	buf := make([]byte, 64)
+	for i := 0; i < rounds; i++ {
+		time.Sleep(100 * time.Microsecond)
+		if _, err := c.Write(buf); err != nil {
+			panic(err)
+		}
+		if _, err := io.ReadFull(c, buf); err != nil {
+			panic(err)
+		}
+	}
+	c.Close()
+	ln.Close()
+}
+
+func syncFile(dir string, rounds int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	f, err := os.CreateTemp(dir, "fsync")
+	if err != nil {
+		panic(err)
+	}
+	defer os.Remove(f.Name())
+	for i := 0; i < rounds; i++ {
+		fmt.Fprintf(f, "line %d\n", i)
+		if err := f.Sync(); err != nil {
+			panic(err)
+		}
+	}
+	f.Close()
+}
+
+func blocking(dir string) {
+	var wg sync.WaitGroup
+	wg.Add(7)
+	go chanPair(40, &wg)
+	go lockHolder(30, &wg)
+	go lockHolder(30, &wg)
+	go tcpEcho(40, &wg)
+	go syncFile(dir, 20, &wg)
+	done := make(chan struct{})
+	ticker := time.NewTicker(time.Millisecond)
+	go selectWait(done, ticker.C, &wg)
+	go func() {
+		defer wg.Done()
+		time.Sleep(30 * time.Millisecond)
+		close(done)
+	}()
+	wg.Wait()
+	ticker.Stop()
+}
+
+func leaf(n int, out chan<- int) {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	out <- s
+}
+
+func many() {
+	out := make(chan int)
+	const n = 2000
+	for i := 0; i < n; i++ {
+		go leaf(i%100, out)
+	}
+	for i := 0; i < n; i++ {
+		<-out
+	}
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: trace blocking|many OUT.trace")
+		os.Exit(2)
+	}
+	f, err := os.Create(os.Args[2])
+	if err != nil {
+		panic(err)
+	}
+	if err := trace.Start(f); err != nil {
+		panic(err)
+	}
+	switch os.Args[1] {
+	case "blocking":
+		blocking(os.TempDir())
+	case "many":
+		many()
+	}
+	trace.Stop()
+	if err := f.Close(); err != nil {
+		panic(err)
+	}
+}
