@@ -822,6 +822,7 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 {
 	struct parse ps;
 	yajl_status st;
+	int cut;
 
 	if (nested > MAX_NEST)
 		return fail_at(r, off, "subprocess profiles nested deeper than %d", MAX_NEST);
@@ -829,10 +830,11 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 	ps.base = off;
 	ps.nested = nested;
 	st = yajl_parse(ps.h, (const unsigned char *)s, len);
+	cut = st == yajl_status_ok;
 	if (st == yajl_status_ok)
 		st = yajl_complete_parse(ps.h);
 	if (st != yajl_status_ok && !r->failed) {
-		if (st == yajl_status_error) {
+		if (!cut) {
 			unsigned char *msg = yajl_get_error(ps.h, 0, NULL, 0);
 			char *m = (char *)msg, *e = m + strlen(m);
 			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
@@ -840,7 +842,9 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 			fail_at(r, off, "subprocess profile (a JSON string): invalid JSON: %s", m);
 			yajl_free_error(ps.h, msg);
 		} else {
-			fail_at(r, off, "subprocess profile (a JSON string): truncated JSON");
+			fail_at(r, off,
+				"subprocess profile (a JSON string): truncated JSON: unexpected "
+				"end of input");
 		}
 	}
 	parse_release(&ps);
@@ -1000,7 +1004,7 @@ static uint32_t raw_frame(struct tb *b, uint32_t loc, double line, double column
 	} else if (n > 2 && s[0] == '0' && s[1] == 'x') {
 		f.flags = PT_FRAME_NO_SYMBOL;
 	}
-	f.func = pt_profile_func_ident(p, name, 0, file, file ? ln : 0, (uint64_t)cl);
+	f.func = pt_profile_func_ident(p, name, 0, file, file ? ln : 0, file ? (uint64_t)cl : 0);
 	f.line = ln;
 	f.column = cl;
 	return pt_profile_frame(p, &f);
