@@ -872,6 +872,12 @@ static void fmt_cell(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.17g", v);
 }
 
+/* a raw location string, parsed */
+struct loc {
+	uint32_t name, file, flags, done;
+	int64_t line, column;
+};
+
 struct tb {
 	struct reader *r;
 	struct gthread *t;
@@ -883,6 +889,7 @@ struct tb {
 	uint32_t *snode;	    /* per stack: call-tree node, NONE until needed */
 	uint32_t *fid;		    /* per frame: profile frame, 0 until needed */
 	uint32_t *scratch;
+	struct loc *locs; /* per string index, raw profiles */
 	const char *tname;
 };
 
@@ -920,16 +927,14 @@ static int64_t whole(double v)
 
 /* a raw location: "name (url:line:col)" or "url:line:col" (JS, the Firefox Profiler's
  * reading, with an optional "[sourceIndex]"), else a label or address kept whole */
-static uint32_t raw_frame(struct tb *b, uint32_t loc, double line, double column)
+static void parse_location(struct tb *b, uint32_t loc, struct loc *out)
 {
 	struct pt_profile *p = b->r->p;
 	const char *s = pt_s(p, loc);
 	size_t n = pt_intern_len(&p->strings, loc), e = n, i, name_end = 0, url = 0;
-	int64_t ln = whole(line), cl = whole(column);
-	uint32_t name = loc, file = 0;
-	struct pt_frame f;
+	int64_t ln = 0, cl = 0;
+	uint32_t name = loc, file = 0, flags = 0;
 
-	memset(&f, 0, sizeof(f));
 	/* strip "[digits]" */
 	if (e && s[e - 1] == ']') {
 		i = e - 1;
@@ -1002,12 +1007,35 @@ static uint32_t raw_frame(struct tb *b, uint32_t loc, double line, double column
 		}
 		(void)url;
 	} else if (n > 2 && s[0] == '0' && s[1] == 'x') {
-		f.flags = PT_FRAME_NO_SYMBOL;
+		flags = PT_FRAME_NO_SYMBOL;
 	}
-	f.func = pt_profile_func_ident(p, name, 0, file, file ? ln : 0, file ? (uint64_t)cl : 0);
-	f.line = ln;
-	f.column = cl;
-	return pt_profile_frame(p, &f);
+	out->done = 1;
+	out->name = name;
+	out->file = file;
+	out->flags = flags;
+	out->line = ln;
+	out->column = cl;
+}
+
+/* a raw frame: its location string index si (parsed once per string, however many
+ * frames share it), the frame's own line and column where the location has none */
+static uint32_t raw_frame(struct tb *b, uint32_t si, double line, double column)
+{
+	struct loc *l;
+	struct pt_frame f;
+
+	if (!b->locs)
+		b->locs = pt_xcalloc(b->str->n + 1, sizeof(*b->locs));
+	l = &b->locs[si];
+	if (!l->done)
+		parse_location(b, b->str->id[si], l);
+	memset(&f, 0, sizeof(f));
+	f.flags = l->flags;
+	f.line = l->file ? l->line : whole(line);
+	f.column = l->file ? l->column : whole(column);
+	f.func = pt_profile_func_ident(b->r->p, l->name, 0, l->file, l->file ? l->line : 0,
+				       l->file ? (uint64_t)l->column : 0);
+	return pt_profile_frame(b->r->p, &f);
 }
 
 static int tb_frame(struct tb *b, uint32_t fi, uint32_t *out)
@@ -1024,11 +1052,11 @@ static int tb_frame(struct tb *b, uint32_t fi, uint32_t *out)
 	line = cell(b->frame, F_LINE, fi);
 	col = cell(b->frame, F_COLUMN, fi);
 	if (!b->processed) {
-		uint32_t loc;
-		if (tb_string(b, cell(b->frame, F_LOCATION, fi), &loc) < 0 || !loc)
+		uint32_t si;
+		if (as_index(cell(b->frame, F_LOCATION, fi), b->str ? b->str->n : 0, &si) < 0)
 			return tb_error(b, b->frame->off,
 					"frame %" PRIu32 ": location is not a string index", fi);
-		*out = b->fid[fi] = raw_frame(b, loc, line, col);
+		*out = b->fid[fi] = raw_frame(b, si, line, col);
 		return 0;
 	}
 	if (as_index(cell(b->frame, F_FUNC, fi), b->nfuncs, &fn) < 0) {
@@ -1382,6 +1410,7 @@ out:
 	free(b.snode);
 	free(b.scratch);
 	free(b.fid);
+	free(b.locs);
 	return ret;
 }
 
