@@ -23,6 +23,7 @@ samples () {
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
+	fuzz-gecko) ls "$srcdir"/tests/data/gecko/*.json "$srcdir"/tests/malformed/gecko-* ;;
 	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
