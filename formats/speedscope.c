@@ -471,13 +471,6 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 /* fraction digits a weight keeps in a type without a time unit (more are rounded) */
 #define R_MAX_DECIMALS 9
 
-/* a JSON number as an exact decimal: m / 10^k (k < 0: trailing zeros) */
-struct dec {
-	int64_t m;
-	int32_t k;
-	int32_t pad;
-};
-
 struct rframe {
 	uint32_t name, file; /* string ids */
 	int64_t line, col;   /* 0 if absent */
@@ -492,7 +485,7 @@ struct rtrie {
 };
 
 struct revent {
-	struct dec at;
+	struct pt_dec at;
 	uint64_t off;
 	uint32_t frame;
 	uint8_t type, has_at, has_frame, pad;
@@ -508,7 +501,7 @@ struct rprof {
 	uint64_t weights_off;
 	uint32_t *snodes; /* trie node of each sample */
 	size_t nsamples, samples_alloc;
-	struct dec *weights;
+	struct pt_dec *weights;
 	size_t nweights, weights_alloc;
 	struct revent *events;
 	size_t nevents, events_alloc;
@@ -613,93 +606,6 @@ static int rd_fail(struct rd *r, uint64_t off, const char *fmt, ...)
 	return 0; /* stops yajl */
 }
 
-/* JSON number text -> exact decimal; -1 if it is not one or has no room in 18 digits
- * and an exponent of a few hundred (digits past the 18th are dropped, not rounded) */
-static int dec_parse(const char *s, size_t n, struct dec *x)
-{
-	size_t i = 0;
-	int64_t m = 0, e = 0;
-	int neg = 0, digits = 0, any = 0;
-
-	if (i < n && s[i] == '-') {
-		neg = 1;
-		i++;
-	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
-		if (digits < 18) {
-			m = m * 10 + (s[i] - '0');
-			digits += m != 0;
-		} else {
-			e++;
-		}
-	}
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = 1)
-			if (digits < 18) {
-				m = m * 10 + (s[i] - '0');
-				digits += m != 0;
-				e--;
-			}
-	}
-	if (!any)
-		return -1;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		int eneg = 0;
-		int64_t ex = 0;
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			eneg = s[i++] == '-';
-		if (i == n)
-			return -1;
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			if (ex < 100000)
-				ex = ex * 10 + (s[i] - '0');
-		e += eneg ? -ex : ex;
-	}
-	if (i != n)
-		return -1;
-	if (!m)
-		e = 0;
-	if (e > 400 || e < -400)
-		return -1;
-	x->m = neg ? -m : m;
-	x->k = (int32_t)-e;
-	x->pad = 0;
-	return 0;
-}
-
-/* x * 10^s as an integer, rounded half away from zero; -1 if out of range */
-static int dec_scale(const struct dec *x, int32_t s, int64_t *v)
-{
-	int32_t sh = s - x->k;
-	int64_t m = x->m;
-
-	if (sh >= 0) {
-		for (; sh > 0; sh--)
-			if (__builtin_mul_overflow(m, 10, &m))
-				return -1;
-		*v = m;
-		return 0;
-	}
-	if (sh < -19) {
-		*v = 0;
-		return 0;
-	}
-	{
-		int64_t p = 1, q, rem;
-		for (; sh < 0; sh++)
-			p *= 10; /* at most 10^19 does not fit: sh >= -18 here */
-		q = m / p;
-		rem = m % p;
-		if (rem >= p - rem)
-			q++;
-		else if (-rem >= p + rem)
-			q--;
-		*v = q;
-	}
-	return 0;
-}
-
 static int rd_push(struct rd *r, enum rctx c)
 {
 	if (r->depth >= R_MAX_DEPTH)
@@ -725,10 +631,10 @@ static uint32_t rd_child(struct rd *r, uint32_t parent, uint32_t f)
 /* a frame index at off: its range is checked once the frame table is known */
 static int rd_index(struct rd *r, const char *s, size_t len, uint64_t off, uint32_t *f)
 {
-	struct dec x;
+	struct pt_dec x;
 	int64_t v;
 
-	if (dec_parse(s, len, &x) < 0 || dec_scale(&x, 0, &v) < 0 || x.k > 0 || v < 0 ||
+	if (pt_dec_parse(s, len, &x) < 0 || pt_dec_scale(&x, 0, &v) < 0 || x.k > 0 || v < 0 ||
 	    v >= (int64_t)UINT32_MAX - 2)
 		return rd_fail(r, off, "frame index %.*s is out of range",
 			       (int)(len > 40 ? 40 : len), s);
@@ -740,7 +646,7 @@ static int rd_index(struct rd *r, const char *s, size_t len, uint64_t off, uint3
 	return 1;
 }
 
-static void note_k(struct rprof *pr, const struct dec *x)
+static void note_k(struct rprof *pr, const struct pt_dec *x)
 {
 	if (x->k > pr->maxk)
 		pr->maxk = x->k;
@@ -750,7 +656,7 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 {
 	uint64_t off = rd_here(r) - len;
 	struct rprof *pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
-	struct dec x;
+	struct pt_dec x;
 
 	if (c == RC_STACK) {
 		uint32_t f;
@@ -759,7 +665,7 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 		r->cur = rd_child(r, r->cur, f);
 		return 1;
 	}
-	if (dec_parse(s, len, &x) < 0)
+	if (pt_dec_parse(s, len, &x) < 0)
 		return rd_fail(r, off, "number %.*s is out of range", (int)(len > 40 ? 40 : len),
 			       s);
 	if (c == RC_WEIGHTS) {
@@ -773,7 +679,7 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	if (c == RC_FRAME) {
 		struct rframe *fr = &r->frames[r->nframes - 1];
 		int64_t v;
-		if (dec_scale(&x, 0, &v) < 0)
+		if (pt_dec_scale(&x, 0, &v) < 0)
 			return rd_fail(r, off, "'%s' is out of range",
 				       k == RK_LINE ? "line" : "col");
 		if (k == RK_LINE)
@@ -1108,7 +1014,7 @@ static int build_sampled(struct build *b, const struct rprof *pr, uint32_t t, in
 					pr->nweights, pr->nsamples);
 	for (i = 0; i < pr->nsamples; i++) {
 		int64_t v;
-		if (dec_scale(&pr->weights[i], scale, &v) < 0)
+		if (pt_dec_scale(&pr->weights[i], scale, &v) < 0)
 			return pt_diag_error_at(r->d, pr->weights_off, "weight %zu is out of range",
 						i);
 		if (!v)
@@ -1139,7 +1045,7 @@ static int build_evented(struct build *b, const struct rprof *pr, uint32_t t, in
 						!ev->type     ? "type"
 						: !ev->has_at ? "at"
 							      : "frame");
-		if (dec_scale(&ev->at, scale, &v) < 0)
+		if (pt_dec_scale(&ev->at, scale, &v) < 0)
 			return pt_diag_error_at(r->d, ev->off, "'at' is out of range");
 		if (!i)
 			first = last = v;
