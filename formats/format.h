@@ -124,6 +124,7 @@ extern const struct pt_format pt_format_collapsed;
 extern const struct pt_format pt_format_perf;
 extern const struct pt_format pt_format_pprof;
 extern const struct pt_format pt_format_cpuprofile;
+extern const struct pt_format pt_format_traceevents;
 extern const struct pt_format pt_format_heapprofile;
 extern const struct pt_format pt_format_heapsnapshot;
 extern const struct pt_format pt_format_stackprof;

@@ -10,6 +10,7 @@ const struct pt_format *const pt_formats[] = {
 	&pt_format_perf,
 	&pt_format_pprof,
 	&pt_format_cpuprofile,
+	&pt_format_traceevents,
 	&pt_format_heapprofile,
 	&pt_format_heapsnapshot,
 	&pt_format_stackprof,

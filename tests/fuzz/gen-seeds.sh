@@ -24,6 +24,7 @@ samples () {
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
 	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
+	fuzz-traceevents) ls "$srcdir"/samples/traceevents/*.json "$srcdir"/tests/data/*.trace.json "$srcdir"/tests/malformed/traceevents-* ;;
 	fuzz-speedscope) ls "$srcdir"/tests/data/*.speedscope.json "$srcdir"/tests/malformed/speedscope-* ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
