@@ -35,6 +35,7 @@ struct tev {
 	uint32_t seq;	 /* input order */
 	uint8_t ph;
 	uint8_t pad[7];
+	uint64_t args; /* hash of its args as written, 0 without: with the name, its identity */
 };
 
 struct thread {
@@ -49,14 +50,15 @@ struct pname {
 };
 
 enum ctx { C_TOP, C_EVENTS, C_EVENT, C_ARGS };
-enum key { K_OTHER, K_EVENTS, K_PH, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS, K_DETAIL };
+enum key { K_OTHER, K_EVENTS, K_PH, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_TDUR, K_ARGS, K_DETAIL };
 
 /* the event being read: its fields come in any order */
 struct cur {
 	uint64_t off;
 	char ph;
-	int has_ts, has_dur, has_pid, has_tid, has_name;
-	struct pt_dec ts, dur;
+	int has_ts, has_dur, has_tdur, has_pid, has_tid, has_name;
+	struct pt_dec ts, dur, tdur;
+	uint64_t args;
 	int64_t pid, tid;
 	uint32_t name, arg_name, detail;
 };
@@ -67,6 +69,7 @@ struct reader {
 	yajl_handle h;
 	uint64_t chunk_off;
 	int failed, top_seen, has_events, array_form;
+	int hashing; /* inside the args of the event: every token goes into c.args */
 	enum ctx stack[MAX_DEPTH];
 	size_t depth;
 	uint64_t skip;
@@ -203,8 +206,9 @@ static int commit(struct reader *r)
 	if (pt_dec_scale(&c->ts, 3, &e->ts) < 0)
 		return fail_at(r, c->off, "'ts' is out of range");
 	e->end = e->ts;
-	if (c->ph == 'X' && c->has_dur) {
-		if (pt_dec_scale(&c->dur, 3, &v) < 0)
+	/* as speedscope: dur, else the thread duration tdur, else 0 */
+	if (c->ph == 'X' && (c->has_dur || c->has_tdur)) {
+		if (pt_dec_scale(c->has_dur ? &c->dur : &c->tdur, 3, &v) < 0)
 			return fail_at(r, c->off, "'dur' is out of range");
 		if (v < 0)
 			return fail_at(r, c->off, "negative 'dur'");
@@ -216,6 +220,7 @@ static int commit(struct reader *r)
 	e->name = c->has_name ? c->name : 0;
 	e->frame = frame_of(r, c->name, c->detail);
 	e->seq = (uint32_t)r->nev;
+	e->args = c->args;
 	e->ph = (uint8_t)c->ph;
 	r->nev++;
 	return 1;
@@ -233,12 +238,26 @@ static int int_value(struct reader *r, enum key k, const char *s, size_t len, in
 }
 
 /* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
+/* FNV-1a of a token of the args (its kind, then its bytes) */
+static void mix(struct reader *r, char kind, const char *s, size_t len)
+{
+	uint64_t h = r->c.args;
+	size_t i;
+
+	h = (h ^ (unsigned char)kind) * 0x100000001b3u;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+	r->c.args = h;
+}
+
 static int on_value(struct reader *r, char vk, const char *s, size_t len)
 {
 	enum key k = r->key;
 	struct cur *c = &r->c;
 	enum ctx cx;
 
+	if (r->hashing)
+		mix(r, vk, s, len);
 	r->key = K_OTHER;
 	if (r->skip) {
 		if (vk == 'o' || vk == 'a')
@@ -285,6 +304,8 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 				r->skip = 1;
 			return 1;
 		}
+		r->hashing = 1;
+		c->args = 0xcbf29ce484222325u;
 		return push(r, C_ARGS);
 	case K_PH:
 		if (vk != 's')
@@ -317,17 +338,25 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		c->has_tid = 1;
 		return int_value(r, k, s, len, &c->tid);
 	case K_TS:
-	case K_DUR: {
+	case K_DUR:
+	case K_TDUR: {
 		struct pt_dec x;
-		if (vk != 'n' || pt_dec_parse(s, len, &x) < 0)
+		/* a number, or a string holding one (some writers quote them) */
+		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &x) < 0)
 			return fail_at(r,
 				       here(r) - (vk == 'n'   ? len
 						  : vk == 's' ? len + 2
 							      : 1),
-				       "'%s' is not a number", k == K_TS ? "ts" : "dur");
+				       "'%s' is not a number",
+				       k == K_TS    ? "ts"
+				       : k == K_DUR ? "dur"
+						    : "tdur");
 		if (k == K_TS) {
 			c->ts = x;
 			c->has_ts = 1;
+		} else if (k == K_TDUR) {
+			c->tdur = x;
+			c->has_tdur = 1;
 		} else {
 			c->dur = x;
 			c->has_dur = 1;
@@ -373,7 +402,7 @@ static const struct {
 	{C_TOP, "traceEvents", K_EVENTS}, {C_EVENT, "ph", K_PH},     {C_EVENT, "name", K_NAME},
 	{C_EVENT, "pid", K_PID},	  {C_EVENT, "tid", K_TID},   {C_EVENT, "ts", K_TS},
 	{C_EVENT, "dur", K_DUR},	  {C_EVENT, "args", K_ARGS}, {C_ARGS, "name", K_NAME},
-	{C_ARGS, "detail", K_DETAIL},
+	{C_ARGS, "detail", K_DETAIL},	  {C_EVENT, "tdur", K_TDUR},
 };
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
@@ -381,6 +410,8 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct reader *r = ctx;
 	size_t i;
 
+	if (r->hashing)
+		mix(r, 'k', (const char *)s, len);
 	r->key = K_OTHER;
 	if (r->skip || !r->depth)
 		return 1;
@@ -397,13 +428,17 @@ static int cb_end(void *ctx)
 {
 	struct reader *r = ctx;
 
+	if (r->hashing)
+		mix(r, 'e', NULL, 0);
 	if (r->skip) {
 		r->skip--;
 		return 1;
 	}
 	if (!r->depth)
 		return 1;
-	if (r->stack[--r->depth] == C_EVENT)
+	if (r->stack[--r->depth] == C_ARGS)
+		r->hashing = 0;
+	else if (r->stack[r->depth] == C_EVENT)
 		return commit(r);
 	return 1;
 }
@@ -546,7 +581,8 @@ static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, siz
 		else if (ev[b[bi]].ts != ev[e[ei]].end)
 			take_b = ev[b[bi]].ts < ev[e[ei]].end;
 		else /* a zero-length span opens before it closes */
-			take_b = ev[b[bi]].frame == ev[e[ei]].frame;
+			take_b = ev[b[bi]].name == ev[e[ei]].name &&
+				 ev[b[bi]].args == ev[e[ei]].args;
 		if (take_b) {
 			uint32_t parent;
 			x = &ev[b[bi++]];
@@ -559,14 +595,20 @@ static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, siz
 		}
 		/* among the ends of this time, the one that closes the innermost open frame
 		 * (by frame, else by name) goes first */
-		if (w->n && ev[e[ei]].frame != ev[w->st[w->n - 1].ev].frame) {
+		if (w->n) {
 			const struct tev *top = &ev[w->st[w->n - 1].ev];
 			size_t lim = ei + MATCH_WINDOW < ne ? ei + MATCH_WINDOW : ne, j = ne;
-			int pass;
-			for (pass = 0; pass < 2 && j == ne; pass++)
+			/* by identity (name and args) when the first is not it, else by name */
+			int by_name = ev[e[ei]].name == top->name && ev[e[ei]].args == top->args;
+			for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
+				if (ev[e[k]].name == top->name &&
+				    (by_name || ev[e[k]].args == top->args)) {
+					j = k;
+					break;
+				}
+			if (j == ne && !by_name)
 				for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
-					if (pass ? ev[e[k]].name == top->name
-						 : ev[e[k]].frame == top->frame) {
+					if (ev[e[k]].name == top->name) {
 						j = k;
 						break;
 					}
@@ -643,9 +685,10 @@ static int build(struct reader *r, uint64_t end_off)
 	}
 	if (w.unclosed)
 		pt_diag_warn_at(r->d, w.unclosed_off,
-				"%" PRIu64 " begin event%s never end (the first here): they end at "
-				"their thread's last timestamp",
-				w.unclosed, w.unclosed == 1 ? "" : "s");
+				"%" PRIu64 " begin event%s (the first here): %s at their thread's "
+				"last timestamp",
+				w.unclosed, w.unclosed == 1 ? " never ends" : "s never end",
+				w.unclosed == 1 ? "it ends" : "they end");
 	if (w.ignored)
 		pt_diag_warn_at(r->d, w.ignored_off,
 				"%" PRIu64 " end event%s no open begin event (the first here): "
