@@ -51,6 +51,11 @@ struct ss {
 	uint32_t *row_depth;   /* sample row -> depth of its node (read once: cache misses) */
 	struct group *groups;
 	size_t ngroups, groups_alloc;
+	/* the samples (event indices, or rows without a timeline) of each group, in order:
+	 * group g's are order[gstart[g] .. gstart[g + 1]), so writing a group's profile
+	 * costs its own samples, not all of them */
+	size_t *gstart;
+	uint32_t *order;
 	uint32_t *stack; /* scratch: one root-first stack */
 	size_t stack_alloc;
 	/* Consecutive samples share long prefixes: the text of the last stack written,
@@ -185,7 +190,11 @@ static void find_groups(struct ss *s)
 	uint32_t kthr = pt_intern_find(&p->strings, PT_LABEL_THREAD, strlen(PT_LABEL_THREAD));
 	uint32_t ls, i;
 	size_t gi;
+	struct pt_arena arena;
+	struct pt_intern keys; /* (pid, tid, comm, thread) -> group */
 
+	pt_arena_init(&arena);
+	pt_intern_init(&keys, &arena);
 	s->group_of_ls = pt_xcalloc((size_t)p->nlabelsets + 1, sizeof(uint32_t));
 	PT_ALLOC_GROW(s->groups, 1, s->groups_alloc);
 	memset(&s->groups[0], 0, sizeof(s->groups[0]));
@@ -208,16 +217,45 @@ static void find_groups(struct ss *s)
 			else if (lb->key == kthr)
 				g.thread = lb->str;
 		}
-		for (gi = 0; gi < s->ngroups; gi++)
-			if (s->groups[gi].pid == g.pid && s->groups[gi].tid == g.tid &&
-			    s->groups[gi].comm == g.comm && s->groups[gi].thread == g.thread)
-				break;
+		if (g.pid < 0 && g.tid < 0 && !g.comm && !g.thread) {
+			gi = 0;
+		} else {
+			int64_t k[4] = {g.pid, g.tid, (int64_t)g.comm, (int64_t)g.thread};
+			/* ids count up from 1 (0 is ""); group 0 has no key */
+			gi = pt_intern(&keys, k, sizeof(k));
+		}
 		if (gi == s->ngroups) {
 			PT_ALLOC_GROW(s->groups, s->ngroups + 1, s->groups_alloc);
 			s->groups[s->ngroups++] = g;
 		}
 		s->group_of_ls[ls] = (uint32_t)gi;
 	}
+	pt_intern_release(&keys);
+	pt_arena_release(&arena);
+}
+
+/* each group's samples in order (a counting sort by group) */
+static void sort_groups(struct ss *s)
+{
+	const struct pt_profile *p = s->p;
+	size_t n = p->nevents ? p->nevents : p->nsamples, i, g;
+	size_t *at;
+
+	s->gstart = pt_xcalloc(s->ngroups + 1, sizeof(size_t));
+	s->order = pt_xmalloc((n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
+		s->gstart[s->group_of_ls[p->samples[row].labels] + 1]++;
+	}
+	for (g = 0; g < s->ngroups; g++)
+		s->gstart[g + 1] += s->gstart[g];
+	at = pt_xmalloc((s->ngroups + 1) * sizeof(size_t));
+	memcpy(at, s->gstart, (s->ngroups + 1) * sizeof(size_t));
+	for (i = 0; i < n; i++) {
+		uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
+		s->order[at[s->group_of_ls[p->samples[row].labels]]++] = (uint32_t)i;
+	}
+	free(at);
 }
 
 static void group_name(struct ss *s, const struct group *g, uint32_t t, int with_type)
@@ -330,19 +368,15 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, in
 {
 	const struct pt_profile *p = s->p;
 	struct pt_buf *o = &s->out;
-	uint32_t w = p->ntypes, dec = p->types[t].decimals, r;
+	uint32_t w = p->ntypes, dec = p->types[t].decimals;
 	int64_t total = 0;
-	size_t i, pass, nout;
+	size_t k, pass, nout;
 
 	/* the total first: speedscope takes the length as endValue - startValue */
-	if (p->nevents) {
-		for (i = 0; i < p->nevents; i++)
-			if (s->group_of_ls[p->samples[p->events[i].sample].labels] == gi)
-				total = pt_add(total, p->event_values[i * w + t]);
-	} else {
-		for (r = 0; r < p->nsamples; r++)
-			if (s->group_of_ls[p->samples[r].labels] == gi)
-				total = pt_add(total, p->sample_values[(size_t)r * w + t]);
+	for (k = s->gstart[gi]; k < s->gstart[gi + 1]; k++) {
+		size_t i = s->order[k];
+		total = pt_add(total, p->nevents ? p->event_values[i * w + t]
+						 : p->sample_values[i * w + t]);
 	}
 
 	if (!first)
@@ -364,12 +398,13 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, in
 		ss_key(s, pass ? "weights" : "samples", 0);
 		pt_buf_addch(o, '[');
 		nout = 0;
-		for (i = 0; i < (p->nevents ? p->nevents : p->nsamples); i++) {
+		for (k = s->gstart[gi]; k < s->gstart[gi + 1]; k++) {
+			size_t i = s->order[k];
 			uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
 			int64_t v = p->nevents ? p->event_values[i * w + t]
 					       : p->sample_values[(size_t)row * w + t];
 			size_t depth;
-			if (s->group_of_ls[p->samples[row].labels] != gi || !v)
+			if (!v)
 				continue;
 			depth = s->row_depth[row];
 			if (nout++)
@@ -409,6 +444,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	t1 = o->type == PT_TYPE_ALL ? p->ntypes : t0 + 1;
 	find_groups(&s);
+	sort_groups(&s);
 	s.row_depth = pt_xmalloc(((size_t)p->nsamples + 1) * sizeof(uint32_t));
 	for (t = 0; t < p->nsamples; t++)
 		s.row_depth[t] = p->nodes[p->samples[t].node].depth;
@@ -452,6 +488,8 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	free(s.group_of_ls);
 	free(s.row_depth);
 	free(s.groups);
+	free(s.gstart);
+	free(s.order);
 	free(s.stack);
 	free(s.digits);
 	free(s.dlen);

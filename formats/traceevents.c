@@ -81,8 +81,9 @@ struct reader {
 	size_t nthreads, threads_alloc;
 	uint32_t *thread_names; /* per thread: thread_name string id, 0 if none */
 	size_t thread_names_alloc;
-	struct pname *pnames;
+	struct pname *pnames; /* the last process_name of each pid */
 	size_t npnames, pnames_alloc;
+	struct pt_intern pkeys; /* pid -> pnames index + 1 */
 	struct pt_arena karena;
 	struct pt_intern tkeys; /* (pid, tid) -> thread index + 1 */
 	struct pt_intern fkeys; /* (name, detail) -> frame */
@@ -181,10 +182,13 @@ static int commit(struct reader *r)
 			uint32_t t = thread_of(r, c->pid, c->tid); /* may move thread_names */
 			r->thread_names[t] = c->arg_name;
 		} else if (c->name == r->s_process_name) {
-			PT_ALLOC_GROW(r->pnames, r->npnames + 1, r->pnames_alloc);
-			r->pnames[r->npnames].pid = c->pid;
-			r->pnames[r->npnames].name = c->arg_name;
-			r->pnames[r->npnames++].pad = 0;
+			uint32_t id = pt_intern(&r->pkeys, &c->pid, sizeof(c->pid));
+			if (id > r->npnames) { /* new: ids count up from 1 */
+				PT_ALLOC_GROW(r->pnames, r->npnames + 1, r->pnames_alloc);
+				r->pnames[r->npnames].pid = c->pid;
+				r->pnames[r->npnames++].pad = 0;
+			}
+			r->pnames[id - 1].name = c->arg_name;
 		}
 		return 1;
 	}
@@ -548,12 +552,11 @@ static uint32_t thread_labels(struct reader *r, uint32_t t)
 		lab[n].key = pt_str(p, PT_LABEL_THREAD);
 		lab[n++].str = r->thread_names[t];
 	}
-	for (i = r->npnames; i-- > 0;)
-		if (r->pnames[i].pid == r->threads[t].pid) {
-			lab[n].key = pt_str(p, PT_LABEL_COMM);
-			lab[n++].str = r->pnames[i].name;
-			break;
-		}
+	i = pt_intern_find(&r->pkeys, &r->threads[t].pid, sizeof(r->threads[t].pid));
+	if (i && i != UINT32_MAX) {
+		lab[n].key = pt_str(p, PT_LABEL_COMM);
+		lab[n++].str = r->pnames[i - 1].name;
+	}
 	return pt_profile_labelset(p, lab, n);
 }
 
@@ -715,6 +718,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	pt_arena_init(&r.karena);
 	pt_intern_init(&r.tkeys, &r.karena);
 	pt_intern_init(&r.fkeys, &r.karena);
+	pt_intern_init(&r.pkeys, &r.karena);
 	r.s_profile = pt_str(p, "Profile");
 	r.s_chunk = pt_str(p, "ProfileChunk");
 	r.s_cpuprofile = pt_str(p, "CpuProfile");
@@ -746,6 +750,7 @@ out:
 	free(r.fkey_frame);
 	pt_intern_release(&r.tkeys);
 	pt_intern_release(&r.fkeys);
+	pt_intern_release(&r.pkeys);
 	pt_arena_release(&r.karena);
 	return ret;
 }
