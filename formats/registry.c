@@ -25,6 +25,7 @@
 	X(gotext)                                                                                  \
 	X(gotrace)                                                                                 \
 	X(gecko)                                                                                   \
+	X(traceevents)                                                                             \
 	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;

@@ -1,5 +1,6 @@
-/* speedscope.c: speedscope's JSON file format (https://www.speedscope.app), write only.
- * One shared frame table (deduplicated by name, file, line, column); "sampled" profiles
+/* speedscope.c: speedscope's JSON file format (https://www.speedscope.app), read and
+ * written. The reader takes every profile of a file, sampled or evented, as a thread.
+ * The writer: one shared frame table (deduplicated by name, file, line, column); "sampled" profiles
  * whose samples are root-first frame index lists with a weight each. With a timeline the
  * samples are the events in time order (speedscope's Time Order view); without, one
  * sample per stack. One profile per thread or process where the samples carry those
@@ -7,14 +8,18 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
 
 #include "util/buf.h"
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/json.h"
+#include "util/map.h"
 #include "core/units.h"
 #include "util/xalloc.h"
 
@@ -46,6 +51,11 @@ struct ss {
 	uint32_t *row_depth;   /* sample row -> depth of its node (read once: cache misses) */
 	struct group *groups;
 	size_t ngroups, groups_alloc;
+	/* the samples (event indices, or rows without a timeline) of each group, in order:
+	 * group g's are order[gstart[g] .. gstart[g + 1]), so writing a group's profile
+	 * costs its own samples, not all of them */
+	size_t *gstart;
+	uint32_t *order;
 	uint32_t *stack; /* scratch: one root-first stack */
 	size_t stack_alloc;
 	/* Consecutive samples share long prefixes: the text of the last stack written,
@@ -180,7 +190,11 @@ static void find_groups(struct ss *s)
 	uint32_t kthr = pt_intern_find(&p->strings, PT_LABEL_THREAD, strlen(PT_LABEL_THREAD));
 	uint32_t ls, i;
 	size_t gi;
+	struct pt_arena arena;
+	struct pt_intern keys; /* (pid, tid, comm, thread) -> group */
 
+	pt_arena_init(&arena);
+	pt_intern_init(&keys, &arena);
 	s->group_of_ls = pt_xcalloc((size_t)p->nlabelsets + 1, sizeof(uint32_t));
 	PT_ALLOC_GROW(s->groups, 1, s->groups_alloc);
 	memset(&s->groups[0], 0, sizeof(s->groups[0]));
@@ -203,16 +217,45 @@ static void find_groups(struct ss *s)
 			else if (lb->key == kthr)
 				g.thread = lb->str;
 		}
-		for (gi = 0; gi < s->ngroups; gi++)
-			if (s->groups[gi].pid == g.pid && s->groups[gi].tid == g.tid &&
-			    s->groups[gi].comm == g.comm && s->groups[gi].thread == g.thread)
-				break;
+		if (g.pid < 0 && g.tid < 0 && !g.comm && !g.thread) {
+			gi = 0;
+		} else {
+			int64_t k[4] = {g.pid, g.tid, (int64_t)g.comm, (int64_t)g.thread};
+			/* ids count up from 1 (0 is ""); group 0 has no key */
+			gi = pt_intern(&keys, k, sizeof(k));
+		}
 		if (gi == s->ngroups) {
 			PT_ALLOC_GROW(s->groups, s->ngroups + 1, s->groups_alloc);
 			s->groups[s->ngroups++] = g;
 		}
 		s->group_of_ls[ls] = (uint32_t)gi;
 	}
+	pt_intern_release(&keys);
+	pt_arena_release(&arena);
+}
+
+/* each group's samples in order (a counting sort by group) */
+static void sort_groups(struct ss *s)
+{
+	const struct pt_profile *p = s->p;
+	size_t n = p->nevents ? p->nevents : p->nsamples, i, g;
+	size_t *at;
+
+	s->gstart = pt_xcalloc(s->ngroups + 1, sizeof(size_t));
+	s->order = pt_xmalloc((n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
+		s->gstart[s->group_of_ls[p->samples[row].labels] + 1]++;
+	}
+	for (g = 0; g < s->ngroups; g++)
+		s->gstart[g + 1] += s->gstart[g];
+	at = pt_xmalloc((s->ngroups + 1) * sizeof(size_t));
+	memcpy(at, s->gstart, (s->ngroups + 1) * sizeof(size_t));
+	for (i = 0; i < n; i++) {
+		uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
+		s->order[at[s->group_of_ls[p->samples[row].labels]]++] = (uint32_t)i;
+	}
+	free(at);
 }
 
 static void group_name(struct ss *s, const struct group *g, uint32_t t, int with_type)
@@ -325,19 +368,15 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, in
 {
 	const struct pt_profile *p = s->p;
 	struct pt_buf *o = &s->out;
-	uint32_t w = p->ntypes, dec = p->types[t].decimals, r;
+	uint32_t w = p->ntypes, dec = p->types[t].decimals;
 	int64_t total = 0;
-	size_t i, pass, nout;
+	size_t k, pass, nout;
 
 	/* the total first: speedscope takes the length as endValue - startValue */
-	if (p->nevents) {
-		for (i = 0; i < p->nevents; i++)
-			if (s->group_of_ls[p->samples[p->events[i].sample].labels] == gi)
-				total = pt_add(total, p->event_values[i * w + t]);
-	} else {
-		for (r = 0; r < p->nsamples; r++)
-			if (s->group_of_ls[p->samples[r].labels] == gi && s->row_depth[r])
-				total = pt_add(total, p->sample_values[(size_t)r * w + t]);
+	for (k = s->gstart[gi]; k < s->gstart[gi + 1]; k++) {
+		size_t i = s->order[k];
+		total = pt_add(total, p->nevents ? p->event_values[i * w + t]
+						 : p->sample_values[i * w + t]);
 	}
 
 	if (!first)
@@ -359,20 +398,21 @@ static void write_profile(struct ss *s, size_t gi, uint32_t t, int with_type, in
 		ss_key(s, pass ? "weights" : "samples", 0);
 		pt_buf_addch(o, '[');
 		nout = 0;
-		for (i = 0; i < (p->nevents ? p->nevents : p->nsamples); i++) {
+		for (k = s->gstart[gi]; k < s->gstart[gi + 1]; k++) {
+			size_t i = s->order[k];
 			uint32_t row = p->nevents ? p->events[i].sample : (uint32_t)i;
 			int64_t v = p->nevents ? p->event_values[i * w + t]
 					       : p->sample_values[(size_t)row * w + t];
 			size_t depth;
-			if (s->group_of_ls[p->samples[row].labels] != gi || !v)
+			if (!v)
 				continue;
 			depth = s->row_depth[row];
-			if (!depth)
-				continue;
 			if (nout++)
 				pt_buf_addch(o, ',');
 			if (pass)
 				weight(o, v, dec);
+			else if (!depth)
+				pt_buf_addstr(o, "[]"); /* a sample without frames (Go's "6 @") */
 			else
 				write_stack(s, p->samples[row].node, depth);
 			pt_buf_write_out(&s->out, s->fp, PT_BUF_BLOCK);
@@ -402,6 +442,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	t0 = o->type == PT_TYPE_ALL ? 0 : (uint32_t)o->type;
 	t1 = o->type == PT_TYPE_ALL ? p->ntypes : t0 + 1;
 	find_groups(&s);
+	sort_groups(&s);
 	s.row_depth = pt_xmalloc(((size_t)p->nsamples + 1) * sizeof(uint32_t));
 	for (t = 0; t < p->nsamples; t++)
 		s.row_depth[t] = p->nodes[p->samples[t].node].depth;
@@ -445,6 +486,8 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	free(s.group_of_ls);
 	free(s.row_depth);
 	free(s.groups);
+	free(s.gstart);
+	free(s.order);
 	free(s.stack);
 	free(s.digits);
 	free(s.dlen);
@@ -456,12 +499,815 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	return 0;
 }
 
+/* ---- reader ---- */
+
+/* speedscope nests a stack one level (an array of indices): the document is shallow */
+#define R_MAX_DEPTH 64
+#define R_CHUNK	    65536
+/* fraction digits a weight keeps in a type without a time unit (more are rounded) */
+#define R_MAX_DECIMALS 9
+
+struct rframe {
+	uint32_t name, file; /* string ids */
+	int64_t line, col;   /* 0 if absent */
+	uint64_t off;	     /* its '{' */
+	int has_name;
+};
+
+/* the stacks of sampled profiles, as a trie of shared-frame indices (node 0 = empty):
+ * the frames may come after the profiles, so the model's tree is built at the end */
+struct rtrie {
+	uint32_t parent, frame;
+};
+
+struct revent {
+	struct pt_dec at;
+	uint64_t off;
+	uint32_t frame;
+	uint8_t type, has_at, has_frame, pad;
+};
+
+enum rkind { RK_NONE, RK_SAMPLED, RK_EVENTED };
+
+struct rprof {
+	uint64_t off;
+	uint32_t name, unit; /* string ids; unit 0 if absent */
+	enum rkind kind;
+	int has_samples, has_weights, has_events;
+	uint64_t weights_off;
+	uint32_t *snodes; /* trie node of each sample */
+	size_t nsamples, samples_alloc;
+	struct pt_dec *weights;
+	size_t nweights, weights_alloc;
+	struct revent *events;
+	size_t nevents, events_alloc;
+	int32_t maxk; /* most fraction digits among its numbers */
+};
+
+enum rctx {
+	RC_TOP,
+	RC_SHARED,
+	RC_FRAMES,
+	RC_FRAME,
+	RC_PROFILES,
+	RC_PROFILE,
+	RC_SAMPLES,
+	RC_STACK,
+	RC_WEIGHTS,
+	RC_EVENTS,
+	RC_EVENT,
+};
+
+enum rkey {
+	RK_OTHER,
+	RK_SHARED,
+	RK_PROFILES,
+	RK_FRAMES,
+	RK_NAME,
+	RK_FILE,
+	RK_LINE,
+	RK_COL,
+	RK_TYPE,
+	RK_UNIT,
+	RK_SAMPLES,
+	RK_WEIGHTS,
+	RK_EVENTS,
+	RK_AT,
+	RK_FRAME,
+};
+
+static const struct {
+	enum rctx ctx;
+	const char *name;
+	enum rkey key;
+} rkeys[] = {
+	{RC_TOP, "shared", RK_SHARED},
+	{RC_TOP, "profiles", RK_PROFILES},
+	{RC_SHARED, "frames", RK_FRAMES},
+	{RC_FRAME, "name", RK_NAME},
+	{RC_FRAME, "file", RK_FILE},
+	{RC_FRAME, "line", RK_LINE},
+	{RC_FRAME, "col", RK_COL},
+	{RC_PROFILE, "type", RK_TYPE},
+	{RC_PROFILE, "name", RK_NAME},
+	{RC_PROFILE, "unit", RK_UNIT},
+	{RC_PROFILE, "samples", RK_SAMPLES},
+	{RC_PROFILE, "weights", RK_WEIGHTS},
+	{RC_PROFILE, "events", RK_EVENTS},
+	{RC_EVENT, "type", RK_TYPE},
+	{RC_EVENT, "at", RK_AT},
+	{RC_EVENT, "frame", RK_FRAME},
+};
+
+struct rd {
+	struct pt_profile *p;
+	struct pt_diag *d;
+	yajl_handle h;
+	uint64_t chunk_off;
+	int failed, top_seen, has_frames, has_profiles;
+	enum rctx stack[R_MAX_DEPTH];
+	size_t depth;
+	uint64_t skip;
+	enum rkey key;
+	struct rframe *frames;
+	size_t nframes, frames_alloc;
+	struct rprof *profs;
+	size_t nprofs, profs_alloc;
+	struct rtrie *trie;
+	size_t ntrie, trie_alloc;
+	struct pt_map children; /* (parent << 32 | frame) -> trie node */
+	uint32_t cur;		/* the trie node of the stack being read */
+	/* the largest frame index met, and where: checked once the frames are known */
+	int64_t maxref;
+	uint64_t maxref_off;
+};
+
+static uint64_t rd_here(const struct rd *r)
+{
+	return r->chunk_off + yajl_get_bytes_consumed(r->h);
+}
+
+static int rd_fail(struct rd *r, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rd_fail(struct rd *r, uint64_t off, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pt_diag_error_at(r->d, off, "%s", msg);
+	r->failed = 1;
+	return 0; /* stops yajl */
+}
+
+static int rd_push(struct rd *r, enum rctx c)
+{
+	if (r->depth >= R_MAX_DEPTH)
+		return rd_fail(r, rd_here(r), "JSON nested deeper than %d levels", R_MAX_DEPTH);
+	r->stack[r->depth++] = c;
+	return 1;
+}
+
+/* the trie node under parent for frame index f */
+static uint32_t rd_child(struct rd *r, uint32_t parent, uint32_t f)
+{
+	uint32_t *slot = pt_map_put(&r->children, (uint64_t)parent << 32 | f);
+
+	if (*slot != PT_MAP_NEW)
+		return *slot;
+	PT_ALLOC_GROW(r->trie, r->ntrie + 1, r->trie_alloc);
+	r->trie[r->ntrie].parent = parent;
+	r->trie[r->ntrie].frame = f;
+	*slot = (uint32_t)r->ntrie;
+	return (uint32_t)r->ntrie++;
+}
+
+/* a frame index at off: its range is checked once the frame table is known */
+static int rd_index(struct rd *r, const char *s, size_t len, uint64_t off, uint32_t *f)
+{
+	struct pt_dec x;
+	int64_t v;
+
+	if (pt_dec_parse(s, len, &x) < 0 || pt_dec_scale(&x, 0, &v) < 0 || x.k > 0 || v < 0 ||
+	    v >= (int64_t)UINT32_MAX - 2)
+		return rd_fail(r, off, "frame index %.*s is out of range",
+			       (int)(len > 40 ? 40 : len), s);
+	if (v > r->maxref) {
+		r->maxref = v;
+		r->maxref_off = off;
+	}
+	*f = (uint32_t)v;
+	return 1;
+}
+
+static void note_k(struct rprof *pr, const struct pt_dec *x)
+{
+	if (x->k > pr->maxk)
+		pr->maxk = x->k;
+}
+
+static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size_t len)
+{
+	uint64_t off = rd_here(r) - len;
+	struct rprof *pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
+	struct pt_dec x;
+
+	if (c == RC_STACK) {
+		uint32_t f;
+		if (!rd_index(r, s, len, off, &f))
+			return 0;
+		r->cur = rd_child(r, r->cur, f);
+		return 1;
+	}
+	if (pt_dec_parse(s, len, &x) < 0)
+		return rd_fail(r, off, "number %.*s is out of range", (int)(len > 40 ? 40 : len),
+			       s);
+	if (c == RC_WEIGHTS) {
+		if (x.m < 0)
+			return rd_fail(r, off, "negative weight");
+		note_k(pr, &x);
+		PT_ALLOC_GROW(pr->weights, pr->nweights + 1, pr->weights_alloc);
+		pr->weights[pr->nweights++] = x;
+		return 1;
+	}
+	if (c == RC_FRAME) {
+		struct rframe *fr = &r->frames[r->nframes - 1];
+		int64_t v;
+		if (pt_dec_scale(&x, 0, &v) < 0)
+			return rd_fail(r, off, "'%s' is out of range",
+				       k == RK_LINE ? "line" : "col");
+		if (k == RK_LINE)
+			fr->line = v > 0 ? v : 0;
+		else
+			fr->col = v > 0 ? v : 0;
+		return 1;
+	}
+	if (c == RC_EVENT) {
+		struct revent *ev = &pr->events[pr->nevents - 1];
+		if (k == RK_AT) {
+			note_k(pr, &x);
+			ev->at = x;
+			ev->has_at = 1;
+			return 1;
+		}
+		if (!rd_index(r, s, len, off, &ev->frame))
+			return 0;
+		ev->has_frame = 1;
+		return 1;
+	}
+	return 1;
+}
+
+/* the type each key's value must have: 'o'bject, 'a'rray, 'n'umber, 's'tring */
+static char rkey_wants(enum rkey k)
+{
+	switch (k) {
+	case RK_SHARED:
+		return 'o';
+	case RK_PROFILES:
+	case RK_FRAMES:
+	case RK_SAMPLES:
+	case RK_WEIGHTS:
+	case RK_EVENTS:
+		return 'a';
+	case RK_LINE:
+	case RK_COL:
+	case RK_AT:
+	case RK_FRAME:
+		return 'n';
+	default:
+		return 's';
+	}
+}
+
+static const char *rkey_name(enum rkey k)
+{
+	size_t i;
+	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
+		if (rkeys[i].key == k)
+			return rkeys[i].name;
+	return "value";
+}
+
+static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size_t len)
+{
+	struct rprof *pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
+
+	if (c == RC_FRAME) {
+		struct rframe *fr = &r->frames[r->nframes - 1];
+		if (k == RK_NAME) {
+			fr->name = pt_strn(r->p, s, len);
+			fr->has_name = 1;
+		} else {
+			fr->file = pt_strn(r->p, s, len);
+		}
+		return 1;
+	}
+	if (c == RC_EVENT) {
+		struct revent *ev = &pr->events[pr->nevents - 1];
+		if (len != 1 || (s[0] != 'O' && s[0] != 'C'))
+			return rd_fail(r, rd_here(r) - len - 1,
+				       "event type '%.*s' is neither O nor C",
+				       (int)(len > 40 ? 40 : len), s);
+		ev->type = (uint8_t)s[0];
+		return 1;
+	}
+	/* a profile */
+	if (k == RK_NAME) {
+		pr->name = pt_strn(r->p, s, len);
+	} else if (k == RK_UNIT) {
+		pr->unit = pt_strn(r->p, s, len);
+	} else if (len == 7 && !memcmp(s, "sampled", 7)) {
+		pr->kind = RK_SAMPLED;
+	} else if (len == 7 && !memcmp(s, "evented", 7)) {
+		pr->kind = RK_EVENTED;
+	} else {
+		return rd_fail(r, rd_here(r) - len - 1,
+			       "profile type '%.*s' is neither sampled nor evented",
+			       (int)(len > 40 ? 40 : len), s);
+	}
+	return 1;
+}
+
+/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
+static int rd_value(struct rd *r, char vk, const char *s, size_t len)
+{
+	enum rkey k = r->key;
+	enum rctx c;
+	struct rprof *pr;
+
+	r->key = RK_OTHER;
+	if (r->skip) {
+		if (vk == 'o' || vk == 'a')
+			r->skip++;
+		return 1;
+	}
+	if (!r->depth) {
+		r->top_seen = 1;
+		if (vk != 'o')
+			return rd_fail(r, rd_here(r),
+				       "not a speedscope file: the JSON is not an object");
+		return rd_push(r, RC_TOP);
+	}
+	c = r->stack[r->depth - 1];
+	pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
+	switch (c) {
+	case RC_FRAMES:
+		if (vk != 'o')
+			return rd_fail(r, rd_here(r), "an element of 'frames' is not an object");
+		if (r->nframes >= UINT32_MAX - 2)
+			return rd_fail(r, rd_here(r), "too many frames");
+		PT_ALLOC_GROW(r->frames, r->nframes + 1, r->frames_alloc);
+		memset(&r->frames[r->nframes], 0, sizeof(r->frames[0]));
+		r->frames[r->nframes++].off = rd_here(r) - 1;
+		return rd_push(r, RC_FRAME);
+	case RC_PROFILES:
+		if (vk != 'o')
+			return rd_fail(r, rd_here(r), "an element of 'profiles' is not an object");
+		PT_ALLOC_GROW(r->profs, r->nprofs + 1, r->profs_alloc);
+		memset(&r->profs[r->nprofs], 0, sizeof(r->profs[0]));
+		r->profs[r->nprofs++].off = rd_here(r) - 1;
+		return rd_push(r, RC_PROFILE);
+	case RC_SAMPLES:
+		if (vk != 'a')
+			return rd_fail(r, rd_here(r), "a sample is not an array of frame indices");
+		if (pr->nsamples >= UINT32_MAX - 2)
+			return rd_fail(r, rd_here(r), "too many samples");
+		r->cur = 0;
+		return rd_push(r, RC_STACK);
+	case RC_STACK:
+		if (vk != 'n')
+			return rd_fail(r, rd_here(r), "a sample's element is not a frame index");
+		return rd_number(r, c, k, s, len);
+	case RC_WEIGHTS:
+		if (vk != 'n')
+			return rd_fail(r, rd_here(r), "a weight is not a number");
+		return rd_number(r, c, k, s, len);
+	case RC_EVENTS:
+		if (vk != 'o')
+			return rd_fail(r, rd_here(r), "an event is not an object");
+		PT_ALLOC_GROW(pr->events, pr->nevents + 1, pr->events_alloc);
+		memset(&pr->events[pr->nevents], 0, sizeof(pr->events[0]));
+		pr->events[pr->nevents++].off = rd_here(r) - 1;
+		return rd_push(r, RC_EVENT);
+	default:
+		break;
+	}
+	if (k == RK_OTHER) {
+		if (vk == 'o' || vk == 'a')
+			r->skip = 1;
+		return 1;
+	}
+	if (vk != rkey_wants(k)) {
+		static const char *const what[] = {"an object", "an array", "a number", "a string"};
+		const char *w = what[strchr("oans", rkey_wants(k)) - "oans"];
+		return rd_fail(r, rd_here(r) - (vk == 'n' || vk == 's' ? len : 1), "'%s' is not %s",
+			       rkey_name(k), w);
+	}
+	switch (k) {
+	case RK_SHARED:
+		return rd_push(r, RC_SHARED);
+	case RK_FRAMES:
+		if (r->has_frames)
+			return rd_fail(r, rd_here(r), "a second 'frames'");
+		r->has_frames = 1;
+		return rd_push(r, RC_FRAMES);
+	case RK_PROFILES:
+		if (r->has_profiles)
+			return rd_fail(r, rd_here(r), "a second 'profiles'");
+		r->has_profiles = 1;
+		return rd_push(r, RC_PROFILES);
+	case RK_SAMPLES:
+	case RK_WEIGHTS:
+	case RK_EVENTS: {
+		int *has = k == RK_SAMPLES   ? &pr->has_samples
+			   : k == RK_WEIGHTS ? &pr->has_weights
+					     : &pr->has_events;
+		if (*has)
+			return rd_fail(r, rd_here(r), "a second '%s'", rkey_name(k));
+		*has = 1;
+		if (k == RK_WEIGHTS)
+			pr->weights_off = rd_here(r) - 1;
+		return rd_push(r, k == RK_SAMPLES   ? RC_SAMPLES
+				  : k == RK_WEIGHTS ? RC_WEIGHTS
+						    : RC_EVENTS);
+	}
+	case RK_LINE:
+	case RK_COL:
+	case RK_AT:
+	case RK_FRAME:
+		return rd_number(r, c, k, s, len);
+	default:
+		return rd_string(r, c, k, s, len);
+	}
+}
+
+static int rd_null(void *ctx)
+{
+	return rd_value(ctx, '-', NULL, 0);
+}
+static int rd_boolean(void *ctx, int b)
+{
+	(void)b;
+	return rd_value(ctx, '-', NULL, 0);
+}
+static int rd_num(void *ctx, const char *s, size_t len)
+{
+	return rd_value(ctx, 'n', s, len);
+}
+static int rd_str(void *ctx, const unsigned char *s, size_t len)
+{
+	return rd_value(ctx, 's', (const char *)s, len);
+}
+static int rd_start_map(void *ctx)
+{
+	return rd_value(ctx, 'o', NULL, 0);
+}
+static int rd_start_array(void *ctx)
+{
+	return rd_value(ctx, 'a', NULL, 0);
+}
+static int rd_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct rd *r = ctx;
+	size_t i;
+
+	r->key = RK_OTHER;
+	if (r->skip || !r->depth)
+		return 1;
+	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
+		if (rkeys[i].ctx == r->stack[r->depth - 1] && strlen(rkeys[i].name) == len &&
+		    !memcmp(rkeys[i].name, s, len)) {
+			r->key = rkeys[i].key;
+			break;
+		}
+	return 1;
+}
+static int rd_end(void *ctx)
+{
+	struct rd *r = ctx;
+
+	if (r->skip) {
+		r->skip--;
+		return 1;
+	}
+	if (r->depth && r->stack[r->depth - 1] == RC_STACK) {
+		struct rprof *pr = &r->profs[r->nprofs - 1];
+		PT_ALLOC_GROW(pr->snodes, pr->nsamples + 1, pr->samples_alloc);
+		pr->snodes[pr->nsamples++] = r->cur;
+	}
+	if (r->depth)
+		r->depth--;
+	return 1;
+}
+
+static const yajl_callbacks rd_callbacks = {
+	rd_null,      rd_boolean, NULL,	  NULL,		  rd_num, rd_str,
+	rd_start_map, rd_map_key, rd_end, rd_start_array, rd_end,
+};
+
+/* ---- from what was read to the model ---- */
+
+/* a unit's scale: the model keeps time in nanoseconds (10^exp of the unit), bytes and
+ * counts as they are (exp -1: a type whose decimals the weights decide) */
+struct runit {
+	const char *name, *type, *unit;
+	int exp;
+};
+
+static const struct runit runits[] = {
+	{"nanoseconds", "time", "nanoseconds", 0},
+	{"microseconds", "time", "nanoseconds", 3},
+	{"milliseconds", "time", "nanoseconds", 6},
+	{"seconds", "time", "nanoseconds", 9},
+	{"bytes", "space", "bytes", -1},
+	{"none", "samples", "count", -1},
+};
+
+static const struct runit *unit_of(const struct pt_profile *p, const struct rprof *pr)
+{
+	const char *u = pr->unit ? pt_s(p, pr->unit) : "none";
+	size_t i;
+	for (i = 0; i < sizeof(runits) / sizeof(runits[0]); i++)
+		if (!strcmp(u, runits[i].name))
+			return &runits[i];
+	return NULL;
+}
+
+struct build {
+	struct rd *r;
+	uint32_t *fid;	  /* shared frame index -> model frame */
+	uint32_t *tnode;  /* trie node -> model node */
+	uint32_t *pnodes; /* evented: the open frames' model nodes */
+	uint32_t *pframes;
+	uint64_t *poffs;
+	size_t nopen, open_alloc;
+	int64_t *vals;
+};
+
+static int64_t *one_value(struct build *b, uint32_t ntypes, uint32_t t, int64_t v)
+{
+	memset(b->vals, 0, ntypes * sizeof(int64_t));
+	b->vals[t] = v;
+	return b->vals;
+}
+
+static int build_sampled(struct build *b, const struct rprof *pr, uint32_t t, int32_t scale,
+			 uint32_t labels, int time_unit)
+{
+	struct rd *r = b->r;
+	struct pt_profile *p = r->p;
+	int64_t at = 0;
+	size_t i;
+
+	if (!pr->has_samples || !pr->has_weights)
+		return pt_diag_error_at(r->d, pr->off, "sampled profile without '%s'",
+					pr->has_samples ? "weights" : "samples");
+	if (pr->nsamples != pr->nweights)
+		return pt_diag_error_at(r->d, pr->weights_off, "%zu weights for %zu samples",
+					pr->nweights, pr->nsamples);
+	for (i = 0; i < pr->nsamples; i++) {
+		int64_t v;
+		if (pt_dec_scale(&pr->weights[i], scale, &v) < 0)
+			return pt_diag_error_at(r->d, pr->weights_off, "weight %zu is out of range",
+						i);
+		if (!v)
+			continue;
+		pt_profile_add_sample(p, b->tnode[pr->snodes[i]], labels,
+				      one_value(b, p->ntypes, t, v), time_unit ? at : (int64_t)i);
+		at = pt_add(at, v);
+	}
+	return 0;
+}
+
+static int build_evented(struct build *b, const struct rprof *pr, uint32_t t, int32_t scale,
+			 uint32_t labels)
+{
+	struct rd *r = b->r;
+	struct pt_profile *p = r->p;
+	int64_t last = 0, first = 0;
+	size_t i;
+
+	if (!pr->has_events)
+		return pt_diag_error_at(r->d, pr->off, "evented profile without 'events'");
+	b->nopen = 0;
+	for (i = 0; i < pr->nevents; i++) {
+		const struct revent *ev = &pr->events[i];
+		int64_t v;
+		if (!ev->type || !ev->has_at || !ev->has_frame)
+			return pt_diag_error_at(r->d, ev->off, "event without '%s'",
+						!ev->type     ? "type"
+						: !ev->has_at ? "at"
+							      : "frame");
+		if (pt_dec_scale(&ev->at, scale, &v) < 0)
+			return pt_diag_error_at(r->d, ev->off, "'at' is out of range");
+		if (!i)
+			first = last = v;
+		if (v < last)
+			return pt_diag_error_at(r->d, ev->off,
+						"time goes backwards: 'at' is less than the "
+						"event before's");
+		if (b->nopen && v > last)
+			pt_profile_add_sample(p, b->pnodes[b->nopen - 1], labels,
+					      one_value(b, p->ntypes, t, pt_sub(v, last)),
+					      pt_sub(last, first));
+		last = v;
+		if (ev->type == 'O') {
+			uint32_t parent = b->nopen ? b->pnodes[b->nopen - 1] : 0;
+			if (b->nopen + 1 > b->open_alloc) {
+				size_t want = b->open_alloc;
+				PT_ALLOC_GROW(b->pnodes, b->nopen + 1, want);
+				b->pframes = pt_xreallocarray(b->pframes, want, sizeof(uint32_t));
+				b->poffs = pt_xreallocarray(b->poffs, want, sizeof(uint64_t));
+				b->open_alloc = want;
+			}
+			b->pnodes[b->nopen] = pt_profile_child(p, parent, b->fid[ev->frame]);
+			b->pframes[b->nopen] = ev->frame;
+			b->poffs[b->nopen++] = ev->off;
+		} else if (!b->nopen) {
+			return pt_diag_error_at(r->d, ev->off,
+						"close of frame %" PRIu32 " with no frame open",
+						ev->frame);
+		} else if (b->pframes[b->nopen - 1] != ev->frame) {
+			return pt_diag_error_at(r->d, ev->off,
+						"close of frame %" PRIu32 " while frame %" PRIu32
+						" is open",
+						ev->frame, b->pframes[b->nopen - 1]);
+		} else {
+			b->nopen--;
+		}
+	}
+	if (b->nopen)
+		return pt_diag_error_at(r->d, b->poffs[b->nopen - 1],
+					"frame %" PRIu32 " opened here is never closed",
+					b->pframes[b->nopen - 1]);
+	return 0;
+}
+
+static int rd_build(struct rd *r, uint64_t end_off)
+{
+	struct pt_profile *p = r->p;
+	struct build b;
+	uint32_t tindex[sizeof(runits) / sizeof(runits[0])];
+	int32_t tdec[sizeof(runits) / sizeof(runits[0])];
+	size_t i, u;
+	int ret = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.r = r;
+	if (!r->has_frames)
+		return pt_diag_error_at(r->d, end_off, "not a speedscope file: no 'shared.frames'");
+	if (!r->has_profiles)
+		return pt_diag_error_at(r->d, end_off, "not a speedscope file: no 'profiles'");
+	if (r->maxref >= 0 && (uint64_t)r->maxref >= r->nframes)
+		return pt_diag_error_at(r->d, r->maxref_off,
+					"frame index %" PRId64 " is out of range (%zu frames)",
+					r->maxref, r->nframes);
+	/* a type per unit, in the order the profiles name them */
+	for (u = 0; u < sizeof(runits) / sizeof(runits[0]); u++) {
+		tindex[u] = UINT32_MAX;
+		tdec[u] = 0;
+	}
+	for (i = 0; i < r->nprofs; i++) {
+		const struct rprof *pr = &r->profs[i];
+		const struct runit *ru = unit_of(p, pr);
+		if (!ru)
+			return pt_diag_error_at(r->d, pr->off, "unknown unit '%s'",
+						pt_s(p, pr->unit));
+		if (pr->kind == RK_NONE)
+			return pt_diag_error_at(r->d, pr->off, "profile without 'type'");
+		u = (size_t)(ru - runits);
+		if (ru->exp < 0 && pr->maxk > tdec[u])
+			tdec[u] = pr->maxk > R_MAX_DECIMALS ? R_MAX_DECIMALS : pr->maxk;
+	}
+	for (i = 0; i < r->nprofs; i++) {
+		u = (size_t)(unit_of(p, &r->profs[i]) - runits);
+		if (tindex[u] == UINT32_MAX) {
+			size_t v;
+			tindex[u] = pt_profile_add_type(p, runits[u].type, runits[u].unit);
+			if (runits[u].exp < 0)
+				p->types[tindex[u]].decimals = (uint32_t)tdec[u];
+			/* the three time units share one type */
+			for (v = 0; v < sizeof(runits) / sizeof(runits[0]); v++)
+				if (!strcmp(runits[v].type, runits[u].type))
+					tindex[v] = tindex[u];
+		}
+	}
+	if (!r->nprofs)
+		return pt_diag_error_at(r->d, end_off, "no profiles in the file");
+
+	b.fid = pt_xmalloc((r->nframes + 1) * sizeof(uint32_t));
+	for (i = 0; i < r->nframes; i++) {
+		const struct rframe *fr = &r->frames[i];
+		struct pt_frame f;
+		if (!fr->has_name) {
+			pt_diag_error_at(r->d, fr->off, "frame %zu without 'name'", i);
+			goto out;
+		}
+		memset(&f, 0, sizeof(f));
+		/* functions apart by column, as V8's are (a column names one function of
+		 * a line); the line is the frame's */
+		f.func = pt_profile_func_ident(p, fr->name, 0, fr->file, 0, (uint64_t)fr->col);
+		f.line = fr->line;
+		f.column = fr->col;
+		b.fid[i] = pt_profile_frame(p, &f);
+	}
+	b.tnode = pt_xmalloc((r->ntrie + 1) * sizeof(uint32_t));
+	b.tnode[0] = 0;
+	/* a trie node comes after its parent */
+	for (i = 1; i < r->ntrie; i++)
+		b.tnode[i] =
+			pt_profile_child(p, b.tnode[r->trie[i].parent], b.fid[r->trie[i].frame]);
+	b.vals = pt_xcalloc(p->ntypes + 1, sizeof(int64_t));
+	for (i = 0; i < r->nprofs; i++) {
+		const struct rprof *pr = &r->profs[i];
+		const struct runit *ru = unit_of(p, pr);
+		uint32_t t;
+		int32_t scale;
+		struct pt_label lab;
+		char name[40];
+
+		u = (size_t)(ru - runits);
+		t = tindex[u];
+		scale = ru->exp >= 0 ? ru->exp : tdec[u];
+		memset(&lab, 0, sizeof(lab));
+		lab.key = pt_str(p, PT_LABEL_THREAD);
+		if (pr->name && pt_intern_len(&p->strings, pr->name)) {
+			lab.str = pr->name;
+		} else {
+			snprintf(name, sizeof(name), "profile %zu", i + 1);
+			lab.str = pt_str(p, name);
+		}
+		if (pr->kind == RK_SAMPLED
+			    ? build_sampled(&b, pr, t, scale, pt_profile_labelset(p, &lab, 1),
+					    ru->exp >= 0) < 0
+			    : build_evented(&b, pr, t, scale, pt_profile_labelset(p, &lab, 1)) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(b.fid);
+	free(b.tnode);
+	free(b.pnodes);
+	free(b.pframes);
+	free(b.poffs);
+	free(b.vals);
+	return ret;
+}
+
+static int speedscope_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+			   struct pt_diag *d)
+{
+	struct rd r;
+	int st, cut, ret = -1;
+	uint64_t end_off;
+	size_t i;
+
+	(void)o;
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.d = d;
+	r.maxref = -1;
+	p->format = "speedscope";
+	pt_map_init(&r.children);
+	PT_ALLOC_GROW(r.trie, 1, r.trie_alloc);
+	r.trie[0].parent = r.trie[0].frame = 0;
+	r.ntrie = 1;
+	r.h = yajl_alloc(&rd_callbacks, NULL, &r);
+	yajl_config(r.h, yajl_dont_validate_strings, 1);
+	st = pt_json_feed(r.h, in, R_CHUNK, &r.chunk_off, &cut);
+	if (st < 0)
+		goto out;
+	end_off = pt_input_tell(in);
+	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, rd_here(&r)) < 0)
+		goto out;
+	if (!r.top_seen) {
+		pt_diag_error_at(d, 0, "empty input");
+		goto out;
+	}
+	ret = rd_build(&r, end_off);
+out:
+	yajl_free(r.h);
+	for (i = 0; i < r.nprofs; i++) {
+		free(r.profs[i].snodes);
+		free(r.profs[i].weights);
+		free(r.profs[i].events);
+	}
+	free(r.profs);
+	free(r.frames);
+	free(r.trie);
+	pt_map_release(&r.children);
+	return ret;
+}
+
+/* speedscope's files name their schema; a writer that leaves it out still has the
+ * shared frame table and the profiles near the start */
+static int speedscope_detect(const unsigned char *head, size_t len)
+{
+	const char *s = (const char *)head;
+	size_t i = pt_json_skip_ws(head, 0, len);
+
+	if (i == len || head[i] != '{')
+		return 0;
+	if (memmem(s, len, "speedscope.app/file-format-schema.json", 38))
+		return 95;
+	if (memmem(s, len, "\"shared\"", 8) && memmem(s, len, "\"frames\"", 8) &&
+	    memmem(s, len, "\"profiles\"", 10))
+		return 70;
+	return 0;
+}
+
 static const char *const speedscope_suffixes[] = {".speedscope.json", NULL};
 
 const struct pt_format pt_format_speedscope = {
 	.name = "speedscope",
-	.description = "speedscope JSON, per thread and in time order where known (write only)",
+	.description = "speedscope JSON (sampled and evented profiles), per thread and in time "
+		       "order where known",
 	.suffixes = speedscope_suffixes,
+	.detect = speedscope_detect,
+	.read = speedscope_read,
 	.write = speedscope_write,
 	.wants_timeline = 1,
 };

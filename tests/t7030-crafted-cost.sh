@@ -82,4 +82,30 @@ test_expect_success 'a pprof duration_nanos past int64 is no duration, not a neg
 	! grep -q "Duration" out && grep -qx "Type: t" out &&
 	"$PROFTOOL" info dur.pb >info && ! grep -q "Duration" info'
 
+# 30,000 threads of one span each (a trace-event file of 1.8 MB): the speedscope writer
+# writes one profile per thread, each from its own samples (it once looked at every
+# sample for every thread: 35,000 threads cost 3.8 s)
+MEASURE=${BUILDDIR:-$SRCDIR}/bench/measure
+awk 'BEGIN { printf "["
+	for (i = 1; i <= 30000; i++)
+		printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":3,\"name\":\"f%d\"}", (i > 1 ? "," : ""), i, i, i % 10
+	print "]" }' >"$TRASH/threads.json"
+
+test_expect_success '30,000 threads to speedscope: a profile each, with its own sample' '
+	"$PROFTOOL" convert --to speedscope -o t.speedscope.json "$TRASH/threads.json" &&
+	test "$(grep -o "\"type\":\"sampled\"" t.speedscope.json | wc -l)" = 30000 &&
+	grep -q "{\"type\":\"sampled\",\"name\":\"pid 1 tid 30000\",\"unit\":\"nanoseconds\",\"startValue\":0,\"endValue\":3000,\"samples\":\[\[[0-9]*\]\],\"weights\":\[3000\]}" t.speedscope.json &&
+	"$PROFTOOL" convert --to collapsed t.speedscope.json >c &&
+	"$PROFTOOL" convert --to collapsed "$TRASH/threads.json" >c0 &&
+	test_cmp c0 c'
+
+if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
+	test_expect_success '30,000 threads to speedscope: within 1 s of CPU' '
+		set -- $("$MEASURE" -- "$PROFTOOL" convert --to speedscope -o t.speedscope.json "$TRASH/threads.json" 2>/dev/null) &&
+		test "$3" = 0 &&
+		awk -v c="$4" "BEGIN { exit !(c < 1) }" || { echo "$4 s of CPU"; exit 1; }'
+else
+	test_skip '30,000 threads to speedscope: within 1 s of CPU' 'needs bench/measure and a plain build'
+fi
+
 test_done

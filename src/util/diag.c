@@ -66,6 +66,19 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
 	d->cut_line = line;
 }
 
+void pt_diag_warn_at(struct pt_diag *d, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nwarn < PT_DIAG_MAX_WARN) {
+		va_start(ap, fmt);
+		vsnprintf(d->warn[d->nwarn], sizeof(d->warn[0]), fmt, ap);
+		va_end(ap);
+		d->warn_off[d->nwarn] = off;
+	}
+	d->nwarn++;
+}
+
 void pt_diag_print(const struct pt_diag *d, FILE *fp)
 {
 	const char *path = d->path ? d->path : "";
@@ -87,6 +100,8 @@ void pt_diag_print(const struct pt_diag *d, FILE *fp)
 
 void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 {
+	uint32_t i;
+
 	if (d->skipped)
 		fprintf(fp,
 			"proftool: %s: warning: skipped %llu invalid line%s (first at line %llu)\n",
@@ -110,4 +125,10 @@ void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 			"record (from line %llu) is incomplete and left out\n",
 			d->path ? d->path : "", (unsigned long long)d->cut_line,
 			(unsigned long long)d->cut_record_line);
+	for (i = 0; i < d->nwarn && i < PT_DIAG_MAX_WARN; i++)
+		fprintf(fp, "proftool: %s: byte %llu: warning: %s\n", d->path ? d->path : "",
+			(unsigned long long)d->warn_off[i], d->warn[i]);
+	if (d->nwarn > PT_DIAG_MAX_WARN)
+		fprintf(fp, "proftool: %s: warning: %u more warnings\n", d->path ? d->path : "",
+			d->nwarn - PT_DIAG_MAX_WARN);
 }

@@ -12,6 +12,8 @@
 
 enum pt_diag_where { PT_DIAG_NOWHERE, PT_DIAG_LINE, PT_DIAG_OFFSET };
 
+#define PT_DIAG_MAX_WARN 4
+
 struct pt_diag {
 	const char *path; /* display name of the input or output; not owned */
 	enum pt_diag_where where;
@@ -26,6 +28,11 @@ struct pt_diag {
 	/* lenient JSON profiles: references to nodes the input lacks (a trace whose
 	 * chunks were lost), and the byte offset of the first */
 	uint64_t dangling, first_dangling_off;
+	/* a reader's own warnings (pt_diag_warn_at): the first PT_DIAG_MAX_WARN kept with
+	 * their byte offsets, the rest only counted */
+	char warn[PT_DIAG_MAX_WARN][200];
+	uint64_t warn_off[PT_DIAG_MAX_WARN];
+	uint32_t nwarn;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -43,6 +50,10 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
 /* one reference to a node the input lacks, at byte offset `off`, read past under
  * --lenient (the node hangs from the root, or the sample is left out) */
 void pt_diag_dangling(struct pt_diag *d, uint64_t off);
+/* a warning about the input at byte offset `off`: the read goes on (printed by
+ * pt_diag_print_warnings, one line each) */
+void pt_diag_warn_at(struct pt_diag *d, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
 /* print the lenient-mode warnings, if anything was skipped or dangled, and the

@@ -159,3 +159,87 @@ int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed
 	yajl_free_error(h, msg);
 	return -1;
 }
+
+int pt_dec_parse(const char *s, size_t n, struct pt_dec *x)
+{
+	size_t i = 0;
+	int64_t m = 0, e = 0;
+	int neg = 0, digits = 0, any = 0;
+
+	if (i < n && s[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
+		if (digits < 18) {
+			m = m * 10 + (s[i] - '0');
+			digits += m != 0;
+		} else {
+			e++;
+		}
+	}
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = 1)
+			if (digits < 18) {
+				m = m * 10 + (s[i] - '0');
+				digits += m != 0;
+				e--;
+			}
+	}
+	if (!any)
+		return -1;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		int eneg = 0;
+		int64_t ex = 0;
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		if (i == n)
+			return -1;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (ex < 100000)
+				ex = ex * 10 + (s[i] - '0');
+		e += eneg ? -ex : ex;
+	}
+	if (i != n)
+		return -1;
+	if (!m)
+		e = 0;
+	if (e > 400 || e < -400)
+		return -1;
+	x->m = neg ? -m : m;
+	x->k = (int32_t)-e;
+	x->pad = 0;
+	return 0;
+}
+
+int pt_dec_scale(const struct pt_dec *x, int32_t s, int64_t *v)
+{
+	int32_t sh = s - x->k;
+	int64_t m = x->m;
+
+	if (sh >= 0) {
+		for (; sh > 0; sh--)
+			if (__builtin_mul_overflow(m, 10, &m))
+				return -1;
+		*v = m;
+		return 0;
+	}
+	if (sh < -19) {
+		*v = 0;
+		return 0;
+	}
+	{
+		int64_t p = 1, q, rem;
+		for (; sh < 0; sh++)
+			p *= 10; /* at most 10^19 does not fit: sh >= -18 here */
+		q = m / p;
+		rem = m % p;
+		if (rem >= p - rem)
+			q++;
+		else if (-rem >= p + rem)
+			q--;
+		*v = q;
+	}
+	return 0;
+}

@@ -53,4 +53,18 @@ int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint6
 int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed, uint64_t end_off,
 		   uint64_t at);
 
+/* A JSON number as an exact decimal, m / 10^k (k < 0: trailing zeros), for readers
+ * whose values are decimal fractions of a unit (weights, microsecond timestamps):
+ * parsed without a double, so 0.1 + 0.2 is 0.3. */
+struct pt_dec {
+	int64_t m;
+	int32_t k;
+	int32_t pad;
+};
+/* JSON number text -> *x; -1 if it is not one, or its exponent passes a few hundred.
+ * Digits past the 18th significant one are dropped (not rounded). */
+int pt_dec_parse(const char *s, size_t n, struct pt_dec *x);
+/* x * 10^s as an integer, rounded half away from zero; -1 if out of int64's range */
+int pt_dec_scale(const struct pt_dec *x, int32_t s, int64_t *v);
+
 #endif

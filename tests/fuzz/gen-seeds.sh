@@ -25,6 +25,8 @@ samples () {
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
 	fuzz-gecko) ls "$srcdir"/tests/data/gecko/*.json "$srcdir"/tests/malformed/gecko-* ;;
 	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
+	fuzz-traceevents) ls "$srcdir"/samples/traceevents/*.json "$srcdir"/tests/data/*.trace.json "$srcdir"/tests/malformed/traceevents-* ;;
+	fuzz-speedscope) ls "$srcdir"/tests/data/*.speedscope.json "$srcdir"/tests/malformed/speedscope-* ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
 	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;

@@ -1,0 +1,795 @@
+/* traceevents.c: Chrome's Trace Event Format with durations (B/E pairs, X complete
+ * events, M thread and process names), as node --trace-events-enabled, clang
+ * -ftime-trace and DevTools write it: a call tree per thread weighted by time. Read only;
+ * see formats/traceevents.md. Traces of V8 CPU samples are cpuprofile.c's. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "formats/format.h"
+#include "util/arena.h"
+#include "util/intern.h"
+#include "util/json.h"
+#include "util/sort.h"
+#include "util/xalloc.h"
+
+/* events nest args objects a few levels; deeper values are skipped, not stacked */
+#define MAX_DEPTH 8
+#define CHUNK	  65536
+/* how far among the end events of one timestamp a close looks for the one that matches
+ * the innermost open frame (speedscope looks at all of them; this bounds a crafted run
+ * of thousands of ends at one time to linear cost) */
+#define MATCH_WINDOW 1024
+
+struct tev {
+	int64_t ts, end; /* nanoseconds; end: X only (ts + dur) */
+	uint64_t off;	 /* its '{' */
+	uint32_t thread; /* index in threads */
+	uint32_t name;	 /* string id of its name, 0 if none */
+	uint32_t frame;	 /* model frame */
+	uint32_t seq;	 /* input order */
+	uint8_t ph;
+	uint8_t pad[7];
+	uint64_t args; /* hash of its args as written, 0 without: with the name, its identity */
+};
+
+struct thread {
+	int64_t pid, tid;
+	uint64_t off; /* where the thread is first named (its first event) */
+};
+
+struct pname {
+	int64_t pid;
+	uint32_t name;
+	uint32_t pad;
+};
+
+enum ctx { C_TOP, C_EVENTS, C_EVENT, C_ARGS };
+enum key { K_OTHER, K_EVENTS, K_PH, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_TDUR, K_ARGS, K_DETAIL };
+
+/* the event being read: its fields come in any order */
+struct cur {
+	uint64_t off;
+	char ph;
+	int has_ts, has_dur, has_tdur, has_pid, has_tid, has_name;
+	struct pt_dec ts, dur, tdur;
+	uint64_t args;
+	int64_t pid, tid;
+	uint32_t name, arg_name, detail;
+};
+
+struct reader {
+	struct pt_profile *p;
+	struct pt_diag *d;
+	yajl_handle h;
+	uint64_t chunk_off;
+	int failed, top_seen, has_events, array_form;
+	int hashing; /* inside the args of the event: every token goes into c.args */
+	enum ctx stack[MAX_DEPTH];
+	size_t depth;
+	uint64_t skip;
+	enum key key;
+	struct cur c;
+	struct tev *ev;
+	size_t nev, ev_alloc;
+	struct thread *threads;
+	size_t nthreads, threads_alloc;
+	uint32_t *thread_names; /* per thread: thread_name string id, 0 if none */
+	size_t thread_names_alloc;
+	struct pname *pnames; /* the last process_name of each pid */
+	size_t npnames, pnames_alloc;
+	struct pt_intern pkeys; /* pid -> pnames index + 1 */
+	struct pt_arena karena;
+	struct pt_intern tkeys; /* (pid, tid) -> thread index + 1 */
+	struct pt_intern fkeys; /* (name, detail) -> frame */
+	uint32_t *fkey_frame;	/* fkeys id -> model frame */
+	size_t fkey_frame_alloc;
+	uint32_t nfkeys;
+	uint64_t profile_off; /* the first Profile/ProfileChunk event + 1, 0 if none */
+	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
+};
+
+static uint64_t here(const struct reader *r)
+{
+	return r->chunk_off + yajl_get_bytes_consumed(r->h);
+}
+
+static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pt_diag_error_at(r->d, off, "%s", msg);
+	r->failed = 1;
+	return 0; /* stops yajl */
+}
+
+static int push(struct reader *r, enum ctx c)
+{
+	if (r->depth >= MAX_DEPTH)
+		return fail_at(r, here(r), "JSON nested deeper than %d levels", MAX_DEPTH);
+	r->stack[r->depth++] = c;
+	return 1;
+}
+
+static uint32_t thread_of(struct reader *r, int64_t pid, int64_t tid)
+{
+	int64_t k[2] = {pid, tid};
+	uint32_t id = pt_intern(&r->tkeys, k, sizeof(k));
+
+	if (id > r->nthreads) { /* new: ids count up from 1 */
+		PT_ALLOC_GROW(r->threads, r->nthreads + 1, r->threads_alloc);
+		PT_ALLOC_GROW(r->thread_names, r->nthreads + 1, r->thread_names_alloc);
+		r->threads[r->nthreads].pid = pid;
+		r->threads[r->nthreads].tid = tid;
+		r->threads[r->nthreads].off = r->c.off;
+		r->thread_names[r->nthreads] = 0;
+		r->nthreads++;
+	}
+	return id - 1;
+}
+
+/* the frame of an event: its name, and clang's args.detail (the file, the class or
+ * function instantiated) after it, which tells clang's many "Source" events apart */
+static uint32_t frame_of(struct reader *r, uint32_t name, uint32_t detail)
+{
+	uint32_t k[2] = {name, detail};
+	uint32_t id = pt_intern(&r->fkeys, k, sizeof(k));
+	struct pt_profile *p = r->p;
+
+	if (id > r->nfkeys) { /* new: ids count up from 1 */
+		PT_ALLOC_GROW(r->fkey_frame, (size_t)id + 1, r->fkey_frame_alloc);
+		r->nfkeys = id;
+		const char *n = name ? pt_s(p, name) : "(unnamed)";
+		size_t nl = name ? pt_intern_len(&p->strings, name) : strlen(n);
+		uint32_t f;
+		if (detail && pt_intern_len(&p->strings, detail)) {
+			size_t dl = pt_intern_len(&p->strings, detail);
+			char *b = pt_xmalloc(nl + dl + 2);
+			memcpy(b, n, nl);
+			b[nl] = ' ';
+			memcpy(b + nl + 1, pt_s(p, detail), dl);
+			f = pt_profile_simple_frame(p, b, nl + 1 + dl, 0, 0, 0);
+			free(b);
+		} else {
+			f = pt_profile_simple_frame(p, n, nl, 0, 0, 0);
+		}
+		r->fkey_frame[id] = f;
+	}
+	return r->fkey_frame[id];
+}
+
+static int commit(struct reader *r)
+{
+	struct cur *c = &r->c;
+	struct tev *e;
+	int64_t v;
+
+	if (c->ph == 'M') {
+		if (!c->arg_name || !c->has_pid)
+			return 1;
+		if (c->name == r->s_thread_name && c->has_tid) {
+			uint32_t t = thread_of(r, c->pid, c->tid); /* may move thread_names */
+			r->thread_names[t] = c->arg_name;
+		} else if (c->name == r->s_process_name) {
+			uint32_t id = pt_intern(&r->pkeys, &c->pid, sizeof(c->pid));
+			if (id > r->npnames) { /* new: ids count up from 1 */
+				PT_ALLOC_GROW(r->pnames, r->npnames + 1, r->pnames_alloc);
+				r->pnames[r->npnames].pid = c->pid;
+				r->pnames[r->npnames++].pad = 0;
+			}
+			r->pnames[id - 1].name = c->arg_name;
+		}
+		return 1;
+	}
+	if (c->name &&
+	    (c->name == r->s_profile || c->name == r->s_chunk || c->name == r->s_cpuprofile)) {
+		if (!r->profile_off)
+			r->profile_off = c->off + 1;
+		return 1;
+	}
+	if (c->ph != 'B' && c->ph != 'E' && c->ph != 'X')
+		return 1;
+	if (!c->has_ts)
+		return fail_at(r, c->off, "'%c' event without 'ts'", c->ph);
+	if (r->nev >= UINT32_MAX - 2)
+		return fail_at(r, c->off, "too many events");
+	PT_ALLOC_GROW(r->ev, r->nev + 1, r->ev_alloc);
+	e = &r->ev[r->nev];
+	memset(e, 0, sizeof(*e));
+	if (pt_dec_scale(&c->ts, 3, &e->ts) < 0)
+		return fail_at(r, c->off, "'ts' is out of range");
+	e->end = e->ts;
+	/* as speedscope: dur, else the thread duration tdur, else 0 */
+	if (c->ph == 'X' && (c->has_dur || c->has_tdur)) {
+		if (pt_dec_scale(c->has_dur ? &c->dur : &c->tdur, 3, &v) < 0)
+			return fail_at(r, c->off, "'dur' is out of range");
+		if (v < 0)
+			return fail_at(r, c->off, "negative 'dur'");
+		if (__builtin_add_overflow(e->ts, v, &e->end))
+			return fail_at(r, c->off, "'ts' + 'dur' is out of range");
+	}
+	e->off = c->off;
+	e->thread = thread_of(r, c->has_pid ? c->pid : 0, c->has_tid ? c->tid : 0);
+	e->name = c->has_name ? c->name : 0;
+	e->frame = frame_of(r, c->name, c->detail);
+	e->seq = (uint32_t)r->nev;
+	e->args = c->args;
+	e->ph = (uint8_t)c->ph;
+	r->nev++;
+	return 1;
+}
+
+/* pid and tid: integers, or strings holding one */
+static int int_value(struct reader *r, enum key k, const char *s, size_t len, int64_t *v)
+{
+	struct pt_dec x;
+
+	if (pt_dec_parse(s, len, &x) < 0 || x.k > 0 || pt_dec_scale(&x, 0, v) < 0)
+		return fail_at(r, here(r) - len, "'%s' is not an integer",
+			       k == K_PID ? "pid" : "tid");
+	return 1;
+}
+
+/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
+/* FNV-1a of a token of the args (its kind, then its bytes) */
+static void mix(struct reader *r, char kind, const char *s, size_t len)
+{
+	uint64_t h = r->c.args;
+	size_t i;
+
+	h = (h ^ (unsigned char)kind) * 0x100000001b3u;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+	r->c.args = h;
+}
+
+static int on_value(struct reader *r, char vk, const char *s, size_t len)
+{
+	enum key k = r->key;
+	struct cur *c = &r->c;
+	enum ctx cx;
+
+	if (r->hashing)
+		mix(r, vk, s, len);
+	r->key = K_OTHER;
+	if (r->skip) {
+		if (vk == 'o' || vk == 'a')
+			r->skip++;
+		return 1;
+	}
+	if (!r->depth) {
+		r->top_seen = 1;
+		if (vk == 'a') {
+			r->has_events = r->array_form = 1;
+			return push(r, C_EVENTS);
+		}
+		if (vk != 'o')
+			return fail_at(r, here(r),
+				       "not a trace: the JSON is neither an array nor an "
+				       "object");
+		return push(r, C_TOP);
+	}
+	cx = r->stack[r->depth - 1];
+	if (cx == C_EVENTS) {
+		if (vk != 'o')
+			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1),
+				       "a trace event is not an object");
+		memset(c, 0, sizeof(*c));
+		c->off = here(r) - 1;
+		return push(r, C_EVENT);
+	}
+	if (k == K_OTHER) {
+		if (vk == 'o' || vk == 'a')
+			r->skip = 1;
+		return 1;
+	}
+	switch (k) {
+	case K_EVENTS:
+		if (vk != 'a')
+			return fail_at(r, here(r), "'traceEvents' is not an array");
+		if (r->has_events)
+			return fail_at(r, here(r), "a second 'traceEvents'");
+		r->has_events = 1;
+		return push(r, C_EVENTS);
+	case K_ARGS:
+		if (vk != 'o') {
+			if (vk == 'a')
+				r->skip = 1;
+			return 1;
+		}
+		r->hashing = 1;
+		c->args = 0xcbf29ce484222325u;
+		return push(r, C_ARGS);
+	case K_PH:
+		if (vk != 's')
+			return fail_at(r, here(r), "'ph' is not a string");
+		c->ph = len == 1 ? s[0] : '?';
+		return 1;
+	case K_NAME:
+	case K_DETAIL:
+		if (vk != 's')
+			return 1; /* a name that is no string is no name */
+		if (cx == C_ARGS) {
+			if (k == K_NAME)
+				c->arg_name = pt_strn(r->p, s, len);
+			else
+				c->detail = pt_strn(r->p, s, len);
+		} else {
+			c->name = pt_strn(r->p, s, len);
+			c->has_name = 1;
+		}
+		return 1;
+	case K_PID:
+	case K_TID:
+		if (vk != 'n' && vk != 's')
+			return fail_at(r, here(r), "'%s' is not an integer",
+				       k == K_PID ? "pid" : "tid");
+		if (k == K_PID) {
+			c->has_pid = 1;
+			return int_value(r, k, s, len, &c->pid);
+		}
+		c->has_tid = 1;
+		return int_value(r, k, s, len, &c->tid);
+	case K_TS:
+	case K_DUR:
+	case K_TDUR: {
+		struct pt_dec x;
+		/* a number, or a string holding one (some writers quote them) */
+		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &x) < 0)
+			return fail_at(r,
+				       here(r) - (vk == 'n'   ? len
+						  : vk == 's' ? len + 2
+							      : 1),
+				       "'%s' is not a number",
+				       k == K_TS    ? "ts"
+				       : k == K_DUR ? "dur"
+						    : "tdur");
+		if (k == K_TS) {
+			c->ts = x;
+			c->has_ts = 1;
+		} else if (k == K_TDUR) {
+			c->tdur = x;
+			c->has_tdur = 1;
+		} else {
+			c->dur = x;
+			c->has_dur = 1;
+		}
+		return 1;
+	}
+	default:
+		return 1;
+	}
+}
+
+static int cb_null(void *ctx)
+{
+	return on_value(ctx, '-', NULL, 0);
+}
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return on_value(ctx, '-', NULL, 0);
+}
+static int cb_number(void *ctx, const char *s, size_t len)
+{
+	return on_value(ctx, 'n', s, len);
+}
+static int cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return on_value(ctx, 's', (const char *)s, len);
+}
+static int cb_start_map(void *ctx)
+{
+	return on_value(ctx, 'o', NULL, 0);
+}
+static int cb_start_array(void *ctx)
+{
+	return on_value(ctx, 'a', NULL, 0);
+}
+
+static const struct {
+	enum ctx ctx;
+	const char *name;
+	enum key key;
+} keys[] = {
+	{C_TOP, "traceEvents", K_EVENTS}, {C_EVENT, "ph", K_PH},     {C_EVENT, "name", K_NAME},
+	{C_EVENT, "pid", K_PID},	  {C_EVENT, "tid", K_TID},   {C_EVENT, "ts", K_TS},
+	{C_EVENT, "dur", K_DUR},	  {C_EVENT, "args", K_ARGS}, {C_ARGS, "name", K_NAME},
+	{C_ARGS, "detail", K_DETAIL},	  {C_EVENT, "tdur", K_TDUR},
+};
+
+static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct reader *r = ctx;
+	size_t i;
+
+	if (r->hashing)
+		mix(r, 'k', (const char *)s, len);
+	r->key = K_OTHER;
+	if (r->skip || !r->depth)
+		return 1;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].ctx == r->stack[r->depth - 1] && strlen(keys[i].name) == len &&
+		    !memcmp(keys[i].name, s, len)) {
+			r->key = keys[i].key;
+			break;
+		}
+	return 1;
+}
+
+static int cb_end(void *ctx)
+{
+	struct reader *r = ctx;
+
+	if (r->hashing)
+		mix(r, 'e', NULL, 0);
+	if (r->skip) {
+		r->skip--;
+		return 1;
+	}
+	if (!r->depth)
+		return 1;
+	if (r->stack[--r->depth] == C_ARGS)
+		r->hashing = 0;
+	else if (r->stack[r->depth] == C_EVENT)
+		return commit(r);
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
+	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
+};
+
+/* ---- the call trees ---- */
+
+/* Begin and end queues as speedscope's importer orders them (src/import/trace-event.ts):
+ * per thread by time; at one time, B events before X events, X events by longer
+ * duration first, then in input order; ends likewise, X ends in their begins' order.
+ * The keys are copied out so that a plain qsort compares them (no context pointer). */
+struct skey {
+	uint32_t thread, isx;
+	int64_t t1, t2, t3;
+	uint32_t seq, idx;
+};
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_skey(const void *a, const void *b)
+{
+	const struct skey *x = a, *y = b;
+	int c;
+
+	if ((c = cmp_i64(x->thread, y->thread)) || (c = cmp_i64(x->t1, y->t1)) ||
+	    (c = cmp_i64(x->isx, y->isx)) || (c = cmp_i64(x->t2, y->t2)) ||
+	    (c = cmp_i64(x->t3, y->t3)))
+		return c;
+	return cmp_i64(x->seq, y->seq);
+}
+
+/* the begins (end = 0) or the ends (end = 1) of all events, in queue order, into out */
+static size_t queue(const struct tev *ev, size_t nev, int end, uint32_t *out)
+{
+	struct skey *k = pt_xmalloc((nev + 1) * sizeof(*k));
+	size_t i, n = 0;
+
+	for (i = 0; i < nev; i++) {
+		const struct tev *x = &ev[i];
+		struct skey *y;
+		if (x->ph == (end ? 'B' : 'E'))
+			continue;
+		y = &k[n++];
+		memset(y, 0, sizeof(*y));
+		y->thread = x->thread;
+		y->isx = x->ph == 'X';
+		y->t1 = end ? x->end : x->ts;
+		if (y->isx && end) {
+			y->t2 = x->ts;
+			y->t3 = x->ts - x->end;
+		} else if (y->isx) {
+			y->t2 = x->ts - x->end;
+		}
+		y->seq = x->seq;
+		y->idx = (uint32_t)i;
+	}
+	pt_qsort(k, n, sizeof(*k), cmp_skey);
+	for (i = 0; i < n; i++)
+		out[i] = k[i].idx;
+	free(k);
+	return n;
+}
+
+struct open {
+	uint32_t node, ev;
+};
+
+struct walk {
+	struct reader *r;
+	struct open *st;
+	size_t n, alloc;
+	int64_t last, origin;
+	uint32_t labels;
+	uint64_t ignored, ignored_off, unclosed, unclosed_off;
+};
+
+static void charge(struct walk *w, int64_t t)
+{
+	struct pt_profile *p = w->r->p;
+	if (w->n && t > w->last) {
+		int64_t v = t - w->last;
+		pt_profile_add_sample(p, w->st[w->n - 1].node, w->labels, &v, w->last - w->origin);
+	}
+	w->last = t;
+}
+
+static uint32_t thread_labels(struct reader *r, uint32_t t)
+{
+	struct pt_profile *p = r->p;
+	struct pt_label lab[4];
+	uint32_t n = 0;
+	size_t i;
+
+	memset(lab, 0, sizeof(lab));
+	lab[n].key = pt_str(p, PT_LABEL_PID);
+	lab[n++].num = r->threads[t].pid;
+	lab[n].key = pt_str(p, PT_LABEL_TID);
+	lab[n++].num = r->threads[t].tid;
+	if (r->thread_names[t]) {
+		lab[n].key = pt_str(p, PT_LABEL_THREAD);
+		lab[n++].str = r->thread_names[t];
+	}
+	i = pt_intern_find(&r->pkeys, &r->threads[t].pid, sizeof(r->threads[t].pid));
+	if (i && i != UINT32_MAX) {
+		lab[n].key = pt_str(p, PT_LABEL_COMM);
+		lab[n++].str = r->pnames[i - 1].name;
+	}
+	return pt_profile_labelset(p, lab, n);
+}
+
+/* the events of one thread: begins b[0..nb), ends e[0..ne) */
+static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, size_t ne)
+{
+	struct reader *r = w->r;
+	const struct tev *ev = r->ev;
+	size_t bi = 0, ei = 0, k;
+	int64_t tmax = INT64_MIN;
+
+	w->n = 0;
+	for (k = 0; k < nb; k++)
+		tmax = ev[b[k]].ts > tmax ? ev[b[k]].ts : tmax;
+	for (k = 0; k < ne; k++)
+		tmax = ev[e[k]].end > tmax ? ev[e[k]].end : tmax;
+	w->last = INT64_MIN;
+	while (bi < nb || ei < ne) {
+		const struct tev *x;
+		int take_b;
+		if (ei == ne)
+			take_b = 1;
+		else if (bi == nb)
+			take_b = 0;
+		else if (ev[b[bi]].ts != ev[e[ei]].end)
+			take_b = ev[b[bi]].ts < ev[e[ei]].end;
+		else /* a zero-length span opens before it closes */
+			take_b = ev[b[bi]].name == ev[e[ei]].name &&
+				 ev[b[bi]].args == ev[e[ei]].args;
+		if (take_b) {
+			uint32_t parent;
+			x = &ev[b[bi++]];
+			charge(w, x->ts);
+			parent = w->n ? w->st[w->n - 1].node : 0;
+			PT_ALLOC_GROW(w->st, w->n + 1, w->alloc);
+			w->st[w->n].node = pt_profile_child(r->p, parent, x->frame);
+			w->st[w->n++].ev = (uint32_t)(x - ev);
+			continue;
+		}
+		/* among the ends of this time, the one that closes the innermost open frame
+		 * (by frame, else by name) goes first */
+		if (w->n) {
+			const struct tev *top = &ev[w->st[w->n - 1].ev];
+			size_t lim = ei + MATCH_WINDOW < ne ? ei + MATCH_WINDOW : ne, j = ne;
+			/* by identity (name and args) when the first is not it, else by name */
+			int by_name = ev[e[ei]].name == top->name && ev[e[ei]].args == top->args;
+			for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
+				if (ev[e[k]].name == top->name &&
+				    (by_name || ev[e[k]].args == top->args)) {
+					j = k;
+					break;
+				}
+			if (j == ne && !by_name)
+				for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
+					if (ev[e[k]].name == top->name) {
+						j = k;
+						break;
+					}
+			if (j != ne) {
+				uint32_t t = e[ei];
+				e[ei] = e[j];
+				e[j] = t;
+			}
+		}
+		x = &ev[e[ei++]];
+		/* an end names what it ends (an E without a name ends the innermost); one
+		 * that matches nothing open is left out, as speedscope does */
+		if (!w->n || (x->name && ev[w->st[w->n - 1].ev].name != x->name)) {
+			if (!w->ignored++)
+				w->ignored_off = x->off;
+			continue;
+		}
+		charge(w, x->end);
+		w->n--;
+	}
+	if (w->n) {
+		if (!w->unclosed)
+			w->unclosed_off = ev[w->st[0].ev].off;
+		w->unclosed += w->n;
+		charge(w, tmax);
+		w->n = 0;
+	}
+}
+
+static int build(struct reader *r, uint64_t end_off)
+{
+	struct pt_profile *p = r->p;
+	struct walk w;
+	uint32_t *b, *e;
+	size_t nb, ne, i, bi, ei;
+	int64_t origin = INT64_MAX;
+
+	if (!r->has_events)
+		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
+	if (!r->nev) {
+		if (r->profile_off)
+			return pt_diag_error_at(r->d, r->profile_off - 1,
+						"no B, E or X events in the trace (its "
+						"Profile events are read with --from cpuprofile)");
+		return pt_diag_error_at(r->d, end_off, "no B, E, X or Profile events in the trace");
+	}
+	if (r->profile_off)
+		pt_diag_warn_at(r->d, r->profile_off - 1,
+				"the trace also holds V8 CPU samples (Profile events): "
+				"--from cpuprofile reads those");
+	b = pt_xmalloc(r->nev * sizeof(uint32_t));
+	e = pt_xmalloc(r->nev * sizeof(uint32_t));
+	for (i = 0; i < r->nev; i++)
+		if (r->ev[i].ts < origin)
+			origin = r->ev[i].ts;
+	nb = queue(r->ev, r->nev, 0, b);
+	ne = queue(r->ev, r->nev, 1, e);
+
+	pt_profile_add_type(p, "wall", "nanoseconds");
+	memset(&w, 0, sizeof(w));
+	w.r = r;
+	w.origin = origin;
+	for (bi = ei = 0; bi < nb || ei < ne;) {
+		uint32_t t = bi < nb && (ei == ne || r->ev[b[bi]].thread <= r->ev[e[ei]].thread)
+				     ? r->ev[b[bi]].thread
+				     : r->ev[e[ei]].thread;
+		size_t b0 = bi, e0 = ei;
+		while (bi < nb && r->ev[b[bi]].thread == t)
+			bi++;
+		while (ei < ne && r->ev[e[ei]].thread == t)
+			ei++;
+		w.labels = thread_labels(r, t);
+		walk_thread(&w, b + b0, bi - b0, e + e0, ei - e0);
+	}
+	if (w.unclosed)
+		pt_diag_warn_at(r->d, w.unclosed_off,
+				"%" PRIu64 " begin event%s (the first here): %s at their thread's "
+				"last timestamp",
+				w.unclosed, w.unclosed == 1 ? " never ends" : "s never end",
+				w.unclosed == 1 ? "it ends" : "they end");
+	if (w.ignored)
+		pt_diag_warn_at(r->d, w.ignored_off,
+				"%" PRIu64 " end event%s no open begin event (the first here): "
+				"left out",
+				w.ignored, w.ignored == 1 ? " matches" : "s match");
+	free(w.st);
+	free(b);
+	free(e);
+	return 0;
+}
+
+static int traceevents_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+			    struct pt_diag *d)
+{
+	struct reader r;
+	int st, cut, ret = -1;
+	uint64_t end_off;
+
+	(void)o;
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.d = d;
+	p->format = "traceevents";
+	pt_arena_init(&r.karena);
+	pt_intern_init(&r.tkeys, &r.karena);
+	pt_intern_init(&r.fkeys, &r.karena);
+	pt_intern_init(&r.pkeys, &r.karena);
+	r.s_profile = pt_str(p, "Profile");
+	r.s_chunk = pt_str(p, "ProfileChunk");
+	r.s_cpuprofile = pt_str(p, "CpuProfile");
+	r.s_thread_name = pt_str(p, "thread_name");
+	r.s_process_name = pt_str(p, "process_name");
+	r.h = yajl_alloc(&callbacks, NULL, &r);
+	yajl_config(r.h, yajl_dont_validate_strings, 1);
+	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
+	if (st < 0)
+		goto out;
+	end_off = pt_input_tell(in);
+	/* the format lets the array's closing ']' go (a trace cut when its writer died):
+	 * what ends between two events is whole */
+	if (st != yajl_status_ok && cut && !r.failed && r.array_form && r.depth == 1 && !r.skip)
+		st = yajl_status_ok;
+	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
+		goto out;
+	if (!r.top_seen) {
+		pt_diag_error_at(d, 0, "empty input");
+		goto out;
+	}
+	ret = build(&r, end_off);
+out:
+	yajl_free(r.h);
+	free(r.ev);
+	free(r.threads);
+	free(r.thread_names);
+	free(r.pnames);
+	free(r.fkey_frame);
+	pt_intern_release(&r.tkeys);
+	pt_intern_release(&r.fkeys);
+	pt_intern_release(&r.pkeys);
+	pt_arena_release(&r.karena);
+	return ret;
+}
+
+/* A trace names its phases ("ph"). One that holds V8 CPU samples (Profile events, or
+ * DevTools' own markers) stays with the cpuprofile reader, which scores 80 for a
+ * "traceEvents" object and 60 for an array with "ph": this one scores below that for
+ * those, above it for the rest. */
+static int traceevents_detect(const unsigned char *head, size_t len)
+{
+	static const char *const v8[] = {
+		"\"Profile\"",		"\"ProfileChunk\"",
+		"\"CpuProfile\"",	"\"cpuProfile\"",
+		"v8.cpu_profiler",	"TracingStartedInBrowser",
+		"TracingStartedInPage", "disabled-by-default-devtools.timeline",
+	};
+	const char *s = (const char *)head;
+	size_t i = pt_json_skip_ws(head, 0, len), k;
+
+	if (i == len || (head[i] != '[' && head[i] != '{'))
+		return 0;
+	if (!memmem(s, len, "\"ph\"", 4))
+		return 0;
+	if (head[i] == '{' && !memmem(s, len, "\"traceEvents\"", 13))
+		return 0;
+	for (k = 0; k < sizeof(v8) / sizeof(v8[0]); k++)
+		if (memmem(s, len, v8[k], strlen(v8[k])))
+			return 40;
+	return 85;
+}
+
+static const char *const traceevents_suffixes[] = {".json", "node_trace.*", NULL};
+
+const struct pt_format pt_format_traceevents = {
+	.name = "traceevents",
+	.description = "Chrome trace events with durations (B/E, X, M): node "
+		       "--trace-events-enabled, clang -ftime-trace",
+	.suffixes = traceevents_suffixes,
+	.detect = traceevents_detect,
+	.read = traceevents_read,
+	.write = NULL,
+};
