@@ -61,15 +61,22 @@ test_expect_success 'frames after the profiles are fine' '
 	test_cmp expect actual'
 
 # every sample that converts: the same top (less what the format cannot carry) and the
-# same collapsed stacks
+# same collapsed stacks. speedscope has no function start line: two functions of one
+# name, file and column that differ only by it come back as one. Firefox's JS has such
+# pairs (asyncLoadModule at lines 1721 and 1963 of one module, both column 18), so the
+# Gecko sample's table is held to its stacks only.
 test_expect_success 'round trip: every sample reads back with the same top and stacks' '
 	n=0 &&
 	for f in $(find "$SAMPLES" -type f ! -name "*.sh" ! -name README ! -path "*/src/*" | sort); do
 		"$PROFTOOL" convert --to speedscope -o rt.speedscope.json "$f" 2>/dev/null || continue
 		n=$((n + 1))
-		"$PROFTOOL" top -n 0 "$f" | norm_top >expect &&
-		"$PROFTOOL" top -n 0 rt.speedscope.json | norm_top >actual &&
-		test_cmp expect actual &&
+		case $f in
+		*/gecko/*) ;;
+		*)
+			"$PROFTOOL" top -n 0 "$f" | norm_top >expect &&
+			"$PROFTOOL" top -n 0 rt.speedscope.json | norm_top >actual &&
+			test_cmp expect actual || { echo "top of $f differs"; exit 1; } ;;
+		esac &&
 		"$PROFTOOL" convert --to collapsed "$f" | sort >expect &&
 		"$PROFTOOL" convert --to collapsed rt.speedscope.json | sort >actual &&
 		test_cmp expect actual || { echo "round trip of $f differs"; exit 1; }
