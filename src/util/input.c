@@ -31,6 +31,7 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 }
 
 static int start(struct pt_input *in, struct pt_diag *d);
+static int skip_bom(struct pt_input *in);
 
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d)
 {
@@ -94,6 +95,28 @@ static int start(struct pt_input *in, struct pt_diag *d)
 		if (r == 0)
 			in->eof = 1;
 	}
+	return skip_bom(in);
+}
+
+/* A byte-order mark at the start of the decoded stream: UTF-8's (EF BB BF, which editors
+ * and Windows tools put before text) is skipped, so no reader sees it in a first name;
+ * UTF-16's (FF FE, FE FF) is refused, since every text format here is read as UTF-8.
+ * Neither can start a binary format we read (0xEF, 0xFE and 0xFF are no protobuf
+ * field tag that starts a profile; the others start with fixed magic bytes). */
+static int skip_bom(struct pt_input *in)
+{
+	const unsigned char *b;
+	size_t n;
+
+	b = pt_input_peek(in, 3, &n);
+	if (!b)
+		return -1;
+	if (n == 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		pt_input_consume(in, 3);
+	else if (n >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff)))
+		return pt_diag_error_at(
+			in->diag, 0, "UTF-16 text (byte-order mark %02X %02X): convert it to UTF-8",
+			b[0], b[1]);
 	return 0;
 }
 

@@ -1,0 +1,52 @@
+#!/bin/sh
+test_description='inputs that once gave a wrong answer with exit 0 (issue 38)'
+. "$(dirname "$0")/lib.sh"
+
+bom () {
+	printf '\357\273\277'
+}
+
+test_expect_success 'a UTF-8 BOM before a goroutine dump: both goroutines are read' '
+	{ bom; printf "goroutine 1 [running]:\nmain.main()\n\t/x/main.go:10 +0x1d\n\n"
+	  printf "goroutine 2 [chan receive]:\nmain.worker()\n\t/x/main.go:20 +0x2e\n\n"; } >g.txt &&
+	"$PROFTOOL" goroutines g.txt >out &&
+	grep -qx "2 goroutines in 2 groups" out'
+
+test_expect_success 'a UTF-8 BOM before collapsed stacks is not part of the first name' '
+	{ bom; printf "main;a 1\nmain;b 2\n"; } >bom.collapsed &&
+	printf "main;a 1\nmain;b 2\n" >plain.collapsed &&
+	"$PROFTOOL" convert --to collapsed bom.collapsed >got &&
+	"$PROFTOOL" convert --to collapsed plain.collapsed >want &&
+	test_cmp want got &&
+	"$PROFTOOL" top -n 1 --cum --format csv bom.collapsed >csv &&
+	grep -qx "\"main\",\"\",0,0,0.0000,3,100.0000" csv'
+
+test_expect_success 'a UTF-8 BOM before perf script text, plain and gzipped' '
+	{ bom; cat "$SAMPLES/perf/perfdemo-g.txt"; } >bom.txt &&
+	gzip -c bom.txt >bom.txt.gz &&
+	"$PROFTOOL" convert --to collapsed "$SAMPLES/perf/perfdemo-g.txt" >want &&
+	"$PROFTOOL" convert --to collapsed bom.txt >got &&
+	test_cmp want got &&
+	"$PROFTOOL" convert --to collapsed bom.txt.gz >gotgz &&
+	test_cmp want gotgz'
+
+test_expect_success 'a BOM only at the start is skipped: one later stays in its name' '
+	{ printf "main;a 1\n"; bom; printf "main;a 2\n"; } >mid.collapsed &&
+	"$PROFTOOL" top -n 0 --format csv mid.collapsed >csv &&
+	test "$(grep -c "^\"main\"" csv)" = 1 &&
+	test "$(grep -c "main\"" csv)" = 2'
+
+test_expect_success 'binary inputs are read as they were (pprof, gzipped and not)' '
+	"$PROFTOOL" info "$SAMPLES/go/cpu.pb" >a &&
+	"$PROFTOOL" info "$SAMPLES/go/cpu.pb.gz" >b &&
+	grep -q "samples" a && sed 1d a >a1 && sed 1d b >b1 && test_cmp a1 b1'
+
+test_expect_success 'UTF-16 text is refused in one line that says so, whatever its order' '
+	printf "\377\376m\000a\000i\000n\000 \0001\000\n\000" >le.txt &&
+	test_expect_code 1 "$PROFTOOL" top le.txt &&
+	test_one_line_err "proftool: le.txt: byte 0: UTF-16 text (byte-order mark FF FE): convert it to UTF-8" &&
+	printf "\376\377\000m\000a\000i\000n\000 \0001\000\n" | gzip -c >be.txt.gz &&
+	test_expect_code 1 "$PROFTOOL" top be.txt.gz &&
+	test_one_line_err "proftool: be.txt.gz: byte 0: UTF-16 text (byte-order mark FE FF): convert it to UTF-8"'
+
+test_done
