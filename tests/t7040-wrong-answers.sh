@@ -49,4 +49,30 @@ test_expect_success 'UTF-16 text is refused in one line that says so, whatever i
 	test_expect_code 1 "$PROFTOOL" top be.txt.gz &&
 	test_one_line_err "proftool: be.txt.gz: byte 0: UTF-16 text (byte-order mark FE FF): convert it to UTF-8"'
 
+max=9223372036854775807
+
+test_expect_success 'counts that sum past int64 are refused at their line, read or folded' '
+	printf "a;b $max\na;b $max\n" >two.collapsed &&
+	for c in top "top --style pprof" "convert --to collapsed" info; do
+		test_expect_code 1 "$PROFTOOL" $c two.collapsed &&
+		test_one_line_err "proftool: two.collapsed:2: the values of type '"'samples'"' sum past $max" || exit 1
+	done'
+
+test_expect_success 'perf periods that sum past int64: refused at the record that overflows' '
+	printf "p 1 1.000001: $max cycles:\n\t1 a (x)\n\np 1 1.000002: 1 cycles:\n\t1 b (x)\n\n" >p.txt &&
+	test_expect_code 1 "$PROFTOOL" top p.txt &&
+	test_one_line_err "proftool: p.txt:6: the values of type '"'cycles'"' sum past $max"'
+
+test_expect_success 'under --lenient what fits is kept, with one warning' '
+	printf "a;b $max\na;c 1\nx;b 2\n" >three.collapsed &&
+	"$PROFTOOL" top --lenient --format csv three.collapsed >out 2>err &&
+	test_one_line_err "proftool: three.collapsed:2: warning: 2 records left out: the values of type '"'samples'"' would sum past $max (the first here)" &&
+	printf "name,file,line,flat,flat_pct,cum,cum_pct\n\"b\",\"\",0,$max,100.0000,$max,100.0000\n\"a\",\"\",0,0,0.0000,$max,100.0000\n" >want &&
+	test_cmp want out'
+
+test_expect_success 'merging inputs whose sums together pass int64 is refused' '
+	printf "a;b $max\n" >one.collapsed &&
+	test_expect_code 1 "$PROFTOOL" top one.collapsed one.collapsed &&
+	test_one_line_err "proftool: one.collapsed: the values of type '"'samples'"' sum past $max"'
+
 test_done

@@ -66,6 +66,20 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
 	d->cut_line = line;
 }
 
+void pt_diag_warn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nwarn >= PT_DIAG_MAX_WARN)
+		return;
+	d->warn[d->nwarn].where = w;
+	d->warn[d->nwarn].pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(d->warn[d->nwarn].msg, sizeof(d->warn[0].msg), fmt, ap);
+	va_end(ap);
+	d->nwarn++;
+}
+
 void pt_diag_print(const struct pt_diag *d, FILE *fp)
 {
 	const char *path = d->path ? d->path : "";
@@ -87,6 +101,19 @@ void pt_diag_print(const struct pt_diag *d, FILE *fp)
 
 void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 {
+	const char *path = d->path ? d->path : "";
+	unsigned i;
+
+	for (i = 0; i < d->nwarn; i++) {
+		if (d->warn[i].where == PT_DIAG_LINE)
+			fprintf(fp, "proftool: %s:%llu: warning: %s\n", path,
+				(unsigned long long)d->warn[i].pos, d->warn[i].msg);
+		else if (d->warn[i].where == PT_DIAG_OFFSET)
+			fprintf(fp, "proftool: %s: byte %llu: warning: %s\n", path,
+				(unsigned long long)d->warn[i].pos, d->warn[i].msg);
+		else
+			fprintf(fp, "proftool: %s: warning: %s\n", path, d->warn[i].msg);
+	}
 	if (d->skipped)
 		fprintf(fp,
 			"proftool: %s: warning: skipped %llu invalid line%s (first at line %llu)\n",

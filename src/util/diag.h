@@ -12,6 +12,8 @@
 
 enum pt_diag_where { PT_DIAG_NOWHERE, PT_DIAG_LINE, PT_DIAG_OFFSET };
 
+#define PT_DIAG_MAX_WARN 4
+
 struct pt_diag {
 	const char *path; /* display name of the input or output; not owned */
 	enum pt_diag_where where;
@@ -26,6 +28,14 @@ struct pt_diag {
 	/* lenient JSON profiles: references to nodes the input lacks (a trace whose
 	 * chunks were lost), and the byte offset of the first */
 	uint64_t dangling, first_dangling_off;
+	/* other warnings, each worded once by whoever counted what it covers
+	 * (pt_diag_warn); printed with the ones above */
+	struct {
+		enum pt_diag_where where;
+		uint64_t pos;
+		char msg[256];
+	} warn[PT_DIAG_MAX_WARN];
+	unsigned nwarn;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -43,6 +53,10 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
 /* one reference to a node the input lacks, at byte offset `off`, read past under
  * --lenient (the node hangs from the root, or the sample is left out) */
 void pt_diag_dangling(struct pt_diag *d, uint64_t off);
+/* one more warning line, at a line or byte offset (w, pos); past PT_DIAG_MAX_WARN of
+ * them the rest are dropped */
+void pt_diag_warn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
 /* print the lenient-mode warnings, if anything was skipped or dangled, and the
