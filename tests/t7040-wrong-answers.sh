@@ -75,4 +75,23 @@ test_expect_success 'merging inputs whose sums together pass int64 is refused' '
 	test_expect_code 1 "$PROFTOOL" top one.collapsed one.collapsed &&
 	test_one_line_err "proftool: one.collapsed: the values of type '"'samples'"' sum past $max"'
 
+# go tool pprof prints "Active filters:" and one line per filter, which we do not
+no_active_filters () {
+	sed "/^Active filters:$/,/^Showing/{/^Showing/!d}" "$1"
+}
+
+test_expect_success 'top --style pprof --hide: stacks left without a frame stay in the total' '
+	"$PROFTOOL" top --style pprof --hide main "$SAMPLES/go/cpu.pb.gz" >actual &&
+	no_active_filters "$REF/pprof/cpu.pprof-top.hide-main.txt" >want &&
+	test_cmp want actual &&
+	grep -qx "Showing nodes accounting for 1.53s, 80.10% of 1.91s total" actual'
+
+for g in functions lines files addresses; do
+	case $g in functions) ref=cpu.pprof-top.show-hotLeaf.txt ;; *) ref=cpu.pprof-top.$g.show-hotLeaf.txt ;; esac
+	test_expect_success "top --style pprof --show at $g granularity: the total of every sample" '
+		"$PROFTOOL" top --style pprof --granularity '$g' --show hotLeaf "$SAMPLES/go/cpu.pb.gz" >actual &&
+		no_active_filters "$REF/pprof/'$ref'" >want &&
+		test_cmp want actual'
+done
+
 test_done

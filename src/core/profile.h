@@ -224,6 +224,9 @@ struct pt_profile {
 	uint64_t overflows, overflow_pos;
 	enum pt_diag_where overflow_where;
 	uint32_t overflow_type;
+	/* per type, the values of stacks a --hide or --show left without frames: out of
+	 * the tree and rows, but in pprof's totals (top --style pprof) */
+	int64_t emptied[PT_MAX_TYPES];
 
 	/* timeline, only with keep_timeline; event_values holds ntypes values per event */
 	int keep_timeline;

@@ -423,6 +423,8 @@ static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_
 	r->total = 0;
 	for (i = 0; i < p->nsamples; i++)
 		r->total = pt_add(r->total, abs64(p->sample_values[(size_t)i * p->ntypes + t]));
+	/* pprof's total keeps the samples a -hide or -show left without a frame */
+	r->total = pt_add(r->total, abs64(p->emptied[t]));
 }
 
 /* ---- -top ---- */
