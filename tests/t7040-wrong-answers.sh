@@ -75,6 +75,26 @@ test_expect_success 'merging inputs whose sums together pass int64 is refused' '
 	test_expect_code 1 "$PROFTOOL" top one.collapsed one.collapsed &&
 	test_one_line_err "proftool: one.collapsed: the values of type '"'samples'"' sum past $max"'
 
+test_expect_success 'pprof names that differ after a NUL byte stay two functions' '
+	python3 "$SRCDIR/tests/crafted.py" pprof-nul 2 >nul.pb &&
+	"$PROFTOOL" top nul.pb >out &&
+	grep -qx "Showing 2 of 2 functions, sorted by flat" out &&
+	tail -n 2 out | sed "s/.*  //" >names &&
+	printf "f?2\nf?1\n" >want && test_cmp want names &&
+	"$PROFTOOL" top --style pprof nul.pb >pp &&
+	tail -n 2 pp | sed "s/.*  //" >names && test_cmp want names &&
+	"$PROFTOOL" convert --to collapsed nul.pb >got &&
+	printf "f?1 1\nf?2 2\n" >want && test_cmp want got'
+
+test_expect_success 'a NUL byte in a name survives the pprof writer and the JSON reports' '
+	python3 "$SRCDIR/tests/crafted.py" pprof-nul 2 >nul.pb &&
+	"$PROFTOOL" convert --to pprof --no-gzip -o back.pb nul.pb &&
+	"$PROFTOOL" top --format csv back.pb | tr "\000" "@" >csv &&
+	grep -qx "\"f@2\",\"\",0,2,66.6667,2,66.6667" csv &&
+	grep -qx "\"f@1\",\"\",0,1,33.3333,1,33.3333" csv &&
+	"$PROFTOOL" top --format json nul.pb >json &&
+	grep -q "\"name\":\"f\\\\u00002\"" json'
+
 # go tool pprof prints "Active filters:" and one line per filter, which we do not
 no_active_filters () {
 	sed "/^Active filters:$/,/^Showing/{/^Showing/!d}" "$1"
