@@ -95,6 +95,44 @@ test_expect_success 'a NUL byte in a name survives the pprof writer and the JSON
 	"$PROFTOOL" top --format json nul.pb >json &&
 	grep -q "\"name\":\"f\\\\u00002\"" json'
 
+test_expect_success 'a goroutine function line without its file:line line: one warning' '
+	printf "goroutine 1 [running]:\nmain.main()\n\t/x/main.go:10 +0x1d\nmain.a()\nmain.b()\n\t/x/b.go:3\n\ngoroutine 2 [running]:\nmain.c()\n\n" >g.txt &&
+	"$PROFTOOL" goroutines g.txt >out 2>err &&
+	test_one_line_err "proftool: g.txt:4: warning: 2 function lines without the '"'file:line'"' line after them (the first here): kept without a file" &&
+	grep -qx "2 goroutines in 2 groups" out &&
+	"$PROFTOOL" goroutines "$SAMPLES/go/goroutine.debug2.txt" >out 2>err && test ! -s err'
+
+# what go tool pprof -top (go1.19.8) prints for the same file, "Main binary filename
+# not available." on its stderr aside
+test_expect_success 'unsymbolized pprof locations: one <unknown> row under --style pprof' '
+	python3 "$SRCDIR/tests/crafted.py" pprof-nosym 3 >nosym.pb &&
+	"$PROFTOOL" top --style pprof nosym.pb >out &&
+	cat >want <<-\EOT &&
+	Type: samples
+	Showing nodes accounting for 6, 100% of 6 total
+	      flat  flat%   sum%        cum   cum%
+	         6   100%   100%          6   100%  <unknown>
+	         0     0%   100%          6   100%  main
+	EOT
+	test_cmp want out &&
+	"$PROFTOOL" top --style pprof --granularity addresses nosym.pb >out &&
+	tail -n 4 out >got &&
+	cat >want <<-\EOT &&
+	         3 50.00% 50.00%          3 50.00%  0000000000403000 <unknown>
+	         2 33.33% 83.33%          2 33.33%  0000000000402000 <unknown>
+	         1 16.67%   100%          1 16.67%  0000000000401000 <unknown>
+	         0     0%   100%          6   100%  main
+	EOT
+	test_cmp want got'
+
+test_expect_success 'a gzip bomb stops early by default, in one line; an explicit size reads it' '
+	yes "a;b 1" | head -c 100000000 | gzip -9 -c >bomb.gz &&
+	test_expect_code 1 "$PROFTOOL" top bomb.gz &&
+	test "$(wc -l <err)" = 1 &&
+	grep -q "^proftool: bomb.gz: byte [0-9]*: gzip data expands more than 250 times past 64 MiB (a bomb?); an explicit --max-input-size reads it$" err &&
+	"$PROFTOOL" top --max-input-size 200M bomb.gz >out 2>/dev/null &&
+	grep -qx "Total: 16666666" out'
+
 # go tool pprof prints "Active filters:" and one line per filter, which we do not
 no_active_filters () {
 	sed "/^Active filters:$/,/^Showing/{/^Showing/!d}" "$1"

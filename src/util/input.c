@@ -38,6 +38,7 @@ int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, stru
 	memset(in, 0, sizeof(*in));
 	in->diag = d;
 	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
+	in->ratio_bound = !max_size;
 	if (!strcmp(path, "-")) {
 		in->name = "<stdin>";
 		in->fd = 0;
@@ -58,6 +59,7 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 	memset(in, 0, sizeof(*in));
 	in->diag = d;
 	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
+	in->ratio_bound = !max_size;
 	in->name = name;
 	in->fd = -1;
 	in->mem = len ? data : empty;
@@ -227,6 +229,13 @@ static ssize_t fill(struct pt_input *in)
 		return 0;
 	}
 	in->total += (uint64_t)r;
+	if (in->gz && in->ratio_bound && in->total > PT_INPUT_RATIO_FLOOR &&
+	    in->total / PT_INPUT_MAX_RATIO > in->raw_consumed)
+		return pt_diag_error_at(in->diag, in->raw_consumed,
+					"gzip data expands more than %d times past %llu MiB (a "
+					"bomb?); an explicit --max-input-size reads it",
+					PT_INPUT_MAX_RATIO,
+					(unsigned long long)(PT_INPUT_RATIO_FLOOR >> 20));
 	if (in->total > in->max_size)
 		return pt_diag_error(in->diag, "input is larger than --max-input-size (%llu bytes)",
 				     (unsigned long long)in->max_size);
