@@ -113,6 +113,8 @@ struct reader {
 	struct pt_buf fn;
 	int pending; /* 1 = function, 2 = creator */
 	uint64_t pending_line;
+	/* function lines that had no "\tfile:line" line after them (a warning) */
+	uint64_t no_file, first_no_file;
 	/* "name\nfile\nline" -> frame id: one hash per frame line */
 	struct pt_arena arena;
 	struct pt_intern keys;
@@ -215,6 +217,8 @@ static void push(struct reader *r, uint32_t frame)
 /* the pending function line becomes a frame, with file and line if known */
 static void flush_pending(struct reader *r, const char *file, size_t fl, int64_t line)
 {
+	if (r->pending && !line && !fl && !r->no_file++)
+		r->first_no_file = r->pending_line;
 	if (r->pending == 2) {
 		r->creator = frame_for(r, r->fn.buf, r->fn.len, file, fl, line,
 				       PT_FRAME_CREATOR | PT_FRAME_SYNTHETIC);
@@ -530,6 +534,12 @@ static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struc
 	if (!r.ngoroutines)
 		ret = pt_diag_error_line(d, in->lineno ? in->lineno : 1,
 					 "no goroutine header ('goroutine N [state]:')");
+	else if (r.no_file)
+		pt_diag_warn(d, PT_DIAG_LINE, r.first_no_file,
+			     "%llu function line%s without the 'file:line' line after %s (the "
+			     "first here): kept without a file",
+			     (unsigned long long)r.no_file, r.no_file == 1 ? "" : "s",
+			     r.no_file == 1 ? "it" : "them");
 out:
 	reader_release(&r);
 	return ret;

@@ -35,7 +35,11 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 						"formats'; --from FORMAT forces one)");
 	}
 	p->keep_timeline = o->read.keep_timeline;
+	p->src = in; /* where a record whose values overflow is */
 	ret = f->read(in, p, &o->read, d);
+	p->src = NULL;
+	if (!ret)
+		ret = pt_profile_check_sums(p, o->read.lenient, d);
 	pt_profile_pack(p);
 	if (!ret && !p->format)
 		p->format = f->name;

@@ -428,12 +428,13 @@ static int read_strings(struct reader *r)
 
 	if (!n)
 		return pt_diag_error_at(r->d, r->s->base, "the profile has no string table");
-	if (r->pb->string_table[0][0])
+	if (r->pb->string_table[0].len)
 		return pt_diag_error_at(r->d, r->s->base,
 					"the string table must start with the empty string");
 	r->strs = pt_xreallocarray(NULL, n, sizeof(uint32_t));
 	for (i = 0; i < n; i++)
-		r->strs[i] = pt_str(r->p, r->pb->string_table[i]);
+		r->strs[i] = pt_strn(r->p, (const char *)r->pb->string_table[i].data,
+				     r->pb->string_table[i].len);
 	return 0;
 }
 
@@ -1366,7 +1367,7 @@ static void put_tail(struct sink *s, const struct pt_profile *p, const struct pt
 
 	for (i = 0; i < p->strings.n; i++) {
 		const char *str = pt_s(p, i);
-		len = strlen(str);
+		len = pt_intern_len(&p->strings, i);
 		o = sink_room(s, HEAD_MAX + len);
 		*o++ = KEY(PROFILE_STRING_TABLE, WIRE_LEN);
 		o = put_varint(o, len);

@@ -14,6 +14,10 @@ time by the tests and the bench rather than committed. Usage: crafted.py KIND N 
                    samples, each of a stack and an event name of its own
   pprof-types N    pprof (uncompressed protobuf): N sample types, one sample with N
                    values of 1
+  pprof-nul N      pprof (uncompressed protobuf): N functions whose names differ only
+                   after a NUL byte ("f\\0" then the number), function k sampled k times
+  pprof-nosym N    pprof (uncompressed protobuf): N locations with an address and no
+                   line (unsymbolized), location k sampled k times under 'main'
   funcs N          collapsed: main calling N functions f1..fN, fK with K samples
   heapsnapshot N   V8 heap snapshot with V8's own meta: N objects of a few classes under
                    a global, holding one another (cycles), arrays with one owner and
@@ -231,6 +235,25 @@ def main():
         loc = field(4, b"\x08\x01" + field(4, b"\x08\x01"))  # Location{id 1, line{fn 1}}
         fn = field(5, b"\x08\x01\x10\x03")  # Function{id 1, name 3}
         w.write(st * n + sample + loc + fn + b"".join(field(6, s) for s in strings))
+    elif kind == "pprof-nul":
+        strings = [b"", b"samples", b"count"] + [b"f\0%d" % k for k in range(1, n + 1)]
+        out = [field(1, b"\x08\x01\x10\x02")]
+        for k in range(1, n + 1):
+            out.append(field(2, field(1, varint(k)) + field(2, varint(k))))
+            out.append(field(4, b"\x08" + varint(k) + field(4, b"\x08" + varint(k))))
+            out.append(field(5, b"\x08" + varint(k) + b"\x10" + varint(k + 2)))
+        w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
+    elif kind == "pprof-nosym":
+        def num(f, v):
+            return varint(f << 3) + varint(v)
+        out = [field(1, num(1, 1) + num(2, 2))]
+        for k in range(1, n + 1):
+            out.append(field(2, field(1, varint(k) + varint(n + 1)) + field(2, varint(k))))
+            out.append(field(4, num(1, k) + num(3, 0x400000 + 0x1000 * k)))
+        out.append(field(4, num(1, n + 1) + field(4, num(1, 1))))
+        out.append(field(5, num(1, 1) + num(2, 3)))
+        strings = [b"", b"samples", b"count", b"main"]
+        w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
     elif kind == "heapsnapshot":
         w.write(heapsnapshot(n).encode())
     elif kind == "funcs":

@@ -67,10 +67,12 @@ test_expect_success 'method --regex . over 40,000 functions: every one, with its
 	printf "f40000\n  samples: 40000 self (0.0%%)  /  40000 total (0.0%%)\n  callers:\n   40000  (  100.0%%)  main\n  code:\n        SOURCE UNAVAILABLE\n" >want &&
 	test_cmp want one'
 
-test_expect_success 'values at the int64 edge print saturated in every report, never past it' '
+test_expect_success 'values at the int64 edge: refused past it; under --lenient no report goes past it' '
 	printf "a;b 9223372036854775807\nc 9223372036854775807\nd;b 9223372036854775807\n" >edge.collapsed &&
+	test_expect_code 1 "$PROFTOOL" top edge.collapsed &&
+	test_one_line_err "proftool: edge.collapsed:2: the values of type '"'samples'"' sum past 9223372036854775807" &&
 	for r in "top" "top --style pprof" "traces" "tree" "top --format csv"; do
-		"$PROFTOOL" $r edge.collapsed >out &&
+		"$PROFTOOL" $r --lenient edge.collapsed >out &&
 		grep -q 9223372036854775807 out &&
 		! grep -q "922337203685477580[89]\|-922337203685" out || { echo "$r:"; cat out; exit 1; }
 	done'

@@ -144,6 +144,7 @@ static void copy_header(struct xlat *x)
 		d->types[t].decimals = s->types[t].decimals;
 	}
 	d->default_type = s->default_type;
+	memcpy(d->emptied, s->emptied, sizeof(d->emptied));
 	d->period_type.name = x_str(x, s->period_type.name);
 	d->period_type.unit = x_str(x, s->period_type.unit);
 	d->period_type.decimals = s->period_type.decimals;
@@ -228,6 +229,21 @@ static int row_kept(const struct pt_profile *p, const struct plan *pl, uint32_t 
 	return !pl->row_ok || pl->row_ok[r];
 }
 
+/* a row dropped only because hide/show left its stack without frames */
+static int row_emptied(const struct pt_profile *p, const struct plan *pl, uint32_t r)
+{
+	uint8_t f = pl->flags[p->samples[r].node];
+	return pl->drop_root_rows && (f & N_ATROOT) && !(f & N_DROPROWS) &&
+	       (!pl->row_ok || pl->row_ok[r]);
+}
+
+static void add_emptied(struct pt_profile *np, const int64_t *v)
+{
+	uint32_t t;
+	for (t = 0; t < np->ntypes; t++)
+		np->emptied[t] = pt_add(np->emptied[t], v[t]);
+}
+
 static void build(const struct pt_profile *p, struct pt_profile *np, struct plan *pl)
 {
 	struct xlat x;
@@ -292,6 +308,8 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 						    x_labels(&x, p->samples[r].labels),
 						    p->sample_values + (size_t)r * p->ntypes,
 						    p->ntypes, NULL);
+			else if (row_emptied(p, pl, r))
+				add_emptied(np, p->sample_values + (size_t)r * p->ntypes);
 		for (e = 0; e < p->nevents; e++) {
 			uint32_t row = newrow[p->events[e].sample];
 			if (row == NONE)

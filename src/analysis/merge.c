@@ -91,7 +91,10 @@ int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, s
 	}
 	align_decimals(m->dst, src, m->map);
 	m->timeline = m->timeline && src->nevents > 0;
-	return pt_profile_merge_any(m->dst, src, m->map, d);
+	if (pt_profile_merge_any(m->dst, src, m->map, d) < 0)
+		return -1;
+	/* the sums so far and this input's: past int64, a value was left out */
+	return pt_profile_check_sums(m->dst, 0, d);
 }
 
 void pt_merge_finish(struct pt_merge *m)
@@ -158,6 +161,7 @@ void pt_profile_set_labels(struct pt_profile *p, const struct pt_merge_label *la
 	pt_map_release(&p->sample_index);
 	pt_map_init(&p->sample_index);
 	memset(p->node_self, 0, (size_t)p->nnodes * p->ntypes * sizeof(int64_t));
+	memset(p->sum_abs, 0, sizeof(p->sum_abs)); /* every value is added again */
 	newrow = pt_xreallocarray(NULL, nrows ? nrows : 1, sizeof(*newrow));
 	for (r = 0; r < nrows; r++) {
 		uint32_t ls = rows[r].labels;

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,15 +152,88 @@ int pt_profile_find_type(const struct pt_profile *p, const char *spec)
 	return t < p->ntypes ? (int)t : -1;
 }
 
+static uint64_t uabs64(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* the record being read overflows type t: count it, keep where the first was */
+static int overflow(struct pt_profile *p, uint32_t t)
+{
+	if (!p->overflows++) {
+		p->overflow_type = t;
+		p->overflow_where = PT_DIAG_NOWHERE;
+		if (p->src && p->src->lineno) {
+			p->overflow_where = PT_DIAG_LINE;
+			p->overflow_pos = p->src->lineno;
+		} else if (p->src) {
+			p->overflow_where = PT_DIAG_OFFSET;
+			p->overflow_pos = pt_input_tell(p->src);
+		}
+	}
+	return -1;
+}
+
+static int64_t smul(int64_t v, int64_t f)
+{
+	int64_t r;
+	if (__builtin_mul_overflow(v, f, &r))
+		return (v < 0) != (f < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
 void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor)
 {
+	uint64_t sum;
 	size_t i;
+
+	/* rescaled values that no longer fit are an overflow of the record at hand */
+	if (__builtin_mul_overflow(p->sum_abs[t], uabs64(factor), &sum) || sum > INT64_MAX)
+		overflow(p, t);
+	else
+		p->sum_abs[t] = sum;
 	for (i = 0; i < p->nnodes; i++)
-		p->node_self[i * p->stride + t] *= factor;
+		p->node_self[i * p->stride + t] = smul(p->node_self[i * p->stride + t], factor);
 	for (i = 0; i < p->nsamples; i++)
-		p->sample_values[i * p->stride + t] *= factor;
+		p->sample_values[i * p->stride + t] =
+			smul(p->sample_values[i * p->stride + t], factor);
 	for (i = 0; i < p->nevents; i++)
-		p->event_values[i * p->stride + t] *= factor;
+		p->event_values[i * p->stride + t] =
+			smul(p->event_values[i * p->stride + t], factor);
+}
+
+int pt_profile_account(struct pt_profile *p, const int64_t *values)
+{
+	uint32_t t;
+
+	for (t = 0; t < p->ntypes; t++)
+		if (uabs64(values[t]) > (uint64_t)INT64_MAX - p->sum_abs[t])
+			return overflow(p, t);
+	for (t = 0; t < p->ntypes; t++)
+		p->sum_abs[t] += uabs64(values[t]);
+	return 0;
+}
+
+int pt_profile_check_sums(const struct pt_profile *p, int lenient, struct pt_diag *d)
+{
+	const char *type;
+
+	if (!p->overflows)
+		return 0;
+	type = p->overflow_type < p->ntypes ? pt_s(p, p->types[p->overflow_type].name) : "";
+	if (lenient) {
+		pt_diag_warn(d, p->overflow_where, p->overflow_pos,
+			     "%llu record%s left out: the values of type '%s' would sum past "
+			     "%lld (the first here)",
+			     (unsigned long long)p->overflows, p->overflows == 1 ? "" : "s", type,
+			     (long long)INT64_MAX);
+		return 0;
+	}
+	d->where = p->overflow_where;
+	d->pos = p->overflow_pos;
+	snprintf(d->msg, sizeof(d->msg), "the values of type '%s' sum past %lld", type,
+		 (long long)INT64_MAX);
+	return -1;
 }
 
 static void put32(unsigned char **q, uint32_t v)
@@ -473,6 +547,8 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 	uint32_t row, t;
 	int64_t *rv, *nv;
 
+	if (pt_profile_account(p, values) < 0)
+		return row_for(p, node, labels);
 	row = row_for(p, node, labels);
 	rv = p->sample_values + (size_t)row * p->stride;
 	nv = p->node_self + (size_t)node * p->stride;
@@ -508,7 +584,14 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
 {
 	uint32_t row;
 	int64_t *rv, *nv;
+	uint64_t a = uabs64(v);
 
+	if (t < p->ntypes && a > (uint64_t)INT64_MAX - p->sum_abs[t]) {
+		overflow(p, t);
+		return;
+	}
+	if (t < p->ntypes)
+		p->sum_abs[t] += a;
 	row = row_for(p, node, labels);
 	rv = &p->sample_values[(size_t)row * p->stride + t];
 	nv = &p->node_self[(size_t)node * p->stride + t];

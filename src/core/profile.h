@@ -27,10 +27,14 @@
 
 #include "util/arena.h"
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/intern.h"
 #include "util/map.h"
 
 struct pt_agg;
+
+/* the most sample types a profile holds (pt_profile_add_type) */
+#define PT_MAX_TYPES 64
 
 /* saturating addition: hostile inputs must not make sums overflow (UB) */
 static inline int64_t pt_add(int64_t a, int64_t b)
@@ -218,6 +222,19 @@ struct pt_profile {
 	struct pt_map sample_index; /* (node << 32 | labels) -> row */
 	uint32_t last_row;	    /* the row found last: runs of one stack skip the map */
 	uint64_t nrecords;	    /* input samples read (before aggregation) */
+	/* Every sum the model and its reports make must fit in int64 (no total saturated,
+	 * no share past 100%): sum_abs[t] is the sum of |v| over every value of type t
+	 * handed in (pt_profile_account), which bounds them all. A record that would take
+	 * it past INT64_MAX is left out, counted in overflows, and the position in src
+	 * (the input being read, set by the loader; NULL: none) of the first kept. */
+	uint64_t sum_abs[PT_MAX_TYPES];
+	const struct pt_input *src;
+	uint64_t overflows, overflow_pos;
+	enum pt_diag_where overflow_where;
+	uint32_t overflow_type;
+	/* per type, the values of stacks a --hide or --show left without frames: out of
+	 * the tree and rows, but in pprof's totals (top --style pprof) */
+	int64_t emptied[PT_MAX_TYPES];
 
 	/* timeline, only with keep_timeline; event_values holds ntypes values per event */
 	int keep_timeline;
@@ -268,7 +285,6 @@ static inline const char *pt_s(const struct pt_profile *p, uint32_t id)
  * samples re-strides its rows a few times (log2 PT_MAX_TYPES), not once per type;
  * the cap bounds each row at PT_MAX_TYPES values. Real profiles have a handful of types (Go's heap
  * profile 4, perf script one per -e event). The man page documents the limit. */
-#define PT_MAX_TYPES 64
 uint32_t pt_profile_add_type(struct pt_profile *p, const char *name, const char *unit);
 /* rows ntypes wide again (and the tables hung on the profile): after a read */
 void pt_profile_pack(struct pt_profile *p);
@@ -316,6 +332,14 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 /* Add a single value of type t to the row, nothing else (no record counted, no event). */
 void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, uint32_t t,
 			  int64_t v);
+
+/* 0 if one more record with these values (ntypes of them) keeps every sum in int64,
+ * and counts them; else -1 and the record must be left out (counted in overflows).
+ * pt_profile_add_sample, pt_profile_add_value and pt_sink_sample call it. */
+int pt_profile_account(struct pt_profile *p, const int64_t *values);
+/* After a read: 0 if no record was left out for overflowing; else under lenient a
+ * warning in d and 0, otherwise an error at the first such record and -1. */
+int pt_profile_check_sums(const struct pt_profile *p, int lenient, struct pt_diag *d);
 
 /* forget the timeline (a merge where not every input had one) */
 void pt_profile_drop_timeline(struct pt_profile *p);

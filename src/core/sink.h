@@ -34,6 +34,9 @@ static inline void pt_sink_sample(struct pt_sink *s, struct pt_profile *p, const
 				  int64_t time)
 {
 	if (s) {
+		/* the sums a sink makes are bounded like the tree's (left out if not) */
+		if (pt_profile_account(p, values) < 0)
+			return;
 		s->sample(s, p, frames, n, leaf_first, labels, values, time);
 		p->nrecords++;
 		return;

@@ -240,8 +240,14 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 {
 	struct pt_map names;
 	struct pt_buf label = PT_BUF_INIT;
-	int by_label = gran == PT_GRAN_LINES || gran == PT_GRAN_ADDRESSES;
+	int by_label = gran == PT_GRAN_LINES || gran == PT_GRAN_ADDRESSES, nosym = 0;
 	uint32_t n;
+
+	/* frames without a symbol are one node per binary (or one <unknown>) at function
+	 * granularity too, as pprof has them, not one per address: name by label then */
+	for (n = 1; gran == PT_GRAN_FUNCTIONS && n < p->nframes && !nosym; n++)
+		nosym = (p->frames[n].flags & PT_FRAME_NO_SYMBOL) != 0;
+	by_label |= nosym;
 
 	memset(g, 0, sizeof(*g));
 	g->p = p;
@@ -260,7 +266,10 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 		uint32_t fid = p->nodes[n].frame, name, *slot;
 		if (g->frame_ent[fid] != UINT32_MAX)
 			continue;
-		if (by_label) {
+		if (nosym && !(p->frames[fid].flags & PT_FRAME_NO_SYMBOL)) {
+			uint32_t fn = p->funcs[p->frames[fid].func].name;
+			name = pt_intern(&g->labels, pt_s(p, fn), pt_intern_len(&p->strings, fn));
+		} else if (by_label) {
 			frame_label(&label, p, &p->frames[fid], gran);
 			name = pt_intern(&g->labels, label.buf, label.len);
 		} else {
@@ -423,6 +432,8 @@ static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_
 	r->total = 0;
 	for (i = 0; i < p->nsamples; i++)
 		r->total = pt_add(r->total, abs64(p->sample_values[(size_t)i * p->ntypes + t]));
+	/* pprof's total keeps the samples a -hide or -show left without a frame */
+	r->total = pt_add(r->total, abs64(p->emptied[t]));
 }
 
 /* ---- -top ---- */

@@ -66,17 +66,33 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
 	d->cut_line = line;
 }
 
+static void vwarn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt,
+		  va_list ap)
+{
+	if (d->nwarn < PT_DIAG_MAX_WARN) {
+		d->warn[d->nwarn].where = w;
+		d->warn[d->nwarn].pos = pos;
+		vsnprintf(d->warn[d->nwarn].msg, sizeof(d->warn[0].msg), fmt, ap);
+	}
+	d->nwarn++;
+}
+
+void pt_diag_warn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(d, w, pos, fmt, ap);
+	va_end(ap);
+}
+
 void pt_diag_warn_at(struct pt_diag *d, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (d->nwarn < PT_DIAG_MAX_WARN) {
-		va_start(ap, fmt);
-		vsnprintf(d->warn[d->nwarn], sizeof(d->warn[0]), fmt, ap);
-		va_end(ap);
-		d->warn_off[d->nwarn] = off;
-	}
-	d->nwarn++;
+	va_start(ap, fmt);
+	vwarn(d, PT_DIAG_OFFSET, off, fmt, ap);
+	va_end(ap);
 }
 
 void pt_diag_print(const struct pt_diag *d, FILE *fp)
@@ -100,6 +116,7 @@ void pt_diag_print(const struct pt_diag *d, FILE *fp)
 
 void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 {
+	const char *path = d->path ? d->path : "";
 	uint32_t i;
 
 	if (d->skipped)
@@ -125,9 +142,16 @@ void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 			"record (from line %llu) is incomplete and left out\n",
 			d->path ? d->path : "", (unsigned long long)d->cut_line,
 			(unsigned long long)d->cut_record_line);
-	for (i = 0; i < d->nwarn && i < PT_DIAG_MAX_WARN; i++)
-		fprintf(fp, "proftool: %s: byte %llu: warning: %s\n", d->path ? d->path : "",
-			(unsigned long long)d->warn_off[i], d->warn[i]);
+	for (i = 0; i < d->nwarn && i < PT_DIAG_MAX_WARN; i++) {
+		if (d->warn[i].where == PT_DIAG_LINE)
+			fprintf(fp, "proftool: %s:%llu: warning: %s\n", path,
+				(unsigned long long)d->warn[i].pos, d->warn[i].msg);
+		else if (d->warn[i].where == PT_DIAG_OFFSET)
+			fprintf(fp, "proftool: %s: byte %llu: warning: %s\n", path,
+				(unsigned long long)d->warn[i].pos, d->warn[i].msg);
+		else
+			fprintf(fp, "proftool: %s: warning: %s\n", path, d->warn[i].msg);
+	}
 	if (d->nwarn > PT_DIAG_MAX_WARN)
 		fprintf(fp, "proftool: %s: warning: %u more warnings\n", d->path ? d->path : "",
 			d->nwarn - PT_DIAG_MAX_WARN);

@@ -28,10 +28,14 @@ struct pt_diag {
 	/* lenient JSON profiles: references to nodes the input lacks (a trace whose
 	 * chunks were lost), and the byte offset of the first */
 	uint64_t dangling, first_dangling_off;
-	/* a reader's own warnings (pt_diag_warn_at): the first PT_DIAG_MAX_WARN kept with
-	 * their byte offsets, the rest only counted */
-	char warn[PT_DIAG_MAX_WARN][200];
-	uint64_t warn_off[PT_DIAG_MAX_WARN];
+	/* a reader's own warnings (pt_diag_warn, pt_diag_warn_at): the first
+	 * PT_DIAG_MAX_WARN kept with where they are, the rest only counted; printed after
+	 * the ones above */
+	struct {
+		enum pt_diag_where where;
+		uint64_t pos;
+		char msg[256];
+	} warn[PT_DIAG_MAX_WARN];
 	uint32_t nwarn;
 };
 
@@ -50,6 +54,10 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
 /* one reference to a node the input lacks, at byte offset `off`, read past under
  * --lenient (the node hangs from the root, or the sample is left out) */
 void pt_diag_dangling(struct pt_diag *d, uint64_t off);
+/* one more warning line, at a line or byte offset (w, pos); past PT_DIAG_MAX_WARN of
+ * them the rest are dropped */
+void pt_diag_warn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* a warning about the input at byte offset `off`: the read goes on (printed by
  * pt_diag_print_warnings, one line each) */
 void pt_diag_warn_at(struct pt_diag *d, uint64_t off, const char *fmt, ...)

@@ -31,12 +31,14 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 }
 
 static int start(struct pt_input *in, struct pt_diag *d);
+static int skip_bom(struct pt_input *in);
 
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d)
 {
 	memset(in, 0, sizeof(*in));
 	in->diag = d;
 	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
+	in->ratio_bound = !max_size;
 	if (!strcmp(path, "-")) {
 		in->name = "<stdin>";
 		in->fd = 0;
@@ -57,6 +59,7 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 	memset(in, 0, sizeof(*in));
 	in->diag = d;
 	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
+	in->ratio_bound = !max_size;
 	in->name = name;
 	in->fd = -1;
 	in->mem = len ? data : empty;
@@ -94,6 +97,28 @@ static int start(struct pt_input *in, struct pt_diag *d)
 		if (r == 0)
 			in->eof = 1;
 	}
+	return skip_bom(in);
+}
+
+/* A byte-order mark at the start of the decoded stream: UTF-8's (EF BB BF, which editors
+ * and Windows tools put before text) is skipped, so no reader sees it in a first name;
+ * UTF-16's (FF FE, FE FF) is refused, since every text format here is read as UTF-8.
+ * Neither can start a binary format we read (0xEF, 0xFE and 0xFF are no protobuf
+ * field tag that starts a profile; the others start with fixed magic bytes). */
+static int skip_bom(struct pt_input *in)
+{
+	const unsigned char *b;
+	size_t n;
+
+	b = pt_input_peek(in, 3, &n);
+	if (!b)
+		return -1;
+	if (n == 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		pt_input_consume(in, 3);
+	else if (n >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff)))
+		return pt_diag_error_at(
+			in->diag, 0, "UTF-16 text (byte-order mark %02X %02X): convert it to UTF-8",
+			b[0], b[1]);
 	return 0;
 }
 
@@ -204,6 +229,13 @@ static ssize_t fill(struct pt_input *in)
 		return 0;
 	}
 	in->total += (uint64_t)r;
+	if (in->gz && in->ratio_bound && in->total > PT_INPUT_RATIO_FLOOR &&
+	    in->total / PT_INPUT_MAX_RATIO > in->raw_consumed)
+		return pt_diag_error_at(in->diag, in->raw_consumed,
+					"gzip data expands more than %d times past %llu MiB (a "
+					"bomb?); an explicit --max-input-size reads it",
+					PT_INPUT_MAX_RATIO,
+					(unsigned long long)(PT_INPUT_RATIO_FLOOR >> 20));
 	if (in->total > in->max_size)
 		return pt_diag_error(in->diag, "input is larger than --max-input-size (%llu bytes)",
 				     (unsigned long long)in->max_size);

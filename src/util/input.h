@@ -15,6 +15,11 @@
 #include "util/diag.h"
 
 #define PT_INPUT_DEFAULT_MAX ((uint64_t)8 << 30) /* 8 GiB */
+/* Without an explicit max_size, compressed input may also expand at most
+ * PT_INPUT_MAX_RATIO times its compressed bytes once past PT_INPUT_RATIO_FLOOR decoded
+ * bytes: a gzip bomb stops there, in well under a second, not at 8 GiB */
+#define PT_INPUT_RATIO_FLOOR ((uint64_t)64 << 20) /* 64 MiB */
+#define PT_INPUT_MAX_RATIO   250
 /* the longest line we accept (a 100k-frame stack fits) */
 #define PT_INPUT_MAX_LINE ((size_t)16 << 20)
 
@@ -32,6 +37,7 @@ struct pt_input {
 	uint64_t offset; /* decoded stream offset of buf[0] */
 	uint64_t total;	 /* decoded bytes produced */
 	uint64_t max_size;
+	int ratio_bound; /* max_size is the default: PT_INPUT_MAX_RATIO applies too */
 	uint64_t lineno; /* number of the line last returned by getline */
 	int eof;	 /* the decoded stream has ended */
 	int cut;	 /* the line last returned by getline had no '\n' after it */

@@ -69,3 +69,22 @@ fuzz-heapsnapshot | fuzz-detect)
 	gen heapsnapshot 400 >"$out/crafted-400.heapsnapshot"
 	;;
 esac
+# A UTF-8 byte-order mark before the first sample of the format, and a name holding a
+# NUL byte, in the format's own syntax (issue 38)
+first=$(samples | head -n 1)
+if test -n "$first"; then
+	{ printf '\357\273\277'; cat "$first"; } >"$out/seed-bom"
+fi
+case $name in
+fuzz-pprof) gen pprof-nul 3 >"$out/seed-nul-name.pb" ;;
+fuzz-collapsed) printf 'main;f\000a 1\nmain;f\000b 2\n' >"$out/seed-nul-name" ;;
+fuzz-perf) printf 'p 1 1.000001: 1 cycles:\n\t1 f\000a (x)\n\n' >"$out/seed-nul-name" ;;
+fuzz-goroutine) printf 'goroutine 1 [running]:\nf\000a()\n\t/x.go:1\n\n' >"$out/seed-nul-name" ;;
+fuzz-cpuprofile | fuzz-heapprofile | fuzz-stackprof-json)
+	printf '{"nodes":[{"id":1,"callFrame":{"functionName":"f\\u0000a","url":""}}]}' \
+		>"$out/seed-nul-name" ;;
+fuzz-detect)
+	gen pprof-nul 3 >"$out/seed-nul-name.pb"
+	printf 'main;f\000a 1\n' >"$out/seed-nul-name"
+	;;
+esac

@@ -61,6 +61,13 @@ run cpu.pprof-peek.ping.txt       -peek 'main\.ping$' cpu.pb.gz
 # the raw (not gzipped) protobuf must give the same report
 run cpu-raw.pprof-top.txt         -top $n cpu.pb
 
+# -hide / -show that leave some stacks without a frame: those stay in the total
+run cpu.pprof-top.hide-main.txt          -top $n -hide=main cpu.pb.gz
+run cpu.pprof-top.show-hotLeaf.txt       -top $n -show=hotLeaf cpu.pb.gz
+run cpu.pprof-top.lines.show-hotLeaf.txt -top -lines $n -show=hotLeaf cpu.pb.gz
+run cpu.pprof-top.files.show-hotLeaf.txt -top -files $n -show=hotLeaf cpu.pb.gz
+run cpu.pprof-top.addresses.show-hotLeaf.txt -top -addresses $n -show=hotLeaf cpu.pb.gz
+
 # Heap profile: every sample index, flat and cum order, trimmed and full.
 run heap.pprof-top.txt            -top $n heap.pb.gz
 run heap.pprof-top.cum.txt        -top -cum $n heap.pb.gz
