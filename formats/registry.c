@@ -24,6 +24,7 @@
 	X(goroutine)                                                                               \
 	X(gotext)                                                                                  \
 	X(gotrace)                                                                                 \
+	X(rubyheap)                                                                                \
 	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;

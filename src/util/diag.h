@@ -26,6 +26,9 @@ struct pt_diag {
 	/* lenient JSON profiles: references to nodes the input lacks (a trace whose
 	 * chunks were lost), and the byte offset of the first */
 	uint64_t dangling, first_dangling_off;
+	/* a text input's references to objects it never defines, left out: the
+	 * count and the first line naming one (heap dumps) */
+	uint64_t dangling_refs, first_dangling_line;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -43,6 +46,9 @@ void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line);
 /* one reference to a node the input lacks, at byte offset `off`, read past under
  * --lenient (the node hangs from the root, or the sample is left out) */
 void pt_diag_dangling(struct pt_diag *d, uint64_t off);
+/* one reference, first named at `line`, to an object the input never defines (a
+ * warning: the reference is left out) */
+void pt_diag_dangling_line(struct pt_diag *d, uint64_t line);
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
 /* print the lenient-mode warnings, if anything was skipped or dangled, and the
