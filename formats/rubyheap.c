@@ -366,8 +366,9 @@ static int member(struct rb_reader *r, int depth)
 		if (read_number(r, &r->memsize, &whole) < 0)
 			return -1;
 		if (whole != 1)
-			return fail(r, whole < 0 ? "\"memsize\" is too large"
-						 : "\"memsize\" is not a whole number of bytes");
+			return fail(
+				r, whole < 0 ? "\"memsize\" is too large (4 GiB at most per object)"
+					     : "\"memsize\" is not a whole number of bytes");
 		if (r->memsize > UINT32_MAX)
 			return pt_diag_error_line(r->d, r->line,
 						  "\"memsize\" %" PRIu64
@@ -507,6 +508,63 @@ static uint32_t add_edges(struct rb_reader *r, struct pt_heapgraph *g, const uin
 	return k;
 }
 
+/* mark what the objects in list reach (over references to defined objects) */
+static void reach(const struct rb_reader *r, uint8_t *mark, uint32_t *stack, const uint32_t *list,
+		  size_t n)
+{
+	size_t top = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (r->objs[list[i]].defined && !mark[list[i]]) {
+			mark[list[i]] = 1;
+			stack[top++] = list[i];
+		}
+	while (top) {
+		const struct rb_obj *o = &r->objs[stack[--top]];
+		for (i = 0; i < o->nrefs; i++) {
+			uint32_t w = r->refs[o->first + i];
+			if (r->objs[w].defined && !mark[w]) {
+				mark[w] = 1;
+				stack[top++] = w;
+			}
+		}
+	}
+}
+
+/* Ruby leaves some of the VM's own roots out of the dump, so some objects no ROOT
+ * reaches: they hang from the root too, the roots of their own part of the graph
+ * (the ones nothing references) and then every one still unreached. Appended to
+ * r->roots, in the order of their lines. */
+static void add_unreached(struct rb_reader *r)
+{
+	uint8_t *mark = pt_xcalloc(r->nobjs + 1, 1);
+	uint32_t *stack = pt_xmalloc((r->nobjs + 1) * sizeof(uint32_t));
+	uint32_t *refd = pt_xcalloc(r->nobjs + 1, sizeof(uint32_t));
+	size_t k, i;
+	uint32_t one;
+
+	for (k = 0; k < r->nobjs; k++)
+		for (i = 0; r->objs[k].defined && i < r->objs[k].nrefs; i++)
+			if (r->refs[r->objs[k].first + i] != k)
+				refd[r->refs[r->objs[k].first + i]] = 1;
+	reach(r, mark, stack, r->roots, r->nroots);
+	for (k = 0; k < r->nobjs; k++)
+		if (r->objs[k].defined && !mark[k] && !refd[k]) {
+			one = (uint32_t)k;
+			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
+			r->roots[r->nroots++] = one;
+			reach(r, mark, stack, &one, 1);
+		}
+	for (k = 0; k < r->nobjs; k++)
+		if (r->objs[k].defined && !mark[k]) {
+			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
+			r->roots[r->nroots++] = (uint32_t)k;
+		}
+	free(mark);
+	free(stack);
+	free(refd);
+}
+
 /* The graph from what was read: node 0 the root, then the defined objects in the
  * order of their lines. OBJECT, STRUCT and DATA objects whose class has a name are
  * "object" nodes named by it; every other object is a node of its Ruby type. */
@@ -539,6 +597,7 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	for (k = 0; k < r->nobjs; k++)
 		ordinal[k] = r->objs[k].defined ? nnodes++ : PT_HEAP_NONE;
 
+	add_unreached(r);
 	add_node(g, t_synthetic, s_root, 0, 0, 0);
 	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
 	for (k = 0; k < r->nobjs; k++) {

@@ -24,6 +24,7 @@ samples () {
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
 	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
+	fuzz-rubyheap) ls "$srcdir"/tests/malformed/rubyheap/*.json ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
 	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
