@@ -48,7 +48,12 @@ test_expect_success 'a reference to an address never defined is a counted warnin
 test_expect_success 'a 1 GB memsize is counted, not allocated' '
 	printf "%s\n" "{\"type\":\"ROOT\", \"root\":\"vm\", \"references\":[\"0x10\"]}" \
 		"{\"address\":\"0x10\", \"type\":\"STRING\", \"memsize\":1073741824}" >big.json &&
-	(ulimit -v 300000 && "$PROFTOOL" heap --format csv big.json >out) &&
+	# under 300 MB of address space, unless the build (a sanitizer) cannot run so
+	if (ulimit -v 300000 && "$PROFTOOL" --version >/dev/null 2>&1); then
+		(ulimit -v 300000 && "$PROFTOOL" heap --format csv big.json >out)
+	else
+		"$PROFTOOL" heap --format csv big.json >out
+	fi &&
 	grep -q "^\"(STRING)\",1,1073741824,1073741824$" out'
 
 test_expect_success 'unknown types and fields are kept' '
