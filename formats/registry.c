@@ -26,6 +26,7 @@
 	X(gotrace)                                                                                 \
 	X(gecko)                                                                                   \
 	X(traceevents)                                                                             \
+	X(rubyheap)                                                                                \
 	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;

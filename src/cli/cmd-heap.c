@@ -58,7 +58,8 @@ static const struct pt_cmd_spec spec = {
 	"heap", "heap [OPTIONS] FILE | heap --diff [OPTIONS] BASE NEW",
 	"Summarize a V8 heap snapshot (.heapsnapshot) per constructor as Chrome DevTools'\n"
 	"Summary view does: object count, shallow size and retained size (from the\n"
-	"dominator tree, with DevTools' rules for weak edges), sorted by retained size.",
+	"dominator tree, with DevTools' rules for weak edges), sorted by retained size.\n"
+	"A Ruby heap dump (ObjectSpace.dump_all) gets the same summary per class.",
 	tables, heap_option};
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)

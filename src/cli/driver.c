@@ -216,6 +216,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 	pt_heapgraph_init(g);
 	if (pt_load_heap(path, &o, g, &d) < 0)
 		return pt_cli_fail(&d);
+	pt_diag_print_warnings(&d, stderr);
 	if (!raw_sizes) /* DevTools' shallow sizes, before anything reads them */
 		pt_heap_move_owned_sizes(g);
 	return 0;

@@ -60,6 +60,12 @@ void pt_diag_dangling(struct pt_diag *d, uint64_t off)
 		d->first_dangling_off = off;
 }
 
+void pt_diag_dangling_line(struct pt_diag *d, uint64_t line)
+{
+	if (!d->dangling_refs++ || line < d->first_dangling_line)
+		d->first_dangling_line = line;
+}
+
 void pt_diag_cut(struct pt_diag *d, uint64_t record, uint64_t line)
 {
 	d->cut_record_line = record;
@@ -131,6 +137,12 @@ void pt_diag_print_warnings(const struct pt_diag *d, FILE *fp)
 			"left out\n",
 			d->path ? d->path : "", (unsigned long long)d->first_dangling_off,
 			(unsigned long long)d->dangling, d->dangling == 1 ? "" : "s");
+	if (d->dangling_refs)
+		fprintf(fp,
+			"proftool: %s:%llu: warning: %llu reference%s to objects the input never "
+			"defines (the first here), left out\n",
+			d->path ? d->path : "", (unsigned long long)d->first_dangling_line,
+			(unsigned long long)d->dangling_refs, d->dangling_refs == 1 ? "" : "s");
 	if (d->cut_line && d->cut_record_line == d->cut_line)
 		fprintf(fp,
 			"proftool: %s:%llu: warning: the input ends inside this line; its last "

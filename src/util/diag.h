@@ -37,6 +37,9 @@ struct pt_diag {
 		char msg[256];
 	} warn[PT_DIAG_MAX_WARN];
 	uint32_t nwarn;
+	/* a text input's references to objects it never defines, left out: the
+	 * count and the first line naming one (heap dumps) */
+	uint64_t dangling_refs, first_dangling_line;
 };
 
 void pt_diag_init(struct pt_diag *d, const char *path);
@@ -62,6 +65,9 @@ void pt_diag_warn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const c
  * pt_diag_print_warnings, one line each) */
 void pt_diag_warn_at(struct pt_diag *d, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* one reference, first named at `line`, to an object the input never defines (a
+ * warning: the reference is left out) */
+void pt_diag_dangling_line(struct pt_diag *d, uint64_t line);
 /* print the error line "proftool: ..." to fp */
 void pt_diag_print(const struct pt_diag *d, FILE *fp);
 /* print the lenient-mode warnings, if anything was skipped or dangled, and the

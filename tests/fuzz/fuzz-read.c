@@ -107,14 +107,15 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	regex_t re;
 	FILE *out;
 	int grew = 0;
+	const struct pt_format *f = FUZZ_FORMAT[0] ? pt_format_find(FUZZ_FORMAT) : NULL;
 
-	if (strcmp(FUZZ_FORMAT, "heapsnapshot"))
+	if (!f || !f->read_heap) /* the readers of a heap graph */
 		return;
 	pt_diag_init(&d, "fuzz");
 	pt_heapgraph_init(&g);
 	if (pt_input_open_mem(&in, "fuzz", data, size, max_size, &d) < 0)
 		goto out;
-	if (pt_format_find("heapsnapshot")->read_heap(&in, &g, &d) < 0) {
+	if (f->read_heap(&in, &g, &d) < 0) {
 		if (strchr(d.msg, '\n'))
 			abort();
 		pt_input_close(&in);
