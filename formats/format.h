@@ -135,5 +135,6 @@ extern const struct pt_format pt_format_svg;
 extern const struct pt_format pt_format_html;
 extern const struct pt_format pt_format_goroutine;
 extern const struct pt_format pt_format_gotext;
+extern const struct pt_format pt_format_bpftrace;
 
 #endif

@@ -21,6 +21,7 @@ const struct pt_format *const pt_formats[] = {
 	&pt_format_html,
 	&pt_format_goroutine,
 	&pt_format_gotext,
+	&pt_format_bpftrace,
 	NULL,
 };
 
