@@ -481,6 +481,35 @@ static int dso_is_jit(const char *dso, size_t n)
 	       ends_with(base, (size_t)(dso + n - base), ".so");
 }
 
+/* the kernel image: ".../vmlinux", or a versioned one ("/boot/vmlinux-5.10.0-9-amd64") */
+static int dso_is_vmlinux(const char *dso, size_t n)
+{
+	const char *base = dso + n;
+
+	while (base > dso && base[-1] != '/')
+		base--;
+	n = (size_t)(dso + n - base);
+	return (n == 7 && !memcmp(base, "vmlinux", 7)) || (n > 8 && !memcmp(base, "vmlinux-", 8));
+}
+
+/* A frame line whose "(dso)" was cut ("addr start_thread (/usr/lib/libc.so"): a " ("
+ * with no ')' after it. stackcollapse-perf.pl warns and drops such a line; kept, it
+ * would make the name "start_thread " beside "start_thread". */
+static int dso_cut(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[n - 1] == ')')
+		return 0;
+	for (i = n; i-- > 1;) {
+		if (s[i] == ')')
+			return 0;
+		if (s[i] == '(' && s[i - 1] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
 /* The frames one callchain line stands for (several for an "a->b" inline chain, none
  * for a name starting with '('): a run in r->pool (count, then the ids outermost
  * first); returns where it starts. */
@@ -500,7 +529,7 @@ static uint32_t resolve(struct reader *r, const struct chainline *c)
 			const char *dso = c->dso.s;
 			size_t dn = c->dso.n;
 			mapping = mapping_for(r, dso, dn);
-			if ((dn && dso[0] == '[') || ends_with(dso, dn, "vmlinux"))
+			if ((dn && dso[0] == '[') || dso_is_vmlinux(dso, dn))
 				if (!find_bytes(dso, dn, "unknown"))
 					flags |= PT_FRAME_KERNEL;
 			if (dso_is_jit(dso, dn))
@@ -723,6 +752,10 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 					  "expected a callchain line ('address symbol (dso)')");
 	for (j = i; j < n && s[j] == ' '; j++)
 		;
+	if (dso_cut(s + j, n - j)) {
+		pt_diag_skip(r->d, lineno);
+		return 0;
+	}
 	/* "addr  (dso)" (an empty symbol) and "addr (dso)" (a process name) differ: the
 	 * key of the first keeps one blank */
 	if (j - i >= 2 && s[j] == '(')
@@ -988,15 +1021,25 @@ static int perf_detect(const unsigned char *head, size_t len)
 		return 0;
 	if (h.has_time)
 		return 70;
-	if (nl && (size_t)(nl - s) + 2 < len && nl[1] == '\t') {
+	/* no time: the next line must be a callchain line, tab-indented, or indented with
+	 * spaces or not at all (older perf, FlameGraph's test files) with its "(dso)" */
+	if (nl && (size_t)(nl - s) + 2 < len) {
 		struct chainline c;
-		const char *t = nl + 2, *e = memchr(t, '\n', len - (size_t)(t - s));
+		const char *t = nl + 1, *e = memchr(t, '\n', len - (size_t)(t - s));
 		size_t m = e ? (size_t)(e - t) : len - (size_t)(t - s);
+		int tab = *t == '\t';
+		if (tab) {
+			t++;
+			m--;
+		}
 		while (m && *t == ' ') {
 			t++;
 			m--;
 		}
-		if (parse_frame(t, m, &c))
+		if (memchr(t, '\0', m))
+			return 0;
+		m = pt_trim_end(t, m);
+		if (parse_frame(t, m, &c) && (tab || c.has_dso))
 			return 50;
 	}
 	return 0;
