@@ -107,7 +107,8 @@ struct pt_format {
 	int wants_timeline;
 };
 
-/* how many leading (decompressed) bytes detect() is shown, at most */
+/* how many leading (decompressed) bytes detect() is shown at least (fewer only when
+ * the input is shorter); text is shown up to its first two whole lines (src/cli/load.c) */
 #define PT_DETECT_BYTES 4096
 
 /* the registry: NULL-terminated, in `proftool formats` order */
