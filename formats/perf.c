@@ -752,10 +752,8 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 					  "expected a callchain line ('address symbol (dso)')");
 	for (j = i; j < n && s[j] == ' '; j++)
 		;
-	if (dso_cut(s + j, n - j)) {
-		pt_diag_skip(r->d, lineno);
-		return 0;
-	}
+	if (dso_cut(s + j, n - j))
+		return 1; /* dropped: perf_read counts it, unless the input ends in it */
 	/* "addr  (dso)" (an empty symbol) and "addr (dso)" (a process name) differ: the
 	 * key of the first keeps one blank */
 	if (j - i >= 2 && s[j] == '(')
@@ -831,10 +829,12 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	head_info(r, &h);
 	if (h.frame.n) {
 		/* no callchain: the frame is on the header line */
-		if (frame_line(r, s + (h.frame.s - s), h.frame.n, lineno) < 0) {
+		int rc = frame_line(r, s + (h.frame.s - s), h.frame.n, lineno);
+		if (rc < 0) {
 			r->in_record = 0;
 			return -1;
 		}
+		return rc;
 	}
 	return 0;
 }
@@ -939,12 +939,14 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_profile_add_type(p, "samples", "count");
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		int failed = read_line(&r, line, n, in->lineno) < 0;
+		int got = read_line(&r, line, n, in->lineno), failed = got < 0;
 		if (pt_input_cut_short(in, line, n)) {
-			last_line(&r, line, n, failed, in->lineno, d);
+			last_line(&r, line, n, failed || got > 0, in->lineno, d);
 			if (d->cut_line)
 				break;
 		}
+		if (got > 0) /* a damaged frame line, dropped with a warning */
+			pt_diag_skip(d, in->lineno);
 		if (!failed) {
 			line_read(&r, line, n);
 		} else if (pt_read_skip(o, d, in->lineno) < 0) {
