@@ -295,8 +295,11 @@ static int bpftrace_line(struct reader *r, const char *s, size_t n, uint64_t lin
 		if (s[0] != '@')
 			return pt_diag_error_line(r->d, lineno,
 						  "expected a map entry ('@name[key]: count')");
-		br = memchr(s, '[', n);
-		if (!br) /* a map without a key holds no stack */
+		for (br = s + 1; br < s + n && (is_digit(*br) || *br == '_' ||
+						((*br | 0x20) >= 'a' && (*br | 0x20) <= 'z'));
+		     br++)
+			;
+		if (br == s + n || *br != '[') /* a map without a key holds no stack */
 			return 0;
 		r->type = map_type(r, s, (size_t)(br - s));
 		if (r->type == UINT32_MAX)
