@@ -342,12 +342,14 @@ static void sanitize(struct pt_buf *b, const char *s, size_t n)
 
 static const char *tag_for(uint32_t flags, uint32_t wflags)
 {
+	/* stackcollapse-perf.pl's order: an inlined frame is _[i] even in the kernel or a
+	 * JIT map */
+	if ((flags & PT_FRAME_INLINED) && (wflags & PT_WRITE_TAG_INLINE))
+		return "_[i]";
 	if ((flags & PT_FRAME_KERNEL) && (wflags & PT_WRITE_TAG_KERNEL))
 		return "_[k]";
 	if ((flags & PT_FRAME_JIT) && (wflags & PT_WRITE_TAG_JIT))
 		return "_[j]";
-	if ((flags & PT_FRAME_INLINED) && (wflags & PT_WRITE_TAG_INLINE))
-		return "_[i]";
 	return NULL;
 }
 

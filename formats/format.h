@@ -138,7 +138,8 @@ enum pt_yield {
 /* the PT_YIELD_* a row gives, from its readers */
 unsigned pt_format_yields(const struct pt_format *f);
 
-/* how many leading (decompressed) bytes detect() is shown, at most */
+/* how many leading (decompressed) bytes detect() is shown at least (fewer only when
+ * the input is shorter); text is shown up to its first two whole lines (formats/load.c) */
 #define PT_DETECT_BYTES 4096
 
 /* the registry: NULL-terminated, in `proftool formats` order */

@@ -9,6 +9,38 @@
 #include "util/buf.h"
 #include "util/fetch.h"
 
+/* The bytes detection sees: PT_DETECT_BYTES, or more when they are text (not JSON) that
+ * holds less than its first two whole lines, so that a long first record (a comm of
+ * 8 KB, a collapsed line of one long frame) and the line after it are seen whole. The
+ * window doubles up to the longest line a reader takes; the input's --max-input-size
+ * bounds it too. NULL on a read error. */
+static const unsigned char *detect_head(struct pt_input *in, size_t *len)
+{
+	size_t want = PT_DETECT_BYTES, i;
+	const unsigned char *head;
+
+	for (;;) {
+		int lines = 0;
+
+		head = pt_input_peek(in, want, len);
+		if (!head || *len < want || want >= PT_INPUT_MAX_LINE)
+			return head;
+		for (i = 0; i < *len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' ||
+					 head[i] == '\n');
+		     i++)
+			;
+		if (i < *len && (head[i] == '{' || head[i] == '['))
+			return head;
+		if (memchr(head, '\0', *len))
+			return head;
+		for (; i < *len && lines < 2; i++)
+			lines += head[i] == '\n';
+		if (lines >= 2)
+			return head;
+		want *= 2;
+	}
+}
+
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d)
 {
@@ -17,7 +49,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	size_t len;
 	int ret;
 
-	head = pt_input_peek(in, PT_DETECT_BYTES, &len);
+	head = detect_head(in, &len);
 	if (!head)
 		return -1;
 	if (!len && !o->from) /* --from: the reader says what empty is (perf: no samples) */

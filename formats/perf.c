@@ -481,6 +481,35 @@ static int dso_is_jit(const char *dso, size_t n)
 	       ends_with(base, (size_t)(dso + n - base), ".so");
 }
 
+/* the kernel image: ".../vmlinux", or a versioned one ("/boot/vmlinux-5.10.0-9-amd64") */
+static int dso_is_vmlinux(const char *dso, size_t n)
+{
+	const char *base = dso + n;
+
+	while (base > dso && base[-1] != '/')
+		base--;
+	n = (size_t)(dso + n - base);
+	return (n == 7 && !memcmp(base, "vmlinux", 7)) || (n > 8 && !memcmp(base, "vmlinux-", 8));
+}
+
+/* A frame line whose "(dso)" was cut ("addr start_thread (/usr/lib/libc.so"): a " ("
+ * with no ')' after it. stackcollapse-perf.pl warns and drops such a line; kept, it
+ * would make the name "start_thread " beside "start_thread". */
+static int dso_cut(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[n - 1] == ')')
+		return 0;
+	for (i = n; i-- > 1;) {
+		if (s[i] == ')')
+			return 0;
+		if (s[i] == '(' && s[i - 1] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
 /* The frames one callchain line stands for (several for an "a->b" inline chain, none
  * for a name starting with '('): a run in r->pool (count, then the ids outermost
  * first); returns where it starts. */
@@ -500,7 +529,7 @@ static uint32_t resolve(struct reader *r, const struct chainline *c)
 			const char *dso = c->dso.s;
 			size_t dn = c->dso.n;
 			mapping = mapping_for(r, dso, dn);
-			if ((dn && dso[0] == '[') || ends_with(dso, dn, "vmlinux"))
+			if ((dn && dso[0] == '[') || dso_is_vmlinux(dso, dn))
 				if (!find_bytes(dso, dn, "unknown"))
 					flags |= PT_FRAME_KERNEL;
 			if (dso_is_jit(dso, dn))
@@ -723,6 +752,8 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 					  "expected a callchain line ('address symbol (dso)')");
 	for (j = i; j < n && s[j] == ' '; j++)
 		;
+	if (dso_cut(s + j, n - j))
+		return 1; /* dropped: perf_read counts it, unless the input ends in it */
 	/* "addr  (dso)" (an empty symbol) and "addr (dso)" (a process name) differ: the
 	 * key of the first keeps one blank */
 	if (j - i >= 2 && s[j] == '(')
@@ -798,10 +829,12 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	head_info(r, &h);
 	if (h.frame.n) {
 		/* no callchain: the frame is on the header line */
-		if (frame_line(r, s + (h.frame.s - s), h.frame.n, lineno) < 0) {
+		int rc = frame_line(r, s + (h.frame.s - s), h.frame.n, lineno);
+		if (rc < 0) {
 			r->in_record = 0;
 			return -1;
 		}
+		return rc;
 	}
 	return 0;
 }
@@ -906,12 +939,14 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_profile_add_type(p, "samples", "count");
 
 	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		int failed = read_line(&r, line, n, in->lineno) < 0;
+		int got = read_line(&r, line, n, in->lineno), failed = got < 0;
 		if (pt_input_cut_short(in, line, n)) {
-			last_line(&r, line, n, failed, in->lineno, d);
+			last_line(&r, line, n, failed || got > 0, in->lineno, d);
 			if (d->cut_line)
 				break;
 		}
+		if (got > 0) /* a damaged frame line, dropped with a warning */
+			pt_diag_skip(d, in->lineno);
 		if (!failed) {
 			line_read(&r, line, n);
 		} else if (pt_read_skip(o, d, in->lineno) < 0) {
@@ -988,15 +1023,25 @@ static int perf_detect(const unsigned char *head, size_t len)
 		return 0;
 	if (h.has_time)
 		return 70;
-	if (nl && (size_t)(nl - s) + 2 < len && nl[1] == '\t') {
+	/* no time: the next line must be a callchain line, tab-indented, or indented with
+	 * spaces or not at all (older perf, FlameGraph's test files) with its "(dso)" */
+	if (nl && (size_t)(nl - s) + 2 < len) {
 		struct chainline c;
-		const char *t = nl + 2, *e = memchr(t, '\n', len - (size_t)(t - s));
+		const char *t = nl + 1, *e = memchr(t, '\n', len - (size_t)(t - s));
 		size_t m = e ? (size_t)(e - t) : len - (size_t)(t - s);
+		int tab = *t == '\t';
+		if (tab) {
+			t++;
+			m--;
+		}
 		while (m && *t == ' ') {
 			t++;
 			m--;
 		}
-		if (parse_frame(t, m, &c))
+		if (memchr(t, '\0', m))
+			return 0;
+		m = pt_trim_end(t, m);
+		if (parse_frame(t, m, &c) && (tab || c.has_dso))
 			return 50;
 	}
 	return 0;

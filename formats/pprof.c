@@ -330,10 +330,25 @@ static void scan_release(struct scan *s)
 
 /* ---- detection ---- */
 
+/* Text (no byte below 0x20 but tab, CR and LF): never a protobuf, whose first field's
+ * contents open with a tag byte below 0x20 (0x08, 0x10, ...) */
+static int looks_like_text(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 static int pprof_detect(const unsigned char *head, size_t len)
 {
 	size_t i = 0;
 	int fields = 0, bad = 0;
+
+	if (looks_like_text(head, len))
+		return 0;
 
 	/* Count whole top-level fields whose wire types fit the schema; the last one may
 	 * run past the bytes we were shown. Two good fields then something broken is a
@@ -363,8 +378,12 @@ static int pprof_detect(const unsigned char *head, size_t len)
 			break;
 		}
 		if (wt == 2) {
-			if (v > len - i)
+			/* the first field must be whole: a profile's first one is short */
+			if (v > len - i) {
+				if (!fields)
+					return 0;
 				break;
+			}
 			i += (size_t)v;
 		}
 		fields++;

@@ -27,6 +27,7 @@
 	X(gecko)                                                                                   \
 	X(traceevents)                                                                             \
 	X(rubyheap)                                                                                \
+	X(bpftrace)                                                                                \
 	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;

@@ -22,7 +22,8 @@ if ! test -x "$SRCDIR/configure"; then
 	exit
 fi
 
-for dep in "zlib zlib1g-dev" "yajl libyajl-dev" "libprotobuf-c libprotobuf-c-dev" \
+for dep in "zlib zlib1g-dev" "liblzma liblzma-dev" "libzstd libzstd-dev" \
+	"yajl libyajl-dev" "libprotobuf-c libprotobuf-c-dev" \
 	"libcurl libcurl4-openssl-dev"; do
 	set -- $dep
 	test_expect_success "missing $1 names $2" '

@@ -1,4 +1,4 @@
-/* input.c: buffered, gzip-transparent, size-bounded input. */
+/* input.c: buffered, size-bounded input that undoes gzip, xz and zstd. */
 #include "config.h"
 
 #include <errno.h>
@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "util/input.h"
 #include "util/xalloc.h"
@@ -68,35 +73,266 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 	return start(in, d);
 }
 
-/* Allocate the buffer and look at the first bytes for the gzip magic. They are read
- * straight into the decoded buffer, where plain input stays; only gzip needs a second
- * buffer for the compressed bytes. */
-static int start(struct pt_input *in, struct pt_diag *d)
+/* The decompressors. Each step decodes from raw[raw_pos, raw_len) into dst, adds what
+ * it produced to *out and what it consumed to raw_pos and raw_consumed, and returns 0
+ * (go on), 1 (the compressed stream has ended) or -1 (diag filled). A decoder's memory
+ * is bounded whatever its input declares: xz by a memory limit, zstd by a window limit
+ * (both PT_DECODER_MEM). */
+#define PT_DECODER_MEM	((uint64_t)128 << 20)
+#define ZSTD_WINDOW_LOG 27 /* 2^27 = PT_DECODER_MEM */
+
+enum { DEC_GZIP, DEC_XZ, DEC_ZSTD };
+
+struct pt_decoder {
+	int kind;
+	const char *name; /* for messages: "gzip", "xz", "zstd" */
+	z_stream zs;
+	lzma_stream xz;
+	ZSTD_DStream *zd;
+	size_t zd_hint; /* ZSTD_decompressStream's last return: 0 at the end of a frame */
+};
+
+/* read more compressed bytes when all read so far are decoded */
+static int refill(struct pt_input *in)
 {
 	ssize_t r;
 
+	if (in->raw_pos < in->raw_len || in->raw_eof)
+		return 0;
+	r = read_fd(in, in->raw, in->raw_alloc);
+	if (r < 0)
+		return -1;
+	in->raw_pos = 0;
+	in->raw_len = (size_t)r;
+	if (!r)
+		in->raw_eof = 1;
+	return 0;
+}
+
+static void consumed(struct pt_input *in, size_t n)
+{
+	in->raw_pos += n;
+	in->raw_consumed += n;
+}
+
+static int gzip_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t *out)
+{
+	z_stream *zs = &in->dec->zs;
+	uInt avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
+	int rc;
+
+	zs->next_in = in->raw + in->raw_pos;
+	zs->avail_in = (uInt)(in->raw_len - in->raw_pos);
+	zs->next_out = dst;
+	zs->avail_out = avail_out;
+	rc = inflate(zs, Z_NO_FLUSH);
+	consumed(in, in->raw_len - in->raw_pos - zs->avail_in);
+	*out += avail_out - zs->avail_out;
+	if (rc == Z_STREAM_END) {
+		/* another gzip member may follow (concatenated .gz files) */
+		if (refill(in) < 0)
+			return -1;
+		if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+		    in->raw[in->raw_pos + 1] == 0x8b) {
+			inflateReset(zs);
+			return 0;
+		}
+		return 1; /* trailing bytes ignored, as gzip(1) does */
+	}
+	if (rc != Z_OK && rc != Z_BUF_ERROR)
+		return pt_diag_error_at(in->diag, in->raw_consumed, "gzip: %s",
+					zs->msg ? zs->msg : "corrupt data");
+	return 0;
+}
+
+static int xz_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t *out)
+{
+	lzma_stream *xz = &in->dec->xz;
+	lzma_ret rc;
+
+	xz->next_in = in->raw + in->raw_pos;
+	xz->avail_in = in->raw_len - in->raw_pos;
+	xz->next_out = dst;
+	xz->avail_out = cap;
+	/* LZMA_CONCATENATED: the end is known only once told there is no more input */
+	rc = lzma_code(xz, in->raw_eof && !xz->avail_in ? LZMA_FINISH : LZMA_RUN);
+	consumed(in, in->raw_len - in->raw_pos - xz->avail_in);
+	*out += cap - xz->avail_out;
+	switch (rc) {
+	case LZMA_OK:
+	case LZMA_BUF_ERROR: /* no progress: the caller sees a cut stream */
+		return 0;
+	case LZMA_STREAM_END:
+		return 1;
+	case LZMA_MEMLIMIT_ERROR:
+		return pt_diag_error_at(in->diag, in->raw_consumed,
+					"xz: decoding needs more than %llu MiB of memory",
+					(unsigned long long)(PT_DECODER_MEM >> 20));
+	case LZMA_FORMAT_ERROR:
+		return pt_diag_error_at(in->diag, in->raw_consumed, "xz: not an xz stream");
+	case LZMA_OPTIONS_ERROR:
+		return pt_diag_error_at(in->diag, in->raw_consumed,
+					"xz: unsupported compression options");
+	default:
+		return pt_diag_error_at(in->diag, in->raw_consumed, "xz: corrupt data");
+	}
+}
+
+static int zstd_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t *out)
+{
+	struct pt_decoder *dec = in->dec;
+	ZSTD_inBuffer zin = {in->raw + in->raw_pos, in->raw_len - in->raw_pos, 0};
+	ZSTD_outBuffer zout = {dst, cap, 0};
+	size_t rc;
+
+	/* frames follow each other until the input ends, which must be at a frame's end */
+	if (!zin.size && in->raw_eof && !dec->zd_hint)
+		return 1;
+	rc = ZSTD_decompressStream(dec->zd, &zout, &zin);
+	consumed(in, zin.pos);
+	*out += zout.pos;
+	if (!ZSTD_isError(rc)) {
+		dec->zd_hint = rc;
+		return 0;
+	}
+	switch (ZSTD_getErrorCode(rc)) {
+	case ZSTD_error_frameParameter_windowTooLarge:
+		return pt_diag_error_at(in->diag, in->raw_consumed,
+					"zstd: decoding needs more than %llu MiB of memory",
+					(unsigned long long)(PT_DECODER_MEM >> 20));
+	case ZSTD_error_prefix_unknown:
+		return pt_diag_error_at(in->diag, in->raw_consumed, "zstd: not a zstd frame");
+	default:
+		return pt_diag_error_at(in->diag, in->raw_consumed, "zstd: corrupt data");
+	}
+}
+
+/* decode into dst; returns bytes produced, 0 at the end, -1 on error */
+static ssize_t decode_some(struct pt_input *in, unsigned char *dst, size_t cap)
+{
+	for (;;) {
+		uint64_t before = in->raw_consumed;
+		size_t out = 0;
+		int rc;
+
+		if (refill(in) < 0)
+			return -1;
+		if (in->dec->kind == DEC_GZIP)
+			rc = gzip_step(in, dst, cap, &out);
+		else if (in->dec->kind == DEC_XZ)
+			rc = xz_step(in, dst, cap, &out);
+		else
+			rc = zstd_step(in, dst, cap, &out);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			in->dec_done = 1;
+		if (out || rc > 0)
+			return (ssize_t)out;
+		if (in->raw_consumed == before) {
+			/* no progress: only the end of the input explains it */
+			if (in->raw_pos < in->raw_len || !in->raw_eof)
+				return pt_diag_error_at(in->diag, in->raw_consumed,
+							"%s: corrupt data", in->dec->name);
+			return pt_diag_error_at(in->diag, in->raw_consumed,
+						"%s: unexpected end of compressed data",
+						in->dec->name);
+		}
+	}
+}
+
+/* the decoder whose magic starts these bytes, or -1 */
+static int sniff(const unsigned char *b, size_t n)
+{
+	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return DEC_GZIP;
+	if (n >= 6 && !memcmp(b,
+			      "\xfd"
+			      "7zXZ\0",
+			      6))
+		return DEC_XZ;
+	/* a zstd frame, or a skippable frame (0x184D2A50..5F, little-endian) */
+	if (n >= 4 && ((b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd) ||
+		       ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a && b[2] == 0x4d && b[3] == 0x18)))
+		return DEC_ZSTD;
+	return -1;
+}
+
+static int decoder_init(struct pt_input *in, int kind)
+{
+	static const char *const names[] = {"gzip", "xz", "zstd"};
+	struct pt_decoder *dec = pt_xcalloc(1, sizeof(*dec));
+	lzma_stream xz_init = LZMA_STREAM_INIT;
+
+	in->dec = dec;
+	dec->kind = kind;
+	dec->name = names[kind];
+	dec->xz = xz_init;
+	switch (kind) {
+	case DEC_GZIP:
+		if (inflateInit2(&dec->zs, 15 + 16) != Z_OK)
+			return pt_diag_error(in->diag, "cannot initialize zlib");
+		break;
+	case DEC_XZ:
+		if (lzma_stream_decoder(&dec->xz, PT_DECODER_MEM, LZMA_CONCATENATED) != LZMA_OK)
+			return pt_diag_error(in->diag, "cannot initialize liblzma");
+		break;
+	default:
+		dec->zd = ZSTD_createDStream();
+		if (!dec->zd || ZSTD_isError(ZSTD_DCtx_setParameter(dec->zd, ZSTD_d_windowLogMax,
+								    ZSTD_WINDOW_LOG)))
+			return pt_diag_error(in->diag, "cannot initialize libzstd");
+		break;
+	}
+	return 0;
+}
+
+static void decoder_free(struct pt_input *in)
+{
+	struct pt_decoder *dec = in->dec;
+
+	if (!dec)
+		return;
+	if (dec->kind == DEC_GZIP)
+		inflateEnd(&dec->zs);
+	else if (dec->kind == DEC_XZ)
+		lzma_end(&dec->xz);
+	else
+		ZSTD_freeDStream(dec->zd);
+	free(dec);
+	in->dec = NULL;
+}
+
+/* Allocate the buffer and look at the first bytes for a compressor's magic. They are
+ * read straight into the decoded buffer, where plain input stays; only compressed input
+ * needs a second buffer for the compressed bytes. */
+static int start(struct pt_input *in, struct pt_diag *d)
+{
+	ssize_t r;
+	int kind;
+
+	(void)d;
 	/* small in-memory inputs get small buffers; both grow as data arrives */
 	in->alloc = in->mem && in->mem_len < CHUNK ? in->mem_len + 64 : CHUNK;
 	in->buf = pt_xmalloc(in->alloc);
 	r = read_fd(in, in->buf, in->alloc);
 	if (r < 0)
 		return -1;
-	if (r >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b) {
-		in->gz = 1;
+	kind = sniff(in->buf, (size_t)r);
+	if (kind >= 0) {
 		in->raw_alloc = in->alloc;
 		in->raw = pt_xmalloc(in->raw_alloc);
 		memcpy(in->raw, in->buf, (size_t)r);
-		if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
-			return pt_diag_error(d, "cannot initialize zlib");
-		in->zs.next_in = in->raw;
-		in->zs.avail_in = (uInt)r;
-	} else {
-		/* not compressed: the bytes are decoded data already */
-		in->end = (size_t)r;
-		in->total = (uint64_t)r;
-		if (r == 0)
-			in->eof = 1;
+		in->raw_len = (size_t)r;
+		if (decoder_init(in, kind) < 0)
+			return -1;
+		return skip_bom(in);
 	}
+	/* not compressed: the bytes are decoded data already */
+	in->end = (size_t)r;
+	in->total = (uint64_t)r;
+	if (r == 0)
+		in->eof = 1;
 	return skip_bom(in);
 }
 
@@ -124,73 +360,13 @@ static int skip_bom(struct pt_input *in)
 
 void pt_input_close(struct pt_input *in)
 {
-	if (in->gz)
-		inflateEnd(&in->zs);
+	decoder_free(in);
 	if (in->fd > 0)
 		close(in->fd);
 	free(in->buf);
 	free(in->raw);
 	in->buf = in->raw = NULL;
 	in->fd = -1;
-}
-
-/* inflate into dst; returns bytes produced, 0 at the end, -1 on error */
-static ssize_t inflate_some(struct pt_input *in, unsigned char *dst, size_t cap)
-{
-	for (;;) {
-		int rc;
-		size_t before_in;
-
-		if (!in->zs.avail_in && !in->raw_eof) {
-			ssize_t r = read_fd(in, in->raw, in->raw_alloc);
-			if (r < 0)
-				return -1;
-			if (!r)
-				in->raw_eof = 1;
-			in->zs.next_in = in->raw;
-			in->zs.avail_in = (uInt)r;
-		}
-		in->zs.next_out = dst;
-		in->zs.avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
-		before_in = in->zs.avail_in;
-		rc = inflate(&in->zs, Z_NO_FLUSH);
-		in->raw_consumed += before_in - in->zs.avail_in;
-		if (rc == Z_STREAM_END) {
-			size_t produced = cap - in->zs.avail_out;
-			/* another gzip member may follow (concatenated .gz files) */
-			if (!in->zs.avail_in && !in->raw_eof) {
-				ssize_t r = read_fd(in, in->raw, in->raw_alloc);
-				if (r < 0)
-					return -1;
-				in->zs.next_in = in->raw;
-				in->zs.avail_in = (uInt)r;
-				if (!r)
-					in->raw_eof = 1;
-			}
-			if (in->zs.avail_in >= 2 && in->zs.next_in[0] == 0x1f &&
-			    in->zs.next_in[1] == 0x8b) {
-				inflateReset(&in->zs);
-			} else {
-				in->gz = 2; /* finished; trailing bytes ignored as gzip(1) does */
-				in->zs.avail_in = 0;
-				in->raw_eof = 1;
-			}
-			if (produced)
-				return (ssize_t)produced;
-			if (in->gz == 2)
-				return 0;
-			continue;
-		}
-		if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			return pt_diag_error_at(in->diag, in->raw_consumed, "gzip: %s",
-						in->zs.msg ? in->zs.msg : "corrupt data");
-		}
-		if (cap - in->zs.avail_out)
-			return (ssize_t)(cap - in->zs.avail_out);
-		if (in->raw_eof && !in->zs.avail_in)
-			return pt_diag_error_at(in->diag, in->raw_consumed,
-						"gzip: unexpected end of compressed data");
-	}
 }
 
 /* Append more decoded data to buf. Returns bytes added, 0 at the end, -1 on error. */
@@ -211,9 +387,9 @@ static ssize_t fill(struct pt_input *in)
 		in->alloc *= 2;
 		in->buf = pt_xrealloc(in->buf, in->alloc);
 	}
-	if (in->gz == 1)
-		r = inflate_some(in, in->buf + in->end, in->alloc - in->end);
-	else if (in->gz == 2)
+	if (in->dec && !in->dec_done)
+		r = decode_some(in, in->buf + in->end, in->alloc - in->end);
+	else if (in->dec)
 		r = 0;
 	else
 		r = read_fd(in, in->buf + in->end, in->alloc - in->end);
@@ -229,12 +405,12 @@ static ssize_t fill(struct pt_input *in)
 		return 0;
 	}
 	in->total += (uint64_t)r;
-	if (in->gz && in->ratio_bound && in->total > PT_INPUT_RATIO_FLOOR &&
+	if (in->dec && in->ratio_bound && in->total > PT_INPUT_RATIO_FLOOR &&
 	    in->total / PT_INPUT_MAX_RATIO > in->raw_consumed)
 		return pt_diag_error_at(in->diag, in->raw_consumed,
-					"gzip data expands more than %d times past %llu MiB (a "
+					"%s data expands more than %d times past %llu MiB (a "
 					"bomb?); an explicit --max-input-size reads it",
-					PT_INPUT_MAX_RATIO,
+					in->dec->name, PT_INPUT_MAX_RATIO,
 					(unsigned long long)(PT_INPUT_RATIO_FLOOR >> 20));
 	if (in->total > in->max_size)
 		return pt_diag_error(in->diag, "input is larger than --max-input-size (%llu bytes)",

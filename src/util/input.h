@@ -1,16 +1,15 @@
-/* input.h: one input stream (file or stdin), transparently gunzipped, read through one
- * growing buffer. Readers either pull lines (pt_input_getline) or pull byte ranges
- * (pt_input_need / pt_input_consume). Memory grows with the longest line or the largest
+/* input.h: one input stream (file or stdin), transparently decompressed (gzip, xz,
+ * zstd), read through one growing buffer. Readers either pull lines (pt_input_getline) or pull byte
+ * ranges (pt_input_need / pt_input_consume). Memory grows with the longest line or the largest
  * range asked for, never with a length declared by the input: the buffer only grows as
  * data actually arrives, so a lying length field fails with "truncated" at EOF.
- * The decoded size is bounded by max_size (a gzip bomb stops there). */
+ * The decoded size is bounded by max_size (a decompression bomb stops there). */
 #ifndef PT_INPUT_H
 #define PT_INPUT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "util/diag.h"
 
@@ -23,14 +22,17 @@
 /* the longest line we accept (a 100k-frame stack fits) */
 #define PT_INPUT_MAX_LINE ((size_t)16 << 20)
 
+struct pt_decoder; /* input.c: the decompressor's state */
+
 struct pt_input {
 	const char *name; /* display name: the path, or "<stdin>" */
 	int fd;
-	int gz; /* 1 while inflating */
-	z_stream zs;
-	unsigned char *raw; /* compressed bytes read ahead */
+	struct pt_decoder *dec; /* NULL for plain input */
+	int dec_done;		/* the compressed stream has ended */
+	unsigned char *raw;	/* compressed bytes read ahead */
 	size_t raw_alloc;
-	uint64_t raw_consumed; /* compressed bytes handed to zlib so far */
+	size_t raw_pos, raw_len; /* compressed bytes not yet decoded: raw[raw_pos, raw_len) */
+	uint64_t raw_consumed;	 /* compressed bytes decoded so far */
 	int raw_eof;
 	unsigned char *buf; /* decoded bytes: valid in [pos, end) */
 	size_t pos, end, alloc, scan;

@@ -21,6 +21,7 @@ samples () {
 	fuzz-stackprof) ls "$srcdir"/samples/stackprof/*.dump ;;
 	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
+	fuzz-bpftrace) ls "$srcdir"/samples/bpftrace/*.txt "$srcdir"/tests/bpftrace/*.txt ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
 	fuzz-heapprofile) ls "$srcdir"/samples/node/*.heapprofile "$srcdir"/tests/malformed/heapprofile-* ;;
 	fuzz-gecko) ls "$srcdir"/tests/data/gecko/*.json "$srcdir"/tests/malformed/gecko-* ;;
