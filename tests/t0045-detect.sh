@@ -8,6 +8,10 @@ expected () {
 	case $1 in
 	bpftrace/*.txt) echo bpftrace ;;
 	collapsed/*.collapsed) echo collapsed ;;
+	gecko/*.json.gz) echo gecko ;;
+	go/*.trace) echo gotrace ;;
+	ruby/*.json.gz) echo rubyheap ;;
+	traceevents/*.trace.json) echo traceevents ;;
 	go/*.pb | go/*.pb.gz) echo pprof ;;
 	go/*.debug2.txt | go/crash.txt | go/deadlock.txt | go/panic.txt | go/repanic.txt | \
 		go/sigquit.txt) echo goroutine ;;
@@ -27,7 +31,7 @@ for f in $(cd "$SAMPLES" && find . -type f ! -name make.sh ! -name README ! -pat
 	want=$(expected "$f")
 	test_expect_success "detect: $f is $want" '
 		test "'"$want"'" != unknown &&
-		if test "'"$want"'" = heapsnapshot; then
+		if test "'"$want"'" = heapsnapshot || test "'"$want"'" = rubyheap; then
 			"$PROFTOOL" heap -n 1 "$SAMPLES/'"$f"'" >out
 		else
 			"$PROFTOOL" info --format json "$SAMPLES/'"$f"'" >out &&
