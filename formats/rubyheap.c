@@ -427,6 +427,8 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	if (r->p != r->end)
 		return fail(r, "more after the line's object");
 	if (r->is_root) {
+		if (r->nrefs == first_ref) /* a ROOT without references (refs may be NULL) */
+			return 0;
 		PT_ALLOC_GROW(r->roots, r->nroots + (r->nrefs - first_ref), r->roots_alloc);
 		memcpy(r->roots + r->nroots, r->refs + first_ref,
 		       (r->nrefs - first_ref) * sizeof(uint32_t));

@@ -70,6 +70,9 @@ static uint32_t lookup(const struct pt_intern *t, const void *s, size_t len, uin
 uint32_t pt_intern_find(const struct pt_intern *t, const void *s, size_t len)
 {
 	uint32_t slot;
+
+	if (!len) /* an empty byte string may come as NULL: hash and compare "" */
+		s = "";
 	if (len > UINT32_MAX)
 		return UINT32_MAX;
 	return lookup(t, s, len, pt_hash_bytes(&t->key, s, len), &slot);
@@ -80,6 +83,8 @@ uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len)
 	uint64_t h;
 	uint32_t slot, id;
 
+	if (!len) /* an empty byte string may come as NULL: hash and compare "" */
+		s = "";
 	if (len >= UINT32_MAX)
 		pt_die("string of %zu bytes is too long", len);
 	h = pt_hash_bytes(&t->key, s, len);
