@@ -31,7 +31,7 @@ cpu_now () {
 	times >"$work/.times.$$"
 	cpu=$(awk 'NR == 2 {
 		split($0, f, /[ms ]+/)
-		printf "%.2f", f[1] * 60 + f[2] + f[3] * 60 + f[4]
+		printf "%.3f", f[1] * 60 + f[2] + f[3] * 60 + f[4]
 	}' "$work/.times.$$")
 	rm -f "$work/.times.$$"
 }
