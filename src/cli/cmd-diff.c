@@ -339,6 +339,33 @@ static int read_list(const char *list, const char ***paths, size_t *n)
 	return 0;
 }
 
+static void free_list(const char **paths, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free((char *)paths[i]);
+	free(paths);
+}
+
+/* A side's runs from its --base-from/--new-from LIST (NULL: keep *side, the operands):
+ * both is a usage error (clash), else the list read into *paths, which *side becomes.
+ * Returns 0 or the exit status printed. */
+static int side_from(const char *list, const char *clash, const char ***paths, size_t *n,
+		     const char *const **side, size_t *nside)
+{
+	int ret;
+
+	if (!list)
+		return 0;
+	if (*nside)
+		return pt_usage_error(&spec, "%s", clash);
+	if ((ret = read_list(list, paths, n)))
+		return ret;
+	*side = *paths;
+	*nside = *n;
+	return 0;
+}
+
 /* one file named twice (or stdin twice) would test a run against itself */
 static int check_distinct(const char *const *paths, size_t n)
 {
@@ -729,30 +756,14 @@ int cmd_diff(int argc, char **argv)
 					     "repeated runs");
 			goto out_lists;
 		}
-		if (da.base_from) {
-			if (nb) {
-				ret = pt_usage_error(&spec,
-						     "BASE's runs come from --base-from or the "
-						     "operands, not both");
-				goto out_lists;
-			}
-			if ((ret = read_list(da.base_from, &base_list, &nbase_list)))
-				goto out_lists;
-			bases = base_list;
-			nb = nbase_list;
-		}
-		if (da.new_from) {
-			if (nn) {
-				ret = pt_usage_error(&spec,
-						     "NEW's runs come from --new-from or --vs, "
-						     "not both");
-				goto out_lists;
-			}
-			if ((ret = read_list(da.new_from, &new_list, &nnew_list)))
-				goto out_lists;
-			news = new_list;
-			nn = nnew_list;
-		}
+		if ((ret = side_from(da.base_from,
+				     "BASE's runs come from --base-from or the "
+				     "operands, not both",
+				     &base_list, &nbase_list, &bases, &nb)) ||
+		    (ret = side_from(da.new_from,
+				     "NEW's runs come from --new-from or --vs, not both", &new_list,
+				     &nnew_list, &news, &nn)))
+			goto out_lists;
 		if (!nb || !nn) {
 			ret = pt_usage_error(&spec,
 					     "repeated runs need BASE's runs and NEW's (BASE... "
@@ -843,12 +854,8 @@ out:
 	pt_run_release(&base);
 	pt_run_release(&new);
 out_lists:
-	for (i = 0; i < nbase_list; i++)
-		free((char *)base_list[i]);
-	for (i = 0; i < nnew_list; i++)
-		free((char *)new_list[i]);
-	free(base_list);
-	free(new_list);
+	free_list(base_list, nbase_list);
+	free_list(new_list, nnew_list);
 	free(vs);
 	return ret;
 }
