@@ -36,6 +36,7 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 }
 
 static int start(struct pt_input *in, struct pt_diag *d);
+static int start_buffers(struct pt_input *in, struct pt_diag *d);
 static int skip_bom(struct pt_input *in);
 
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d)
@@ -305,8 +306,18 @@ static void decoder_free(struct pt_input *in)
 
 /* Allocate the buffer and look at the first bytes for a compressor's magic. They are
  * read straight into the decoded buffer, where plain input stays; only compressed input
- * needs a second buffer for the compressed bytes. */
+ * needs a second buffer for the compressed bytes. On failure nothing stays open: callers
+ * may close again, or not. */
 static int start(struct pt_input *in, struct pt_diag *d)
+{
+	if (start_buffers(in, d) < 0) {
+		pt_input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+static int start_buffers(struct pt_input *in, struct pt_diag *d)
 {
 	ssize_t r;
 	int kind;
