@@ -4,6 +4,7 @@ test_description='heap summary against memlab (@memlab/core) on the node snapsho
 
 # memlab is installed by tests/viewers/setup.sh into tests/viewers/node_modules (or
 # PROFTOOL_VIEWERS_MODULES); without it, or without node or jq, these are skipped.
+plain_build_judges 'memlab comparison'
 if ! command -v jq >/dev/null || ! command -v node >/dev/null ||
 	! test -f "$MODS/@memlab/core/package.json"; then
 	test_skip 'memlab comparison' 'node, jq or @memlab/core is not installed'

@@ -5,6 +5,7 @@ test_description='heap summary against Chrome DevTools'"'"' own heap snapshot wo
 # DevTools' worker (npm chrome-devtools-frontend, bundled for node by esbuild) is
 # installed by tests/viewers/setup.sh into tests/viewers/node_modules (or
 # PROFTOOL_VIEWERS_MODULES); without it, or without node or jq, these are skipped.
+plain_build_judges 'DevTools comparison'
 if ! command -v jq >/dev/null || ! command -v node >/dev/null ||
 	! test -f "$MODS/.proftool-devtools-heap-worker.mjs"; then
 	test_skip 'DevTools comparison' \

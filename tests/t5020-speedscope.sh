@@ -7,6 +7,7 @@ D=$SRCDIR/tests/data
 EDGE=$BUILDDIR/tests/writers-edge
 CHECK=$SRCDIR/tests/viewers/check.js
 
+plain_build_judges 'speedscope opens our files'
 if ! command -v node >/dev/null 2>&1 || ! test -d "$MODS/speedscope" ||
 	! test -d "$MODS/ajv" || ! test -d "$MODS/playwright-core"; then
 	test_skip 'speedscope opens our files' 'node or the npm packages missing (run tests/viewers/setup.sh)'

@@ -140,6 +140,7 @@ test_expect_success 'awkward names: escaped, and read back intact by an XML pars
 	grep -q "data-name=\"frame 12 34\"" names &&
 	grep -q "data-name=\"trailing space \"" names'
 
+plain_build_judges 'headless Chromium draws them'
 if test -n "$browser"; then
 	test_expect_success 'headless Chromium draws them (not blank), search and zoom work' '
 		"$PROFTOOL" flamegraph "$C/perfdemo-g.collapsed" >g.svg &&

@@ -2,6 +2,7 @@
 test_description='the viewers on every real input: time order, threads, real programs'
 . "$(dirname "$0")/lib.sh"
 
+plain_build_judges 'the viewers on every real input'
 # The t50xx writer tests use collapsed inputs; here every reader's real samples go
 # through the writers, so timelines, threads, inlined frames and units are exercised.
 CHECK=$SRCDIR/tests/viewers/check.js

@@ -34,6 +34,7 @@ test_expect_success '--min-fraction merges narrow frames into their parent, tota
 	fns () { sed -n "s/.*\"fn\":{\"name\":\[\([0-9,]*\)\].*/\1/p" "$1"; } &&
 	test "$(fns few.html)" = "$(fns all.html)"'
 
+plain_build_judges 'the report in Chromium'
 if ! command -v node >/dev/null 2>&1 || ! test -d "$MODS/playwright-core" ||
 	! test -x "${CHROMIUM:-/usr/bin/chromium}"; then
 	test_skip 'the report in Chromium' 'node, playwright-core or Chromium missing (run tests/viewers/setup.sh)'

@@ -4,6 +4,7 @@ test_description='export into ClickHouse: the fleet top in SQL equals proftool t
 
 # A clickhouse-server of our own (Debian's, ./bootstrap --test-deps) on 127.0.0.1, in the
 # trash directory, in the foreground of a background job; skipped where it cannot start.
+plain_build_judges 'ClickHouse'
 if ! command -v clickhouse-server >/dev/null 2>&1 || ! command -v clickhouse-client >/dev/null 2>&1; then
 	test_skip 'ClickHouse' 'clickhouse-server and clickhouse-client are not installed (./bootstrap --test-deps)'
 	test_done

@@ -5,7 +5,11 @@
  * table must equal the tree walk's. Reading is linear in the input, so the CPU one input
  * may take is bounded by its size: more than FUZZ_CPU_BASE seconds plus FUZZ_CPU_PER_BYTE
  * a byte is a finding (a structured blow-up: colliding names, restrided rows, a quadratic
- * walk), caught even when it stays under libFuzzer's -timeout. */
+ * walk), caught even when it stays under libFuzzer's -timeout.
+ * Built with FUZZ_REPLAY it is tests/fuzz/replay, a program that runs the same checks on
+ * files: `replay FORMAT FILE...` (FORMAT "detect" detects), for t0085 in every build and
+ * under valgrind, where one process reads a harness's whole corpus. There the CPU bound
+ * is not checked (valgrind is 30 times slower); the fuzz smoke keeps it. */
 #include "config.h"
 
 #include <stdint.h>
@@ -24,6 +28,12 @@
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#ifdef FUZZ_REPLAY
+static const char *fuzz_format = "";
+#else
+static const char *const fuzz_format = FUZZ_FORMAT;
+#endif
 
 /* generous for an ASan+UBSan build running every writer on the result: an ordinary
  * input costs well under a microsecond a byte there */
@@ -107,7 +117,7 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	regex_t re;
 	FILE *out;
 	int grew = 0;
-	const struct pt_format *f = FUZZ_FORMAT[0] ? pt_format_find(FUZZ_FORMAT) : NULL;
+	const struct pt_format *f = fuzz_format[0] ? pt_format_find(fuzz_format) : NULL;
 
 	if (!f || !f->read_heap) /* the readers of a heap graph */
 		return;
@@ -153,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double t0 = cpu_seconds(), spent;
 
 	memset(&o, 0, sizeof(o));
-	o.from = FUZZ_FORMAT[0] ? FUZZ_FORMAT : NULL;
+	o.from = fuzz_format[0] ? fuzz_format : NULL;
 	o.max_size = (uint64_t)64 << 20;
 	o.read.keep_timeline = 1;
 	pt_diag_init(&d, "fuzz");
@@ -183,11 +193,63 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pt_input_close(&in);
 	pt_profile_release(&p);
 	check_heap(data, size, o.max_size);
+#ifndef FUZZ_REPLAY
 	spent = cpu_seconds() - t0;
 	if (spent > FUZZ_CPU_BASE + FUZZ_CPU_PER_BYTE * (double)size) {
 		fprintf(stderr, "fuzz: %.3f s of CPU for %zu bytes: not linear in the input\n",
 			spent, size);
 		abort();
 	}
+#else
+	(void)t0;
+	(void)spent;
+#endif
 	return 0;
 }
+
+#ifdef FUZZ_REPLAY
+/* replay FORMAT FILE...: every file through the harness's checks, as libFuzzer would
+ * run it; a failed check aborts, a file that cannot be read is exit 1 */
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: replay FORMAT|detect FILE...\n");
+		return 2;
+	}
+	fuzz_format = strcmp(argv[1], "detect") ? argv[1] : "";
+	if (fuzz_format[0] && !pt_format_find(fuzz_format)) {
+		fprintf(stderr, "replay: no format %s\n", fuzz_format);
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		uint8_t *data = NULL;
+		size_t len = 0, cap = 0, n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		do {
+			if (len == cap) {
+				cap = cap ? cap * 2 : 65536;
+				data = realloc(data, cap);
+				if (!data)
+					abort();
+			}
+			n = fread(data + len, 1, cap - len, f);
+			len += n;
+		} while (n);
+		if (ferror(f)) {
+			perror(argv[i]);
+			return 1;
+		}
+		fclose(f);
+		LLVMFuzzerTestOneInput(data, len);
+		free(data);
+	}
+	return 0;
+}
+#endif
