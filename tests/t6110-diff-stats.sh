@@ -96,6 +96,34 @@ test_expect_success 'the totals of two profiles: the growth alone decides' '
 	test_expect_code 3 "$PROFTOOL" diff $TRASH/a1 $TRASH/b1 --fail-on-total-growth 2 &&
 	grep -q "no test was possible; the total grew by +3.00%" err'
 
+# perfrun NAME N: perf script of N samples of 1 ms of cpu-clock, 10 ms apart (a profile
+# of (N - 1) * 10 ms), in main;work
+perfrun () {
+	awk -v n="$2" "BEGIN { for (i = 0; i < n; i++)
+		printf \"spin 42 [000] %.6f: 1000000 cpu-clock:\n\t1139 work+0x9 (/bin/spin)\n\t1120 main+0x20 (/bin/spin)\n\n\", 100 + i * 0.01 }" >"$TRASH/$1"
+}
+perfrun p100 100; perfrun p101 101; perfrun p200 200; perfrun p202 202
+
+test_expect_success '--per-second: twice the CPU in twice the time is no growth' '
+	test_expect_code 3 "$PROFTOOL" diff $TRASH/p100 $TRASH/p200 --fail-on-total-growth 50 &&
+	grep -q "the total grew by +100.00%" err &&
+	"$PROFTOOL" diff $TRASH/p100 $TRASH/p200 --fail-on-total-growth 50 --per-second \
+		>out 2>err &&
+	grep -q "no test was possible; the total grew by -0.50%" err &&
+	"$PROFTOOL" diff $TRASH/p100 $TRASH/p101 --vs $TRASH/p200 $TRASH/p202 --per-second \
+		--fail-on-total-growth 50 >out 2>err &&
+	grep -q "^New: 2 runs, median total 1.005e+08 nanoseconds/s (-0.50%, p=" out'
+
+test_expect_success '--per-second without a duration: every total per sample, said once' '
+	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-total-growth 2 &&
+	"$PROFTOOL" diff $A --vs $B --fail-on-total-growth 2 --per-second >out 2>err &&
+	test "$(grep -c "says not how long it took; every total is per sample instead" err)" = 1 &&
+	grep -q "^proftool: diff: --per-second: $TRASH/a1 says not how long" err &&
+	grep -q "^New: 5 runs, median total 1 count/sample (+0.00%, p=" out &&
+	"$PROFTOOL" diff --sample-index 0 $TRASH/p100 $TRASH/a1 --per-second \
+		--fail-on-total-growth 50 2>err &&
+	grep -q "a1 says not how long it took" err'
+
 test_expect_success 'JUnit: a test case per function tested, the offender a failure' '
 	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2 --junit j.xml \
 		--metrics m.txt >/dev/null 2>&1 &&

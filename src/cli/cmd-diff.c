@@ -83,7 +83,7 @@ static const struct pt_opt diff_options[] = {
 	 "exit 3 when NEW's total grew by more than PCT percent of BASE's (with repeated "
 	 "runs: significantly)"},
 	{"per-second", 0, no_argument, OPT_PER_SECOND, NULL,
-	 "the totals' gate compares each profile's total per second of its duration"},
+	 "the totals' gate compares each profile's total per second of its duration (per sample when a profile says none)"},
 	{"junit", 0, required_argument, OPT_JUNIT, "FILE",
 	 "also write a JUnit XML report: a test case per function the gate looked at"},
 	{"metrics", 0, required_argument, OPT_METRICS, "FILE",
@@ -394,28 +394,55 @@ static int check_distinct(const char *const *paths, size_t n)
 	return ret;
 }
 
-/* what the totals' gate compares for one run: its total in the type's unit, per second
- * of the profile's duration with --per-second */
-static int run_total(const struct pt_run *run, int per_second, double *total)
+/* What the totals' gate compares for one run. measure: its total in the type's unit;
+ * seconds: the profile's duration (0: it says none); samples: how many samples it holds,
+ * the total of its first type counted in samples (unit "count"), else the records its
+ * reader read. */
+struct run_measure {
+	double total, seconds, samples;
+};
+
+static void run_measure(const struct pt_run *run, struct run_measure *m)
 {
 	const struct pt_sample_type *t = &run->p.types[run->type];
-	double v = (double)run->agg.total[run->type];
 	uint32_t k;
 
+	m->total = (double)run->agg.total[run->type];
 	for (k = 0; k < t->decimals; k++)
-		v /= 10;
-	if (per_second) {
-		if (run->p.duration_nanos <= 0) {
-			fprintf(stderr,
-				"proftool: diff: %s: the profile says not how long it took "
-				"(--per-second needs its duration)\n",
-				run->path);
-			return PT_EXIT_INPUT;
+		m->total /= 10;
+	m->seconds = run->p.duration_nanos > 0 ? (double)run->p.duration_nanos / 1e9 : 0;
+	m->samples = (double)run->p.nrecords;
+	for (k = 0; k < run->p.ntypes; k++)
+		if (!strcmp(pt_s(&run->p, run->p.types[k].unit), "count") &&
+		    run->agg.total[k] > 0) {
+			m->samples = (double)run->agg.total[k];
+			break;
 		}
-		v /= (double)run->p.duration_nanos / 1e9;
+}
+
+/* --per-second: per second of each profile's duration when every run carries one, else
+ * per sample for every run (the sides stay comparable), said once on stderr. Returns the
+ * unit's suffix. */
+static const char *normalise(struct run_measure *m, size_t n, const char *const *paths,
+			     int per_second)
+{
+	size_t i, none = n;
+
+	if (!per_second)
+		return "";
+	for (i = 0; i < n && none == n; i++)
+		if (m[i].seconds <= 0)
+			none = i;
+	if (none < n)
+		fprintf(stderr,
+			"proftool: diff: --per-second: %s says not how long it took; every "
+			"total is per sample instead\n",
+			paths[none]);
+	for (i = 0; i < n; i++) {
+		double by = none < n ? m[i].samples : m[i].seconds;
+		m[i].total = by > 0 ? m[i].total / by : 0;
 	}
-	*total = v;
-	return 0;
+	return none < n ? "/sample" : "/s";
 }
 
 struct runs_ctx {
@@ -558,12 +585,15 @@ static int ci_pair(const struct pt_diff *df, const struct diff_args *da)
 /* the totals' gate of two profiles: no test is possible, the growth alone decides */
 static int total_gate_pair(struct pt_run *base, struct pt_run *new, const struct diff_args *da)
 {
+	struct run_measure m[2];
+	const char *paths[2] = {base->path, new->path};
 	double b, n, growth;
-	int ret;
 
-	if ((ret = run_total(base, da->per_second, &b)) ||
-	    (ret = run_total(new, da->per_second, &n)))
-		return ret;
+	run_measure(base, &m[0]);
+	run_measure(new, &m[1]);
+	normalise(m, 2, paths, da->per_second);
+	b = m[0].total;
+	n = m[1].total;
 	growth = b ? (n - b) * 100 / (b < 0 ? -b : b) : (n ? 1e300 : 0);
 	fprintf(stderr,
 		"proftool: diff: one run a side: no test was possible; the total grew by %+.2f%%\n",
@@ -589,6 +619,8 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 	struct pt_runs_opts o;
 	struct pt_buf b = PT_BUF_INIT;
 	uint32_t nreg = 0, *reg = NULL;
+	struct run_measure *m = pt_xcalloc(w, sizeof(*m));
+	const char *per = "";
 	int ret = 0;
 
 	for (i = 0; i < w; i++)
@@ -598,7 +630,6 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 		goto out;
 	for (i = 0; i < w && !ret; i++) {
 		struct pt_run run;
-		double total = 0;
 		pt_run_init(&run, common, all[i]);
 		run.gran = ra->gran;
 		if (!(ret = pt_run_load(&run)) && !(ret = pt_run_type(&run)) &&
@@ -622,13 +653,18 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 					all[i], type_name);
 				ret = PT_EXIT_INPUT;
 			}
-			if (!ret && !(ret = run_total(&run, da->per_second, &total)))
-				pt_runs_add(&r, i, &run.p, &run.agg, run.type, total);
+			if (!ret) {
+				run_measure(&run, &m[i]);
+				pt_runs_add(&r, i, &run.p, &run.agg, run.type, m[i].total);
+			}
 		}
 		pt_run_release(&run);
 	}
 	if (ret)
 		goto out;
+	per = normalise(m, w, all, da->per_second);
+	for (i = 0; i < w; i++)
+		r.total[i] = m[i].total;
 	pt_runs_test(&r, da->min_share, da->alpha);
 
 	memset(&o, 0, sizeof(o));
@@ -636,7 +672,7 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 	o.format = ra->format;
 	o.gran = ra->gran;
 	o.type_name = type_name;
-	pt_buf_addf(&b, "%s%s", unit, da->per_second ? "/s" : "");
+	pt_buf_addf(&b, "%s%s", unit, per);
 	o.total_unit = b.buf;
 	o.min_share = da->min_share;
 	o.alpha = da->alpha;
@@ -715,6 +751,7 @@ out:
 	pt_buf_release(&b);
 	pt_runs_release(&r);
 	free(reg);
+	free(m);
 	free(all);
 	free(type_name);
 	free(unit);
