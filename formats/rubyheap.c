@@ -620,7 +620,9 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 			name = r->objs[c].name;
 		}
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
-		g->nodes[g->nodes_len - 1] = add_edges(r, g, r->refs + o->first, o->nrefs, ordinal);
+		/* refs is NULL while no object has references: no offset from it */
+		g->nodes[g->nodes_len - 1] =
+			add_edges(r, g, o->nrefs ? r->refs + o->first : NULL, o->nrefs, ordinal);
 	}
 	for (i = 0; i < r->strings.n; i++)
 		pt_heapgraph_add_string(g, pt_intern_str(&r->strings, i),
