@@ -21,18 +21,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/calibrate-gate.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cp "$top/bench/gate-work.js" "$work/a.js"
-sed 's/^const N_C = 3000000;$/const N_C = 3300000;/' "$work/a.js" >"$work/b.js"
+sed 's/^const N_C = 6000000;$/const N_C = 6600000;/' "$work/a.js" >"$work/b.js"
 if cmp -s "$work/a.js" "$work/b.js"; then
 	echo "calibrate-gate.sh: the slower version did not change (gate-work.js's N_C)" >&2
 	exit 1
 fi
-mkdir "$work/A" "$work/B"
+mkdir "$work/A" "$work/B" "$work/run"
 i=1
 while test $i -le "$runs"; do
 	for v in A B; do
-		lc=$(echo $v | tr AB ab)
+		# each version runs as run/gate-work.js: a function is its name and file
+		cp "$work/$(echo $v | tr AB ab).js" "$work/run/gate-work.js"
 		node --cpu-prof --cpu-prof-interval 250 --cpu-prof-dir "$work/$v" \
-			--cpu-prof-name "$i.cpuprofile" "$work/$lc.js"
+			--cpu-prof-name "$i.cpuprofile" "$work/run/gate-work.js"
 	done
 	i=$((i + 1))
 done

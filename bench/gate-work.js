@@ -4,10 +4,10 @@
 // file with N_C raised by 10% (calibrate-gate.sh makes it with sed): a real code change.
 'use strict';
 
-const N_A = 3000000;
-const N_B = 3000000;
-const N_C = 3000000;
-const N_D = 3000000;
+const N_A = 6000000;
+const N_B = 6000000;
+const N_C = 6000000;
+const N_D = 6000000;
 const ROUNDS = 200;
 
 function lcg(n, x) {
