@@ -24,15 +24,23 @@ test_expect_success 'malformed inputs fail the same when a writer asks for the t
 	done'
 
 # The inputs libFuzzer found crashes and hangs with (tests/malformed/fuzz/README): each
-# through top and every writer, read as the format of the harness that found it
+# through top and every writer, read as the format of the harness that found it; a format
+# that only `heap` reads (proftool formats: READ no) through heap
 for f in "$MALFORMED"/fuzz/*-*; do
 	name=$(basename "$f")
 	from=${name%%-*}
+	cmds="top collapsed pprof cpuprofile speedscope callgrind dot svg"
+	what="top and every writer"
+	if test "$("$PROFTOOL" formats | awk -v f="$from" '$1 == f { print $2 }')" = no; then
+		cmds=heap what=heap
+	fi
 	test "$from" = detect && from= || from="--from $from"
-	test_expect_success "fuzz finding: $name through top and every writer" '
+	test_expect_success "fuzz finding: $name through $what" '
 		cp "'"$f"'" in &&
-		for w in top collapsed pprof cpuprofile speedscope callgrind dot svg; do
-			if test $w = top; then
+		for w in '"$cmds"'; do
+			if test $w = heap; then
+				"$PROFTOOL" heap in >out 2>err
+			elif test $w = top; then
 				"$PROFTOOL" top '"$from"' in >out 2>err
 			else
 				"$PROFTOOL" convert '"$from"' --to $w -o out.$w in 2>err
