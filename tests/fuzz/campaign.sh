@@ -24,16 +24,16 @@ mkdir -p "$work" || exit 2
 ledger=$work/ledger
 found=0
 
-# cpu_now: user plus system seconds of the children this shell has waited for, as
-# $cpu. `times` must run in this shell: a command substitution's subshell, like a
-# pipeline's, would count only its own children.
-cpu_now () {
-	times >"$work/.times.$$"
-	cpu=$(awk 'NR == 2 {
+# children_cpu FILE: the user plus system seconds of the children this shell had waited
+# for when `times` wrote FILE (its second line). `times` runs in this shell, written to
+# a file: a command substitution's subshell, like a pipeline's, would count only its
+# own children. Both readings are taken before either is parsed, so the awk that parses
+# them is not in the difference.
+children_cpu () {
+	awk 'NR == 2 {
 		split($0, f, /[ms ]+/)
 		printf "%.3f", f[1] * 60 + f[2] + f[3] * 60 + f[4]
-	}' "$work/.times.$$")
-	rm -f "$work/.times.$$"
+	}' "$1"
 }
 
 # spent HARNESS: its CPU seconds in the ledger, whole
@@ -57,15 +57,17 @@ for f in "$@"; do
 		# libFuzzer's -max_total_time is wall time; a few seconds are the corpus's loading
 		[ "$chunk" -lt 10 ] && chunk=10
 		log=$dir/log.$(date +%Y%m%dT%H%M%S).$$
-		cpu_now
-		before=$cpu
-		"$f" -seed="$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')" -max_total_time="$chunk" \
+		seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+		times >"$work/.times0.$$"
+		"$f" -seed="$seed" -max_total_time="$chunk" \
 			-timeout="$timeout" -rss_limit_mb=1024 -malloc_limit_mb=512 -max_len=65536 \
 			-print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" \
 			>"$log" 2>&1
 		rc=$?
-		cpu_now
-		cpu=$(awk -v a="$cpu" -v b="$before" 'BEGIN { printf "%.2f", a - b }')
+		times >"$work/.times1.$$"
+		cpu=$(awk -v a="$(children_cpu "$work/.times1.$$")" \
+			-v b="$(children_cpu "$work/.times0.$$")" 'BEGIN { printf "%.2f", a - b }')
+		rm -f "$work/.times0.$$" "$work/.times1.$$"
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		echo "$name $cpu $rc ${runs:-0}" >>"$ledger"
 		# a run of no input, or of next to no CPU time (a real one has seconds), would
