@@ -12,12 +12,22 @@ void pt_diag_init(struct pt_diag *d, const char *path)
 	d->path = path;
 }
 
+/* A message is one line whatever the input put into it (a reader quotes the bytes it
+ * refuses): control characters but the tab become '?'. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 ? *s != '\t' : *s == 0x7f)
+			*s = '?';
+}
+
 static int verror(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const char *fmt,
 		  va_list ap)
 {
 	d->where = w;
 	d->pos = pos;
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	one_line(d->msg);
 	return -1;
 }
 
@@ -79,6 +89,7 @@ static void vwarn(struct pt_diag *d, enum pt_diag_where w, uint64_t pos, const c
 		d->warn[d->nwarn].where = w;
 		d->warn[d->nwarn].pos = pos;
 		vsnprintf(d->warn[d->nwarn].msg, sizeof(d->warn[0].msg), fmt, ap);
+		one_line(d->warn[d->nwarn].msg);
 	}
 	d->nwarn++;
 }
