@@ -15,7 +15,7 @@ test_expect_success 'the same graph as the plain table: every chain function has
 	"$PROFTOOL" top --format csv -n 0 "$TRASH/deep.cpuprofile" >csv &&
 	test "$(grep -c "^\"chain[0-9]*\",\"x.js\",[0-9]*,0,0.0000,20000," csv)" = 19999'
 
-if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
+if test -x "$MEASURE" && test "$PT_BUILD" = plain; then
 	test_expect_success 'top --style pprof of it: within 1 s of CPU (one walk of the tree)' '
 		set -- $("$MEASURE" -- "$PROFTOOL" top --style pprof "$TRASH/deep.cpuprofile" 2>/dev/null) &&
 		test "$3" = 0 &&

@@ -101,7 +101,7 @@ test_expect_success '30,000 threads to speedscope: a profile each, with its own 
 	"$PROFTOOL" convert --to collapsed "$TRASH/threads.json" >c0 &&
 	test_cmp c0 c'
 
-if test -x "$MEASURE" && test -z "$PROFTOOL_WRAPPER" && ! nm "$PROFTOOL" 2>/dev/null | grep -q __asan_init; then
+if test -x "$MEASURE" && test "$PT_BUILD" = plain; then
 	test_expect_success '30,000 threads to speedscope: within 1 s of CPU' '
 		set -- $("$MEASURE" -- "$PROFTOOL" convert --to speedscope -o t.speedscope.json "$TRASH/threads.json" 2>/dev/null) &&
 		test "$3" = 0 &&
