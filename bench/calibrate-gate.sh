@@ -10,6 +10,8 @@
 #   GATE_PCT  the gate's --fail-on-regression (default 1 point)
 #   ALPHA     --alpha (default 0.05)
 #   PROFTOOL  the binary (default src/proftool of this tree)
+#   GATE_PROFILES  a folder that keeps the recorded runs (A/, B/): when it holds RUNS
+#             runs a version already, they are compared again without recording
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 P=${PROFTOOL:-$top/src/proftool}
@@ -26,13 +28,15 @@ if cmp -s "$work/a.js" "$work/b.js"; then
 	echo "calibrate-gate.sh: the slower version did not change (gate-work.js's N_C)" >&2
 	exit 1
 fi
-mkdir "$work/A" "$work/B" "$work/run"
+store=${GATE_PROFILES:-$work}
+mkdir -p "$store/A" "$store/B" "$work/run"
 i=1
+test -f "$store/A/$runs.cpuprofile" && test -f "$store/B/$runs.cpuprofile" && i=$((runs + 1))
 while test $i -le "$runs"; do
 	for v in A B; do
 		# each version runs as run/gate-work.js: a function is its name and file
 		cp "$work/$(echo $v | tr AB ab).js" "$work/run/gate-work.js"
-		node --cpu-prof --cpu-prof-interval 250 --cpu-prof-dir "$work/$v" \
+		node --cpu-prof --cpu-prof-interval 250 --cpu-prof-dir "$store/$v" \
 			--cpu-prof-name "$i.cpuprofile" "$work/run/gate-work.js"
 	done
 	i=$((i + 1))
@@ -56,12 +60,12 @@ rate () {
 			base= new= j=0
 			for n in "$@"; do
 				j=$((j + 1))
-				if test $j -le "$k"; then base="$base $work/A/$n.cpuprofile"; else new="$new $work/A/$n.cpuprofile"; fi
+				if test $j -le "$k"; then base="$base $store/A/$n.cpuprofile"; else new="$new $store/A/$n.cpuprofile"; fi
 			done
 		else
 			base= new=
-			for n in $(pick $c "$runs" "$k"); do base="$base $work/A/$n.cpuprofile"; done
-			for n in $(pick $((c + 100000)) "$runs" "$k"); do new="$new $work/B/$n.cpuprofile"; done
+			for n in $(pick $c "$runs" "$k"); do base="$base $store/A/$n.cpuprofile"; done
+			for n in $(pick $((c + 100000)) "$runs" "$k"); do new="$new $store/B/$n.cpuprofile"; done
 		fi
 		if test "$k" = 1; then
 			"$P" diff $base $new --fail-on-regression "$pct" >"$work/out" 2>"$work/err" && rc=0 || rc=$?

@@ -62,7 +62,35 @@ test_expect_success 'five runs a side: a 4.66-point shift (parse: 400 of 1000 a 
 	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2 &&
 	grep -q "^proftool: diff: regression: parse: median cum 40.00% -> 44.66% (+4.66 points, q=" err &&
 	test "$(grep -c "regression:" err)" = 1 &&
-	grep -q "^Tested 4 functions" out'
+	grep -q "^Tested 3 functions whose cum shares over all runs average at least 0.00% and spread over more than 2.00 points" out &&
+	grep -q "^    0.00%     0.00%   100.00%   100.00%    +0.00 not tested  .*main$" out'
+
+# the family tested, from both sides pooled: encode's ten shares lie in 18.45-20.50%
+# (2.05 points), render's in 35.92-40.50% (4.58), parse's in 39.50-45.63% (6.13); their
+# pooled means are 19.27%, 38.33% and 42.41%
+test_expect_success 'the functions tested: only those whose pooled shares spread over more than the gate'"'"'s points, and whose pooled mean reaches --min-share' '
+	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2.2 &&
+	grep -q "^Tested 2 functions" out &&
+	grep -q "not tested .*encode$" out &&
+	"$PROFTOOL" diff $A --vs $B --fail-on-regression 5 >out &&
+	grep -q "^Tested 1 function .*more than 5.00 points" out &&
+	"$PROFTOOL" diff $A --vs $B --fail-on-regression 6.2 >out &&
+	grep -q "^Tested 0 functions" out &&
+	"$PROFTOOL" diff $A --vs $B >out &&
+	grep -q "^Tested 3 functions .*more than 0.00 points" out &&
+	"$PROFTOOL" diff $A --vs $B --min-share 38.3 >out &&
+	grep -q "^Tested 2 functions .*at least 38.30%" out &&
+	"$PROFTOOL" diff $A --vs $B --min-share 38.4 >out &&
+	grep -q "^Tested 1 function " out &&
+	"$PROFTOOL" diff $A --vs $B --min-share 38.4 --format json >out &&
+	jq -e "[.rows[] | select(.tested) | .name] == [\"parse\"] and .spread == 0 and .min_share == 38.4" out'
+
+test_expect_success 'fewer functions tested, smaller q: the same p, q scaled by the family' '
+	"$PROFTOOL" diff $A --vs $B --format csv >all &&
+	"$PROFTOOL" diff $A --vs $B --format csv --fail-on-regression 5 >one &&
+	p=$(awk -F, "\$1 == \"parse\" { print \$11 }" all) &&
+	test "$(awk -F, "\$1 == \"parse\" { print \$11 }" one)" = "$p" &&
+	test "$(awk -F, "\$1 == \"parse\" { print \$12 }" one)" = "$p"'
 
 test_expect_success 'the same files A/A: nothing is significant, the gate passes' '
 	"$PROFTOOL" diff $A --vs $C --fail-on-regression 0.5 --format csv >out &&
@@ -127,7 +155,7 @@ test_expect_success '--per-second without a duration: every total per sample, sa
 test_expect_success 'JUnit: a test case per function tested, the offender a failure' '
 	test_expect_code 3 "$PROFTOOL" diff $A --vs $B --fail-on-regression 2 --junit j.xml \
 		--metrics m.txt >/dev/null 2>&1 &&
-	grep -q "<testsuites tests=\"4\" failures=\"1\">" j.xml &&
+	grep -q "<testsuites tests=\"3\" failures=\"1\">" j.xml &&
 	grep -A1 "name=\"parse\"" j.xml | grep -q "<failure message=\"median cum 40.00% -&gt; 44.66%" &&
 	if command -v xmllint >/dev/null; then xmllint --noout j.xml; fi &&
 	grep -q "^proftool_cum_share_change{function=\"parse\"} 4.66" m.txt &&

@@ -70,7 +70,28 @@ static double median_of(const double *v, size_t n, double *tmp)
 	return pt_stats_median(tmp, n);
 }
 
-void pt_runs_test(struct pt_runs *r, double min_share, double alpha)
+/* The filter of the functions tested, from the runs of both sides pooled: their mean cum
+ * share reaches min_share and they spread over more than `spread` points. Neither depends
+ * on which run is on which side, so under the null hypothesis (every arrangement of the
+ * pooled shares into the two sides as likely) the rank test's distribution given the
+ * filter's choice is still the one its p-value assumes: the filter costs no false
+ * alarms, and every function it drops is one test fewer for Benjamini-Hochberg. A function
+ * whose pooled shares spread over no more than the gate's points cannot pass it, since
+ * the change of its medians is at most that spread. */
+static int in_family(const double *cum, size_t w, double min_share, double spread)
+{
+	double lo = cum[0], hi = cum[0], sum = 0;
+	size_t i;
+
+	for (i = 0; i < w; i++) {
+		sum += cum[i];
+		lo = cum[i] < lo ? cum[i] : lo;
+		hi = cum[i] > hi ? cum[i] : hi;
+	}
+	return sum / (double)w >= min_share && hi - lo > spread;
+}
+
+void pt_runs_test(struct pt_runs *r, double min_share, double spread, double alpha)
 {
 	size_t w = r->nbase + r->nnew, nrows = r->table.nrows, k, i;
 	double *tmp = pt_xreallocarray(NULL, w, sizeof(double));
@@ -95,8 +116,7 @@ void pt_runs_test(struct pt_runs *r, double min_share, double alpha)
 		s->p = s->q = 1;
 		s->lo = -INFINITY;
 		s->hi = INFINITY;
-		if (r->nbase < 2 || r->nnew < 2 ||
-		    (s->base_cum < min_share && s->new_cum < min_share))
+		if (r->nbase < 2 || r->nnew < 2 || !in_family(cum, w, min_share, spread))
 			continue;
 		s->tested = 1;
 		pt_stats_mwu(cum, r->nbase, cum + r->nbase, r->nnew, &u);
@@ -152,7 +172,7 @@ uint32_t *pt_runs_sorted(const struct pt_runs *r, uint32_t *n)
 
 	for (i = 0; i < nrows; i++) {
 		const struct pt_runs_stat *s = &r->stats[i];
-		if (s->base_cum || s->new_cum || s->base_flat || s->new_flat)
+		if (s->tested || s->base_cum || s->new_cum || s->base_flat || s->new_flat)
 			idx[k++] = i;
 	}
 	qsort_r(idx, k, sizeof(*idx), by_change, &c);

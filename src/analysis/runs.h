@@ -47,16 +47,17 @@ void pt_runs_release(struct pt_runs *r);
 void pt_runs_add(struct pt_runs *r, size_t run, const struct pt_profile *p, const struct pt_agg *a,
 		 uint32_t t, double total);
 
-/* Test every function whose median cum share on either side is at least min_share
- * percent (when both sides have two runs or more), at level alpha for the intervals,
- * then adjust the p-values together; and test the totals. */
-void pt_runs_test(struct pt_runs *r, double min_share, double alpha);
+/* Test every function whose cum shares, over the runs of both sides pooled, average at
+ * least min_share percent and spread over more than `spread` points (the gate's points,
+ * or 0: the functions that could fail it), when both sides have two runs or more; the
+ * intervals at level alpha; then adjust the p-values together. And test the totals. */
+void pt_runs_test(struct pt_runs *r, double min_share, double spread, double alpha);
 
 /* rows whose change is over pct points and whose q is below alpha, most change first;
  * the caller frees */
 uint32_t *pt_runs_regressions(const struct pt_runs *r, double pct, double alpha, uint32_t *n);
-/* every row with a non-zero median on either side, by absolute change, then name; the
- * caller frees */
+/* every row tested or with a non-zero median on either side, by absolute change, then
+ * name; the caller frees */
 uint32_t *pt_runs_sorted(const struct pt_runs *r, uint32_t *n);
 
 #endif

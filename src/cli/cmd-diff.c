@@ -67,7 +67,8 @@ static const struct pt_opt diff_options[] = {
 	{"fail-on-regression", 0, required_argument, OPT_FAIL, "PCT",
 	 "exit 3 when a function's cum share grew by more than PCT points"},
 	{"min-share", 0, required_argument, OPT_MIN_SHARE, "PCT",
-	 "the gate looks only at functions with at least PCT% of NEW (default 0)"},
+	 "the gate looks only at functions with at least PCT% of NEW (default 0; repeated "
+	 "runs: on average over all runs)"},
 	PT_OPT_GRANULARITY_ROW("compare per function (default), source file, line or address"),
 	{"vs", 0, required_argument, OPT_VS, "NEW...",
 	 "repeated runs: the operands before --vs are BASE's runs, the files after it (up to "
@@ -665,7 +666,7 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 	per = normalise(m, w, all, da->per_second);
 	for (i = 0; i < w; i++)
 		r.total[i] = m[i].total;
-	pt_runs_test(&r, da->min_share, da->alpha);
+	pt_runs_test(&r, da->min_share, da->fail_pct > 0 ? da->fail_pct : 0, da->alpha);
 
 	memset(&o, 0, sizeof(o));
 	o.limit = pt_report_limit(ra, ra->format == PT_FMT_TEXT ? 30 : -1);
@@ -675,6 +676,7 @@ static int diff_runs(const struct diff_args *da, const struct pt_common *common,
 	pt_buf_addf(&b, "%s%s", unit, per);
 	o.total_unit = b.buf;
 	o.min_share = da->min_share;
+	o.spread = da->fail_pct > 0 ? da->fail_pct : 0;
 	o.alpha = da->alpha;
 	if ((ret = pt_cli_emit(ra->outpath, ra->outpath ? ra->outpath : "<stdout>", emit_runs,
 			       &(struct runs_ctx){&r, &o})))

@@ -173,11 +173,11 @@ struct pt_runs_opts {
 	enum pt_granularity gran;
 	const char *type_name;	/* the sample type compared */
 	const char *total_unit; /* of the totals' medians: "ns", "ns/s", "bytes", ... */
-	double min_share, alpha;
+	double min_share, spread, alpha; /* pt_runs_test's */
 };
 
-/* the table of every function with a share in any run, by the change of its median cum
- * share */
+/* the table of every function tested or with a non-zero median share on either side, by
+ * the change of its median cum share */
 int pt_report_runs(const struct pt_runs *r, const struct pt_runs_opts *o, FILE *out);
 
 /* a profile string as a JSON string (util/json.h has the rest) */

@@ -22,6 +22,10 @@ static void add_points(struct pt_buf *b, double v)
 
 static void runs_header(const struct pt_runs *r, const struct pt_runs_opts *o, struct pt_buf *b)
 {
+	const char *what = pt_granularity_name(o->gran);
+	/* "functions", "files", "lines", "addresses": one of them without its plural ending */
+	int cut = r->ntested != 1 ? 0 : o->gran == PT_GRAN_ADDRESSES ? 2 : 1;
+
 	pt_buf_addf(b, "Type: %s\n", o->type_name);
 	pt_buf_addf(b, "Base: %zu runs, median total %.6g %s\n", r->nbase, r->base_total,
 		    o->total_unit);
@@ -33,10 +37,11 @@ static void runs_header(const struct pt_runs *r, const struct pt_runs_opts *o, s
 	else
 		pt_buf_addstr(b, "%, no test: one run a side)\n");
 	pt_buf_addf(b,
-		    "Tested %zu %s with a median cum share of at least %.2f%% on either side "
-		    "(Mann-Whitney U, p adjusted over them by Benjamini-Hochberg: q; intervals "
-		    "at %.0f%%)\n",
-		    r->ntested, pt_granularity_name(o->gran), o->min_share, (1 - o->alpha) * 100);
+		    "Tested %zu %.*s whose cum shares over all runs average at least %.2f%% and "
+		    "spread over more than %.2f points (Mann-Whitney U, p adjusted over them by "
+		    "Benjamini-Hochberg: q; intervals at %.0f%%)\n",
+		    r->ntested, (int)(strlen(what) - (size_t)cut), what, o->min_share, o->spread,
+		    (1 - o->alpha) * 100);
 }
 
 static void runs_text(const struct pt_runs *r, const struct pt_runs_opts *o, const uint32_t *idx,
@@ -133,6 +138,7 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 	json_member(g, "total_p", r->total_p);
 	json_member(g, "alpha", o->alpha);
 	json_member(g, "min_share", o->min_share);
+	json_member(g, "spread", o->spread);
 	pt_json_cstr(g, "rows");
 	yajl_gen_array_open(g);
 	for (i = 0; i < n; i++) {
