@@ -37,12 +37,43 @@ static int64_t us_since(int64_t t, int64_t t0)
 	return smul(r, 1000);
 }
 
+/* v and w times mult[0..nt-1] into vv and ww; the first type whose product does not
+ * fit in int64, or nt */
+static uint32_t scale_pair(int64_t v, int64_t w, uint32_t nt, const int64_t *mult, int64_t *vv,
+			   int64_t *ww)
+{
+	uint32_t j;
+
+	for (j = 0; j < nt; j++)
+		if (__builtin_mul_overflow(v, mult[j], &vv[j]) ||
+		    __builtin_mul_overflow(w, mult[j], &ww[j]))
+			return j;
+	return nt;
+}
+
+/* A count of the dump that does not fit once scaled (or, with account, whose selves
+ * would sum past INT64_MAX) is left out and counted as an overflow at the frame's
+ * offset: the loader then refuses the dump there, or with --lenient warns and keeps
+ * what fits. Returns 0 when the values are kept. */
+static int keep_counts(struct builder *b, const int64_t *self, uint32_t bad, uint32_t nt,
+		       uint64_t off, int account)
+{
+	if (bad < nt) {
+		pt_profile_overflow_at(b->p, bad, PT_DIAG_OFFSET, off);
+		return -1;
+	}
+	return account ? pt_profile_account_at(b->p, self, PT_DIAG_OFFSET, off) : 0;
+}
+
 /* The dump's own per-function view: an entry per frame (self and total) and its
- * per-line self and total, as stackprof counted them (totals per occurrence). */
-static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *mult)
+ * per-line self and total, as stackprof counted them (totals per occurrence). account:
+ * the frames' selves are the profile's values (no raw stacks hold them). */
+static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *mult,
+				 int account)
 {
 	struct pt_profile *p = b->p;
 	struct pt_agg *a = pt_xcalloc(1, sizeof(*a));
+	int64_t self[3], total[3];
 	size_t k;
 
 	pt_agg_init(a, nt, PT_GRAN_FUNCTIONS);
@@ -58,17 +89,23 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
 		e.func = f->func;
 		e.flags = p->frames[f->frame].flags;
 		id = pt_agg_entry(a, b->order[k], &e);
+		j = scale_pair(f->self, f->total, nt, mult, self, total);
+		if (keep_counts(b, self, j, nt, f->off, account) < 0)
+			continue;
 		for (j = 0; j < nt; j++) {
-			a->flat[(size_t)id * nt + j] = smul(f->self, mult[j]);
-			a->cum[(size_t)id * nt + j] = smul(f->total, mult[j]);
+			a->flat[(size_t)id * nt + j] = self[j];
+			a->cum[(size_t)id * nt + j] = total[j];
 		}
 	}
 	for (k = 0; k < b->nlines; k++) {
 		struct lline *l = &b->lines[k];
 		uint32_t id = pt_agg_line(a, pt_agg_entry(a, l->frame, NULL), l->line), j;
+		j = scale_pair(l->self, l->total, nt, mult, self, total);
+		if (keep_counts(b, self, j, nt, b->lf[l->frame].off, 0) < 0)
+			continue;
 		for (j = 0; j < nt; j++) {
-			a->line_self[(size_t)id * nt + j] = smul(l->self, mult[j]);
-			a->line_cum[(size_t)id * nt + j] = smul(l->total, mult[j]);
+			a->line_self[(size_t)id * nt + j] = self[j];
+			a->line_cum[(size_t)id * nt + j] = total[j];
 		}
 	}
 	return a;
@@ -417,7 +454,7 @@ static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int
 	/* before stackprof 0.2.26 raw stacks carry no lines: keep the dump's own per-line
 	 * counts (self exact, totals per occurrence) for `method` */
 	if (!b->have_lines && b->nlines)
-		p->line_agg = frames_agg(b, nt, mult);
+		p->line_agg = frames_agg(b, nt, mult, 0);
 	return 0;
 }
 
@@ -425,7 +462,8 @@ static int raw_stacks(struct builder *b, uint32_t nt, const int *kind, const int
 static int aggregate_only(struct builder *b, uint32_t nt, const int64_t *mult)
 {
 	struct pt_profile *p = b->p;
-	struct pt_agg *a = frames_agg(b, nt, mult);
+	struct pt_agg *a = frames_agg(b, nt, mult, 1);
+	int64_t v[3], unused[3];
 	uint32_t i;
 	size_t k;
 
@@ -446,19 +484,29 @@ static int aggregate_only(struct builder *b, uint32_t nt, const int64_t *mult)
 		}
 		c = pt_agg_entry(a, e->callee, NULL);
 		id = pt_agg_edge(a, pt_agg_entry(a, e->caller, NULL), c);
+		j = scale_pair(e->count, 0, nt, mult, v, unused);
+		for (i = 0; i < nt && j == nt; i++)
+			if (__builtin_add_overflow(a->edge_value[(size_t)id * nt + i], v[i], &v[i]))
+				j = i;
+		if (keep_counts(b, v, j, nt, b->lf[e->callee].off, 0) < 0)
+			continue;
 		for (j = 0; j < nt; j++)
-			a->edge_value[(size_t)id * nt + j] =
-				pt_add(a->edge_value[(size_t)id * nt + j], smul(e->count, mult[j]));
+			a->edge_value[(size_t)id * nt + j] = v[j];
 	}
+	/* the total: the dump's samples, else the selves' sum (each type's fits: the selves
+	 * were accounted) */
 	for (k = 0; k < nt; k++) {
 		int64_t sum = 0;
 		if (b->have_samples) {
-			sum = b->samples;
+			if (__builtin_mul_overflow(b->samples, mult[k], &sum)) {
+				pt_profile_overflow_at(p, (uint32_t)k, PT_DIAG_NOWHERE, 0);
+				sum = 0;
+			}
 		} else {
 			for (i = 0; i < a->nentries; i++)
-				sum = pt_add(sum, a->flat[(size_t)i * nt]);
+				sum += a->flat[(size_t)i * nt + k];
 		}
-		a->total[k] = smul(sum, mult[k]);
+		a->total[k] = sum;
 	}
 	p->nrecords = (uint64_t)a->total[0];
 	return 0;

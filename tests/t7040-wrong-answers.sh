@@ -70,6 +70,32 @@ test_expect_success 'under --lenient what fits is kept, with one warning' '
 	printf "name,file,line,flat,flat_pct,cum,cum_pct\n\"b\",\"\",0,$max,100.0000,$max,100.0000\n\"a\",\"\",0,0,0.0000,$max,100.0000\n" >want &&
 	test_cmp want out'
 
+# a stackprof dump recorded without raw: true is a table of counts, not stacks: its
+# frames' samples, and the dump's samples times the interval, are checked as they are
+# scaled and summed (half of 2^63 twice passes int64)
+half=4611686018427387904
+spframe () {
+	printf '"%s":{"name":"%s","file":"x.rb","line":%s,"total_samples":%s,"samples":%s}' "$1" "$2" "$1" "$3" "$3"
+}
+test_expect_success 'a stackprof table whose frames sum past int64: refused at the frame, kept in part under --lenient' '
+	{ printf "{\"version\":1.2,\"mode\":\"cpu\",\"interval\":1,\"frames\":{"
+	  spframe 1 a $half; printf ,; spframe 2 b $half; printf ,; spframe 3 c 5; printf "}}"; } >sp.json &&
+	off=$(($(grep -bo "\"2\":" sp.json | cut -d: -f1) + 3)) && # the end of the key "2"
+	for c in top "top --style stackprof" info "convert --to pprof"; do
+		test_expect_code 1 "$PROFTOOL" $c sp.json &&
+		test_one_line_err "proftool: sp.json: byte $off: the values of type '"'samples'"' sum past $max" || exit 1
+	done &&
+	"$PROFTOOL" top --lenient --format csv sp.json >out 2>err &&
+	test_one_line_err "proftool: sp.json: byte $off: warning: 1 record left out: the values of type '"'samples'"' would sum past $max (the first here)" &&
+	awk -F, -v h=$half "NR > 1 { n++; s += \$4 } \$1 == \"\\\"a\\\"\" && \$4 == h { a = 1 } \$1 == \"\\\"c\\\"\" && \$4 == 5 { c = 1 }
+		END { exit !(n == 2 && a && c) }" out'
+
+test_expect_success 'a stackprof table whose samples times the interval pass int64 is refused' '
+	{ printf "{\"version\":1.2,\"mode\":\"wall\",\"interval\":1000,\"samples\":$max,\"frames\":{"
+	  spframe 1 a 3; printf "}}"; } >wall.json &&
+	test_expect_code 1 "$PROFTOOL" top wall.json &&
+	test_one_line_err "proftool: wall.json: the values of type '"'wall'"' sum past $max"'
+
 test_expect_success 'merging inputs whose sums together pass int64 is refused' '
 	printf "a;b $max\n" >one.collapsed &&
 	test_expect_code 1 "$PROFTOOL" top one.collapsed one.collapsed &&

@@ -157,21 +157,25 @@ static uint64_t uabs64(int64_t v)
 	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* the record being read overflows type t: count it, keep where the first was */
-static int overflow(struct pt_profile *p, uint32_t t)
+int pt_profile_overflow_at(struct pt_profile *p, uint32_t t, enum pt_diag_where where,
+			   uint64_t pos)
 {
 	if (!p->overflows++) {
 		p->overflow_type = t;
-		p->overflow_where = PT_DIAG_NOWHERE;
-		if (p->src && p->src->lineno) {
-			p->overflow_where = PT_DIAG_LINE;
-			p->overflow_pos = p->src->lineno;
-		} else if (p->src) {
-			p->overflow_where = PT_DIAG_OFFSET;
-			p->overflow_pos = pt_input_tell(p->src);
-		}
+		p->overflow_where = where;
+		p->overflow_pos = pos;
 	}
 	return -1;
+}
+
+/* the record being read overflows type t: count it, keep where the first was */
+static int overflow(struct pt_profile *p, uint32_t t)
+{
+	if (p->src && p->src->lineno)
+		return pt_profile_overflow_at(p, t, PT_DIAG_LINE, p->src->lineno);
+	if (p->src)
+		return pt_profile_overflow_at(p, t, PT_DIAG_OFFSET, pt_input_tell(p->src));
+	return pt_profile_overflow_at(p, t, PT_DIAG_NOWHERE, 0);
 }
 
 static int64_t smul(int64_t v, int64_t f)
@@ -202,15 +206,43 @@ void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor)
 			smul(p->event_values[i * p->stride + t], factor);
 }
 
-int pt_profile_account(struct pt_profile *p, const int64_t *values)
+/* the type of values whose sum would pass INT64_MAX, or ntypes when none */
+static uint32_t past_max(const struct pt_profile *p, const int64_t *values)
 {
 	uint32_t t;
 
 	for (t = 0; t < p->ntypes; t++)
 		if (uabs64(values[t]) > (uint64_t)INT64_MAX - p->sum_abs[t])
-			return overflow(p, t);
+			break;
+	return t;
+}
+
+static void add_abs(struct pt_profile *p, const int64_t *values)
+{
+	uint32_t t;
+
 	for (t = 0; t < p->ntypes; t++)
 		p->sum_abs[t] += uabs64(values[t]);
+}
+
+int pt_profile_account(struct pt_profile *p, const int64_t *values)
+{
+	uint32_t t = past_max(p, values);
+
+	if (t < p->ntypes)
+		return overflow(p, t);
+	add_abs(p, values);
+	return 0;
+}
+
+int pt_profile_account_at(struct pt_profile *p, const int64_t *values, enum pt_diag_where where,
+			  uint64_t pos)
+{
+	uint32_t t = past_max(p, values);
+
+	if (t < p->ntypes)
+		return pt_profile_overflow_at(p, t, where, pos);
+	add_abs(p, values);
 	return 0;
 }
 

@@ -337,6 +337,14 @@ void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, 
  * and counts them; else -1 and the record must be left out (counted in overflows).
  * pt_profile_add_sample, pt_profile_add_value and pt_sink_sample call it. */
 int pt_profile_account(struct pt_profile *p, const int64_t *values);
+/* The same for a record the reader places itself (a table of counts read whole, where
+ * the input's position has moved on): where and pos locate it. */
+int pt_profile_account_at(struct pt_profile *p, const int64_t *values, enum pt_diag_where where,
+			  uint64_t pos);
+/* Count a record left out because a value of type t computed from it (a product, a sum
+ * the reader makes) would not fit in int64, placed at where and pos; returns -1. */
+int pt_profile_overflow_at(struct pt_profile *p, uint32_t t, enum pt_diag_where where,
+			   uint64_t pos);
 /* After a read: 0 if no record was left out for overflowing; else under lenient a
  * warning in d and 0, otherwise an error at the first such record and -1. */
 int pt_profile_check_sums(const struct pt_profile *p, int lenient, struct pt_diag *d);
