@@ -502,10 +502,8 @@ int pt_cpuprofile_write(const struct pt_profile *p, const struct pt_write_opts *
 	int64_t time_type = -1;
 	size_t k;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "%s",
-				     p->no_stacks_reason ? p->no_stacks_reason
-							 : "the profile has no stacks");
+	if (pt_profile_need_stacks(p, NULL, d) < 0)
+		return -1;
 	t = o->type >= 0 && (uint32_t)o->type < p->ntypes ? (uint32_t)o->type : p->default_type;
 	if (t >= p->ntypes)
 		return pt_diag_error(d, "the profile has no sample types");

@@ -233,7 +233,7 @@ static int need_stacks(const struct pt_run *b, const struct pt_run *n, const cha
 		return 0;
 	pt_diag_init(&d, none->path);
 	pt_diag_error(&d, "--to %s needs stacks, and the profile has none (%s)", to,
-		      none->p.no_stacks_reason ? none->p.no_stacks_reason : "aggregates only");
+		      pt_profile_no_stacks_why(&none->p));
 	return pt_cli_fail(&d);
 }
 

@@ -88,7 +88,7 @@ static void info_text(const struct pt_profile *p, const char *path, const struct
 		printf("Unique stacks: %" PRIu64 "\n", f.stacks);
 	else
 		printf("Unique stacks: none (%s)\n",
-		       p->no_stacks_reason ? p->no_stacks_reason : "aggregates only");
+		       pt_profile_no_stacks_why(p));
 	printf("Unique functions: %" PRIu64 "\n", f.functions);
 	if (p->keep_timeline || p->nevents)
 		printf("Timeline events: %zu\n", p->nevents);
