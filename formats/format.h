@@ -126,6 +126,8 @@ struct pt_format {
 	/* `diff --to`: every writer takes the diff's profile (types base and new, new
 	 * written); these PT_WRITE_* flags are added to its otherwise zero options */
 	uint32_t diff_flags;
+	/* the writer's output is binary: never written to a terminal (as gzip refuses) */
+	int binary;
 };
 
 /* What a row's readers yield, so that a command asks the registry for what it needs:

@@ -1580,4 +1580,5 @@ const struct pt_format pt_format_pprof = {
 	.read = pprof_read,
 	.write = pprof_write,
 	.write_opts = PT_WOPTS_GZIP,
+	.binary = 1,
 };

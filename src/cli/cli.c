@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/buf.h"
 #include "cli/cli.h"
@@ -248,6 +249,90 @@ static int short_id(const struct pt_getopt *g, int c)
 	return c;
 }
 
+/* go tool pprof's names for options proftool spells otherwise */
+static const char *const pprof_names[][2] = {
+	{"nodecount", "nodes"},		{"nodefraction", "node-fraction"},
+	{"edgefraction", "edge-fraction"}, {"tagfocus", "tag"},
+	{"tagignore", "tag-ignore"},	{"output", "output"},
+};
+
+/* the long option named by s (up to '=' or its end, of n bytes), '_' read as '-' as
+ * pprof's users write them, or by pprof's name for it: its row, or NULL */
+static const struct option *long_named(const struct pt_getopt *g, const char *s, size_t n)
+{
+	const struct option *o;
+	size_t i;
+
+	for (i = 0; i < sizeof(pprof_names) / sizeof(pprof_names[0]); i++)
+		if (strlen(pprof_names[i][0]) == n && !strncmp(s, pprof_names[i][0], n)) {
+			s = pprof_names[i][1];
+			n = strlen(s);
+			break;
+		}
+	for (o = g->longopts; o->name; o++) {
+		if (strlen(o->name) != n)
+			continue;
+		for (i = 0; i < n && (s[i] == o->name[i] || (s[i] == '_' && o->name[i] == '-')); i++)
+			;
+		if (i == n)
+			return o;
+	}
+	return NULL;
+}
+
+/* An option written pprof's way, with one dash (-sample_index=1, -focus=x, -nodecount),
+ * that would otherwise be read as a cluster of short options or an operand: a usage
+ * error naming the long option meant, before getopt reads anything. Stops at "--", and
+ * skips the value of a long option given apart ("--focus -x"). */
+static int pprof_style(const struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
+		       char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct option *o;
+		size_t n;
+		if (!strcmp(a, "--"))
+			break;
+		if (a[0] != '-' || !a[1])
+			continue;
+		n = strcspn(a + 1 + (a[1] == '-'), "=");
+		o = long_named(g, a + 1 + (a[1] == '-'), n);
+		if (a[1] == '-') {
+			if (o && o->has_arg == required_argument && !strchr(a, '='))
+				i++;
+			continue;
+		}
+		if (n >= 2 && o)
+			return pt_usage_error(spec, "unknown option '%s': did you mean '--%s%s'?", a,
+					      o->name, a + 1 + n);
+	}
+	return 0;
+}
+
+/* An unknown long option s ("--name" or "--name=value"): the options it is a prefix
+ * of when several are (getopt's "ambiguous"), else one spelled alike ('_' for '-'). */
+static void unknown_long(const struct pt_getopt *g, const struct pt_cmd_spec *spec, const char *s)
+{
+	const char *name = s + 2;
+	size_t n = strcspn(name, "="), k = 0;
+	const struct option *o, *like = long_named(g, name, n);
+	struct pt_buf b = PT_BUF_INIT;
+
+	for (o = g->longopts; o->name; o++)
+		if (n && !strncmp(o->name, name, n))
+			pt_buf_addf(&b, "%s--%s", k++ ? ", " : "", o->name);
+	if (k > 1)
+		pt_usage_error(spec, "option '%.*s' is ambiguous: %s", (int)n + 2, s, b.buf);
+	else if (like)
+		pt_usage_error(spec, "unknown option '%s': did you mean '--%s%s'?", s, like->name,
+			       name + n);
+	else
+		pt_usage_error(spec, "unknown option '%s'", s);
+	pt_buf_release(&b);
+}
+
 /* Like getopt_long: the option's id, -1 at the end. On an unknown option or a missing
  * argument, prints one line naming the command and returns '?'. */
 static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, int argc,
@@ -261,7 +346,7 @@ static int pt_getopt_next(struct pt_getopt *g, const struct pt_cmd_spec *spec, i
 		if (optopt && optopt < 256)
 			pt_usage_error(spec, "unknown option '-%c'", optopt);
 		else
-			pt_usage_error(spec, "unknown option '%s'", argv[optind - 1]);
+			unknown_long(g, spec, argv[optind - 1]);
 		return '?';
 	}
 	if (c == ':') {
@@ -281,6 +366,10 @@ static int parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct p
 	int c, ret = -1;
 
 	pt_getopt_init(&g, spec->tables, in_order);
+	if (common)
+		common->spec = spec;
+	if (pprof_style(&g, spec, argc, argv))
+		ret = PT_EXIT_USAGE;
 	while (ret < 0 && (c = pt_getopt_next(&g, spec, argc, argv)) != -1) {
 		int r = 0;
 		if (c == PT_OPT_HELP) {
@@ -560,7 +649,33 @@ int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format
 		 const struct pt_profile *p, const struct pt_write_opts *o)
 {
 	struct write_ctx c = {f, p, o};
-	return pt_cli_emit(outpath, inpath, emit_write, &c);
+	int ret = pt_cli_binary_terminal(outpath, f);
+
+	return ret ? ret : pt_cli_emit(outpath, inpath, emit_write, &c);
+}
+
+int pt_cli_stdin_terminal(const struct pt_cmd_spec *spec, const char *name, const char *inpath)
+{
+	if (strcmp(inpath, "-") || !isatty(STDIN_FILENO))
+		return 0;
+	if (spec)
+		fprintf(stderr, "usage: proftool %s\n", spec->usage);
+	fprintf(stderr,
+		"proftool: %s: no profile is read from a terminal: give a FILE, or pipe one in "
+		"(see 'proftool %s --help')\n",
+		name, name);
+	return PT_EXIT_USAGE;
+}
+
+int pt_cli_binary_terminal(const char *outpath, const struct pt_format *f)
+{
+	if (!f->binary || (outpath && strcmp(outpath, "-")) || !isatty(STDOUT_FILENO))
+		return 0;
+	fprintf(stderr,
+		"proftool: %s output is binary: not written to a terminal (use -o FILE, or a "
+		"pipe)\n",
+		f->name);
+	return PT_EXIT_USAGE;
 }
 
 int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *ctx)

@@ -152,6 +152,7 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 
 /* Options every profile-reading command shares, parsed into one struct. */
 struct pt_common {
+	const struct pt_cmd_spec *spec; /* the command parsing into it (pt_cli_parse) */
 	struct pt_load_opts load;
 	const char *sample_index; /* NULL = the profile's default */
 	struct pt_filter filter;  /* applied by pt_cli_load */
@@ -189,6 +190,12 @@ int pt_cli_parse_in_order(const struct pt_cmd_spec *spec, int argc, char **argv,
 /* one line per filter step: "Filter: WHAT removed V of TOTAL (P%)" in type t */
 void pt_cli_print_filters(const struct pt_filter_log *log, const struct pt_profile *p, uint32_t t,
 			  FILE *fp);
+/* When inpath is "-" and standard input is a terminal: print the command's usage line
+ * and that it reads no profile from a terminal, and return PT_EXIT_USAGE; else 0. */
+int pt_cli_stdin_terminal(const struct pt_cmd_spec *spec, const char *name, const char *inpath);
+/* When f's output is binary and outpath (NULL or "-": stdout) is a terminal: print one
+ * line naming -o and return PT_EXIT_USAGE; else 0. pt_cli_write asks it itself. */
+int pt_cli_binary_terminal(const char *outpath, const struct pt_format *f);
 /* print a diag and return PT_EXIT_INPUT */
 int pt_cli_fail(const struct pt_diag *d);
 /* At most one FILE operand after the options: *path is set to it, or left as it was

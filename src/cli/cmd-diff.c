@@ -870,7 +870,8 @@ int cmd_diff(int argc, char **argv)
 	/* the output's errors name the output */
 	outname = ra.outpath ? ra.outpath : "<stdout>";
 	if (to_fmt) {
-		if ((ret = need_stacks(&base, &new, da.to)))
+		if ((ret = need_stacks(&base, &new, da.to)) ||
+		    (ret = pt_cli_binary_terminal(ra.outpath, to_fmt)))
 			goto out;
 		ret = pt_cli_emit(ra.outpath, outname, emit_stacks,
 				  &(struct stacks_ctx){to_fmt, &base, &new, &df});

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/aggregate.h"
 #include "util/buf.h"
@@ -59,6 +60,30 @@ static void count_facts(const struct pt_profile *p, struct facts *f)
 	}
 }
 
+/* the start as a local date and time (pprof's "Time:"), to the nanosecond, then the
+ * raw count */
+static void print_start(int64_t ns)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	long frac = (long)(ns % 1000000000);
+	char when[64];
+	struct tm tm;
+
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	if (localtime_r(&sec, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm)) {
+		char zone[16];
+		if (!strftime(zone, sizeof(zone), "%Z", &tm))
+			zone[0] = 0;
+		printf("Start: %s.%09ld%s%s (%" PRId64 " ns since the epoch)\n", when, frac,
+		       zone[0] ? " " : "", zone, ns);
+	} else {
+		printf("Start: %" PRId64 " ns since the epoch\n", ns);
+	}
+}
+
 static void info_text(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
 {
 	struct pt_buf b = PT_BUF_INIT;
@@ -97,7 +122,7 @@ static void info_text(const struct pt_profile *p, const char *path, const struct
 		printf("Duration: %.3fs\n", (double)p->duration_nanos / 1e9);
 	}
 	if (p->time_nanos)
-		printf("Start: %" PRId64 " ns since the epoch\n", p->time_nanos);
+		print_start(p->time_nanos);
 	for (i = 0; i < p->nmeta; i++)
 		printf("Meta %s: %s\n", pt_s(p, p->meta[i].key), pt_s(p, p->meta[i].value));
 	for (i = 0; i < p->ncomments; i++)

@@ -55,7 +55,10 @@ static int read_one(const struct pt_common *c, const char *path, struct pt_profi
 {
 	struct pt_load_opts lo = c->load;
 	struct pt_diag d;
+	int ret;
 
+	if ((ret = pt_cli_stdin_terminal(c->spec, c->spec ? c->spec->name : "proftool", path)))
+		return ret;
 	if (fold)
 		lo.read.sink = &fold->sink;
 	pt_diag_init(&d, path);
@@ -209,7 +212,10 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 {
 	struct pt_load_opts o;
 	struct pt_diag d;
+	int ret;
 
+	if ((ret = pt_cli_stdin_terminal(NULL, "heap", path)))
+		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
 	pt_diag_init(&d, path);

@@ -1,0 +1,83 @@
+#!/bin/sh
+test_description='the first hour (issue 34): a terminal that helps, pprof habits in options, dates'
+. "$(dirname "$0")/lib.sh"
+
+# on-terminal.py runs a command with stdin and/or stdout on a pseudo-terminal and prints
+# "rc=N" (and what the terminal got, as "tty: ..."); standard error stays a pipe
+TTY="python3 $SRCDIR/tests/on-terminal.py"
+GO=$SAMPLES/go/cpu.pb.gz
+
+test_expect_success 'a profile is not read from a terminal: the usage line, exit 2, no wait' '
+	for c in top tree info "convert --to collapsed" flamegraph traces; do
+		$TTY --stdin-tty "$PROFTOOL" $c >out 2>err &&
+		grep -qx "rc=2" out &&
+		test "$(wc -l <err)" = 2 &&
+		grep -q "^usage: proftool ${c%% *} " err &&
+		grep -q "^proftool: ${c%% *}: no profile is read from a terminal: give a FILE, or pipe one in" err || exit 1
+	done &&
+	$TTY --stdin-tty "$PROFTOOL" heap - >out 2>err &&
+	grep -qx "rc=2" out &&
+	grep -qx "proftool: heap: no profile is read from a terminal: give a FILE, or pipe one in (see '"'proftool heap --help'"')" err'
+
+test_expect_success 'from a pipe or a file, stdin is read as before' '
+	"$PROFTOOL" top --format csv "$GO" >want &&
+	"$PROFTOOL" top --format csv <"$GO" >got &&
+	test_cmp want got &&
+	cat "$GO" | "$PROFTOOL" top --format csv - >got &&
+	test_cmp want got'
+
+test_expect_success 'binary output is not written to a terminal; text is, and -o takes binary' '
+	$TTY --stdout-tty "$PROFTOOL" convert --to pprof "$GO" >out 2>err &&
+	grep -qx "rc=2" out && ! grep -q "^tty:" out &&
+	test_one_line_err "proftool: pprof output is binary: not written to a terminal (use -o FILE, or a pipe)" &&
+	$TTY --stdout-tty "$PROFTOOL" merge "$GO" "$GO" >out 2>err &&
+	grep -qx "rc=2" out && grep -q "pprof output is binary" err &&
+	$TTY --stdout-tty "$PROFTOOL" diff --to pprof "$GO" "$GO" >out 2>err &&
+	grep -qx "rc=2" out && grep -q "pprof output is binary" err &&
+	$TTY --stdout-tty "$PROFTOOL" convert --to collapsed "$GO" >out 2>err &&
+	grep -qx "rc=0" out && grep -q "^tty: .*runtime" out &&
+	$TTY --stdout-tty "$PROFTOOL" convert --to pprof -o p.pb.gz "$GO" >out 2>err &&
+	grep -qx "rc=0" out && "$PROFTOOL" info p.pb.gz >/dev/null &&
+	"$PROFTOOL" convert --to pprof "$GO" | "$PROFTOOL" info - >/dev/null'
+
+test_expect_success 'options written as pprof writes them: one line naming ours' '
+	test_expect_code 2 "$PROFTOOL" top -sample_index=0 "$GO" &&
+	test_one_line_err "proftool: top: unknown option '"'-sample_index=0'"': did you mean '"'--sample-index=0'"'? (see '"'proftool top --help'"')" &&
+	test_expect_code 2 "$PROFTOOL" top -focus=main "$GO" &&
+	test_one_line_err "proftool: top: unknown option '"'-focus=main'"': did you mean '"'--focus=main'"'? (see '"'proftool top --help'"')" &&
+	test_expect_code 2 "$PROFTOOL" top -nodecount=5 "$GO" &&
+	grep -q "did you mean '"'--nodes=5'"'?" err &&
+	test_expect_code 2 "$PROFTOOL" tree -tagfocus=k=v "$GO" &&
+	grep -q "did you mean '"'--tag=k=v'"'?" err &&
+	test_expect_code 2 "$PROFTOOL" top --sample_index=1 "$GO" &&
+	grep -q "unknown option '"'--sample_index=1'"': did you mean '"'--sample-index=1'"'?" err'
+
+test_expect_success 'a value that looks like a pprof option stays a value' '
+	"$PROFTOOL" top --focus -focus --format csv "$GO" >out 2>err &&
+	grep -q "^name,file" out &&
+	"$PROFTOOL" top -n 3 -o top.txt "$GO" && test -s top.txt'
+
+test_expect_success 'an ambiguous prefix lists what it could be; a plain unknown option says only that' '
+	test_expect_code 2 "$PROFTOOL" top --s "$GO" &&
+	test_one_line_err "proftool: top: option '"'--s'"' is ambiguous: --style, --sample-index, --seconds, --show, --show-from (see '"'proftool top --help'"')" &&
+	test_expect_code 2 "$PROFTOOL" top --sho=x "$GO" &&
+	grep -q "option '"'--sho'"' is ambiguous: --show, --show-from" err &&
+	test_expect_code 2 "$PROFTOOL" top --nosuch "$GO" &&
+	test_one_line_err "proftool: top: unknown option '"'--nosuch'"' (see '"'proftool top --help'"')"'
+
+test_expect_success 'a unique prefix is taken as getopt_long takes it' '
+	"$PROFTOOL" top --sample-i 0 --format csv "$GO" >got &&
+	"$PROFTOOL" top --sample-index 0 --format csv "$GO" >want &&
+	test_cmp want got'
+
+test_expect_success 'info gives the start as a date and time in the local zone, beside the count' '
+	"$PROFTOOL" info "$GO" >out &&
+	ns=$(sed -n "s/^Start: .* (\([0-9]*\) ns since the epoch)$/\1/p" out) &&
+	test -n "$ns" &&
+	want=$(date -u -d "@$(echo "$ns" | sed "s/\(.........\)$/.\1/")" "+%Y-%m-%d %H:%M:%S.%N UTC") &&
+	grep -qx "Start: $want ($ns ns since the epoch)" out &&
+	TZ=Asia/Tokyo "$PROFTOOL" info "$GO" >out &&
+	want=$(TZ=Asia/Tokyo date -d "@$(echo "$ns" | sed "s/\(.........\)$/.\1/")" "+%Y-%m-%d %H:%M:%S.%N %Z") &&
+	grep -qx "Start: $want ($ns ns since the epoch)" out'
+
+test_done
