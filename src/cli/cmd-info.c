@@ -84,12 +84,39 @@ static void print_start(int64_t ns)
 	}
 }
 
+static int by_name(const void *a, const void *b, void *ctx)
+{
+	return strcmp(pt_s(ctx, *(const uint32_t *)a), pt_s(ctx, *(const uint32_t *)b));
+}
+
+/* the distinct label keys of p's rows, by name (string ids; the caller frees) */
+static uint32_t *label_keys(const struct pt_profile *p, size_t *n)
+{
+	unsigned char *seen = pt_xcalloc((size_t)p->strings.n + 1, 1);
+	uint32_t *keys = NULL, row, i;
+	size_t alloc = 0;
+
+	*n = 0;
+	for (row = 0; row < p->nsamples; row++) {
+		const struct pt_labelset *ls = &p->labelsets[p->samples[row].labels];
+		for (i = 0; i < ls->n; i++)
+			if (!seen[ls->v[i].key]) {
+				seen[ls->v[i].key] = 1;
+				PT_ALLOC_GROW(keys, *n + 1, alloc);
+				keys[(*n)++] = ls->v[i].key;
+			}
+	}
+	free(seen);
+	qsort_r(keys, *n, sizeof(*keys), by_name, (void *)p);
+	return keys;
+}
+
 static void info_text(const struct pt_profile *p, const char *path, const struct pt_filter_log *log)
 {
 	struct pt_buf b = PT_BUF_INIT;
 	struct facts f;
-	uint32_t t;
-	size_t i;
+	uint32_t t, *keys;
+	size_t i, nkeys;
 
 	count_facts(p, &f);
 	printf("File: %s\n", path);
@@ -115,6 +142,11 @@ static void info_text(const struct pt_profile *p, const char *path, const struct
 		printf("Unique stacks: none (%s)\n",
 		       pt_profile_no_stacks_why(p));
 	printf("Unique functions: %" PRIu64 "\n", f.functions);
+	keys = label_keys(p, &nkeys);
+	for (i = 0; i < nkeys; i++)
+		printf("%s%s%s", i ? ", " : "Label keys: ", pt_s(p, keys[i]),
+		       i + 1 == nkeys ? " (proftool tags lists their values)\n" : "");
+	free(keys);
 	if (p->keep_timeline || p->nevents)
 		printf("Timeline events: %zu\n", p->nevents);
 	if (p->duration_nanos) {
@@ -137,8 +169,8 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 {
 	yajl_gen g = pt_json_gen(stdout);
 	struct facts f;
-	uint32_t t;
-	size_t i;
+	uint32_t t, *keys;
+	size_t i, nkeys;
 
 	count_facts(p, &f);
 	yajl_gen_map_open(g);
@@ -182,6 +214,15 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 		pt_json_str(g, p, p->meta[i].value);
 	}
 	yajl_gen_map_close(g);
+	keys = label_keys(p, &nkeys);
+	if (nkeys) {
+		pt_json_cstr(g, "label_keys");
+		yajl_gen_array_open(g);
+		for (i = 0; i < nkeys; i++)
+			pt_json_str(g, p, keys[i]);
+		yajl_gen_array_close(g);
+	}
+	free(keys);
 	if (log->n) {
 		/* only when filters ran, so the unfiltered document stays as it was */
 		pt_json_cstr(g, "filters");

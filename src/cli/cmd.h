@@ -12,6 +12,7 @@ int cmd_top_tree(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_traces(int argc, char **argv);
+int cmd_tags(int argc, char **argv);
 int cmd_method(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);

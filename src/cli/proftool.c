@@ -24,6 +24,7 @@ static const struct pt_cmd commands[] = {
 	{"convert", cmd_convert, "convert a profile to another format"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive flame graph SVG"},
 	{"traces", cmd_traces, "every stack with its value, leaf first (pprof -traces)"},
+	{"tags", cmd_tags, "every label key with its values and their shares (pprof -tags)"},
 	{"tree", cmd_tree, "callers and callees of each function, as pprof -peek"},
 	{"goroutines", cmd_goroutines, "a Go goroutine dump grouped by stack, as panicparse"},
 	{"merge", cmd_merge, "merge profiles of the same sample types into one"},

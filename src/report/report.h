@@ -74,6 +74,16 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
  * dropped, one row per function name with pprof's (inline) marks; limit < 0 = all */
 int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o, FILE *out,
 			struct pt_diag *d);
+/* go tool pprof's measurement package: v in unit `from` scaled to `to` ("minimum" or
+ * "auto": the largest unit keeping it >= 1), *unit its suffix; and its ScaledLabel
+ * ("%.2f" without a trailing ".00"). The unit pprof gives a numeric label. */
+double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit);
+void pt_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to);
+const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l);
+/* `go tool pprof -tags`: per label key (by name), its values with their share of type t
+ * (most first) and the key's total, in pprof's layout; numeric labels scaled as pprof
+ * prints them */
+int pt_report_tags(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d);
 /* `go tool pprof -traces`: every stack with its value of type t, leaf first */
 int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_diag *d);
 /* pprof's inline mark of every function name (indexed by string id; the caller frees):

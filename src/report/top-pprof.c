@@ -73,12 +73,12 @@ static int is_auto(const char *to)
 
 /* measurement.Scale: v in `from` expressed in `to` ("minimum"/"auto" pick the largest
  * unit that keeps the value >= 1); *unit is the suffix to print */
-static double pp_scale(int64_t v, const char *from, const char *to, const char **unit)
+double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit)
 {
 	size_t k;
 
 	if (v < 0 && v != INT64_MIN)
-		return -pp_scale(-v, from, to, unit);
+		return -pt_pprof_scale(-v, from, to, unit);
 	for (k = 0; k < sizeof(unit_types) / sizeof(unit_types[0]); k++) {
 		const struct pp_unit *ut = unit_types[k].units, *fu = sniff(ut, from), *tu;
 		double x;
@@ -108,13 +108,13 @@ static double pp_scale(int64_t v, const char *from, const char *to, const char *
 }
 
 /* measurement.ScaledLabel: "%.2f" without a trailing ".00"; zero prints "0" */
-static void pp_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
+void pt_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
 {
 	const char *unit;
 	char tmp[64];
 	size_t n;
 
-	double x = pp_scale(v, from, to, &unit);
+	double x = pt_pprof_scale(v, from, to, &unit);
 
 	/* A count at the int64 edge: (double)v rounds up to 2^63, which "%.2f" would print
 	 * past INT64_MAX (pprof prints 9223372036854775808); print the value itself. */
@@ -364,7 +364,7 @@ struct pp_report {
 
 static void fmt_value(struct pt_buf *b, const struct pp_report *r, int64_t v)
 {
-	pp_label(b, v, r->sample_unit, r->out_unit);
+	pt_pprof_label(b, v, r->sample_unit, r->out_unit);
 }
 
 /* broken-down local time of ns since the epoch (seconds floored, as Go's time.Unix);
@@ -406,9 +406,9 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 	}
 	if (p->duration_nanos > 0) { /* a negative one is no duration */
 		const char *unit;
-		double ns = pp_scale(r->total, r->sample_unit, "nanoseconds", &unit);
+		double ns = pt_pprof_scale(r->total, r->sample_unit, "nanoseconds", &unit);
 		pt_buf_addstr(b, "Duration: ");
-		pp_label(b, p->duration_nanos, "nanoseconds", "auto");
+		pt_pprof_label(b, p->duration_nanos, "nanoseconds", "auto");
 		pt_buf_addstr(b, ", Total samples = ");
 		fmt_value(b, r, r->total);
 		pt_buf_addch(b, ' ');
@@ -551,12 +551,12 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		int64_t max_value = r.total;
 		if (!min_value)
 			min_value = max_value;
-		pp_scale(min_value, r.sample_unit, "minimum", &min_unit);
-		pp_scale(max_value, r.sample_unit, "minimum", &max_unit);
+		pt_pprof_scale(min_value, r.sample_unit, "minimum", &min_unit);
+		pt_pprof_scale(max_value, r.sample_unit, "minimum", &max_unit);
 		unit = min_unit;
 		if (strcmp(min_unit, max_unit) && min_value < INT64_MAX / 100 &&
 		    min_value * 100 < max_value)
-			pp_scale(100 * min_value, r.sample_unit, "minimum", &unit);
+			pt_pprof_scale(100 * min_value, r.sample_unit, "minimum", &unit);
 		r.out_unit = *unit ? unit : r.sample_unit;
 	}
 
@@ -630,7 +630,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* pprof's unit of a numeric label: its num_unit, else "bytes" for the keys pprof knows
  * as sizes, else the key itself */
-static const char *num_label_unit(const struct pt_profile *p, const struct pt_label *l)
+const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l)
 {
 	const char *key = pt_s(p, l->key);
 	if (l->num_unit)
@@ -666,7 +666,7 @@ static void label_lines(struct pt_buf *b, const struct pt_profile *p, const stru
 				pt_buf_addch(&line, ' ');
 			first = 0;
 			if (numeric)
-				pp_label(&line, ls->v[j].num, num_label_unit(p, &ls->v[j]), "auto");
+				pt_pprof_label(&line, ls->v[j].num, pt_pprof_num_label_unit(p, &ls->v[j]), "auto");
 			else
 				pt_buf_addstr(&line, pt_s(p, ls->v[j].str));
 		}

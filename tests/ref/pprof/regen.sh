@@ -90,6 +90,13 @@ run goroutine.pprof-top.lines.txt -top -lines $n goroutine.pb.gz
 run goroutine.pprof-traces.txt    -traces goroutine.pb.gz
 run goroutine.pprof-raw.txt       -raw goroutine.pb.gz
 
+run cpu.pprof-tags.txt            -tags cpu.pb.gz
+run heap.pprof-tags.txt           -tags heap.pb.gz
+run heap.pprof-tags.sample_index-alloc_space.txt -tags -sample_index=alloc_space heap.pb.gz
+run heap.pprof-tags.focus-main.txt -tags -focus=main heap.pb.gz
+run heap-text.pprof-tags.txt      -tags heap-text.pb.gz
+run goroutine.pprof-tags.txt      -tags goroutine.pb.gz
+
 if ! cmp -s "$here/cpu.pprof-top.txt" "$here/cpu-raw.pprof-top.txt"; then
 	echo "regen.sh: cpu.pb and cpu.pb.gz give different reports" >&2
 	exit 1

@@ -1,0 +1,87 @@
+#!/bin/sh
+test_description='tags: every label key with its values and shares, as go tool pprof -tags (issue 34)'
+. "$(dirname "$0")/lib.sh"
+
+R=$REF/pprof
+GOS=$SAMPLES/go
+
+# the references of tests/ref/pprof/regen.sh (each command in its COMMANDS file)
+test_expect_success 'pprof samples: byte for byte what go tool pprof -tags printed' '
+	"$PROFTOOL" tags "$GOS/cpu.pb.gz" >out && test_cmp "$R/cpu.pprof-tags.txt" out &&
+	"$PROFTOOL" tags "$GOS/heap.pb.gz" >out && test_cmp "$R/heap.pprof-tags.txt" out &&
+	"$PROFTOOL" tags --sample-index alloc_space "$GOS/heap.pb.gz" >out &&
+	test_cmp "$R/heap.pprof-tags.sample_index-alloc_space.txt" out &&
+	"$PROFTOOL" tags --focus main "$GOS/heap.pb.gz" >out &&
+	test_cmp "$R/heap.pprof-tags.focus-main.txt" out &&
+	"$PROFTOOL" tags "$GOS/heap-text.pb.gz" >out && test_cmp "$R/heap-text.pprof-tags.txt" out &&
+	"$PROFTOOL" tags "$GOS/goroutine.pb.gz" >out && test_cmp "$R/goroutine.pprof-tags.txt" out'
+
+if command -v go >/dev/null 2>&1; then
+	test_expect_success 'and what go tool pprof -tags prints now, on every pprof sample and filter' '
+		for f in "$GOS"/*.pb.gz "$GOS"/*.pb; do
+			for o in "" -sample_index=0 -sample_index=1 -focus=main -ignore=runtime; do
+				ours=$(echo "$o" | sed "s/^-sample_index=/--sample-index=/; s/^-focus=/--focus=/; s/^-ignore=/--ignore=/") &&
+				# a sample index the file lacks: both refuse it
+				if GOPROXY=off PPROF_BINARY_PATH=/nonexistent go tool pprof -tags $o "$f" >theirs 2>/dev/null; then
+					"$PROFTOOL" tags $ours "$f" >ours 2>/dev/null &&
+					test_cmp theirs ours || { echo "differs: $f $o"; exit 1; }
+				else
+					test_expect_code 1 "$PROFTOOL" tags $ours "$f" || exit 1
+				fi
+			done
+		done'
+else
+	test_skip 'and what go tool pprof -tags prints now, on every pprof sample and filter' 'go is not installed'
+fi
+
+# perf-count.py: samples per comm and per tid in perf script text, counted from the
+# record headers alone ("comm tid time: period event:"; a comm may hold blanks)
+cat >"$TRASH/perf-count.py" <<'PY'
+import re, sys, collections
+head = re.compile(r'^(\S.*?)\s+(\d+)(?:/(\d+))?\s+(?:\[\d+\]\s+)?\d+\.\d+:')
+by = {'comm': collections.Counter(), 'tid': collections.Counter()}
+for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
+    m = head.match(line)
+    if m:
+        by['comm'][m.group(1)] += 1
+        by['tid'][m.group(3) or m.group(2)] += 1
+for key in sorted(by):
+    for value, n in sorted(by[key].items()):
+        print(key, value.replace(' ', '_'), n)
+PY
+
+# tags-count.awk: "KEY VALUE N" from proftool tags' blocks (N the value, as a count)
+cat >"$TRASH/tags-count.awk" <<'AWK'
+/^ *[^ ].*: Total / { key = $1; sub(/:$/, "", key); next }
+NF >= 3 { n = $1; sub(/\.0$/, "", n); v = $0; sub(/^[^:]*: /, "", v); gsub(/ /, "_", v); print key, v, n }
+AWK
+
+test_expect_success 'perf script: the samples of each comm and thread equal a count of the headers' '
+	for f in perfdemo-g.txt perfdemo-dwarf.txt perfdemo-kernel.txt; do
+		python3 "$TRASH/perf-count.py" "$SAMPLES/perf/$f" >want &&
+		"$PROFTOOL" tags --sample-index samples "$SAMPLES/perf/$f" >out &&
+		awk -f "$TRASH/tags-count.awk" out | sort >got &&
+		sort want >want.s && test_cmp want.s got || exit 1
+	done'
+
+test_expect_success 'shares: each value over its key'"'"'s total, most first, then by name' '
+	"$PROFTOOL" tags --sample-index samples "$SAMPLES/perf/perfdemo-g.txt" >out &&
+	awk "/Total/ { if (n) exit; n = 1; next } NF >= 3 { print }" out >block &&
+	awk "{ v = \$1; sub(/\\.0\$/, \"\", v); if (prev != \"\" && v + 0 > prev + 0) bad = 1; prev = v } END { exit bad }" block &&
+	total=$(awk "/Total/ { print \$3; exit }" out) &&
+	awk -v t="$total" "{ v = \$1; p = \$2; gsub(/[()%:]/, \"\", p); if ((v * 100 / t - p) ^ 2 > 0.0001) bad = 1 } END { exit bad }" block'
+
+test_expect_success 'a profile without labels: nothing printed, one line on stderr, exit 0' '
+	"$PROFTOOL" tags "$SAMPLES/stackprof/cpu-raw.dump" >out 2>err &&
+	test ! -s out &&
+	test_one_line_err "proftool: tags: $SAMPLES/stackprof/cpu-raw.dump: no sample carries a label"'
+
+test_expect_success 'info lists the label keys, text and json' '
+	"$PROFTOOL" info "$GOS/heap.pb.gz" >out &&
+	grep -qx "Label keys: bytes (proftool tags lists their values)" out &&
+	"$PROFTOOL" info "$SAMPLES/perf/perfdemo-g.txt" >out &&
+	grep -qx "Label keys: comm, tid (proftool tags lists their values)" out &&
+	"$PROFTOOL" info --format json "$GOS/cpu.pb.gz" | jq -e ".label_keys == [\"worker\"]" &&
+	"$PROFTOOL" info --format json "$SAMPLES/stackprof/cpu-raw.dump" | jq -e "has(\"label_keys\") | not"'
+
+test_done
