@@ -3,6 +3,8 @@
 #ifndef PT_CMD_H
 #define PT_CMD_H
 
+#include <stddef.h>
+
 int cmd_formats(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_top(int argc, char **argv);
@@ -21,5 +23,15 @@ int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_goroutines(int argc, char **argv);
 int cmd_heap(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+
+/* the command table (proftool.c), in `proftool --help` order */
+struct pt_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+extern const struct pt_cmd pt_commands[];
+extern const size_t pt_ncommands;
 
 #endif

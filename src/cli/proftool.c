@@ -11,13 +11,7 @@
 #include "cli/cmd.h"
 #include "util/xalloc.h"
 
-struct pt_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-};
-
-static const struct pt_cmd commands[] = {
+const struct pt_cmd pt_commands[] = {
 	{"top", cmd_top, "heaviest functions, flat and cumulative"},
 	{"method", cmd_method, "one function: callers, callees, annotated source lines"},
 	{"info", cmd_info, "what a profile holds: format, sample types, totals, metadata"},
@@ -33,8 +27,11 @@ static const struct pt_cmd commands[] = {
 	{"heap", cmd_heap, "V8 heap snapshot per constructor: count, shallow, retained; leak diff"},
 	{"record", cmd_record, "run a program under its profiler and report on it"},
 	{"formats", cmd_formats, "list the formats proftool reads and writes"},
+	{"completion", cmd_completion, "print a shell completion script (bash, zsh, fish)"},
 };
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+const size_t pt_ncommands = sizeof(pt_commands) / sizeof(pt_commands[0]);
+#define NCOMMANDS pt_ncommands
+#define commands pt_commands
 
 static void usage(FILE *fp)
 {
