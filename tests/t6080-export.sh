@@ -16,6 +16,24 @@ test_expect_success 'three tables without headers: 6, 8 and 6 tab-separated colu
 # The stack id is FNV-1a 64 (offset basis 14695981039346656037, prime 1099511628211) of
 # "a\t\t0\t0\n" for the stack a, and of "a\t\t0\t0\nb\t\t0\t0\n" for a;b: the values
 # below are that hash, computed apart from proftool.
+test_expect_success '--files-from names the same inputs as operands: the same tables' '
+	printf "%s\n\n%s\n" "$G" "$N" >list &&
+	"$PROFTOOL" export -o bylist --files-from list &&
+	"$PROFTOOL" export -o byops "$G" "$N" &&
+	for t in stacks samples; do test_cmp byops/$t.tsv bylist/$t.tsv || exit 1; done &&
+	cut -f2- byops/profiles.tsv >want && cut -f2- bylist/profiles.tsv >got && test_cmp want got &&
+	printf "%s\n" "$N" | "$PROFTOOL" export -o mixed "$G" --files-from - &&
+	test_cmp byops/stacks.tsv mixed/stacks.tsv'
+
+test_expect_success '--files-from: a list naming nothing, or stdin twice, is a usage error' '
+	: >empty &&
+	test_expect_code 2 "$PROFTOOL" export -o none --files-from empty &&
+	test_one_line_err "proftool: export: no input profiles (see '"'proftool export --help'"')" &&
+	test ! -e none/stacks.tsv &&
+	test_expect_code 2 "$PROFTOOL" export -o none --files-from - - </dev/null &&
+	test_expect_code 1 "$PROFTOOL" export -o none --files-from nosuch &&
+	test_one_line_err "proftool: nosuch: cannot open: No such file or directory"'
+
 test_expect_success 'stack ids are FNV-1a 64 of the frames'\'' text, outermost first' '
 	printf "a;b 1\na 2\n" >ab.collapsed && "$PROFTOOL" export -o tables ab.collapsed &&
 	printf "10938936530409099360\t0\ta\t\t0\t0\n10938936530409099360\t1\tb\t\t0\t0\n3449212515354721079\t0\ta\t\t0\t0\n" >expect &&

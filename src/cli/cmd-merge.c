@@ -138,87 +138,11 @@ static void merge_args_release(struct merge_args *a)
 	free(a->lists);
 }
 
-/* The inputs in order: the operands, then each list's lines. A list is read a line at a
- * time, so a list of any length costs one line of memory. */
-struct inputs {
-	char **paths;
-	int npaths, next;
-	const char *const *lists;
-	size_t nlists, li;
-	FILE *fp;
-	uint64_t lineno;
-	char *line;
-	size_t cap;
-};
-
-/* 1 with *path set (valid until the next call), 0 at the end, -1 with d filled */
-static int next_input(struct inputs *in, const char **path, struct pt_diag *d)
-{
-	ssize_t len;
-
-	if (in->next < in->npaths) {
-		*path = in->paths[in->next++];
-		return 1;
-	}
-	for (;;) {
-		if (!in->fp) {
-			const char *name;
-			if (in->li == in->nlists)
-				return 0;
-			name = in->lists[in->li];
-			in->lineno = 0;
-			in->fp = strcmp(name, "-") ? fopen(name, "r") : stdin;
-			if (!in->fp) {
-				pt_diag_init(d, name);
-				return pt_diag_error(d, "cannot open: %s", strerror(errno));
-			}
-		}
-		errno = 0;
-		len = getline(&in->line, &in->cap, in->fp);
-		if (len < 0) {
-			int bad = ferror(in->fp), e = errno;
-			if (in->fp != stdin)
-				fclose(in->fp);
-			in->fp = NULL;
-			if (bad) {
-				pt_diag_init(d, in->lists[in->li]);
-				return pt_diag_error(d, "cannot read: %s", strerror(e ? e : EIO));
-			}
-			in->li++;
-			continue;
-		}
-		in->lineno++;
-		if (len && in->line[len - 1] == '\n')
-			in->line[--len] = 0;
-		if (!len)
-			continue; /* blank lines name nothing */
-		if (strlen(in->line) != (size_t)len) {
-			pt_diag_init(d, in->lists[in->li]);
-			return pt_diag_error_line(d, in->lineno, "a path with a NUL byte");
-		}
-		*path = in->line;
-		return 1;
-	}
-}
-
-static void inputs_release(struct inputs *in)
-{
-	if (in->fp && in->fp != stdin)
-		fclose(in->fp);
-	free(in->line);
-}
-
 /* the driver's stream: the inputs, and the labels each gets */
 struct stream {
-	struct inputs in;
+	struct pt_inputs in; /* first: the stream is the inputs' pt_run_next_fn context */
 	const struct merge_args *a;
 };
-
-static int stream_next(void *ctx, const char **path, struct pt_diag *d)
-{
-	struct stream *s = ctx;
-	return next_input(&s->in, path, d);
-}
 
 /* label one input (read and filtered) as the options say */
 static void stream_label(void *ctx, const char *path, struct pt_profile *p)
@@ -291,7 +215,6 @@ int cmd_merge(int argc, char **argv)
 	struct stream st;
 	struct pt_run r;
 	const struct pt_format *f;
-	size_t i;
 	int ret = PT_EXIT_OK;
 
 	memset(&wo, 0, sizeof(wo));
@@ -310,29 +233,17 @@ int cmd_merge(int argc, char **argv)
 		ret = pt_usage_error(&spec, "no input profiles");
 		goto out_args;
 	}
-	for (i = 0; i < a.nlists; i++) {
-		int k;
-		for (k = optind; k < argc && strcmp(argv[k], "-"); k++)
-			;
-		if (!strcmp(a.lists[i], "-") && (k < argc || i + 1 < a.nlists)) {
-			ret = pt_usage_error(&spec, "standard input cannot be both the list and "
-						    "an input, or two lists");
-			goto out_args;
-		}
-	}
+	if ((ret = pt_inputs_init(&st.in, &spec, argc, argv, a.lists, a.nlists)))
+		goto out_args;
 	if (!(f = output_format(a.to, ra.outpath, &ret)))
 		goto out_args;
 
 	/* the timeline grows with the inputs: kept only for a writer that uses it */
 	common.load.read.keep_timeline = f->wants_timeline;
-	st.in.paths = argv + optind;
-	st.in.npaths = argc - optind;
-	st.in.lists = a.lists;
-	st.in.nlists = a.nlists;
 	st.a = &a;
 	pt_run_init(&r, &common, "-");
 	/* one input at a time: memory is the merged profile and the one being added */
-	ret = pt_run_merge(&r, stream_next, stream_label, &st);
+	ret = pt_run_merge(&r, pt_inputs_next, stream_label, &st);
 	if (ret == PT_RUN_NO_INPUT)
 		ret = pt_usage_error(&spec, "no input profiles");
 	if (ret)
@@ -351,7 +262,7 @@ int cmd_merge(int argc, char **argv)
 	ret = pt_run_write(&r, ra.outpath, ra.outpath ? ra.outpath : "<stdout>", f, &wo);
 out:
 	pt_run_release(&r);
-	inputs_release(&st.in);
+	pt_inputs_release(&st.in);
 out_args:
 	merge_args_release(&a);
 	return ret;

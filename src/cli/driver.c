@@ -2,6 +2,9 @@
  * writer; one input, several merged, a stream of them, or a heap graph. */
 #include "config.h"
 
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,23 +146,112 @@ static int load_filtered(const struct pt_common *c, const char *path, struct pt_
 	return ret ? ret : filter(c, path, p, NULL);
 }
 
-int pt_run_each(struct pt_run *r, pt_run_each_fn each, void *ctx)
+int pt_inputs_init(struct pt_inputs *in, const struct pt_cmd_spec *spec, int argc, char **argv,
+		   const char *const *lists, size_t nlists)
+{
+	size_t i;
+	int k;
+
+	memset(in, 0, sizeof(*in));
+	for (i = 0; i < nlists; i++) {
+		for (k = optind; k < argc && strcmp(argv[k], "-"); k++)
+			;
+		if (!strcmp(lists[i], "-") && (k < argc || i + 1 < nlists))
+			return pt_usage_error(spec, "standard input cannot be both the list and "
+						    "an input, or two lists");
+	}
+	in->paths = argv + optind;
+	in->npaths = argc - optind;
+	in->lists = lists;
+	in->nlists = nlists;
+	return 0;
+}
+
+/* the next line of the lists that names a path: 1, 0 at their end, -1 with d filled */
+static int next_listed(struct pt_inputs *in, const char **path, struct pt_diag *d)
+{
+	ssize_t len;
+
+	for (;;) {
+		if (!in->fp) {
+			const char *name;
+			if (in->li == in->nlists)
+				return 0;
+			name = in->lists[in->li];
+			in->lineno = 0;
+			in->fp = strcmp(name, "-") ? fopen(name, "r") : stdin;
+			if (!in->fp) {
+				pt_diag_init(d, name);
+				return pt_diag_error(d, "cannot open: %s", strerror(errno));
+			}
+		}
+		errno = 0;
+		len = getline(&in->line, &in->cap, in->fp);
+		if (len < 0) {
+			int bad = ferror(in->fp), e = errno;
+			if (in->fp != stdin)
+				fclose(in->fp);
+			in->fp = NULL;
+			if (bad) {
+				pt_diag_init(d, in->lists[in->li]);
+				return pt_diag_error(d, "cannot read: %s", strerror(e ? e : EIO));
+			}
+			in->li++;
+			continue;
+		}
+		in->lineno++;
+		if (len && in->line[len - 1] == '\n')
+			in->line[--len] = 0;
+		if (!len)
+			continue; /* blank lines name nothing */
+		if (strlen(in->line) != (size_t)len) {
+			pt_diag_init(d, in->lists[in->li]);
+			return pt_diag_error_line(d, in->lineno, "a path with a NUL byte");
+		}
+		*path = in->line;
+		return 1;
+	}
+}
+
+int pt_inputs_next(void *ctx, const char **path, struct pt_diag *d)
+{
+	struct pt_inputs *in = ctx;
+
+	if (in->next < in->npaths) {
+		*path = in->paths[in->next++];
+		return 1;
+	}
+	return next_listed(in, path, d);
+}
+
+void pt_inputs_release(struct pt_inputs *in)
+{
+	if (in->fp && in->fp != stdin)
+		fclose(in->fp);
+	free(in->line);
+}
+
+int pt_run_each(struct pt_run *r, pt_run_next_fn next, void *next_ctx, pt_run_each_fn each,
+		void *ctx)
 {
 	struct pt_diag d;
-	size_t i;
-	int ret = 0;
+	const char *path;
+	int n, ret = 0, any = 0;
 
-	for (i = 0; i < r->npaths && !ret; i++) {
+	while (!ret && (n = next(next_ctx, &path, &d)) != 0) {
 		struct pt_profile p;
+		if (n < 0)
+			return pt_cli_fail(&d);
+		any = 1;
 		pt_profile_init(&p);
-		if (!(ret = load_filtered(r->common, r->paths[i], &p))) {
-			pt_diag_init(&d, r->paths[i]);
-			if (each(ctx, r->paths[i], &p, &d) < 0)
+		if (!(ret = load_filtered(r->common, path, &p))) {
+			pt_diag_init(&d, path);
+			if (each(ctx, path, &p, &d) < 0)
 				ret = pt_cli_fail(&d);
 		}
 		pt_profile_release(&p);
 	}
-	return ret;
+	return any || ret ? ret : PT_RUN_NO_INPUT;
 }
 
 /* one input of a merge stream: read, filtered, labelled */

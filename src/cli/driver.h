@@ -82,21 +82,46 @@ const struct pt_fold *pt_run_fold(const struct pt_run *r);
 int pt_run_write(const struct pt_run *r, const char *outpath, const char *name,
 		 const struct pt_format *f, const struct pt_write_opts *o);
 
-/* The inputs r->paths one at a time (export): each read and filtered alone into a
+/* A stream of input paths: next() gives 1 and the next path (valid until its next
+ * call), 0 at the end, -1 with d filled. */
+typedef int (*pt_run_next_fn)(void *ctx, const char **path, struct pt_diag *d);
+
+/* The inputs of a command that takes FILE operands and --files-from LIST (merge,
+ * export): the operands in order, then each list's lines (blank lines name nothing).
+ * A list is read a line at a time, so a list of any length costs one line of memory. */
+struct pt_inputs {
+	char **paths;
+	int npaths, next;
+	const char *const *lists;
+	size_t nlists, li;
+	FILE *fp;
+	uint64_t lineno;
+	char *line;
+	size_t cap;
+};
+/* the operands argv[optind..argc-1] and the lists; 0, or a usage error printed (standard
+ * input both a list and an input, or two lists) and its exit status */
+int pt_inputs_init(struct pt_inputs *in, const struct pt_cmd_spec *spec, int argc, char **argv,
+		   const char *const *lists, size_t nlists);
+/* the pt_run_next_fn of a struct pt_inputs */
+int pt_inputs_next(void *in, const char **path, struct pt_diag *d);
+void pt_inputs_release(struct pt_inputs *in);
+
+/* The inputs next() gives, one at a time (export): each read and filtered alone into a
  * profile of its own, handed to each() with a diag named for it (each returns 0, or
  * -1 with d filled, which is printed and ends the stream), and released. Memory is
- * one input and what each() keeps. Returns 0 or the exit status. */
+ * one input and what each() keeps. Returns 0, PT_RUN_NO_INPUT (nothing printed) when
+ * next() gave nothing, or the exit status. */
 typedef int (*pt_run_each_fn)(void *ctx, const char *path, struct pt_profile *p, struct pt_diag *d);
-int pt_run_each(struct pt_run *r, pt_run_each_fn each, void *ctx);
+int pt_run_each(struct pt_run *r, pt_run_next_fn next, void *next_ctx, pt_run_each_fn each,
+		void *ctx);
 
-/* A stream of inputs merged into r->p one at a time (merge). next() gives 1 and the
- * next path (valid until its next call), 0 at the end, -1 with d filled; label(), if
- * not NULL, may change each input as read and filtered, before it is merged. The
+/* A stream of inputs merged into r->p one at a time (merge): label(), if not NULL,
+ * may change each input as read and filtered, before it is merged. The
  * first input becomes r->p and r->path; a timeline the load options did not ask for
  * is dropped. Returns 0, PT_RUN_NO_INPUT (nothing printed) when next() gave nothing,
  * or the exit status of the failure printed. */
 #define PT_RUN_NO_INPUT (-1)
-typedef int (*pt_run_next_fn)(void *ctx, const char **path, struct pt_diag *d);
 typedef void (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p);
 int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, void *ctx);
 
