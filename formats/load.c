@@ -97,20 +97,32 @@ static int load_url(const char *path, const struct pt_load_opts *o, struct targe
 		    struct pt_diag *d)
 {
 	uint64_t max = o->max_size ? o->max_size : PT_INPUT_DEFAULT_MAX;
-	long timeout = o->timeout ? o->timeout : (o->seconds ? o->seconds : 30) + 60;
 	char *url = o->seconds ? pt_url_with_seconds(path, o->seconds) : NULL;
+	long seconds = o->seconds ? o->seconds : pt_url_seconds(path), timeout = o->timeout;
 	unsigned char *data;
 	size_t len;
 	struct pt_input in;
 	int ret = -1;
 
+	/* go tool pprof's wait: the seconds profiled and half again (here at least 5 more,
+	 * for the transfer), else a minute */
+	if (!timeout)
+		timeout = seconds ? seconds + (seconds / 2 > 5 ? seconds / 2 : 5) : 60;
+	if (o->hooks && o->hooks->start)
+		o->hooks->start(o->hooks->ctx, url ? url : path, seconds);
 	if (pt_fetch(url ? url : path, max, timeout, &data, &len, d) == 0) {
 		if (pt_input_open_mem(&in, path, data, len, o->max_size, d) == 0)
 			ret = read_input(&in, o, t, d);
 		pt_input_close(&in);
+		d->path = path;
+		/* the hook's own errors name what it failed on */
+		if (!ret && o->hooks && o->hooks->done)
+			ret = o->hooks->done(o->hooks->ctx, url ? url : path, data, len,
+					     t->p ? t->p->format : NULL, t->p, d);
 		free(data);
+	} else {
+		d->path = path;
 	}
-	d->path = path;
 	free(url);
 	return ret;
 }

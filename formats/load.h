@@ -12,11 +12,25 @@
 #include "core/heapgraph.h"
 #include "core/profile.h"
 
+/* What the command is told of a URL input: start() before the fetch (the URL asked
+ * for and the seconds the endpoint profiles, 0 if not said), done() after the input was
+ * read from the fetched bytes (format: the reader's row name; p: the profile, NULL for
+ * a heap graph). done() returns 0, or -1 with d filled (a failure to keep the bytes). */
+struct pt_fetch_hooks {
+	void (*start)(void *ctx, const char *url, long seconds);
+	int (*done)(void *ctx, const char *url, const unsigned char *data, size_t len,
+		    const char *format, const struct pt_profile *p, struct pt_diag *d);
+	void *ctx;
+};
+
 struct pt_load_opts {
 	const char *from;  /* forced format name, or NULL to detect */
 	uint64_t max_size; /* 0 = default */
 	long seconds;	   /* URL inputs: seconds=N for /debug/pprof/ (0: not asked) */
-	long timeout;	   /* URL inputs: seconds to wait at most (0: seconds or 30, + 60) */
+	/* URL inputs: seconds to wait at most (0: as pprof, the seconds profiled, asked or
+	 * in the URL, and half again, at least 5 more; else 60) */
+	long timeout;
+	const struct pt_fetch_hooks *hooks; /* URL inputs; NULL: none */
 	struct pt_read_opts read;
 };
 

@@ -55,6 +55,42 @@ test_expect_success 'a URL works with every command that reads a profile' '
 	"$PROFTOOL" info "$U/heap" >out && grep -q "^Format: pprof" out &&
 	"$PROFTOOL" convert --to collapsed -o heap.collapsed "$U/heap" && test -s heap.collapsed'
 
+test_expect_success '--save keeps the bytes fetched: the same report from the file' '
+	"$PROFTOOL" top --format csv -n 0 --save kept.pb.gz "$U/goroutine" >from-url 2>err &&
+	grep -qx "Saved profile in kept.pb.gz" err &&
+	"$PROFTOOL" top --format csv -n 0 kept.pb.gz >from-file &&
+	test_cmp from-url from-file &&
+	"$PROFTOOL" info kept.pb.gz | grep -q "^Format: pprof"'
+
+# go tool pprof names a fetched profile pprof.[BINARY.]TYPES.NNN.pb.gz in $PPROF_TMPDIR
+test_expect_success 'PROFTOOL_SAVE_DIR keeps every fetch, named as go tool pprof names it' '
+	mkdir ours theirs &&
+	PROFTOOL_SAVE_DIR=ours "$PROFTOOL" info "$U/heap" >/dev/null 2>err &&
+	PROFTOOL_SAVE_DIR=ours "$PROFTOOL" top "$U/heap" >/dev/null 2>>err &&
+	PPROF_TMPDIR=theirs go tool pprof -raw "$U/heap" >/dev/null 2>&1 &&
+	ls theirs >names && test "$(wc -l <names)" = 1 &&
+	second=$(sed "s/001\.pb\.gz\$/002.pb.gz/" names) &&
+	ls ours >got && printf "%s\n%s\n" "$(cat names)" "$second" >want &&
+	test_cmp want got &&
+	grep -qx "Saved profile in ours/$(cat names)" err &&
+	"$PROFTOOL" top --format csv -n 0 --sample-index inuse_space "ours/$(cat names)" | grep -q "^\"main.growHeap\"," &&
+	"$PROFTOOL" info "$U/heap" >/dev/null 2>err && test ! -s err'
+
+test_expect_success 'on a terminal, stderr says what is fetched and for how long; a pipe gets nothing' '
+	python3 "$SRCDIR/tests/on-terminal.py" --stderr-tty "$PROFTOOL" info "$U/profile?seconds=1" >out &&
+	grep -qx "rc=0" out &&
+	grep -q "^tty: Fetching profile over HTTP from $U/profile?seconds=1 (1 s)" out &&
+	python3 "$SRCDIR/tests/on-terminal.py" --stderr-tty "$PROFTOOL" info --seconds 1 "$U/profile" >out &&
+	grep -q "^tty: Fetching profile over HTTP from $U/profile?seconds=1 (1 s)" out &&
+	python3 "$SRCDIR/tests/on-terminal.py" --stderr-tty "$PROFTOOL" info "$U/heap" >out &&
+	grep -q "^tty: Fetching profile over HTTP from $U/heap\r*\$" out &&
+	"$PROFTOOL" info "$U/heap" >/dev/null 2>err && test ! -s err'
+
+test_expect_success 'a --save that cannot be written fails in one line; nothing is left behind' '
+	test_expect_code 1 "$PROFTOOL" info --save nodir/x.pb.gz "$U/heap" &&
+	{ test "$(wc -l <err)" = 1 && grep -q "^proftool: nodir/x.pb.gz: " err || { cat err; exit 1; }; } &&
+	test ! -e nodir'
+
 test_expect_success 'an HTTP error is one line with its status' '
 	test_expect_code 1 "$PROFTOOL" top "$U/nothing-here" &&
 	test_one_line_err "proftool: $U/nothing-here: cannot fetch: HTTP status 404"'

@@ -31,7 +31,11 @@ const struct pt_opt pt_input_options[] = {
 	{"seconds", 0, required_argument, PT_OPT_SECONDS, "N",
 	 "URL inputs: ask a /debug/pprof/ endpoint for N seconds (adds seconds=N)"},
 	{"timeout", 0, required_argument, PT_OPT_TIMEOUT, "SECONDS",
-	 "URL inputs: give up after SECONDS (default: the --seconds asked for, or 30, plus 60)"},
+	 "URL inputs: give up after SECONDS (default: the seconds profiled, asked or in the "
+	 "URL, and half again; else 60)"},
+	{"save", 0, required_argument, PT_OPT_SAVE, "FILE",
+	 "URL inputs: also keep the bytes fetched in FILE (default: in $PROFTOOL_SAVE_DIR "
+	 "when set, named as pprof names them)"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
 	 "keep only stacks with a function matching RE"},
 	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
@@ -599,6 +603,9 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 			pt_usage_error(spec, "bad size '%s' for --max-input-size", arg);
 			return -1;
 		}
+		return 1;
+	case PT_OPT_SAVE:
+		c->save = arg;
 		return 1;
 	case PT_OPT_SECONDS:
 	case PT_OPT_TIMEOUT: {

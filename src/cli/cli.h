@@ -58,6 +58,7 @@ enum pt_opt_id {
 	PT_OPT_NODE_FRACTION,
 	PT_OPT_SECONDS, /* URL inputs */
 	PT_OPT_TIMEOUT,
+	PT_OPT_SAVE,
 	/* perf script reading */
 	PT_OPT_PERF_PID,
 	PT_OPT_PERF_TID,
@@ -153,6 +154,7 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 /* Options every profile-reading command shares, parsed into one struct. */
 struct pt_common {
 	const struct pt_cmd_spec *spec; /* the command parsing into it (pt_cli_parse) */
+	const char *save;		/* URL inputs: --save FILE, or NULL */
 	struct pt_load_opts load;
 	const char *sample_index; /* NULL = the profile's default */
 	struct pt_filter filter;  /* applied by pt_cli_load */

@@ -3,15 +3,20 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/driver.h"
 #include "analysis/heapowner.h"
 #include "analysis/merge.h"
+#include "formats/format.h"
 #include "formats/load.h"
+#include "util/buf.h"
+#include "util/output.h"
 #include "util/xalloc.h"
 
 void pt_run_init(struct pt_run *r, const struct pt_common *c, const char *path)
@@ -53,13 +58,124 @@ void pt_run_files(struct pt_run *r, int argc, char **argv)
 }
 
 /* read path into p through fold (NULL: the tree) */
+/* ---- URL inputs: what is said while fetching, and where the bytes are kept ---- */
+
+static void fetch_start(void *ctx, const char *url, long seconds)
+{
+	(void)ctx;
+	/* for a person waiting at a terminal; a pipe or a log gets only errors */
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (seconds)
+		fprintf(stderr, "Fetching profile over HTTP from %s (%ld s)\n", url, seconds);
+	else
+		fprintf(stderr, "Fetching profile over HTTP from %s\n", url);
+}
+
+/* pprof's name for a fetched profile, without its number: pprof.[BINARY.]TYPE1.TYPE2.
+ * (proftool.FORMAT. for the other formats) */
+static void save_prefix(struct pt_buf *b, const char *format, const struct pt_profile *p)
+{
+	uint32_t t;
+
+	if (!p || !format || strcmp(format, "pprof")) {
+		pt_buf_addf(b, "proftool.%s.", format ? format : "heap");
+		return;
+	}
+	pt_buf_addstr(b, "pprof.");
+	if (p->nmappings > 1 && p->mappings[1].file) {
+		const char *f = pt_s(p, p->mappings[1].file), *slash = strrchr(f, '/');
+		if (*(slash ? slash + 1 : f))
+			pt_buf_addf(b, "%s.", slash ? slash + 1 : f);
+	}
+	for (t = 0; t < p->ntypes; t++)
+		pt_buf_addf(b, "%s.", pt_s(p, p->types[t].name));
+}
+
+/* DIR/PREFIX001SUFFIX, the first number free (claimed by creating it), into b */
+static int save_name(struct pt_buf *b, const char *dir, const char *format,
+		     const struct pt_profile *p, struct pt_diag *d)
+{
+	const struct pt_format *f = format ? pt_format_find(format) : NULL;
+	const char *suffix = format && !strcmp(format, "pprof")		? ".pb.gz"
+			     : f && f->suffixes && f->suffixes[0] &&
+					       !strchr(f->suffixes[0], '*')
+				     ? f->suffixes[0]
+				     : "";
+	size_t base;
+	int i, fd;
+
+	pt_buf_addf(b, "%s/", dir);
+	save_prefix(b, format, p);
+	base = b->len;
+	for (i = 1; i < 10000; i++) {
+		pt_buf_setlen(b, base);
+		pt_buf_addf(b, "%03d%s", i, suffix);
+		fd = open(b->buf, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST) {
+			pt_diag_init(d, dir);
+			return pt_diag_error(d, "cannot save the fetched profile: %s",
+					     strerror(errno));
+		}
+	}
+	pt_diag_init(d, dir);
+	return pt_diag_error(d, "cannot save the fetched profile: 9999 names taken");
+}
+
+static int fetch_done(void *ctx, const char *url, const unsigned char *data, size_t len,
+		      const char *format, const struct pt_profile *p, struct pt_diag *d)
+{
+	const struct pt_common *c = ctx;
+	const char *dir = getenv("PROFTOOL_SAVE_DIR");
+	struct pt_buf name = PT_BUF_INIT;
+	struct pt_output out;
+	int claimed = 0, ret = -1;
+
+	(void)url;
+	if (c->save) {
+		pt_buf_addstr(&name, c->save);
+	} else if (dir && *dir) {
+		if (save_name(&name, dir, format, p, d) < 0)
+			goto out;
+		claimed = 1;
+	} else {
+		return 0;
+	}
+	/* the diag outlives name: it names the option's file, or the folder */
+	pt_diag_init(d, c->save ? c->save : dir);
+	if (pt_output_open(&out, name.buf, d) < 0)
+		goto out;
+	if (fwrite(data, 1, len, out.fp) != len) {
+		pt_output_abort(&out);
+		pt_diag_error(d, "cannot write: %s", strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (pt_output_commit(&out, d) < 0)
+		goto out;
+	fprintf(stderr, "Saved profile in %s\n", name.buf);
+	ret = 0;
+out:
+	if (ret && claimed)
+		unlink(name.buf);
+	/* the output's errors name the file: name is freed here */
+	d->path = c->save ? c->save : dir;
+	pt_buf_release(&name);
+	return ret;
+}
+
 static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
 		    struct pt_fold *fold, int *folded)
 {
 	struct pt_load_opts lo = c->load;
+	struct pt_fetch_hooks hooks = {fetch_start, fetch_done, (void *)c};
 	struct pt_diag d;
 	int ret;
 
+	lo.hooks = &hooks;
 	if ((ret = pt_cli_stdin_terminal(c->spec, c->spec ? c->spec->name : "proftool", path)))
 		return ret;
 	if (fold)

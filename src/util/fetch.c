@@ -153,3 +153,20 @@ char *pt_url_with_seconds(const char *url, long seconds)
 		pt_buf_addf(&b, "%cseconds=%ld", q ? '&' : '?', seconds);
 	return pt_buf_detach(&b, NULL);
 }
+
+long pt_url_seconds(const char *url)
+{
+	const char *q = strchr(url, '?'), *v;
+	long n = 0;
+
+	if (!q)
+		return 0;
+	v = strstr(q, "?seconds=");
+	if (!v)
+		v = strstr(q, "&seconds=");
+	if (!v)
+		return 0;
+	for (v += 9; *v >= '0' && *v <= '9' && n <= 100000; v++)
+		n = n * 10 + (*v - '0');
+	return (*v && *v != '&' && *v != '#') || n > 100000 ? 0 : n;
+}

@@ -21,5 +21,7 @@ int pt_fetch(const char *url, uint64_t max_size, long timeout, unsigned char **d
 /* url with "seconds=N" added to its query when it is a net/http/pprof URL
  * (/debug/pprof/) without one; malloc'd. */
 char *pt_url_with_seconds(const char *url, long seconds);
+/* the N of a "seconds=N" in url's query (N from 1 to 100000), or 0 */
+long pt_url_seconds(const char *url);
 
 #endif

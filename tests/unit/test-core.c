@@ -10,6 +10,7 @@
 
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/fetch.h"
 #include "util/input.h"
 #include "util/intern.h"
 #include "util/map.h"
@@ -154,6 +155,27 @@ static void test_map(void)
 	is_int(bad, 0, "every key maps to its value");
 	is_int(pt_map_get(&m, 7), UINT32_MAX, "absent key");
 	pt_map_release(&m);
+}
+
+/* the seconds a URL asks a /debug/pprof/ endpoint for (go tool pprof's wait follows
+ * them) */
+static void test_url_seconds(void)
+{
+	char *u;
+
+	is_int(pt_url_seconds("http://h/debug/pprof/profile?seconds=30"), 30, "?seconds=30");
+	is_int(pt_url_seconds("http://h/debug/pprof/profile?debug=1&seconds=5&x=1"), 5,
+	       "&seconds=5& among others");
+	is_int(pt_url_seconds("http://h/debug/pprof/profile"), 0, "no query");
+	is_int(pt_url_seconds("http://h/debug/pprof/profile?xseconds=5"), 0, "another key");
+	is_int(pt_url_seconds("http://h/p?seconds=5s"), 0, "not a number");
+	is_int(pt_url_seconds("http://h/p?seconds=100001"), 0, "past the bound");
+	u = pt_url_with_seconds("http://h/debug/pprof/profile?debug=1", 7);
+	ok(!strcmp(u, "http://h/debug/pprof/profile?debug=1&seconds=7"), "seconds added to a query");
+	free(u);
+	u = pt_url_with_seconds("http://h/debug/pprof/profile?seconds=3", 7);
+	ok(!strcmp(u, "http://h/debug/pprof/profile?seconds=3"), "the URL's own seconds kept");
+	free(u);
 }
 
 /* the radix sort orders by key and keeps equal keys in their order, whatever the width */
@@ -316,6 +338,7 @@ int main(void)
 	test_buf_ints();
 	test_buf_fixed();
 	test_map();
+	test_url_seconds();
 	test_sort();
 	test_units();
 	test_input();
