@@ -56,19 +56,31 @@ struct shape {
 	struct pt_buf keys;
 };
 
+/* s[0..n) in double quotes, its own as single ones, cut after SHOW_CHARS bytes (at a
+ * UTF-8 character's start) with "..." */
+static void add_quoted(struct pt_buf *b, const unsigned char *s, size_t n)
+{
+	size_t i, m = n;
+
+	if (m > SHOW_CHARS)
+		for (m = SHOW_CHARS; m && (s[m] & 0xc0) == 0x80; m--)
+			;
+	pt_buf_addch(b, '"');
+	for (i = 0; i < m; i++)
+		pt_buf_addch(b, s[i] == '"' ? '\'' : s[i]);
+	pt_buf_addstr(b, m < n ? "...\"" : "\"");
+}
+
 static void shape_key(struct shape *s, const unsigned char *k, size_t n)
 {
-	size_t i;
-
 	if (++s->nkeys > SHOW_KEYS) {
 		if (s->nkeys == SHOW_KEYS + 1)
 			pt_buf_addstr(&s->keys, ", ...");
 		return;
 	}
-	pt_buf_addstr(&s->keys, s->nkeys > 1 ? ", \"" : "\"");
-	for (i = 0; i < n && i < SHOW_CHARS; i++)
-		pt_buf_addch(&s->keys, k[i] == '"' ? '\'' : k[i]);
-	pt_buf_addstr(&s->keys, i < n ? "...\"" : "\"");
+	if (s->nkeys > 1)
+		pt_buf_addstr(&s->keys, ", ");
+	add_quoted(&s->keys, k, n);
 }
 
 /* a value at depth 1 of an array: its first element's kind */
@@ -219,10 +231,8 @@ static void describe_bytes(const unsigned char *head, size_t len, struct pt_buf 
 	}
 	for (n = 0; n < len && head[n] != '\n' && head[n] != '\r'; n++)
 		;
-	pt_buf_addstr(b, "text starting \"");
-	for (i = 0; i < n && i < SHOW_CHARS; i++)
-		pt_buf_addch(b, head[i] == '"' ? '\'' : head[i]);
-	pt_buf_addstr(b, i < n ? "...\"" : "\"");
+	pt_buf_addstr(b, "text starting ");
+	add_quoted(b, head, n);
 }
 
 static int unrecognized(const struct pt_input *in, const unsigned char *head, size_t len,
