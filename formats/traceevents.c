@@ -402,15 +402,18 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		r->has_events = 1;
 		return push(r, C_EVENTS);
 	case K_SAMPLES:
-		if (vk != 'a')
-			return fail_at(r, here(r), "'samples' is not an array");
-		r->has_samples = 1;
-		return push(r, C_SAMPLES);
 	case K_FRAMES:
-		if (vk != 'o')
-			return fail_at(r, here(r), "'stackFrames' is not an object");
-		r->has_frames = 1;
-		return push(r, C_FRAMES);
+		/* the global samples form; other shapes under these names are left alone,
+		 * as every key this reader does not read */
+		if (vk != (k == K_SAMPLES ? 'a' : 'o')) {
+			r->skip = vk == 'o' || vk == 'a';
+			return 1;
+		}
+		if (k == K_SAMPLES)
+			r->has_samples = 1;
+		else
+			r->has_frames = 1;
+		return push(r, k == K_SAMPLES ? C_SAMPLES : C_FRAMES);
 	case K_SF:
 	case K_PARENT:
 		/* a frame's key as a number or a string: "1" and 1 name one frame */

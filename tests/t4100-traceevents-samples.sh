@@ -50,6 +50,12 @@ test_expect_success 'spans beside samples are left out with one warning' '
 	test "$(wc -l <err)" = 1 &&
 	grep -qx "Total: 170.75us" out'
 
+test_expect_success 'samples that are no array and stackFrames no object are left alone' '
+	printf "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 5, \"pid\": 1, \"tid\": 1}], \"samples\": {\"x\": 1}, \"stackFrames\": [1]}" >in.json &&
+	"$PROFTOOL" convert --to collapsed in.json >actual &&
+	echo "a 5000" >expect &&
+	test_cmp expect actual'
+
 test_expect_success 'a stack frame chain of 100,000 parents is linear, not recursive' '
 	cat >gen.py <<-\EOF &&
 	n = 100000
