@@ -194,6 +194,36 @@ if want realistic && have_format cpuprofile 2 && command -v node >/dev/null 2>&1
 	row "node --cpu-prof of a deep workload, ${BENCH_NODE_SECONDS:-25} s -> top (least of $BENCH_REPEAT)" "$size" 0
 	BENCH_REPEAT=$repeat
 fi
+# Issue 33's inputs against node's bare JSON.parse of the same file (the goal: at most
+# 0.2x its CPU): firefox-esr's raw Gecko profile with its samples repeated (the stacks
+# fixed, so peak RSS at the two sizes shows what the samples cost), and clang's
+# -ftime-trace trace with its spans repeated (BENCH_GECKO_MB, BENCH_TRACE_MB)
+if want realistic && have_format gecko 2 && command -v node >/dev/null 2>&1; then
+	for mb in ${BENCH_GECKO_MB-25 100}; do
+		node "$top/bench/gen-gecko.js" "$work/g.json" "$mb"
+		size=$(stat -c %s "$work/g.json")
+		run "$work/out" "$PROFTOOL" top -n 30 "$work/g.json"
+		keep
+		baseline "node JSON.parse" "$work/np" node -e \
+			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/g.json"
+		restore
+		row "raw Gecko (firefox-esr's samples repeated), $mb MB, $("$PROFTOOL" info "$work/g.json" | awk '/^Samples:/ { print $2 }') samples, $(stacks_of "$work/g.json") stacks -> top -n 30" "$size" 0
+		rm -f "$work/g.json"
+	done
+fi
+if want realistic && have_format traceevents 2 && command -v node >/dev/null 2>&1; then
+	for mb in ${BENCH_TRACE_MB-100}; do
+		node "$top/bench/gen-traceevents.js" "$work/t.json" "$mb"
+		size=$(stat -c %s "$work/t.json")
+		run "$work/out" "$PROFTOOL" top -n 30 "$work/t.json"
+		keep
+		baseline "node JSON.parse" "$work/np" node -e \
+			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/t.json"
+		restore
+		row "trace events (clang -ftime-trace's spans repeated), $mb MB -> top -n 30" "$size" 0
+		rm -f "$work/t.json"
+	done
+fi
 
 # Scaling (issue 18): the same job at growing sizes, each with its anchor in the same
 # run; "stacks" is the input's distinct stacks (proftool info). Time should follow the

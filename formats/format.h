@@ -155,6 +155,8 @@ const struct pt_format *pt_format_detect(const unsigned char *head, size_t len);
  * cut or broken snapshot may not look like one); NULL if no row yields it. */
 const struct pt_format *pt_format_detect_yield(const unsigned char *head, size_t len,
 					       unsigned need);
+/* the reader an input's name suggests by its suffixes, or NULL (see registry.c) */
+const struct pt_format *pt_format_reader_for_path(const char *path);
 /* writer whose suffix matches the output path, or NULL */
 const struct pt_format *pt_format_for_path(const char *path);
 

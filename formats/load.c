@@ -3,11 +3,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_parse.h>
 
 #include "core/check.h"
 #include "formats/load.h"
 #include "util/buf.h"
 #include "util/fetch.h"
+#include "util/json.h"
 
 /* The bytes detection sees: PT_DETECT_BYTES, or more when they are text (not JSON) that
  * holds less than its first two whole lines, so that a long first record (a comm of
@@ -41,6 +43,217 @@ static const unsigned char *detect_head(struct pt_input *in, size_t *len)
 	}
 }
 
+/* What unrecognized input looked like, said in its one error line: the shape of JSON
+ * (an object's first keys, an array's first element), a file that is no profile by its
+ * magic, else the first line of text or the first bytes of binary data; and the reader
+ * its name suggests. Only the first bytes are looked at. */
+#define SHOW_KEYS  6
+#define SHOW_CHARS 40
+
+struct shape {
+	int depth, is_array, first; /* first: type of an array's first element, or 0 */
+	int nkeys, closed;	    /* keys seen of the object (the array's first one) */
+	struct pt_buf keys;
+};
+
+/* s[0..n) in double quotes, its own as single ones, cut after SHOW_CHARS bytes (at a
+ * UTF-8 character's start) with "..." */
+static void add_quoted(struct pt_buf *b, const unsigned char *s, size_t n)
+{
+	size_t i, m = n;
+
+	if (m > SHOW_CHARS)
+		for (m = SHOW_CHARS; m && (s[m] & 0xc0) == 0x80; m--)
+			;
+	pt_buf_addch(b, '"');
+	for (i = 0; i < m; i++)
+		pt_buf_addch(b, s[i] == '"' ? '\'' : s[i]);
+	pt_buf_addstr(b, m < n ? "...\"" : "\"");
+}
+
+static void shape_key(struct shape *s, const unsigned char *k, size_t n)
+{
+	if (++s->nkeys > SHOW_KEYS) {
+		if (s->nkeys == SHOW_KEYS + 1)
+			pt_buf_addstr(&s->keys, ", ...");
+		return;
+	}
+	if (s->nkeys > 1)
+		pt_buf_addstr(&s->keys, ", ");
+	add_quoted(&s->keys, k, n);
+}
+
+/* a value at depth 1 of an array: its first element's kind */
+static int shape_value(void *ctx, int kind)
+{
+	struct shape *s = ctx;
+
+	if (s->is_array && s->depth == 1 && !s->first)
+		s->first = kind;
+	return 1;
+}
+
+static int sh_null(void *ctx)
+{
+	return shape_value(ctx, 'n');
+}
+
+static int sh_bool(void *ctx, int b)
+{
+	(void)b;
+	return shape_value(ctx, 'b');
+}
+
+static int sh_number(void *ctx, const char *v, size_t n)
+{
+	(void)v, (void)n;
+	return shape_value(ctx, '0');
+}
+
+static int sh_string(void *ctx, const unsigned char *v, size_t n)
+{
+	(void)v, (void)n;
+	return shape_value(ctx, '"');
+}
+
+static int sh_open(void *ctx, int kind)
+{
+	struct shape *s = ctx;
+
+	if (!s->depth)
+		s->is_array = kind == '[';
+	else
+		shape_value(ctx, kind);
+	s->depth++;
+	return 1;
+}
+
+static int sh_start_map(void *ctx)
+{
+	return sh_open(ctx, '{');
+}
+
+static int sh_start_array(void *ctx)
+{
+	return sh_open(ctx, '[');
+}
+
+static int sh_key(void *ctx, const unsigned char *k, size_t n)
+{
+	struct shape *s = ctx;
+
+	if (s->depth == 1 + s->is_array && (!s->is_array || s->first == '{'))
+		shape_key(s, k, n);
+	return 1;
+}
+
+/* the object described closes: the rest is not needed */
+static int sh_end(void *ctx)
+{
+	struct shape *s = ctx;
+
+	s->depth--;
+	if (s->depth == s->is_array && (!s->is_array || s->first == '{')) {
+		s->closed = 1;
+		return 0;
+	}
+	return s->depth > 0;
+}
+
+static const yajl_callbacks shape_callbacks = {
+	sh_null,      sh_bool, NULL,   NULL,	       sh_number, sh_string,
+	sh_start_map, sh_key,  sh_end, sh_start_array, sh_end,
+};
+
+/* JSON's shape into b; 0 if the bytes are no JSON that far */
+static int describe_json(const unsigned char *head, size_t len, struct pt_buf *b)
+{
+	static const char *const kinds[][2] = {
+		{"n", "nulls"},	   {"b", "booleans"}, {"0", "numbers"},
+		{"\"", "strings"}, {"[", "arrays"},
+	};
+	struct shape s = {0};
+	yajl_handle h;
+	size_t i;
+	int ok;
+
+	pt_buf_init(&s.keys);
+	h = yajl_alloc(&shape_callbacks, NULL, &s);
+	ok = yajl_parse(h, head, len) != yajl_status_error || s.closed;
+	yajl_free(h);
+	if (ok && s.is_array && s.first != '{') {
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (s.first == kinds[i][0][0])
+				pt_buf_addf(b, "a JSON array of %s", kinds[i][1]);
+		if (!s.first)
+			pt_buf_addstr(b, s.depth ? "a JSON array" : "an empty JSON array");
+	} else if (ok) {
+		pt_buf_addf(b, "a JSON %s", s.is_array ? "array of objects" : "object");
+		if (s.nkeys)
+			pt_buf_addf(b, " with keys %s%s", s.keys.buf,
+				    s.closed || s.nkeys > SHOW_KEYS ? "" : ", ...");
+		else if (s.closed)
+			pt_buf_addstr(b, " with no keys");
+	}
+	pt_buf_release(&s.keys);
+	return ok;
+}
+
+/* files that are no profile, by their first bytes, and what to do instead */
+static const struct {
+	const char *magic;
+	size_t len;
+	const char *what;
+} magics[] = {
+	{"PERFILE2", 8, "a perf.data file ('perf script' turns it into text that proftool reads)"},
+	{"\177ELF", 4, "an ELF file (a program, not a profile)"},
+	{"BZh", 3, "bzip2-compressed data (proftool undoes gzip, xz and zstd)"},
+	{"PK\003\004", 4, "a zip archive"},
+};
+
+static void describe_bytes(const unsigned char *head, size_t len, struct pt_buf *b)
+{
+	size_t i, odd = 0, n;
+
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if (len >= magics[i].len && !memcmp(head, magics[i].magic, magics[i].len)) {
+			pt_buf_addstr(b, magics[i].what);
+			return;
+		}
+	for (i = 0; i < len && i < 512; i++)
+		odd += head[i] == 0 || head[i] == 0x7f ||
+		       (head[i] < 0x20 && head[i] != '\t' && head[i] != '\n' && head[i] != '\r');
+	if (odd * 20 > (i ? i : 1)) {
+		pt_buf_addstr(b, "binary data starting");
+		for (i = 0; i < len && i < 8; i++)
+			pt_buf_addf(b, " %02x", head[i]);
+		return;
+	}
+	for (n = 0; n < len && head[n] != '\n' && head[n] != '\r'; n++)
+		;
+	pt_buf_addstr(b, "text starting ");
+	add_quoted(b, head, n);
+}
+
+static int unrecognized(const struct pt_input *in, const unsigned char *head, size_t len,
+			struct pt_diag *d)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	const struct pt_format *f = pt_format_reader_for_path(in->name);
+	size_t i = pt_json_skip_ws(head, 0, len);
+
+	if (i == len || (head[i] != '{' && head[i] != '[') || !describe_json(head + i, len - i, &b))
+		describe_bytes(head, len, &b);
+	if (f)
+		pt_buf_addf(&b, "; named like %s input ('--from %s' reads it as one)", f->name,
+			    f->name);
+	else
+		pt_buf_addstr(&b, " (see 'proftool formats'; --from FORMAT forces one)");
+	pt_diag_error_at(d, 0, "unrecognized profile format: %s", b.buf);
+	pt_buf_release(&b);
+	return -1;
+}
+
 int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_profile *p,
 		  struct pt_diag *d)
 {
@@ -62,9 +275,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	} else {
 		f = pt_format_detect(head, len);
 		if (!f)
-			return pt_diag_error_at(d, 0,
-						"unrecognized profile format (see 'proftool "
-						"formats'; --from FORMAT forces one)");
+			return unrecognized(in, head, len, d);
 	}
 	p->keep_timeline = o->read.keep_timeline;
 	p->src = in; /* where a record whose values overflow is */

@@ -119,3 +119,36 @@ const struct pt_format *pt_format_for_path(const char *path)
 	}
 	return best;
 }
+
+/* the reader whose suffix is the longest that the name (without a .gz, .xz or .zst)
+ * ends with, if no other reader's is as long */
+const struct pt_format *pt_format_reader_for_path(const char *path)
+{
+	static const char *const packed[] = {".gz", ".xz", ".zst"};
+	const struct pt_format *best = NULL;
+	size_t best_len = 0, i, j, k, n = strlen(path);
+	char name[256];
+	int tie = 0;
+
+	for (k = 0; k <= sizeof(packed) / sizeof(packed[0]); k++) {
+		size_t cut = k ? strlen(packed[k - 1]) : 0;
+		if (best || n < cut || n - cut >= sizeof(name) ||
+		    strcmp(path + n - cut, k ? packed[k - 1] : ""))
+			continue;
+		memcpy(name, path, n - cut);
+		name[n - cut] = '\0';
+		for (i = 0; pt_formats[i]; i++) {
+			if (!pt_formats[i]->read || !pt_formats[i]->suffixes)
+				continue;
+			for (j = 0; pt_formats[i]->suffixes[j]; j++) {
+				const char *s = pt_formats[i]->suffixes[j];
+				if (!suffix_matches(name, s) || strlen(s) < best_len)
+					continue;
+				tie = strlen(s) == best_len && best != pt_formats[i];
+				best = pt_formats[i];
+				best_len = strlen(s);
+			}
+		}
+	}
+	return tie ? NULL : best;
+}

@@ -49,18 +49,55 @@ struct pname {
 	uint32_t pad;
 };
 
-enum ctx { C_TOP, C_EVENTS, C_EVENT, C_ARGS };
-enum key { K_OTHER, K_EVENTS, K_PH, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_TDUR, K_ARGS, K_DETAIL };
+/* a sample of the global samples form ({"samples": [...], "stackFrames": {...}}) */
+struct tsample {
+	int64_t ts, weight;	  /* ts in nanoseconds; weight: its count, 1 without */
+	uint64_t off;		  /* its '{' */
+	uint32_t thread, sf, seq; /* sf: the skeys id of its stack frame */
+	uint32_t pad;
+};
+
+/* an entry of stackFrames, by the skeys id of its key */
+struct sframe {
+	uint64_t off;	 /* its '{', 0 while only named by a sample or a parent */
+	uint32_t name;	 /* string id, 0 without */
+	uint32_t parent; /* skeys id, 0 for a root */
+	uint32_t node;	 /* its call tree node once resolved, else NONE */
+	uint32_t mark;	 /* on the chain being resolved */
+};
+#define NONE UINT32_MAX
+
+enum ctx { C_TOP, C_EVENTS, C_EVENT, C_ARGS, C_SAMPLES, C_SAMPLE, C_FRAMES, C_FRAME };
+enum key {
+	K_OTHER,
+	K_EVENTS,
+	K_PH,
+	K_NAME,
+	K_PID,
+	K_TID,
+	K_TS,
+	K_DUR,
+	K_TDUR,
+	K_ARGS,
+	K_DETAIL,
+	K_SAMPLES,
+	K_FRAMES,
+	K_SF,
+	K_WEIGHT,
+	K_PARENT,
+};
 
 /* the event being read: its fields come in any order */
 struct cur {
 	uint64_t off;
 	char ph;
-	int has_ts, has_dur, has_tdur, has_pid, has_tid, has_name;
-	struct pt_dec ts, dur, tdur;
+	int has_ts, has_dur, has_tdur, has_pid, has_tid, has_name, has_weight;
+	struct pt_dec ts, dur, tdur, weight;
 	uint64_t args;
 	int64_t pid, tid;
 	uint32_t name, arg_name, detail;
+	uint32_t sf, parent; /* a sample's, a stack frame's: skeys ids, 0 without */
+	uint32_t fid;	     /* the stack frame being read: its skeys id */
 };
 
 struct reader {
@@ -91,6 +128,12 @@ struct reader {
 	size_t fkey_frame_alloc;
 	uint32_t nfkeys;
 	uint64_t profile_off; /* the first Profile/ProfileChunk event + 1, 0 if none */
+	int has_samples, has_frames;
+	struct tsample *samples;
+	size_t nsamples, samples_alloc;
+	struct pt_intern skeys; /* a stackFrames key as written -> id */
+	struct sframe *frames;	/* by skeys id (0 unused) */
+	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
 };
 
@@ -167,6 +210,58 @@ static uint32_t frame_of(struct reader *r, uint32_t name, uint32_t detail)
 		r->fkey_frame[id] = f;
 	}
 	return r->fkey_frame[id];
+}
+
+/* the id of a stackFrames key (or of an sf or parent naming one, as written) */
+static uint32_t stack_key(struct reader *r, const char *s, size_t len)
+{
+	uint32_t id = pt_intern(&r->skeys, s, len);
+
+	if (id >= r->nframes) { /* new: ids count up from 1 */
+		PT_ALLOC_GROW(r->frames, (size_t)id + 1, r->frames_alloc);
+		for (; r->nframes <= id; r->nframes++) {
+			memset(&r->frames[r->nframes], 0, sizeof(r->frames[0]));
+			r->frames[r->nframes].node = NONE;
+		}
+	}
+	return id;
+}
+
+static int commit_sample(struct reader *r)
+{
+	struct cur *c = &r->c;
+	struct tsample *x;
+
+	if (!c->has_ts)
+		return fail_at(r, c->off, "a sample without 'ts'");
+	if (!c->sf)
+		return fail_at(r, c->off, "a sample without 'sf'");
+	if (r->nsamples >= UINT32_MAX - 2)
+		return fail_at(r, c->off, "too many samples");
+	PT_ALLOC_GROW(r->samples, r->nsamples + 1, r->samples_alloc);
+	x = &r->samples[r->nsamples];
+	memset(x, 0, sizeof(*x));
+	if (pt_dec_scale(&c->ts, 3, &x->ts) < 0)
+		return fail_at(r, c->off, "'ts' is out of range");
+	x->weight = 1;
+	if (c->has_weight &&
+	    (c->weight.k > 0 || pt_dec_scale(&c->weight, 0, &x->weight) < 0 || x->weight < 0))
+		return fail_at(r, c->off, "'weight' is not a whole number of at least 0");
+	x->off = c->off;
+	x->thread = thread_of(r, c->has_pid ? c->pid : 0, c->has_tid ? c->tid : 0);
+	x->sf = c->sf;
+	x->seq = (uint32_t)r->nsamples++;
+	return 1;
+}
+
+static int commit_frame(struct reader *r)
+{
+	struct sframe *f = &r->frames[r->c.fid];
+
+	f->off = r->c.off + 1; /* 0 means not defined */
+	f->name = r->c.has_name ? r->c.name : 0;
+	f->parent = r->c.parent;
+	return 1;
 }
 
 static int commit(struct reader *r)
@@ -281,13 +376,17 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		return push(r, C_TOP);
 	}
 	cx = r->stack[r->depth - 1];
-	if (cx == C_EVENTS) {
+	if (cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES) {
+		uint32_t fid = c->fid;
 		if (vk != 'o')
-			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1),
-				       "a trace event is not an object");
+			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
+				       cx == C_EVENTS	 ? "a trace event is not an object"
+				       : cx == C_SAMPLES ? "a sample is not an object"
+							 : "a stack frame is not an object");
 		memset(c, 0, sizeof(*c));
+		c->fid = fid;
 		c->off = here(r) - 1;
-		return push(r, C_EVENT);
+		return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
 	}
 	if (k == K_OTHER) {
 		if (vk == 'o' || vk == 'a')
@@ -302,6 +401,39 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 			return fail_at(r, here(r), "a second 'traceEvents'");
 		r->has_events = 1;
 		return push(r, C_EVENTS);
+	case K_SAMPLES:
+	case K_FRAMES:
+		/* the global samples form; other shapes under these names are left alone,
+		 * as every key this reader does not read */
+		if (vk != (k == K_SAMPLES ? 'a' : 'o')) {
+			r->skip = vk == 'o' || vk == 'a';
+			return 1;
+		}
+		if (k == K_SAMPLES)
+			r->has_samples = 1;
+		else
+			r->has_frames = 1;
+		return push(r, k == K_SAMPLES ? C_SAMPLES : C_FRAMES);
+	case K_SF:
+	case K_PARENT:
+		/* a frame's key as a number or a string: "1" and 1 name one frame */
+		if (vk != 'n' && vk != 's')
+			return fail_at(r, here(r) - 1, "'%s' is neither a number nor a string",
+				       k == K_SF ? "sf" : "parent");
+		if (k == K_SF)
+			c->sf = stack_key(r, s, len);
+		else
+			c->parent = stack_key(r, s, len);
+		return 1;
+	case K_WEIGHT:
+		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &c->weight) < 0)
+			return fail_at(r,
+				       here(r) - (vk == 's'   ? len + 2
+						  : vk == 'n' ? len
+							      : 1),
+				       "'weight' is not a number");
+		c->has_weight = 1;
+		return 1;
 	case K_ARGS:
 		if (vk != 'o') {
 			if (vk == 'a')
@@ -403,10 +535,16 @@ static const struct {
 	const char *name;
 	enum key key;
 } keys[] = {
-	{C_TOP, "traceEvents", K_EVENTS}, {C_EVENT, "ph", K_PH},     {C_EVENT, "name", K_NAME},
-	{C_EVENT, "pid", K_PID},	  {C_EVENT, "tid", K_TID},   {C_EVENT, "ts", K_TS},
-	{C_EVENT, "dur", K_DUR},	  {C_EVENT, "args", K_ARGS}, {C_ARGS, "name", K_NAME},
-	{C_ARGS, "detail", K_DETAIL},	  {C_EVENT, "tdur", K_TDUR},
+	{C_TOP, "traceEvents", K_EVENTS}, {C_EVENT, "ph", K_PH},
+	{C_EVENT, "name", K_NAME},	  {C_EVENT, "pid", K_PID},
+	{C_EVENT, "tid", K_TID},	  {C_EVENT, "ts", K_TS},
+	{C_EVENT, "dur", K_DUR},	  {C_EVENT, "args", K_ARGS},
+	{C_ARGS, "name", K_NAME},	  {C_ARGS, "detail", K_DETAIL},
+	{C_EVENT, "tdur", K_TDUR},	  {C_TOP, "samples", K_SAMPLES},
+	{C_TOP, "stackFrames", K_FRAMES}, {C_SAMPLE, "ts", K_TS},
+	{C_SAMPLE, "pid", K_PID},	  {C_SAMPLE, "tid", K_TID},
+	{C_SAMPLE, "sf", K_SF},		  {C_SAMPLE, "weight", K_WEIGHT},
+	{C_FRAME, "name", K_NAME},	  {C_FRAME, "parent", K_PARENT},
 };
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
@@ -419,6 +557,10 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	r->key = K_OTHER;
 	if (r->skip || !r->depth)
 		return 1;
+	if (r->stack[r->depth - 1] == C_FRAMES) {
+		r->c.fid = stack_key(r, (const char *)s, len);
+		return 1;
+	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (keys[i].ctx == r->stack[r->depth - 1] && strlen(keys[i].name) == len &&
 		    !memcmp(keys[i].name, s, len)) {
@@ -444,6 +586,10 @@ static int cb_end(void *ctx)
 		r->hashing = 0;
 	else if (r->stack[r->depth] == C_EVENT)
 		return commit(r);
+	else if (r->stack[r->depth] == C_SAMPLE)
+		return commit_sample(r);
+	else if (r->stack[r->depth] == C_FRAME)
+		return commit_frame(r);
 	return 1;
 }
 
@@ -641,6 +787,108 @@ static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, siz
 	}
 }
 
+/* ---- the global samples form ---- */
+
+/* quoted for a message: a stackFrames key as written */
+static const char *skey_text(const struct reader *r, uint32_t id, char *buf, size_t n)
+{
+	size_t len = pt_intern_len(&r->skeys, id);
+
+	snprintf(buf, n, "%.*s%s", (int)(len < 40 ? len : 40), pt_intern_str(&r->skeys, id),
+		 len > 40 ? "..." : "");
+	return buf;
+}
+
+/* The call tree node of stack frame id (root first through its parents), resolving
+ * the frames on the way once each: linear in the frames over all samples. */
+static int frame_node(struct reader *r, uint32_t id, uint64_t off, uint32_t **chain, size_t *alloc,
+		      uint32_t *out)
+{
+	struct sframe *fr = r->frames;
+	char a[64], b[64];
+	size_t n = 0;
+	uint32_t x = id, from = 0, node;
+
+	while (x && fr[x].node == NONE) {
+		if (!fr[x].off) {
+			if (from)
+				return pt_diag_error_at(r->d, fr[from].off - 1,
+							"stack frame '%s' names parent '%s', "
+							"which is not in 'stackFrames'",
+							skey_text(r, from, a, sizeof(a)),
+							skey_text(r, x, b, sizeof(b)));
+			return pt_diag_error_at(r->d, off, "'sf' '%s' is not in 'stackFrames'",
+						skey_text(r, x, a, sizeof(a)));
+		}
+		if (fr[x].mark)
+			return pt_diag_error_at(r->d, fr[x].off - 1,
+						"stack frame '%s' is its own ancestor (a cycle of "
+						"parents)",
+						skey_text(r, x, a, sizeof(a)));
+		fr[x].mark = 1;
+		PT_ALLOC_GROW(*chain, n + 1, *alloc);
+		(*chain)[n++] = x;
+		from = x;
+		x = fr[x].parent;
+	}
+	node = x ? fr[x].node : 0;
+	while (n--) {
+		struct sframe *f = &fr[(*chain)[n]];
+		const char *name = f->name ? pt_s(r->p, f->name) : "(unnamed)";
+		size_t len = f->name ? pt_intern_len(&r->p->strings, f->name) : strlen(name);
+		node = pt_profile_child(r->p, node,
+					pt_profile_simple_frame(r->p, name, len, 0, 0, 0));
+		f->node = node;
+		f->mark = 0;
+	}
+	*out = node;
+	return 0;
+}
+
+/* Samples per thread in time order (input order at one time), each weighing the time
+ * to its thread's next sample (the last 0), as speedscope's importer weighs them, and
+ * its 'weight' as a count. */
+static int build_samples(struct reader *r)
+{
+	struct pt_profile *p = r->p;
+	struct skey *k = pt_xmalloc(r->nsamples * sizeof(*k));
+	uint32_t *chain = NULL, labels = 0, thread = NONE;
+	size_t alloc = 0, i;
+	int64_t origin = INT64_MAX;
+	int ret = 0;
+
+	if (r->nev)
+		pt_diag_warn_at(r->d, r->ev[0].off,
+				"the trace holds samples: its %zu B, E and X event%s left out",
+				r->nev, r->nev == 1 ? " is" : "s are");
+	memset(k, 0, r->nsamples * sizeof(*k));
+	for (i = 0; i < r->nsamples; i++) {
+		k[i].thread = r->samples[i].thread;
+		k[i].t1 = r->samples[i].ts;
+		k[i].seq = r->samples[i].seq;
+		k[i].idx = (uint32_t)i;
+		origin = r->samples[i].ts < origin ? r->samples[i].ts : origin;
+	}
+	pt_qsort(k, r->nsamples, sizeof(*k), cmp_skey);
+	pt_profile_add_type(p, "wall", "nanoseconds");
+	pt_profile_add_type(p, "samples", "count");
+	for (i = 0; i < r->nsamples && !ret; i++) {
+		const struct tsample *x = &r->samples[k[i].idx];
+		int64_t v[2] = {0, x->weight};
+		uint32_t node = 0;
+		if (i + 1 < r->nsamples && k[i + 1].thread == x->thread)
+			v[0] = k[i + 1].t1 - x->ts;
+		if (x->thread != thread)
+			labels = thread_labels(r, thread = x->thread);
+		ret = frame_node(r, x->sf, x->off, &chain, &alloc, &node);
+		if (!ret)
+			pt_profile_add_sample(p, node, labels, v, x->ts - origin);
+	}
+	free(chain);
+	free(k);
+	return ret;
+}
+
 static int build(struct reader *r, uint64_t end_off)
 {
 	struct pt_profile *p = r->p;
@@ -651,6 +899,8 @@ static int build(struct reader *r, uint64_t end_off)
 
 	if (!r->has_events)
 		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
+	if (r->nsamples)
+		return build_samples(r);
 	if (!r->nev) {
 		if (r->profile_off)
 			return pt_diag_error_at(r->d, r->profile_off - 1,
@@ -719,6 +969,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	pt_intern_init(&r.tkeys, &r.karena);
 	pt_intern_init(&r.fkeys, &r.karena);
 	pt_intern_init(&r.pkeys, &r.karena);
+	pt_intern_init(&r.skeys, &r.karena);
 	r.s_profile = pt_str(p, "Profile");
 	r.s_chunk = pt_str(p, "ProfileChunk");
 	r.s_cpuprofile = pt_str(p, "CpuProfile");
@@ -751,6 +1002,9 @@ out:
 	pt_intern_release(&r.tkeys);
 	pt_intern_release(&r.fkeys);
 	pt_intern_release(&r.pkeys);
+	pt_intern_release(&r.skeys);
+	free(r.samples);
+	free(r.frames);
 	pt_arena_release(&r.karena);
 	return ret;
 }
@@ -772,9 +1026,12 @@ static int traceevents_detect(const unsigned char *head, size_t len)
 
 	if (i == len || (head[i] != '[' && head[i] != '{'))
 		return 0;
-	if (!memmem(s, len, "\"ph\"", 4))
-		return 0;
 	if (head[i] == '{' && !memmem(s, len, "\"traceEvents\"", 13))
+		return 0;
+	/* the global samples form may hold no events: "traceEvents": [] */
+	if (!memmem(s, len, "\"ph\"", 4) &&
+	    !(head[i] == '{' && memmem(s, len, "\"samples\"", 9) &&
+	      (memmem(s, len, "\"sf\"", 4) || memmem(s, len, "\"stackFrames\"", 13))))
 		return 0;
 	for (k = 0; k < sizeof(v8) / sizeof(v8[0]); k++)
 		if (memmem(s, len, v8[k], strlen(v8[k])))

@@ -84,7 +84,7 @@ test_expect_success 'empty stdin: exit 1, one line' '
 test_expect_success 'binary garbage: exit 1, one line' '
 	head -c 4096 "$SRCDIR/src/cli/proftool.c" | tr "a-z" "\000-\031" >garbage &&
 	test_expect_code 1 "$PROFTOOL" top garbage &&
-	test_one_line_err "proftool: garbage: byte 0: unrecognized profile format (see '"'"'proftool formats'"'"'; --from FORMAT forces one)"'
+	test_one_line_err "proftool: garbage: byte 0: unrecognized profile format: binary data starting$(od -An -tx1 -N8 garbage | tr -s " \n" "  " | sed "s/ $//") (see '"'"'proftool formats'"'"'; --from FORMAT forces one)"'
 
 test_expect_success 'an unknown --from format is an input error' '
 	test_expect_code 1 "$PROFTOOL" top --from nope "$SAMPLES/collapsed/perfdemo-g.collapsed" &&

@@ -46,7 +46,7 @@ test_expect_success 'a heap snapshot without stacks is named as one by info' '
 test_expect_success 'plain text no reader takes is unrecognized, never a protobuf error' '
 	printf "hello world\nthis is text\n" >in &&
 	test_expect_code 1 "$PROFTOOL" top in &&
-	test_one_line_err "proftool: in: byte 0: unrecognized profile format (see '"'proftool formats'; --from FORMAT forces one)"'" &&
+	test_one_line_err "proftool: in: byte 0: unrecognized profile format: text starting \"hello world\" (see '"'proftool formats'; --from FORMAT forces one)"'" &&
 	printf "jaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n" >in &&
 	test_expect_code 1 "$PROFTOOL" top in &&
 	! grep -qi "protobuf\|pprof" err'
@@ -83,5 +83,17 @@ test_expect_success 'the raw protobuf is still pprof, and its first field must p
 	printf "\012\377\377\377\377\017\010\001" >in &&
 	test_expect_code 1 "$PROFTOOL" top in &&
 	grep -q "unrecognized profile format" err'
+
+test_expect_success 'unrecognized JSON names its first keys, as python reads them' '
+	printf "{\"zeta\": [1, {\"inner\": 2}], \"alpha\": null, \"mid\": \"x\"}\n" >in.json &&
+	test_expect_code 1 "$PROFTOOL" top in.json &&
+	keys=$(python3 -c "import json, sys; print(\", \".join(\"\\\"%s\\\"\" % k for k in json.load(open(sys.argv[1]))))" in.json) &&
+	test_one_line_err "proftool: in.json: byte 0: unrecognized profile format: a JSON object with keys $keys (see '"'proftool formats'; --from FORMAT forces one)"'"'
+
+test_expect_success 'unrecognized binary data shows its first 8 bytes, as od reads them' '
+	printf "\001\002\003\004\005\006\007\010\011\012\013" >in.bin &&
+	test_expect_code 1 "$PROFTOOL" top in.bin &&
+	hex=$(od -An -tx1 -N8 in.bin | tr -s " \n" "  " | sed "s/ $//") &&
+	test_one_line_err "proftool: in.bin: byte 0: unrecognized profile format: binary data starting$hex (see '"'proftool formats'; --from FORMAT forces one)"'"'
 
 test_done

@@ -41,21 +41,20 @@ test_expect_success 'an evented speedscope file: milliseconds read as nanosecond
 	agree ui.speedscope.json 1000000'
 
 # speedscope's own trace-event test files (never committed here) with SPEEDSCOPE_DIR:
-# all but these agree. mismatched-name: a B never ended, whose only E names another
+# all but this one agree. mismatched-name: a B never ended, whose only E names another
 # span; speedscope ends it where its last taken event was (0 long), we at the thread's
-# last timestamp (the man page, traceevents). simple-with-samples,
-# multi-thread-with-samples: the "samples" and "stackFrames" form, not read.
+# last timestamp (the man page, traceevents).
 if test -n "$SPEEDSCOPE_DIR" && test -d "$SPEEDSCOPE_DIR/sample/profiles/trace-event"; then
-	test_expect_success 'speedscope sample/profiles/trace-event: 27 of 30 agree, the rest as known' '
+	test_expect_success 'speedscope sample/profiles/trace-event: 29 of 30 agree, the rest as known' '
 		n=0 &&
 		for f in "$SPEEDSCOPE_DIR"/sample/profiles/trace-event/*.json; do
 			case $(basename "$f") in
-			mismatched-name.json | *with-samples.json) continue ;;
+			mismatched-name.json) continue ;;
 			esac
 			agree "$f" 1000 || exit 1
 			n=$((n + 1))
 		done &&
-		test $n = 27'
+		test $n = 29'
 
 	test_expect_success 'speedscope sample/profiles/speedscope: the valid agree, the invalid are refused' '
 		P=$SPEEDSCOPE_DIR/sample/profiles/speedscope &&

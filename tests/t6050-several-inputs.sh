@@ -60,6 +60,6 @@ test_expect_success 'inputs of other sample types: one line naming both, exit 1'
 test_expect_success 'a bad second input is reported by its name' '
 	printf "garbage\n" >bad.txt &&
 	test_expect_code 1 "$PROFTOOL" top "$SAMPLES/go/cpu.pb" bad.txt &&
-	test_one_line_err "proftool: bad.txt: byte 0: unrecognized profile format (see '\''proftool formats'\''; --from FORMAT forces one)"'
+	test_one_line_err "proftool: bad.txt: byte 0: unrecognized profile format: text starting \"garbage\" (see '\''proftool formats'\''; --from FORMAT forces one)"'
 
 test_done
