@@ -674,7 +674,8 @@ static uint32_t event_type(struct reader *r, const struct span *ev, int has_peri
 {
 	uint32_t old = r->events.n, id;
 
-	if (r->last_event != NONE && ev->n == r->last_ev.len && !memcmp(ev->s, r->last_ev.buf, ev->n))
+	if (r->last_event != NONE && ev->n == r->last_ev.len &&
+	    !memcmp(ev->s, r->last_ev.buf, ev->n))
 		return r->etype_of[r->last_event];
 	id = pt_intern(&r->events, ev->s, ev->n);
 	pt_buf_reset(&r->last_ev);
@@ -803,11 +804,11 @@ known:
  * line, an error) is always read line by line, and so is one the read-ahead does not
  * hold whole. */
 
-#define CHAIN_PROBE	8			/* slots a block may take: a lookup's bound */
-#define CHAIN_SLOTS_MAX ((uint32_t)1 << 16)	/* the table grows to this many slots */
-#define CHAIN_MAX	((size_t)1 << 20)	/* a longer block is read line by line */
-#define CHAIN_BUDGET	((size_t)8 << 20)	/* bytes of blocks and frames kept at most */
-#define SEEN_BITS	18			/* the bits of blocks met once */
+#define CHAIN_PROBE	8		    /* slots a block may take: a lookup's bound */
+#define CHAIN_SLOTS_MAX ((uint32_t)1 << 16) /* the table grows to this many slots */
+#define CHAIN_MAX	((size_t)1 << 20)   /* a longer block is read line by line */
+#define CHAIN_BUDGET	((size_t)8 << 20)   /* bytes of blocks and frames kept at most */
+#define SEEN_BITS	18		    /* the bits of blocks met once */
 
 /* the known block of text s[0..len) under the current header's java-ness, or NULL */
 static struct chain *chain_find(struct reader *r, uint64_t h, const unsigned char *s, size_t len)
@@ -873,8 +874,8 @@ static void chain_clear(struct reader *r)
  * blocks are all dropped, to be learnt again. */
 static void chain_commit(struct reader *r)
 {
-	size_t len = r->cand_text.len,
-	       need = sizeof(struct chain) + ((len + 3) & ~(size_t)3) + r->nframes * sizeof(uint32_t);
+	size_t len = r->cand_text.len, need = sizeof(struct chain) + ((len + 3) & ~(size_t)3) +
+					      r->nframes * sizeof(uint32_t);
 	struct chain_slot *sl;
 	struct chain *c;
 
