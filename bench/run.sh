@@ -14,6 +14,7 @@
 # rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
+#   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too
 set -eu
 groups=" ${BENCH_GROUPS:-realistic scaling heap classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
@@ -139,6 +140,16 @@ if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 		baseline "wc -l" "$work/wc" wc -l "$work/mix.txt"
 		restore
 		row "perf script mix of real programs, $mb MB -> collapsed" "$size" "$osize"
+		# PROFTOOL_BASE: another build (main before a change), paired on the same
+		# file; its output must be the same bytes
+		if test -n "${PROFTOOL_BASE:-}"; then
+			baseline "proftool at PROFTOOL_BASE" "$work/base" \
+				"$PROFTOOL_BASE" convert --to collapsed "$work/mix.txt"
+			restore
+			cmp -s "$work/out" "$work/base" ||
+				{ echo "bench: PROFTOOL_BASE's output differs on the $mb MB mix" >&2; exit 1; }
+			row "perf script mix, $mb MB -> collapsed (outputs equal)" "$size" "$osize"
+		fi
 		if command -v inferno-collapse-perf >/dev/null 2>&1; then
 			baseline "inferno-collapse-perf --nthreads 1" "$work/inf" \
 				inferno-collapse-perf --nthreads 1 "$work/mix.txt"

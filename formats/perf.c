@@ -56,25 +56,6 @@ static const char *find_bytes(const char *s, size_t n, const char *needle)
 	return NULL;
 }
 
-/* 1 if s[0..n) has no NUL and no byte >= 0x80, eight bytes at a time (then no NUL
- * needs looking for) */
-static int plain_ascii(const char *s, size_t n)
-{
-	const uint64_t lo = 0x0101010101010101ULL, hi = 0x8080808080808080ULL;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		if ((w | ((w - lo) & ~w)) & hi)
-			return 0;
-	}
-	for (; i < n; i++)
-		if (!s[i] || (unsigned char)s[i] >= 0x80)
-			return 0;
-	return 1;
-}
-
 /* ---- the header line ---- */
 
 struct span {
@@ -170,34 +151,103 @@ static int is_id_token(const char *s, size_t n, struct span *pid, struct span *t
 
 #define MAX_TOKENS 64
 
+/* The header from its anchor on: s[a..n) starts with the anchor token, a cpu or time
+ * token (else 0: the anchor is elsewhere), and holds at most `room` tokens that count
+ * (perf's order: [cpu] time: period event:, the frame being the rest). h's comm, pid,
+ * tid and ids are set, ids up to the anchor. */
+static int parse_from_anchor(const char *s, size_t n, size_t a, size_t room, struct header *h)
+{
+	size_t ts[5], te[5], nt = 0, i = a, k = 0;
+
+	while (i < n && nt < room && nt < 5) {
+		ts[nt] = i;
+		while (i < n && s[i] != ' ')
+			i++;
+		te[nt++] = i;
+		while (i < n && s[i] == ' ')
+			i++;
+	}
+	if (!nt)
+		return 0;
+	if (is_cpu_token(s + ts[0], te[0] - ts[0])) {
+		h->cpu.s = s + ts[0] + 1;
+		h->cpu.n = te[0] - ts[0] - 2;
+		h->ids.n = (size_t)(s + te[0] - h->ids.s);
+		k++;
+	}
+	if (k < nt && parse_time(s + ts[k], te[k] - ts[k], &h->time)) {
+		h->has_time = 1;
+		k++;
+	}
+	if (!k)
+		return 0;
+	if (k < nt && te[k] - ts[k] > 12 && !memcmp(s + ts[k], "PERF_RECORD_", 12)) {
+		h->sideband = 1;
+		return 1;
+	}
+	/* a period is a number followed by the event or by nothing */
+	if (k < nt && all_digits(s + ts[k], te[k] - ts[k]) &&
+	    (k + 1 == nt || s[te[k + 1] - 1] == ':')) {
+		uint64_t v = 0;
+		size_t j;
+		for (j = ts[k]; j < te[k]; j++) {
+			if (v > (uint64_t)INT64_MAX / 10)
+				return 0;
+			v = v * 10 + (uint64_t)(s[j] - '0');
+		}
+		if (v > (uint64_t)INT64_MAX)
+			return 0;
+		h->period = (int64_t)v;
+		h->has_period = 1;
+		k++;
+	}
+	if (k < nt && s[te[k] - 1] == ':') {
+		h->event.s = s + ts[k];
+		h->event.n = te[k] - ts[k] - 1;
+		k++;
+	}
+	if (k < nt) {
+		h->frame.s = s + ts[k];
+		h->frame.n = n - ts[k];
+	}
+	return 1;
+}
+
+static void header_clear(struct header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->comm.s = h->pid.s = h->tid.s = h->cpu.s = h->event.s = h->frame.s = "";
+}
+
 /* Parse a sample header line (not starting with a tab; trailing blanks removed).
  * Fields in perf's order, any of them absent: comm (may hold spaces and digits) pid/tid
  * [cpu] time: period event: and, without callchains, the frame. The anchor is the first
  * [cpu] or time: token; the token before it is the thread id, everything before that the
- * comm. Returns 0 if the line fits no header form. */
-static int parse_header(const char *s, size_t n, struct header *h)
+ * comm. Returns 0 if the line fits no header form; else 1, and with at, where the anchor
+ * starts (0: none) and how many tokens may follow it (parse_from_anchor's room). */
+static int parse_header_at(const char *s, size_t n, struct header *h, size_t *at, size_t *room)
 {
 	size_t ts[MAX_TOKENS], te[MAX_TOKENS], nt = 0, i = 0, k, anchor = NONE, cstart;
 
-	memset(h, 0, sizeof(*h));
-	h->comm.s = h->pid.s = h->tid.s = h->cpu.s = h->event.s = h->frame.s = "";
+	header_clear(h);
+	*at = *room = 0;
 	while (i < n && s[i] == ' ')
 		i++;
 	cstart = i;
-	/* tokens up to the anchor and a few after it; the rest is the frame */
+	/* tokens up to the anchor; from it on, parse_from_anchor's */
 	while (i < n && nt < MAX_TOKENS) {
 		ts[nt] = i;
 		while (i < n && s[i] != ' ')
 			i++;
 		te[nt] = i;
-		if (anchor == NONE && (is_cpu_token(s + ts[nt], te[nt] - ts[nt]) ||
-				       is_time_token(s + ts[nt], te[nt] - ts[nt])))
+		if (is_cpu_token(s + ts[nt], te[nt] - ts[nt]) ||
+		    is_time_token(s + ts[nt], te[nt] - ts[nt])) {
 			anchor = nt;
+			break;
+		}
 		nt++;
 		while (i < n && s[i] == ' ')
 			i++;
-		if (anchor != NONE && nt >= anchor + 5)
-			break;
 	}
 	if (anchor == NONE) {
 		/* no cpu, no time: "comm [pid/]tid [event:]", or a side-band line printed
@@ -238,49 +288,17 @@ static int parse_header(const char *s, size_t n, struct header *h)
 	}
 	while (h->comm.n && h->comm.s[h->comm.n - 1] == ' ')
 		h->comm.n--;
-	k = anchor;
 	h->ids.s = s + cstart;
 	h->ids.n = anchor > 0 ? te[anchor - 1] - cstart : 0;
-	if (is_cpu_token(s + ts[k], te[k] - ts[k])) {
-		h->cpu.s = s + ts[k] + 1;
-		h->cpu.n = te[k] - ts[k] - 2;
-		h->ids.n = te[k] - cstart;
-		k++;
-	}
-	if (k < nt && parse_time(s + ts[k], te[k] - ts[k], &h->time)) {
-		h->has_time = 1;
-		k++;
-	}
-	if (k < nt && te[k] - ts[k] > 12 && !memcmp(s + ts[k], "PERF_RECORD_", 12)) {
-		h->sideband = 1;
-		return 1;
-	}
-	/* a period is a number followed by the event or by nothing */
-	if (k < nt && all_digits(s + ts[k], te[k] - ts[k]) &&
-	    (k + 1 == nt || s[te[k + 1] - 1] == ':')) {
-		uint64_t v = 0;
-		size_t j;
-		for (j = ts[k]; j < te[k]; j++) {
-			if (v > (uint64_t)INT64_MAX / 10)
-				return 0;
-			v = v * 10 + (uint64_t)(s[j] - '0');
-		}
-		if (v > (uint64_t)INT64_MAX)
-			return 0;
-		h->period = (int64_t)v;
-		h->has_period = 1;
-		k++;
-	}
-	if (k < nt && s[te[k] - 1] == ':') {
-		h->event.s = s + ts[k];
-		h->event.n = te[k] - ts[k] - 1;
-		k++;
-	}
-	if (k < nt) {
-		h->frame.s = s + ts[k];
-		h->frame.n = n - ts[k];
-	}
-	return 1;
+	*at = ts[anchor];
+	*room = MAX_TOKENS - anchor;
+	return parse_from_anchor(s, n, ts[anchor], *room, h);
+}
+
+static int parse_header(const char *s, size_t n, struct header *h)
+{
+	size_t at, room;
+	return parse_header_at(s, n, h, &at, &room);
 }
 
 /* ---- callchain lines ---- */
@@ -368,6 +386,30 @@ static inline uint32_t fline_slot(const char *s, size_t n, size_t keylen)
 	return (uint32_t)(h ^ h >> 29) & (FLINE_N - 1);
 }
 
+/* A block of callchain lines met before, and what reading it gave: one allocation
+ * from the reader's chain_arena, this header, then the len bytes of the block's text,
+ * then its nframes frame ids, leaf first (chain_frames) */
+struct chain {
+	uint32_t len, nlines, nframes;
+	uint32_t root, node; /* the call-tree node of the stack under root (NONE: none yet) */
+	char is_java, last;  /* the header's java-ness (tidy); the last byte of its last line */
+};
+
+struct chain_slot {
+	uint64_t hash;
+	struct chain *c; /* NULL: empty */
+};
+
+static const char *chain_text(const struct chain *c)
+{
+	return (const char *)(c + 1);
+}
+
+static uint32_t *chain_frames(struct chain *c)
+{
+	return (uint32_t *)((char *)(c + 1) + ((c->len + 3) & ~(size_t)3));
+}
+
 struct head_info { /* what a (comm, pid, tid, cpu) header gives */
 	uint32_t labels, root;
 	int is_java;
@@ -420,6 +462,40 @@ struct reader {
 	uint64_t nkept;
 	uint32_t k_comm, k_pid, k_tid, k_cpu;
 	struct pt_buf key, name;
+	/* the last header (header_memo), its anchor and what the text before it gave:
+	 * hm_off and hm_len [0..3] comm, pid, tid and ids; hm_ok 0 if there is none */
+	struct pt_buf hm_line;
+	size_t hm_off[6], hm_len[6], hm_room, hm_at;
+	int hm_ok;
+	/* and where its time token ends (0: no time), whether a cpu token is before it,
+	 * and what the text after it gave: hm_off and hm_len [4] the event, [5] the frame
+	 * (from hm_tend) */
+	size_t hm_tend;
+	int hm_cpu, hm_has_period, hm_sideband;
+	int64_t hm_period;
+	/* the last header's ids and event, and their ids in hkeys and events (NONE: none) */
+	struct pt_buf last_ids, last_ev;
+	uint32_t last_head, last_event;
+
+	/* known callchain blocks, open addressing over CHAIN_PROBE slots a key at most
+	 * (a full window evicts, so no input makes a lookup cost more), their bytes
+	 * bounded by CHAIN_BUDGET */
+	struct pt_input *in;
+	struct chain_slot *chains;
+	uint32_t chain_mask, evict;
+	size_t nchains, chain_bytes;
+	struct pt_arena chain_arena; /* the blocks: dropped all at once (chain_clear) */
+	uint64_t chain_seed;
+	uint64_t *seen; /* after the budget's first overflow, the blocks met once, by a bit
+			 * of their hash (SEEN_BITS) */
+	size_t nseen;
+	/* the block after the current header, met before: kept (chain_commit) at its blank
+	 * line if all its cand_lines lines were read as callchain lines */
+	int bare; /* the record's header holds no frame: its callchain follows */
+	int cand;
+	uint64_t cand_hash, cand_end;
+	uint32_t cand_lines, chain_lines;
+	struct pt_buf cand_text;
 };
 
 static uint32_t mapping_for(struct reader *r, const char *dso, size_t n)
@@ -596,8 +672,15 @@ static uint32_t resolve(struct reader *r, const struct chainline *c)
 /* first sight of an event name: its sample type, or NONE if filtered out */
 static uint32_t event_type(struct reader *r, const struct span *ev, int has_period)
 {
-	uint32_t old = r->events.n, id = pt_intern(&r->events, ev->s, ev->n);
+	uint32_t old = r->events.n, id;
 
+	if (r->last_event != NONE && ev->n == r->last_ev.len &&
+	    !memcmp(ev->s, r->last_ev.buf, ev->n))
+		return r->etype_of[r->last_event];
+	id = pt_intern(&r->events, ev->s, ev->n);
+	pt_buf_reset(&r->last_ev);
+	pt_buf_add(&r->last_ev, ev->s, ev->n);
+	r->last_event = id;
 	if (id >= old) {
 		const char *unit = "count";
 		size_t base = ev->n;
@@ -638,8 +721,17 @@ static void head_info(struct reader *r, const struct header *h)
 	uint32_t id, old;
 	struct head_info *hi;
 
+	/* the samples of a thread come in runs: its header's ids as the last one's */
+	if (r->last_head != NONE && h->ids.n == r->last_ids.len &&
+	    !memcmp(h->ids.s, r->last_ids.buf, h->ids.n)) {
+		id = r->last_head;
+		goto known;
+	}
 	old = r->hkeys.n;
 	id = pt_intern(&r->hkeys, h->ids.s, h->ids.n);
+	pt_buf_reset(&r->last_ids);
+	pt_buf_add(&r->last_ids, h->ids.s, h->ids.n);
+	r->last_head = id;
 	if (id >= old || (id == 0 && !r->hval0)) {
 		struct pt_label l[4];
 		uint32_t nl = 0;
@@ -693,16 +785,136 @@ static void head_info(struct reader *r, const struct header *h)
 						   PT_FRAME_PROCESS);
 		hi->is_java = r->name.len >= 4 && !memcmp(r->name.buf, "java", 4);
 	}
+known:
 	hi = &r->hval[id];
 	r->labels = hi->labels;
 	r->root = hi->root;
 	r->is_java = hi->is_java;
 }
 
-static void flush(struct reader *r)
+/* ---- known callchains ----
+ *
+ * A long profile holds few distinct stacks: the samples of a steady program repeat the
+ * same block of callchain lines, byte for byte, thousands of times. A block is
+ * recognised by its text (hashed, then compared whole) in the bytes the input has read
+ * ahead, and its frames taken as they were the first time: none of its lines is read.
+ * A block is kept once the line reader has read it whole, every line a callchain line
+ * read without a fault (after the budget has once overflowed, only on its second
+ * sight: the first sets a bit); so a block holding anything else (a comment, a damaged
+ * line, an error) is always read line by line, and so is one the read-ahead does not
+ * hold whole. */
+
+#define CHAIN_PROBE	8		    /* slots a block may take: a lookup's bound */
+#define CHAIN_SLOTS_MAX ((uint32_t)1 << 16) /* the table grows to this many slots */
+#define CHAIN_MAX	((size_t)1 << 20)   /* a longer block is read line by line */
+#define CHAIN_BUDGET	((size_t)8 << 20)   /* bytes of blocks and frames kept at most */
+#define SEEN_BITS	18		    /* the bits of blocks met once */
+
+/* the known block of text s[0..len) under the current header's java-ness, or NULL */
+static struct chain *chain_find(struct reader *r, uint64_t h, const unsigned char *s, size_t len)
+{
+	uint32_t k;
+
+	if (!r->chains)
+		return NULL;
+	for (k = 0; k < CHAIN_PROBE; k++) {
+		const struct chain_slot *sl = &r->chains[(h + k) & r->chain_mask];
+		struct chain *c = sl->c;
+		if (!c)
+			return NULL; /* slots are only ever filled, so none is further on */
+		if (sl->hash == h && c->len == len && c->is_java == (char)r->is_java &&
+		    !memcmp(chain_text(c), s, len))
+			return c;
+	}
+	return NULL;
+}
+
+/* the slot for a block of hash h: an empty one in its window, else one of the window
+ * in turn, whose block is forgotten (its bytes stay counted until chain_clear) */
+static struct chain_slot *chain_slot(struct reader *r, uint64_t h)
+{
+	struct chain_slot *sl;
+	uint32_t k;
+
+	for (k = 0; k < CHAIN_PROBE; k++) {
+		sl = &r->chains[(h + k) & r->chain_mask];
+		if (!sl->c)
+			return sl;
+	}
+	r->nchains--;
+	return &r->chains[(h + r->evict++ % CHAIN_PROBE) & r->chain_mask];
+}
+
+/* twice the slots (or the first ones); a block whose window is full is dropped */
+static void chain_grow(struct reader *r)
+{
+	struct chain_slot *old = r->chains;
+	size_t i, nold = old ? (size_t)r->chain_mask + 1 : 0, n = nold ? nold * 2 : 1024;
+
+	r->chains = pt_xcalloc(n, sizeof(*r->chains));
+	r->chain_mask = (uint32_t)(n - 1);
+	for (i = 0; i < nold; i++)
+		if (old[i].c)
+			*chain_slot(r, old[i].hash) = old[i];
+	free(old);
+}
+
+/* forget every block */
+static void chain_clear(struct reader *r)
+{
+	if (r->chains)
+		memset(r->chains, 0, ((size_t)r->chain_mask + 1) * sizeof(*r->chains));
+	r->nchains = r->chain_bytes = 0;
+	pt_arena_release(&r->chain_arena);
+	pt_arena_init(&r->chain_arena);
+}
+
+/* The candidate block has been read whole, every line a callchain line: keep it with
+ * the frames read (r->frames, before the root is added). Over the budget, the known
+ * blocks are all dropped, to be learnt again. */
+static void chain_commit(struct reader *r)
+{
+	size_t len = r->cand_text.len, need = sizeof(struct chain) + ((len + 3) & ~(size_t)3) +
+					      r->nframes * sizeof(uint32_t);
+	struct chain_slot *sl;
+	struct chain *c;
+
+	r->cand = 0;
+	if (need > CHAIN_BUDGET / 4)
+		return;
+	if (r->chain_bytes + need > CHAIN_BUDGET) {
+		chain_clear(r);
+		if (!r->seen) /* blocks met once are many: keep only those met twice */
+			r->seen = pt_xcalloc((size_t)1 << SEEN_BITS >> 6, sizeof(*r->seen));
+	}
+	if (!r->chains || ((r->nchains + 1) * 2 > (size_t)r->chain_mask + 1 &&
+			   r->chain_mask + 1 < CHAIN_SLOTS_MAX))
+		chain_grow(r);
+	c = pt_arena_alloc(&r->chain_arena, need);
+	c->len = (uint32_t)len;
+	c->nlines = r->cand_lines;
+	c->nframes = (uint32_t)r->nframes;
+	c->root = c->node = NONE;
+	c->is_java = (char)r->is_java;
+	c->last = r->end_of[1];
+	memcpy((char *)(c + 1), r->cand_text.buf, len);
+	if (r->nframes)
+		memcpy(chain_frames(c), r->frames, r->nframes * sizeof(uint32_t));
+	sl = chain_slot(r, r->cand_hash);
+	sl->hash = r->cand_hash;
+	sl->c = c;
+	r->nchains++;
+	r->chain_bytes += need;
+}
+
+/* The record read ends: hand its stack to the sink, or add it to the call tree. With c,
+ * the record's callchain is that known block, whose node under the record's root is
+ * remembered: a tree walk only when the root changes. */
+static void flush(struct reader *r, struct chain *c)
 {
 	size_t n;
 
+	r->cand = 0;
 	if (!r->in_record)
 		return;
 	r->in_record = 0;
@@ -726,8 +938,17 @@ static void flush(struct reader *r)
 		if (r->time > r->tmax)
 			r->tmax = r->time;
 	}
-	pt_sink_sample(r->sink, r->p, r->frames, n, 1, r->labels, r->vals,
-		       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+	if (c && !r->sink) {
+		if (c->root != r->root) {
+			c->root = r->root;
+			c->node = pt_profile_stack(r->p, r->frames, n, 1);
+		}
+		pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
+				      r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+	} else {
+		pt_sink_sample(r->sink, r->p, r->frames, n, 1, r->labels, r->vals,
+			       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+	}
 	r->nkept++;
 }
 
@@ -800,12 +1021,125 @@ known:
 	return 0;
 }
 
+static void span_at(struct span *x, const char *s, size_t off, size_t len)
+{
+	x->s = len ? s + off : "";
+	x->n = len;
+}
+
+/* Remember the header s[0..n) whose anchor starts at `at`, parsed as h: the line, and
+ * where its time token ends and what the text after it gave (0: it has no time). */
+static void memo_tail(struct reader *r, const char *s, size_t n, size_t at, const struct header *h)
+{
+	size_t i = at, te;
+
+	pt_buf_reset(&r->hm_line);
+	pt_buf_add(&r->hm_line, s, n);
+	r->hm_tend = 0;
+	if (!h->has_time)
+		return;
+	r->hm_cpu = h->cpu.n != 0;
+	if (r->hm_cpu) {
+		i = (size_t)(h->cpu.s - s) + h->cpu.n + 1;
+		while (i < n && s[i] == ' ')
+			i++;
+	}
+	for (te = i; te < n && s[te] != ' '; te++)
+		;
+	r->hm_tend = te;
+	r->hm_period = h->period;
+	r->hm_has_period = h->has_period;
+	r->hm_sideband = h->sideband;
+	r->hm_off[4] = h->event.n ? (size_t)(h->event.s - s) - te : 0;
+	r->hm_len[4] = h->event.n;
+	r->hm_off[5] = h->frame.n ? (size_t)(h->frame.s - s) - te : 0;
+	r->hm_len[5] = h->frame.n;
+}
+
+/* From the anchor a of a header whose text before it is the last header's: the same
+ * cpu token or none, a time token, then the same text as the last header after its
+ * time token, so the same period, event and frame. 1 if it is so (h filled), else 0. */
+static int same_tail(struct reader *r, const char *s, size_t n, size_t a, struct header *h)
+{
+	size_t i = a, t, te, rest = r->hm_line.len - r->hm_tend;
+
+	if (r->hm_cpu) {
+		for (te = i; te < n && s[te] != ' '; te++)
+			;
+		if (!is_cpu_token(s + i, te - i))
+			return 0;
+		h->cpu.s = s + i + 1;
+		h->cpu.n = te - i - 2;
+		h->ids.n = (size_t)(s + te - h->ids.s);
+		for (i = te; i < n && s[i] == ' '; i++)
+			;
+	}
+	for (t = i, te = i; te < n && s[te] != ' '; te++)
+		;
+	if (n - te != rest || memcmp(s + te, r->hm_line.buf + r->hm_tend, rest) ||
+	    !parse_time(s + t, te - t, &h->time))
+		return 0;
+	h->has_time = 1;
+	h->period = r->hm_period;
+	h->has_period = r->hm_has_period;
+	h->sideband = r->hm_sideband;
+	span_at(&h->event, s, te + r->hm_off[4], r->hm_len[4]);
+	span_at(&h->frame, s, te + r->hm_off[5], r->hm_len[5]);
+	return 1;
+}
+
+/* parse_header, faster for a header whose text up to its anchor is the last header's
+ * (the samples of a thread come in runs): the same tokens come before the anchor, none
+ * of them an anchor, so the anchor is the same token and only the rest is read; and
+ * when the text after the time is the last header's too, only the time. */
+static int header_memo(struct reader *r, const char *s, size_t n, struct header *h)
+{
+	size_t a = r->hm_at, at, room;
+	struct span *x[4];
+	int i;
+
+	x[0] = &h->comm, x[1] = &h->pid, x[2] = &h->tid, x[3] = &h->ids;
+	if (r->hm_ok && n > a && s[a] != ' ' && !memcmp(s, r->hm_line.buf, a)) {
+		header_clear(h);
+		for (i = 0; i < 4; i++)
+			span_at(x[i], s, r->hm_off[i], r->hm_len[i]);
+		h->ids.s = s + r->hm_off[3];
+		if (r->hm_tend && same_tail(r, s, n, a, h))
+			return 1;
+		if (parse_from_anchor(s, n, a, r->hm_room, h)) {
+			memo_tail(r, s, n, a, h);
+			return 1;
+		}
+	}
+	r->hm_ok = 0;
+	if (!parse_header_at(s, n, h, &at, &room))
+		return 0;
+	if (room) {
+		r->hm_ok = 1;
+		r->hm_room = room;
+		r->hm_at = at;
+		for (i = 0; i < 4; i++) {
+			r->hm_off[i] = x[i]->n ? (size_t)(x[i]->s - s) : 0;
+			r->hm_len[i] = x[i]->n;
+		}
+		/* the ids before the anchor: to the blanks before it (parse_from_anchor adds
+		 * the cpu) */
+		r->hm_off[3] = (size_t)(h->ids.s - s);
+		r->hm_len[3] = at;
+		while (r->hm_len[3] > r->hm_off[3] && s[r->hm_len[3] - 1] == ' ')
+			r->hm_len[3]--;
+		r->hm_len[3] -= r->hm_off[3];
+		memo_tail(r, s, n, at, h);
+	}
+	return 1;
+}
+
 static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	struct header h;
 
-	flush(r);
-	if (!parse_header(s, n, &h))
+	flush(r, NULL);
+	if (!header_memo(r, s, n, &h))
 		return pt_diag_error_line(r->d, lineno,
 					  "expected a sample header ('comm pid/tid time: period "
 					  "event:') or a callchain line");
@@ -821,6 +1155,8 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	r->in_record = 1;
 	r->record_line = lineno;
 	r->nframes = 0;
+	r->chain_lines = 0;
+	r->bare = !h.frame.n;
 	r->skip_record = r->etype == NONE;
 	if (r->skip_record)
 		return 0;
@@ -842,15 +1178,19 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
 	size_t i;
+	int rc;
 
 	n = pt_trim_end(s, n);
 	if (!n) {
-		flush(r);
+		if (r->cand && r->chain_lines == r->cand_lines &&
+		    pt_input_tell(r->in) == r->cand_end)
+			chain_commit(r);
+		flush(r, NULL);
 		return 0;
 	}
 	/* any other byte is data: symbols and paths are bytes from binaries, kept as they
 	 * are (writers that need UTF-8 make them valid, util/text.h) */
-	if (!plain_ascii(s, n) && memchr(s, '\0', n))
+	if (memchr(s, '\0', n))
 		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
 	if (s[0] == '#')
 		return 0;
@@ -863,7 +1203,9 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		for (i = 1; i < n && s[i] == ' '; i++)
 			;
 		r->kind = 1;
-		return frame_line(r, s + i, n - i, lineno);
+		rc = frame_line(r, s + i, n - i, lineno);
+		r->chain_lines += !rc;
+		return rc;
 	}
 	if (r->in_record) {
 		/* FlameGraph and inferno also take callchain lines indented with spaces, or
@@ -880,6 +1222,125 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	}
 	r->kind = 0;
 	return header_line(r, s, n, lineno);
+}
+
+/* the 64x64-bit product folded to 64 bits (wyhash's mum), or a stand-in without
+ * 128-bit integers */
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 r = (unsigned __int128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+#else
+	uint64_t r = a * (b | 1);
+	return r ^ r >> 29 ^ b;
+#endif
+}
+
+/* The callchain block at s (n bytes read ahead): 1, its length (through the '\n' of
+ * its last line: a blank line follows), its lines and a hash, if it is a run of lines
+ * each starting with a tab, then a blank line, all within the n bytes and CHAIN_MAX;
+ * else 0.
+ *
+ * The hash samples the block, under a seed drawn per read: its length, the 16 bytes
+ * after each line's tab (perf's address column), the first line's next 16 (the leaf's
+ * symbol) and the block's last 16. It is no keyed hash like util/hash.h's, and blocks
+ * can share it (the same addresses, the same length): a hit compares every byte, a
+ * block probes CHAIN_PROBE slots at most and a full window evicts, so sharing costs
+ * at most those compares and a miss, each linear in the block. */
+static int block_scan(uint64_t seed, const unsigned char *s, size_t n, size_t *len,
+		      uint32_t *nlines, uint64_t *hash)
+{
+	const uint64_t k1 = 0x9e3779b97f4a7c15ULL, k2 = 0xc2b2ae3d27d4eb4fULL;
+	uint64_t a = seed, b = seed ^ k2, w, v;
+	const unsigned char *nl;
+	size_t i = 0, e;
+	uint32_t k = 0;
+
+	if (n > CHAIN_MAX)
+		n = CHAIN_MAX;
+	while (i < n && s[i] == '\t') {
+		nl = memchr(s + i, '\n', n - i);
+		if (!nl)
+			return 0;
+		e = (size_t)(nl - s) + 1;
+		w = e - i;
+		v = 0;
+		if (e - i >= 18) {
+			memcpy(&w, s + i + 1, 8);
+			memcpy(&v, s + i + 9, 8);
+		}
+		a = mum(a ^ w, v ^ k1);
+		if (!k && e - i >= 34) {
+			memcpy(&w, s + i + 18, 8);
+			memcpy(&v, s + i + 26, 8);
+			b = mum(b ^ w, v ^ k2);
+		}
+		k++;
+		i = e;
+		if (i < n && s[i] == '\n') {
+			w = v = 0;
+			if (i >= 16) {
+				memcpy(&w, s + i - 16, 8);
+				memcpy(&v, s + i - 8, 8);
+			}
+			*hash = mum(mum(a ^ w, v ^ i) ^ k2, b ^ k1);
+			*len = i;
+			*nlines = k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Once the known blocks have filled their budget, a block is kept on its second sight:
+ * whether h was met before (and it is from now on). */
+static int seen_before(struct reader *r, uint64_t h)
+{
+	uint64_t bit = h >> (64 - SEEN_BITS);
+
+	if (r->seen[bit / 64] >> (bit % 64) & 1)
+		return 1;
+	r->seen[bit / 64] |= (uint64_t)1 << (bit % 64);
+	if (++r->nseen > ((size_t)1 << SEEN_BITS) / 2) { /* forget, before all bits are set */
+		memset(r->seen, 0, ((size_t)1 << SEEN_BITS) / 8);
+		r->nseen = 0;
+	}
+	return 0;
+}
+
+/* Right after a sample header whose frames are on the lines to come: a block met before
+ * gives its frames and the record ends, its lines and the blank line after it taken
+ * unread; a block met once before becomes the candidate read_line keeps. */
+static void known_chain(struct reader *r, struct pt_input *in)
+{
+	size_t n, len;
+	uint32_t nlines;
+	const unsigned char *s = pt_input_ahead(in, &n);
+	struct chain *c;
+	uint64_t h;
+
+	if (!block_scan(r->chain_seed, s, n, &len, &nlines, &h))
+		return;
+	c = chain_find(r, h, s, len);
+	if (c) {
+		PT_ALLOC_GROW(r->frames, (size_t)c->nframes + 1, r->frames_alloc);
+		memcpy(r->frames, chain_frames(c), c->nframes * sizeof(uint32_t));
+		r->nframes = c->nframes;
+		pt_input_skip_lines(in, len + 1, (uint64_t)c->nlines + 1);
+		r->kind = 1; /* as if its lines had been read: the last was a callchain line */
+		r->end_of[1] = c->last;
+		flush(r, c);
+		return;
+	}
+	if (r->seen && !seen_before(r, h))
+		return;
+	r->cand = 1;
+	r->cand_hash = h;
+	r->cand_lines = nlines;
+	r->cand_end = pt_input_tell(in) + len + 1;
+	pt_buf_reset(&r->cand_text);
+	pt_buf_add(&r->cand_text, s, len);
 }
 
 /* The line just read had no newline after it: the input may have been cut inside it
@@ -928,6 +1389,18 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_intern_init(&r.events, &r.arena);
 	pt_buf_init(&r.key);
 	pt_buf_init(&r.name);
+	pt_buf_init(&r.cand_text);
+	pt_buf_init(&r.last_ids);
+	pt_buf_init(&r.hm_line);
+	pt_buf_init(&r.last_ev);
+	r.last_head = r.last_event = NONE;
+	r.in = in;
+	pt_arena_init(&r.chain_arena);
+	{
+		struct pt_hash_key k;
+		pt_hash_key_init(&k);
+		r.chain_seed = k.k0 ^ k.k1;
+	}
 	/* event id 0 is "": no event field, the samples type only */
 	PT_ALLOC_GROW(r.etype_of, 1, r.etype_alloc);
 	r.etype_of[0] = NONE - 1;
@@ -949,6 +1422,9 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 			pt_diag_skip(d, in->lineno);
 		if (!failed) {
 			line_read(&r, line, n);
+			if (!got && !r.kind && r.in_record && !r.skip_record && r.bare &&
+			    !r.nframes)
+				known_chain(&r, in);
 		} else if (pt_read_skip(o, d, in->lineno) < 0) {
 			ret = -1;
 			goto out;
@@ -958,7 +1434,7 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		ret = -1;
 		goto out;
 	}
-	flush(&r); /* a last record without a blank line after it counts too */
+	flush(&r, NULL); /* a last record without a blank line after it counts too */
 	/* no record at all (an empty input, comments only, a record cut short): nothing,
 	 * as stackcollapse-perf.pl and inferno print nothing */
 	if (!r.nkept && !d->cut_line && (r.events.n > 1 || d->skipped)) {
@@ -994,6 +1470,13 @@ out:
 	pt_arena_release(&r.arena);
 	pt_buf_release(&r.key);
 	pt_buf_release(&r.name);
+	pt_arena_release(&r.chain_arena);
+	free(r.chains);
+	free(r.seen);
+	pt_buf_release(&r.cand_text);
+	pt_buf_release(&r.last_ids);
+	pt_buf_release(&r.hm_line);
+	pt_buf_release(&r.last_ev);
 	return ret;
 }
 

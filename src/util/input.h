@@ -84,6 +84,21 @@ static inline uint64_t pt_input_tell(const struct pt_input *in)
 {
 	return in->offset + in->pos;
 }
+/* The bytes already read ahead of the current position (*len of them), reading no
+ * more: a line reader may look at the lines to come without taking them. */
+static inline const unsigned char *pt_input_ahead(const struct pt_input *in, size_t *len)
+{
+	*len = in->end - in->pos;
+	return in->buf + in->pos;
+}
+/* Take n bytes of the read-ahead that hold nlines whole lines, each with its '\n', as
+ * nlines calls of getline would (lineno follows). */
+static inline void pt_input_skip_lines(struct pt_input *in, size_t n, uint64_t nlines)
+{
+	in->pos += n;
+	in->lineno += nlines;
+	in->cut = 0;
+}
 /* Read the rest of the input into one malloc'd buffer (binary formats that need it
  * whole). Returns 0 or -1. The caller frees *data. */
 int pt_input_slurp(struct pt_input *in, unsigned char **data, size_t *len);
