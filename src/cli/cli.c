@@ -3,12 +3,12 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/pattern.h"
 #include "cli/cli.h"
 #include "util/output.h"
 #include "util/xalloc.h"
@@ -414,15 +414,13 @@ static int parse_seconds(const char *s, double *out)
 
 static int check_regex(const struct pt_cmd_spec *spec, const char *opt, const char *re)
 {
-	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-		regerror(rc, &r, msg, sizeof(msg));
+	char msg[256];
+	struct pt_pattern *r = pt_pattern_compile(re, msg, sizeof(msg));
+	if (!r) {
 		pt_usage_error(spec, "bad regular expression '%s' for --%s: %s", re, opt, msg);
 		return -1;
 	}
-	regfree(&r);
+	pt_pattern_free(r);
 	return 0;
 }
 
