@@ -32,7 +32,8 @@ const struct pt_opt pt_input_options[] = {
 	{"timeout", 0, required_argument, PT_OPT_TIMEOUT, "SECONDS",
 	 "URL inputs: give up after SECONDS (default: the --seconds asked for, or 30, plus 60)"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
-	 "keep only stacks with a function matching RE"},
+	 "keep only stacks with a function matching RE (RE2/PCRE2 syntax: \\d, (?i); man "
+	 "proftool, PATTERNS)"},
 	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
 	 "drop stacks with a function matching RE"},
 	{"hide", 0, required_argument, PT_OPT_HIDE, "RE", "remove frames matching RE from stacks"},
@@ -42,7 +43,7 @@ const struct pt_opt pt_input_options[] = {
 	{"prune-from", 0, required_argument, PT_OPT_PRUNE_FROM, "RE",
 	 "drop the callees of the rootmost frame matching RE"},
 	{"match-file", 0, no_argument, PT_OPT_MATCH_FILE, NULL,
-	 "the regexes above match the file path too"},
+	 "the regexes above match the file path too (all unanchored; cost bounded)"},
 	{"tag", 0, required_argument, PT_OPT_TAG, "KEY=VALUE",
 	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND)"},
 	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
