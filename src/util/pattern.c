@@ -172,7 +172,7 @@ static int too_costly(const struct pt_pattern *pat, int rc, uint32_t steps, size
 static int has_unit(const char *s, size_t n, int u)
 {
 	int other = u >= 'a' && u <= 'z' ? u - 32 : u >= 'A' && u <= 'Z' ? u + 32 : u;
-	return u < 0 || memchr(s, u, n) || (other != u && memchr(s, other, n));
+	return u < 0 || (n && (memchr(s, u, n) || (other != u && memchr(s, other, n))));
 }
 
 int pt_pattern_match_group(struct pt_pattern *pat, const char *s, size_t n, unsigned g,
