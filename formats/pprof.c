@@ -6,11 +6,11 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "util/pattern.h"
 #include "util/buf.h"
 #include "core/sink.h"
 #include "formats/format.h"
@@ -415,7 +415,7 @@ struct reader {
 	size_t labels_alloc;
 	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
 	int pruning, has_keep;
-	regex_t drop, keep;
+	struct pt_pattern *drop, *keep;
 	uint8_t *func_drops; /* per function: 0 not looked at, 1 kept, 2 dropped */
 	uint8_t *loc_prune;  /* per location: PRUNE_* */
 	uint32_t *loc_cut;   /* per location: inner frames cut off (PRUNE_BENEATH) */
@@ -471,32 +471,39 @@ static int put_id(struct reader *r, struct pt_map *m, uint64_t id, uint32_t v, u
 }
 
 /* pprof's RemoveUninteresting: drop_frames (and keep_frames, when drop_frames is set)
- * match whole simplified function names, as "^(RE)$". pprof compiles them with Go's
- * RE2, we with POSIX extended regular expressions: the same for the names and
- * alternations profilers write. */
+ * match whole simplified function names, as "^(?:RE)$". pprof compiles them with Go's
+ * RE2, we with util/pattern.h's PCRE2, which reads RE2's syntax. A string table entry
+ * holding a NUL cannot be a pattern. */
 static int prune_init(struct reader *r, uint64_t off)
 {
 	const struct pt_profile *p = r->p;
 	const char *what = "drop_frames";
 	struct pt_buf re = PT_BUF_INIT;
-	int rc;
+	char msg[256];
 
 	if (!p->drop_frames || !pt_intern_len(&p->strings, p->drop_frames))
 		return 0;
-	pt_buf_addf(&re, "^(%s)$", pt_s(p, p->drop_frames));
-	rc = regcomp(&r->drop, re.buf, REG_EXTENDED | REG_NOSUB);
-	if (!rc && p->keep_frames && pt_intern_len(&p->strings, p->keep_frames)) {
+	pt_buf_addf(&re, "^(?:%s)$", pt_s(p, p->drop_frames));
+	r->drop = pt_intern_len(&p->strings, p->drop_frames) == strlen(pt_s(p, p->drop_frames))
+			  ? pt_pattern_compile(re.buf, msg, sizeof(msg))
+			  : NULL;
+	if (r->drop && p->keep_frames && pt_intern_len(&p->strings, p->keep_frames)) {
 		pt_buf_reset(&re);
-		pt_buf_addf(&re, "^(%s)$", pt_s(p, p->keep_frames));
+		pt_buf_addf(&re, "^(?:%s)$", pt_s(p, p->keep_frames));
 		what = "keep_frames";
-		rc = regcomp(&r->keep, re.buf, REG_EXTENDED | REG_NOSUB);
-		if (rc)
-			regfree(&r->drop);
-		else
+		r->keep = pt_intern_len(&p->strings, p->keep_frames) ==
+					  strlen(pt_s(p, p->keep_frames))
+				  ? pt_pattern_compile(re.buf, msg, sizeof(msg))
+				  : NULL;
+		if (!r->keep) {
+			pt_pattern_free(r->drop);
+			r->drop = NULL;
+		} else {
 			r->has_keep = 1;
+		}
 	}
 	pt_buf_release(&re);
-	if (rc)
+	if (!r->drop)
 		return pt_diag_error_at(r->d, off, "%s is not a regular expression we can read",
 					what);
 	r->pruning = 1;
@@ -528,8 +535,9 @@ static void simplify_func(struct pt_buf *b, const char *s, size_t n)
 	pt_buf_add(b, s, n);
 }
 
-/* 1 if frames of function f are dropped: its simplified name matches drop_frames and
- * not keep_frames; looked up once per function */
+/* 1 if frames of function f are dropped: its simplified name (bytes, NULs too, as Go's
+ * strings) matches drop_frames and not keep_frames; looked up once per function. -1
+ * with the diag filled when a match is too costly. */
 static int prune_func(struct reader *r, uint32_t f)
 {
 	uint32_t name = r->p->funcs[f].name;
@@ -538,12 +546,14 @@ static int prune_func(struct reader *r, uint32_t f)
 	if (!n)
 		return 0;
 	if (!r->func_drops[f]) {
-		int drop;
+		int drop, keep = 0;
 		simplify_func(&r->name, pt_s(r->p, name), n);
-		drop = !memchr(r->name.buf, '\0', r->name.len) &&
-		       !regexec(&r->drop, r->name.buf, 0, NULL, 0) &&
-		       !(r->has_keep && !regexec(&r->keep, r->name.buf, 0, NULL, 0));
-		r->func_drops[f] = drop ? 2 : 1;
+		drop = pt_pattern_match(r->drop, r->name.buf, r->name.len, r->d);
+		if (drop > 0 && r->has_keep)
+			keep = pt_pattern_match(r->keep, r->name.buf, r->name.len, r->d);
+		if (drop < 0 || keep < 0)
+			return -1;
+		r->func_drops[f] = drop && !keep ? 2 : 1;
 	}
 	return r->func_drops[f] == 2;
 }
@@ -551,24 +561,28 @@ static int prune_func(struct reader *r, uint32_t f)
 /* pprof's Prune, for location i: the outermost line whose function is dropped marks it;
  * the lines inside it (that line included) are cut, or the whole location is pruned
  * when that line is its outermost one */
-static void prune_location(struct reader *r, size_t i)
+static int prune_location(struct reader *r, size_t i)
 {
 	size_t start = r->loc_start[i], n = r->loc_start[i + 1] - start, j;
 	const PbLocation *pl = r->pb->location[i];
+	int drop = 0;
 
 	if (!pl->n_line)
-		return;
+		return 0;
 	for (j = n; j-- > 0;)
-		if (prune_func(r, r->p->frames[r->loc_frames[start + j]].func))
+		if ((drop = prune_func(r, r->p->frames[r->loc_frames[start + j]].func)))
 			break;
+	if (drop < 0)
+		return -1;
 	if (j == SIZE_MAX)
-		return;
+		return 0;
 	if (j == n - 1) {
 		r->loc_prune[i] = PRUNE_WHOLE;
 	} else {
 		r->loc_prune[i] = PRUNE_BENEATH;
 		r->loc_cut[i] = (uint32_t)(j + 1);
 	}
+	return 0;
 }
 
 /* the first of a sample's locations (leaf first) that stays: from the root, past the
@@ -698,7 +712,8 @@ static int read_locations(struct reader *r)
 	}
 	r->loc_start[i] = k;
 	for (i = 0; r->pruning && i < r->pb->n_location; i++)
-		prune_location(r, i);
+		if (prune_location(r, i) < 0)
+			return -1;
 	return 0;
 }
 
@@ -963,11 +978,8 @@ out:
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
-	if (r.pruning) {
-		regfree(&r.drop);
-		if (r.has_keep)
-			regfree(&r.keep);
-	}
+	pt_pattern_free(r.drop);
+	pt_pattern_free(r.keep);
 	free(r.func_drops);
 	free(r.loc_prune);
 	free(r.loc_cut);

@@ -8,12 +8,12 @@
  * result has no empty branches. Rows carry their labels; events follow their rows. */
 #include "config.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/pattern.h"
 #include "analysis/filter.h"
 #include "util/text.h"
 #include "core/units.h"
@@ -328,48 +328,59 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 /* ---- matching ---- */
 
 struct matcher {
-	regex_t re;
+	struct pt_pattern *re;
 	const struct pt_profile *p;
 	int match_file;
-	uint8_t *cache; /* per function: 0 unknown, 1 no, 2 yes */
+	uint8_t *cache; /* per string id: 0 unknown, 1 no, 2 yes (functions share names and
+			 * files, so each string is matched once) */
+	struct pt_diag *d; /* filled when a match is too costly */
 };
 
 static int matcher_init(struct matcher *m, const char *opt, const char *re,
 			const struct pt_profile *p, int match_file, struct pt_diag *d)
 {
-	int rc = regcomp(&m->re, re, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-		regerror(rc, &m->re, msg, sizeof(msg));
+	char msg[256];
+
+	if (!(m->re = pt_pattern_compile(re, msg, sizeof(msg))))
 		return pt_diag_error(d, "bad regular expression '%s' for --%s: %s", re, opt, msg);
-	}
 	m->p = p;
 	m->match_file = match_file;
-	m->cache = p ? pt_xcalloc(p->nfuncs ? p->nfuncs : 1, 1) : NULL;
+	m->cache = p ? pt_xcalloc(p->strings.n ? p->strings.n : 1, 1) : NULL;
+	m->d = d;
 	return 0;
 }
 
 static void matcher_release(struct matcher *m)
 {
-	regfree(&m->re);
+	pt_pattern_free(m->re);
 	free(m->cache);
+}
+
+/* 1 or 0, or -1 when a match is too costly (m->d filled) */
+static int str_matches(struct matcher *m, uint32_t s)
+{
+	if (!m->cache[s]) {
+		int hit = pt_pattern_match(m->re, pt_s(m->p, s),
+					   pt_intern_len(&m->p->strings, s), m->d);
+		if (hit < 0)
+			return -1;
+		m->cache[s] = hit ? 2 : 1;
+	}
+	return m->cache[s] == 2;
 }
 
 static int func_matches(struct matcher *m, uint32_t func)
 {
-	if (!m->cache[func]) {
-		const struct pt_func *f = &m->p->funcs[func];
-		int hit = !regexec(&m->re, pt_s(m->p, f->name), 0, NULL, 0);
-		if (!hit && m->match_file && f->file)
-			hit = !regexec(&m->re, pt_s(m->p, f->file), 0, NULL, 0);
-		m->cache[func] = hit ? 2 : 1;
-	}
-	return m->cache[func] == 2;
+	const struct pt_func *f = &m->p->funcs[func];
+	int hit = str_matches(m, f->name);
+	if (!hit && m->match_file && f->file)
+		hit = str_matches(m, f->file);
+	return hit;
 }
 
 static int node_matches(struct matcher *m, uint32_t n)
 {
-	return n && func_matches(m, pt_frame_of(m->p, n)->func);
+	return n ? func_matches(m, pt_frame_of(m->p, n)->func) : 0;
 }
 
 /* ---- the filters ---- */
@@ -379,7 +390,8 @@ enum kind { K_FOCUS, K_IGNORE, K_SHOW_FROM, K_HIDE, K_SHOW, K_PRUNE_FROM };
 static const char *const kind_opt[] = {"focus", "ignore", "show-from",
 				       "hide",	"show",	  "prune-from"};
 
-static void plan_regex(const struct pt_profile *p, struct plan *pl, enum kind k, struct matcher *m)
+/* -1 when a match is too costly (m->d filled) */
+static int plan_regex(const struct pt_profile *p, struct plan *pl, enum kind k, struct matcher *m)
 {
 	uint32_t n;
 
@@ -388,6 +400,8 @@ static void plan_regex(const struct pt_profile *p, struct plan *pl, enum kind k,
 		uint32_t par = p->nodes[n].parent;
 		uint8_t pf = pl->flags[par], f = 0;
 		int hit = node_matches(m, n);
+		if (hit < 0)
+			return -1;
 		switch (k) {
 		case K_FOCUS:
 		case K_IGNORE:
@@ -424,6 +438,7 @@ static void plan_regex(const struct pt_profile *p, struct plan *pl, enum kind k,
 	/* a row at the root itself has no frame to match */
 	if (k == K_FOCUS || k == K_SHOW_FROM)
 		pl->flags[0] |= N_DROPROWS;
+	return 0;
 }
 
 /* collapse_recursion: a function already on the (folded) path sends the walk back to
@@ -854,7 +869,11 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		if (matcher_init(&m, kind_opt[k], re, p, f->match_file, d) < 0)
 			return -1; /* checked above: cannot happen */
 		plan_init(&pl, p);
-		plan_regex(p, &pl, (enum kind)k, &m);
+		if (plan_regex(p, &pl, (enum kind)k, &m) < 0) {
+			matcher_release(&m);
+			plan_release(&pl);
+			return -1;
+		}
 		matcher_release(&m);
 		pt_buf_addf(&what, "--%s '%s'%s", kind_opt[k], re,
 			    f->match_file ? " (names and files)" : "");

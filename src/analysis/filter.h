@@ -4,8 +4,8 @@
  *
  * Filters (pprof's -focus/-ignore/-hide/-show/-show_from/-prune_from, -tagfocus, a time
  * window, folding recursion) run in a fixed order, each as one pass that records what it
- * removed in a struct pt_filter_log. Regexes are POSIX extended, unanchored, matched
- * against the function name (and the file path with match_file).
+ * removed in a struct pt_filter_log. Regexes are util/pattern.h's (PCRE2, RE2's syntax),
+ * unanchored, matched against the function name (and the file path with match_file).
  *
  * The same copying machinery re-keys a tree at a coarser granularity (functions, files,
  * lines) for writers, and merges one profile into another (pt_profile_merge). */
@@ -32,7 +32,7 @@ struct pt_tag_cond {
 #define PT_FILTER_MAX_TAGS 64
 
 struct pt_filter {
-	const char *focus, *ignore, *hide, *show, *show_from, *prune_from; /* ERE or NULL */
+	const char *focus, *ignore, *hide, *show, *show_from, *prune_from; /* regex or NULL */
 	int match_file; /* match the function's file path too */
 	struct pt_tag_cond tags[PT_FILTER_MAX_TAGS];
 	size_t ntags;
@@ -79,7 +79,8 @@ void pt_filter_log_describe(const struct pt_filter_log *l, const struct pt_profi
 /* Apply every filter of f to *p (replaced by the result; the old one is released).
  * log (may be NULL) gets one step per filter applied. Returns 0, or -1 with d filled
  * (a regex that does not compile, a stack filter on a profile without stacks, a time
- * window without a timeline); *p is then unchanged. */
+ * window without a timeline: *p is then unchanged; a regex too costly to match on a
+ * name: *p may hold the passes before it). */
 int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,
 		    struct pt_diag *d);
 

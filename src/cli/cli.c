@@ -3,13 +3,13 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/buf.h"
+#include "util/pattern.h"
 #include "cli/cli.h"
 #include "util/output.h"
 #include "util/xalloc.h"
@@ -37,7 +37,8 @@ const struct pt_opt pt_input_options[] = {
 	 "URL inputs: also keep the bytes fetched in FILE (default: in $PROFTOOL_SAVE_DIR "
 	 "when set, named as pprof names them)"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
-	 "keep only stacks with a function matching RE"},
+	 "keep only stacks with a function matching RE (RE2/PCRE2 syntax: \\d, (?i); man "
+	 "proftool, PATTERNS)"},
 	{"ignore", 0, required_argument, PT_OPT_IGNORE, "RE",
 	 "drop stacks with a function matching RE"},
 	{"hide", 0, required_argument, PT_OPT_HIDE, "RE", "remove frames matching RE from stacks"},
@@ -47,7 +48,7 @@ const struct pt_opt pt_input_options[] = {
 	{"prune-from", 0, required_argument, PT_OPT_PRUNE_FROM, "RE",
 	 "drop the callees of the rootmost frame matching RE"},
 	{"match-file", 0, no_argument, PT_OPT_MATCH_FILE, NULL,
-	 "the regexes above match the file path too"},
+	 "the regexes above match the file path too (all unanchored; cost bounded)"},
 	{"tag", 0, required_argument, PT_OPT_TAG, "KEY=VALUE",
 	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND)"},
 	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
@@ -507,15 +508,13 @@ static int parse_seconds(const char *s, double *out)
 
 static int check_regex(const struct pt_cmd_spec *spec, const char *opt, const char *re)
 {
-	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-		regerror(rc, &r, msg, sizeof(msg));
+	char msg[256];
+	struct pt_pattern *r = pt_pattern_compile(re, msg, sizeof(msg));
+	if (!r) {
 		pt_usage_error(spec, "bad regular expression '%s' for --%s: %s", re, opt, msg);
 		return -1;
 	}
-	regfree(&r);
+	pt_pattern_free(r);
 	return 0;
 }
 

@@ -4,12 +4,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/pattern.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/driver.h"
@@ -32,7 +32,7 @@ static const struct pt_opt merge_options[] = {
 	 "put the label KEY=VALUE on every sample of every input"},
 	{"label-from-path", 0, required_argument, OPT_LABEL_FROM_PATH, "KEY=RE",
 	 "label each input's samples KEY=what RE's first group (else all of RE) matched in its "
-	 "path"},
+	 "path (RE as the filters take it)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {merge_options, pt_input_options, pt_help_option,
@@ -52,7 +52,7 @@ static const struct pt_cmd_spec spec = {
 
 struct path_label {
 	const char *key;
-	regex_t re;
+	struct pt_pattern *re;
 };
 
 struct merge_args {
@@ -88,7 +88,7 @@ static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const c
 	struct merge_args *a = ctx;
 	const char *rest;
 	char *key;
-	int err;
+	char msg[256];
 
 	switch (id) {
 	case OPT_TO:
@@ -110,10 +110,7 @@ static int merge_option(void *ctx, const struct pt_cmd_spec *sp, int id, const c
 			pt_usage_error(sp, "--label-from-path needs KEY=RE, not '%s'", arg);
 			return -1;
 		}
-		if ((err = regcomp(&a->from_path[a->nfrom].re, rest, REG_EXTENDED))) {
-			char msg[256];
-			regerror(err, &a->from_path[a->nfrom].re, msg, sizeof(msg));
-			regfree(&a->from_path[a->nfrom].re);
+		if (!(a->from_path[a->nfrom].re = pt_pattern_compile(rest, msg, sizeof(msg)))) {
 			free(key);
 			pt_usage_error(sp, "bad --label-from-path regex '%s': %s", rest, msg);
 			return -1;
@@ -131,7 +128,7 @@ static void merge_args_release(struct merge_args *a)
 		free((char *)a->labels[i].key);
 	for (i = 0; i < a->nfrom; i++) {
 		free((char *)a->from_path[i].key);
-		regfree(&a->from_path[i].re);
+		pt_pattern_free(a->from_path[i].re);
 	}
 	free(a->labels);
 	free(a->from_path);
@@ -144,32 +141,40 @@ struct stream {
 	const struct merge_args *a;
 };
 
-/* label one input (read and filtered) as the options say */
-static void stream_label(void *ctx, const char *path, struct pt_profile *p)
+/* label one input (read and filtered) as the options say; -1 with d filled when a
+ * --label-from-path pattern is too costly to match on the path */
+static int stream_label(void *ctx, const char *path, struct pt_profile *p, struct pt_diag *d)
 {
 	const struct merge_args *a = ((struct stream *)ctx)->a;
 	struct pt_merge_label *v;
-	size_t i, n = 0;
-	regmatch_t m[2];
+	size_t i, n = 0, so, eo;
+	int ret = 0;
 
 	if (!a->nlabels && !a->nfrom)
-		return;
+		return 0;
 	v = pt_xreallocarray(NULL, a->nlabels + a->nfrom, sizeof(*v));
 	for (i = 0; i < a->nlabels; i++)
 		v[n++] = a->labels[i];
 	/* the path's labels after the fixed ones: they win for the same key */
 	for (i = 0; i < a->nfrom; i++) {
-		const regex_t *re = &a->from_path[i].re;
-		int g = re->re_nsub > 0;
-		if (regexec(re, path, 2, m, 0) || m[g].rm_so < 0 || m[g].rm_eo == m[g].rm_so)
+		struct pt_pattern *re = a->from_path[i].re;
+		unsigned g = pt_pattern_groups(re) > 0;
+		int hit = pt_pattern_match_group(re, path, strlen(path), g, &so, &eo, d);
+		if (hit < 0) {
+			ret = -1;
+			break;
+		}
+		if (!hit || so == (size_t)-1 || eo == so)
 			continue; /* no match: no label of this key */
 		v[n].key = a->from_path[i].key;
-		v[n++].value = xstrndup(path + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+		v[n++].value = xstrndup(path + so, eo - so);
 	}
-	pt_profile_set_labels(p, v, n);
+	if (!ret)
+		pt_profile_set_labels(p, v, n);
 	for (i = a->nlabels; i < n; i++)
 		free((char *)v[i].value);
 	free(v);
+	return ret;
 }
 
 /* Producer metadata (stackprof's mode and interval, ...) is written by no writer but

@@ -2,7 +2,6 @@
  * functions whose names match a pattern (stackprof --method, pprof -list/-peek). */
 #include "config.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +23,7 @@ static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 
 static const struct pt_opt method_options[] = {
 	{"regex", 0, no_argument, OPT_REGEX, NULL,
-	 "PATTERN is a POSIX extended regex (default: a literal substring)"},
+	 "PATTERN is a regex, as the filters take (default: a literal substring)"},
 	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
 	 "look for source files under DIR (the recorded path, then shorter tails of it)"},
 	PT_OPT_FORMAT_ROW("text|json", "output format"),
@@ -69,8 +68,7 @@ int cmd_method(int argc, char **argv)
 	struct method_args ma = {0, NULL};
 	struct pt_method_opts o;
 	struct pt_run r;
-	regex_t re;
-	int ret = PT_EXIT_OK, have_re = 0;
+	int ret = PT_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
@@ -83,14 +81,9 @@ int cmd_method(int argc, char **argv)
 		return pt_usage_error(&spec, "a PATTERN is required");
 	o.pattern = argv[optind++];
 	if (ma.use_regex) {
-		int rc = regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char msg[256];
-			regerror(rc, &re, msg, sizeof(msg));
+		char msg[256];
+		if (!(o.re = pt_pattern_compile(o.pattern, msg, sizeof(msg))))
 			return pt_usage_error(&spec, "bad regex '%s': %s", o.pattern, msg);
-		}
-		have_re = 1;
-		o.re = &re;
 	}
 
 	pt_run_init(&r, &common, "-");
@@ -100,8 +93,7 @@ int cmd_method(int argc, char **argv)
 		o.type = r.type;
 		ret = pt_run_emit(&r, ra.outpath, emit_method, &o);
 	}
-	if (have_re)
-		regfree(&re);
+	pt_pattern_free(o.re);
 	pt_run_release(&r);
 	return ret;
 }

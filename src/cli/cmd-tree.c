@@ -1,7 +1,6 @@
 /* cmd-tree.c: `proftool tree`: callers and callees of each function (pprof -peek). */
 #include "config.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,10 +22,11 @@ static const struct pt_opt tree_options[] = {
 static const struct pt_opt *const tables[] = {tree_options, pt_input_options, pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
 	"tree", "tree [OPTIONS] [PATTERN] [FILE...]",
-	"For each function (those whose name matches the extended regex PATTERN), its\n"
-	"callers above and callees below with the value of each call and its share of the\n"
-	"function's cum, as pprof -peek prints them. With one argument it is the FILE;\n"
-	"several FILEs are merged.",
+	"For each function (those whose name matches the regex PATTERN), its callers\n"
+	"above and callees below with the value of each call and its share of the\n"
+	"function's cum, as pprof -peek prints them. PATTERN is a regex as the filters\n"
+	"take it (PCRE2, RE2's syntax). With one argument it is the FILE; several FILEs\n"
+	"are merged.",
 	tables, NULL};
 
 static int emit_tree(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
@@ -48,11 +48,13 @@ int cmd_tree(int argc, char **argv)
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
 	if (argc - optind >= 2) {
-		regex_t re;
+		char msg[256];
+		struct pt_pattern *re;
 		o.pattern = argv[optind++];
-		if (regcomp(&re, o.pattern, REG_EXTENDED | REG_NOSUB))
-			return pt_usage_error(&spec, "bad regular expression '%s'", o.pattern);
-		regfree(&re);
+		if (!(re = pt_pattern_compile(o.pattern, msg, sizeof(msg))))
+			return pt_usage_error(&spec, "bad regular expression '%s': %s", o.pattern,
+					      msg);
+		pt_pattern_free(re);
 	}
 	o.by_cum = ra.by_cum;
 	o.format = ra.format;

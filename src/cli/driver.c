@@ -375,8 +375,12 @@ static int stream_one(const struct pt_common *c, const char *path, struct pt_pro
 		      pt_run_label_fn label, void *ctx)
 {
 	int ret = load_filtered(c, path, p);
-	if (!ret && label)
-		label(ctx, path, p);
+	if (!ret && label) {
+		struct pt_diag d;
+		pt_diag_init(&d, NULL);
+		if (label(ctx, path, p, &d) < 0)
+			ret = pt_cli_fail(&d);
+	}
 	return ret;
 }
 

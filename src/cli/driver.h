@@ -117,12 +117,14 @@ int pt_run_each(struct pt_run *r, pt_run_next_fn next, void *next_ctx, pt_run_ea
 		void *ctx);
 
 /* A stream of inputs merged into r->p one at a time (merge): label(), if not NULL,
- * may change each input as read and filtered, before it is merged. The
+ * may change each input as read and filtered, before it is merged (0, or -1 with d
+ * filled: printed, and the stream ends). The
  * first input becomes r->p and r->path; a timeline the load options did not ask for
  * is dropped. Returns 0, PT_RUN_NO_INPUT (nothing printed) when next() gave nothing,
  * or the exit status of the failure printed. */
 #define PT_RUN_NO_INPUT (-1)
-typedef void (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p);
+typedef int (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p,
+			       struct pt_diag *d);
 int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, void *ctx);
 
 /* The heap graph of path (formats/load.h: pt_load_heap) into g, which is initialized

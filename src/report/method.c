@@ -15,12 +15,15 @@
 #include "core/units.h"
 #include "util/xalloc.h"
 
-static int matches(const struct pt_profile *p, const struct pt_method_opts *o, uint32_t name)
+/* 1 or 0, or -1 when the regex is too costly to match (d filled) */
+static int matches(const struct pt_profile *p, const struct pt_method_opts *o, uint32_t name,
+		   struct pt_diag *d)
 {
 	const char *s = pt_s(p, name);
+	size_t n = pt_intern_len(&p->strings, name);
 	if (o->re)
-		return regexec(o->re, s, 0, NULL, 0) == 0;
-	return strstr(s, o->pattern) != NULL;
+		return pt_pattern_match(o->re, s, n, d);
+	return memmem(s, n, o->pattern, strlen(o->pattern)) != NULL;
 }
 
 struct rel {
@@ -403,11 +406,22 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 	uint32_t n, i, *idx, found = 0;
 	yajl_gen g = NULL;
 	struct method_ctx mc;
+	uint8_t *hit;
 
 	idx = pt_report_sorted_by_appearance(a, o->type, 0, &n);
-	for (i = 0; i < n; i++)
-		found += (uint32_t)matches(p, o, a->entries[idx[i]].name);
+	hit = pt_xmalloc(n ? n : 1);
+	for (i = 0; i < n; i++) {
+		int h = matches(p, o, a->entries[idx[i]].name, d);
+		if (h < 0) {
+			free(hit);
+			free(idx);
+			return -1;
+		}
+		hit[i] = (uint8_t)h;
+		found += (uint32_t)h;
+	}
 	if (!found) {
+		free(hit);
 		free(idx);
 		return pt_diag_error(d, "no function matches '%s'", o->pattern);
 	}
@@ -418,7 +432,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 		yajl_gen_array_open(g);
 	}
 	for (i = 0; i < n; i++) {
-		if (!matches(p, o, a->entries[idx[i]].name))
+		if (!hit[i])
 			continue;
 		if (g)
 			method_json(g, p, a, &mc, o, idx[i]);
@@ -433,6 +447,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 	agg_index_release(&mc.a);
 	if (mc.line_agg_made)
 		agg_index_release(&mc.line_agg);
+	free(hit);
 	free(idx);
 	return 0;
 }

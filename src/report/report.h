@@ -3,7 +3,6 @@
 #ifndef PT_REPORT_H
 #define PT_REPORT_H
 
-#include <regex.h>
 #include <stdio.h>
 #include <yajl/yajl_gen.h>
 
@@ -11,6 +10,7 @@
 #include "analysis/diff.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/pattern.h"
 #include "util/diag.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
@@ -54,7 +54,7 @@ struct pt_top_opts {
 struct pt_method_opts {
 	uint32_t type;
 	const char *pattern;	      /* a literal substring of the function name ... */
-	const regex_t *re;	      /* ... or, if not NULL, this compiled regex */
+	struct pt_pattern *re;	      /* ... or, if not NULL, this compiled regex */
 	const char *source_path;      /* ':'-separated directories to find sources in, or NULL */
 	enum pt_report_format format; /* text or json */
 };
@@ -143,7 +143,7 @@ struct pt_tree_opts {
 	uint32_t type;
 	int by_cum;
 	long limit;		      /* functions; < 0 = all */
-	const char *pattern;	      /* ERE: only functions whose name matches; NULL = all */
+	const char *pattern;	      /* regex: only functions whose name matches; NULL = all */
 	enum pt_report_format format; /* text or json */
 	const struct pt_filter_log *filters;
 	double node_fraction;

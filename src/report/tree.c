@@ -5,13 +5,13 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/graph.h"
 #include "report/report.h"
 #include "util/buf.h"
+#include "util/pattern.h"
 #include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
@@ -151,26 +151,33 @@ static int tree_entries(const struct pt_profile *p, const struct pt_agg *a,
 			const struct pt_tree_opts *o, uint32_t **idx, uint32_t *n,
 			uint32_t *dropped, struct pt_diag *d)
 {
-	regex_t re;
+	struct pt_pattern *re = NULL;
 	uint32_t i, k;
 
 	if (o->pattern) {
-		int rc = regcomp(&re, o->pattern, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char msg[256];
-			regerror(rc, &re, msg, sizeof(msg));
+		char msg[256];
+		if (!(re = pt_pattern_compile(o->pattern, msg, sizeof(msg))))
 			return pt_diag_error(d, "bad regular expression '%s': %s", o->pattern, msg);
-		}
 	}
 	*idx = pt_report_sorted(p, a, o->type, o->by_cum, n);
 	*dropped = pt_report_node_fraction(a, o->type, o->node_fraction, *idx, n);
-	if (o->pattern) {
+	if (re) {
 		/* the matching functions only, as pprof -peek */
-		for (i = k = 0; i < *n; i++)
-			if (!regexec(&re, pt_s(p, a->entries[(*idx)[i]].name), 0, NULL, 0))
+		for (i = k = 0; i < *n; i++) {
+			uint32_t name = a->entries[(*idx)[i]].name;
+			int hit = pt_pattern_match(re, pt_s(p, name),
+						   pt_intern_len(&p->strings, name), d);
+			if (hit < 0) {
+				pt_pattern_free(re);
+				free(*idx);
+				*idx = NULL;
+				return -1;
+			}
+			if (hit)
 				(*idx)[k++] = (*idx)[i];
+		}
 		*n = k;
-		regfree(&re);
+		pt_pattern_free(re);
 	}
 	return 0;
 }
