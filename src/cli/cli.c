@@ -578,6 +578,8 @@ int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *
 	}
 	if (pt_output_commit(&out, &d) < 0)
 		return pt_cli_fail(&d);
+	/* what a writer left out (svg and html past --max-frames), said once */
+	pt_diag_print_warnings(&d, stderr);
 	return PT_EXIT_OK;
 }
 
