@@ -559,7 +559,12 @@ static int emit_write(void *ctx, FILE *out, struct pt_diag *d)
 int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format *f,
 		 const struct pt_profile *p, const struct pt_write_opts *o)
 {
-	struct write_ctx c = {f, p, o};
+	struct pt_write_opts wo = *o;
+	struct write_ctx c = {f, p, &wo};
+
+	/* the input's name, for titles: not the stand-ins for standard input and output */
+	if (!wo.input && inpath && strcmp(inpath, "-") && inpath[0] != '<')
+		wo.input = inpath;
 	return pt_cli_emit(outpath, inpath, emit_write, &c);
 }
 

@@ -215,6 +215,7 @@ static int emit_stacks(void *ctx, FILE *out, struct pt_diag *d)
 	pt_write_opts_init(&wo);
 	wo.type = 1;
 	wo.flags = c->f->diff_flags;
+	wo.input = c->new->path; /* the profile drawn */
 	ret = c->f->write(&both, &wo, out, d);
 	pt_profile_release(&both);
 	return ret;

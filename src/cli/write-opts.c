@@ -24,7 +24,7 @@ const struct pt_opt pt_svg_options[] = {
 	{"minwidth", 0, required_argument, PT_OPT_MINWIDTH, "PIXELS",
 	 "svg: leave out frames narrower than this (default 0.1)"},
 	{"max-frames", 0, required_argument, PT_OPT_MAX_FRAMES, "N",
-	 "svg: draw at most N frames, the widest; 0 for all (default 50000)"},
+	 "svg, html: draw at most N frames, the widest; 0 for all (default 50000)"},
 	{"colors", 0, required_argument, PT_OPT_COLORS, "PALETTE",
 	 "svg: hot (default), mem, io, java, js, perl, red, green, blue, ... (man page)"},
 	{"inverted", 0, no_argument, PT_OPT_INVERTED, NULL, "svg: icicle graph, roots at the top"},
