@@ -176,10 +176,12 @@ async function probe(files, o) {
           box.dispatchEvent(new Event('input'));
         });
       }
-      // arrows walk the frames from the root
+      // arrows walk the frames from the root, towards the leaves: down in an icicle
+      // graph (the default), up in a flame graph
       await page.locator('#pt-canvas').focus();
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
+      const leafward = await page.evaluate(() => window.ptReport.state.icicle) ? 'ArrowDown' : 'ArrowUp';
+      await page.keyboard.press(leafward);
+      await page.keyboard.press(leafward);
       console.log('walk ' + await page.evaluate(() => window.ptReport.state.sel));
     }
     if (await has('#pt-tab-time')) {
