@@ -126,6 +126,15 @@ if want realistic && have_format goroutine 2 && have_format perf 2; then
 	rm -f "$work/g.txt" "$work/gp.txt"
 fi
 
+# page_row NAME INPUT PAGE: the size of an HTML page written from INPUT, against the 5 MiB
+# the report is bounded to (issue 35), with the last run's time and peak RSS
+page_row () {
+	awk -v n="$1" -v sz="$(stat -c %s "$2")" -v pg="$(stat -c %s "$3")" -v s="$secs" -v c="$cpu" \
+		-v r="$rss" 'BEGIN {
+		printf "| html page size: %s, `proftool convert --to html` | %.1f MB | %.2f s (cpu %.2f s) | | | %.1f MiB | page %.2f MiB (%s the 5 MiB bound) | |\n",
+			n, sz / 1048576, s, c, r / 1024, pg / 1048576, pg <= 5 * 1048576 ? "within" : "OVER" }'
+}
+
 # Realistic inputs (issue 18), made by real producers here, each row paired with its
 # anchors in the same run. proftool runs once per input; each anchor gets its own row.
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }
@@ -163,8 +172,25 @@ if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 			restore
 			row "perf script mix, $mb MB -> collapsed" "$size" "$osize"
 		fi
+		if have_format html 3; then
+			repeat=${BENCH_REPEAT:-3}
+			BENCH_REPEAT=1
+			run "$work/page.html" "$PROFTOOL" convert --to html "$work/mix.txt"
+			BENCH_REPEAT=$repeat
+			page_row "perf script mix of real programs, $mb MB" "$work/mix.txt" "$work/page.html"
+			rm -f "$work/page.html"
+		fi
 		rm -f "$work/mix.txt"
 	done
+fi
+# the 100,000-stack tree over 20,000 functions (gen-many.sh): its caller/callee pairs
+# made 21 MB of the page before they were bounded like the tree
+if want realistic && have_format html 3; then
+	sh "$top/bench/gen-many.sh" "$work/many.collapsed" "${BENCH_PAGE_STACKS:-100000}"
+	run "$work/page.html" "$PROFTOOL" convert --to html "$work/many.collapsed"
+	page_row "${BENCH_PAGE_STACKS:-100000} stacks over 20,000 functions (bench/gen-many.sh)" \
+		"$work/many.collapsed" "$work/page.html"
+	rm -f "$work/page.html" "$work/many.collapsed"
 fi
 # "stacks": the input's distinct stacks (proftool info)
 stacks_of () { "$PROFTOOL" info "$1" | awk '/^Unique stacks:/ { print $3 }'; }

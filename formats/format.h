@@ -47,6 +47,10 @@ enum pt_read_flag {
 
 /* html's default --min-fraction */
 #define PT_HTML_MIN_FRACTION 0.0001
+/* svg's and html's default --max-frames: the frames drawn (svg), the call tree's nodes
+ * and the caller/callee pairs kept (html), at most; bounds the output of a deep or wide
+ * profile (about 12 MB of SVG, 1 MB of page) */
+#define PT_MAX_FRAMES 50000
 
 /* Options every writer may look at; pt_write_opts_init() sets the defaults. */
 struct pt_write_opts {
@@ -61,10 +65,13 @@ struct pt_write_opts {
 	const char *colors; /* palette name: hot, mem, io, java, js, perl, ... */
 	long width;	    /* image width in pixels */
 	double minwidth;    /* frames narrower than this many pixels are left out */
+	long max_frames;    /* svg, html: at most this many frames, the widest (0: all) */
 	/* html: frames below this fraction of the total are drawn as their parent's */
 	double min_fraction;
 	/* html: ':'-separated directories to find source files in (embedded), or NULL */
 	const char *source_path;
+	/* the input's display name (for a page's title), or NULL; pt_cli_write sets it */
+	const char *input;
 };
 
 static inline void pt_write_opts_init(struct pt_write_opts *o)
@@ -76,6 +83,7 @@ static inline void pt_write_opts_init(struct pt_write_opts *o)
 	o->colors = "hot";
 	o->width = 1200;
 	o->minwidth = 0.1;
+	o->max_frames = PT_MAX_FRAMES;
 	o->min_fraction = PT_HTML_MIN_FRACTION;
 }
 

@@ -39,6 +39,10 @@ struct html {
 	size_t malloc_;
 	uint32_t *of_node;  /* profile node -> merged node */
 	uint32_t *out_of_m; /* merged node -> written node (nearest kept ancestor) */
+	/* the written tree: parent and depth of each node; the merged nodes left out
+	 * below a written one (each with what hangs below it) */
+	uint32_t *out_parent, *out_depth;
+	size_t cut_nodes;
 };
 
 static void flush(struct html *h)
@@ -113,6 +117,76 @@ static void typed_arrays(struct html *h, const int64_t *v, size_t n)
 	pt_buf_addch(&h->out, ']');
 }
 
+/* ---- what is kept: at least min_fraction of a total, and the widest max_frames ---- */
+
+/* per type: |total| * min_fraction, the least value kept */
+static int64_t *thresholds(const struct html *h, const int64_t *total)
+{
+	uint32_t t, w = h->p->ntypes;
+	int64_t *thr = pt_xmalloc((w ? w : 1) * sizeof(int64_t));
+
+	for (t = 0; t < w; t++) {
+		double a = (double)total[t];
+		thr[t] = (int64_t)((a < 0 ? -a : a) * h->o->min_fraction);
+	}
+	return thr;
+}
+
+/* a row of values reaches the threshold of some type */
+static int reaches(const int64_t *v, const int64_t *thr, uint32_t w)
+{
+	uint32_t t;
+	for (t = 0; t < w; t++)
+		if (v[t] && (v[t] < 0 ? -v[t] : v[t]) >= thr[t])
+			return 1;
+	return 0;
+}
+
+/* a row's width: its largest share of a type's total */
+static double share_of(const int64_t *v, const int64_t *total, uint32_t w)
+{
+	double best = 0;
+	uint32_t t;
+	for (t = 0; t < w; t++) {
+		double a = (double)(v[t] < 0 ? -v[t] : v[t]), b = (double)total[t];
+		b = b < 0 ? -b : b;
+		if (b > 0 && a / b > best)
+			best = a / b;
+	}
+	return best;
+}
+
+struct ranked {
+	double share;
+	uint32_t depth, id;
+};
+
+/* the widest first; of equal width the shallower (a node's parent before it), then
+ * the first */
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->share != y->share)
+		return x->share > y->share ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* keep[] holds n marked rows of r; past max (when max is not 0), unmark all but the max
+ * widest. Returns the rows left marked. */
+static size_t keep_widest(struct ranked *r, size_t n, size_t max, uint8_t *keep)
+{
+	size_t i;
+
+	if (!max || n <= max)
+		return n;
+	qsort(r, n, sizeof(*r), ranked_cmp);
+	for (i = max; i < n; i++)
+		keep[r[i].id] = 0;
+	return max;
+}
+
 /* ---- the merged tree ---- */
 
 static uint32_t mnew(struct html *h, uint32_t parent, uint32_t entry)
@@ -132,18 +206,13 @@ static uint32_t mnew(struct html *h, uint32_t parent, uint32_t entry)
 	return id;
 }
 
-/* Merge the call tree by (parent, function entry), as the flame graph draws it, then
- * keep only nodes at least min_fraction of the total in some type; a node left out
- * adds its whole value to its parent's self (the total stays exact). Writes the kept
- * nodes: parent, function entry, self values. */
-static void write_tree(struct html *h)
+/* Merge the call tree by (parent, function entry), as the flame graph draws it. */
+static void merge_tree(struct html *h)
 {
 	const struct pt_profile *p = h->p;
-	uint32_t w = p->ntypes, n, t, kept = 0, *out_parent, *out_entry;
+	uint32_t w = p->ntypes, n, t;
 	struct pt_map index;
-	int64_t *cum, *thr, *oself;
-	uint8_t *keptm, *shared, *tainted;
-	double frac = h->o->min_fraction;
+	uint8_t *shared, *tainted;
 
 	/* Only a node whose function several frames share, or one below such a node, can
 	 * meet another node of the same path (svg.c's rule): the others skip the hash. */
@@ -182,43 +251,78 @@ static void write_tree(struct html *h)
 	free(shared);
 	free(tainted);
 	pt_map_release(&index);
+}
 
+/* The merged nodes drawn: at least min_fraction of the total in some type, below a
+ * drawn parent (parents come before children: one pass from the root down), and of
+ * those the max_frames widest. */
+static uint8_t *choose_nodes(struct html *h, const int64_t *cum)
+{
+	uint32_t w = h->p->ntypes, n, *depth = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	int64_t *thr = thresholds(h, cum);
+	uint8_t *keep = pt_xcalloc((size_t)h->nm, 1);
+	struct ranked *r = NULL;
+	size_t nr = 0;
+
+	keep[0] = 1;
+	depth[0] = 0;
+	for (n = 1; n < h->nm; n++) {
+		depth[n] = depth[h->mparent[n]] + 1;
+		keep[n] = keep[h->mparent[n]] && reaches(&cum[(size_t)n * w], thr, w);
+		nr += keep[n];
+	}
+	if (h->o->max_frames > 0 && nr > (size_t)h->o->max_frames) {
+		r = pt_xmalloc(nr * sizeof(*r));
+		for (nr = 0, n = 1; n < h->nm; n++)
+			if (keep[n])
+				r[nr++] = (struct ranked){share_of(&cum[(size_t)n * w], cum, w),
+							  depth[n], n};
+		nr = keep_widest(r, nr, (size_t)h->o->max_frames, keep);
+	}
+	h->cut_nodes = 0;
+	for (n = 1; n < h->nm; n++)
+		h->cut_nodes += !keep[n] && keep[h->mparent[n]];
+	free(r);
+	free(thr);
+	free(depth);
+	return keep;
+}
+
+/* Write the merged tree's drawn nodes: parent, function entry, self values. A node
+ * left out adds its whole value to its nearest drawn ancestor's self (the total stays
+ * exact). */
+static void write_tree(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	uint32_t w = p->ntypes, n, t, kept = 0, *out_entry;
+	int64_t *cum, *oself;
+	uint8_t *keptm;
+
+	merge_tree(h);
 	cum = pt_xmalloc((size_t)h->nm * w * sizeof(int64_t));
 	memcpy(cum, h->mself, (size_t)h->nm * w * sizeof(int64_t));
 	for (n = h->nm; n-- > 1;)
 		for (t = 0; t < w; t++)
 			cum[(size_t)h->mparent[n] * w + t] =
 				pt_add(cum[(size_t)h->mparent[n] * w + t], cum[(size_t)n * w + t]);
-	thr = pt_xmalloc((w ? w : 1) * sizeof(int64_t));
-	for (t = 0; t < w; t++) {
-		double a = (double)cum[t];
-		thr[t] = (int64_t)((a < 0 ? -a : a) * frac);
-	}
+	keptm = choose_nodes(h, cum);
 
-	/* parents come before children: one pass decides, from the root down */
 	h->out_of_m = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
-	out_parent = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	h->out_parent = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
+	h->out_depth = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
 	out_entry = pt_xmalloc((size_t)h->nm * sizeof(uint32_t));
 	oself = pt_xmalloc((size_t)h->nm * w * sizeof(int64_t));
-	keptm = pt_xcalloc((size_t)h->nm, 1);
 	for (n = 0; n < h->nm; n++) {
-		/* a node is drawn only below a drawn parent; a node left out maps to its
-		 * nearest drawn ancestor, which draws its value as its own */
-		int keep = n == 0;
-		if (n && keptm[h->mparent[n]])
-			for (t = 0; t < w && !keep; t++) {
-				int64_t c = cum[(size_t)n * w + t];
-				keep = c != 0 && (c < 0 ? -c : c) >= thr[t];
-			}
-		if (keep) {
-			keptm[n] = 1;
+		if (keptm[n]) {
 			h->out_of_m[n] = kept;
-			out_parent[kept] = n ? h->out_of_m[h->mparent[n]] : 0;
-			out_entry[kept] = h->mentry[n];
+			h->out_parent[kept] = n ? h->out_of_m[h->mparent[n]] : 0;
+			h->out_depth[kept] = n ? h->out_depth[h->out_parent[kept]] + 1 : 0;
+			out_entry[kept] = n ? h->mentry[n] : 0; /* the root: no function */
 			memcpy(&oself[(size_t)kept * w], &h->mself[(size_t)n * w],
 			       w * sizeof(int64_t));
 			kept++;
 		} else {
+			/* a node left out maps to its nearest drawn ancestor */
 			uint32_t a = h->out_of_m[h->mparent[n]];
 			h->out_of_m[n] = a;
 			for (t = 0; t < w; t++)
@@ -227,21 +331,18 @@ static void write_tree(struct html *h)
 		}
 	}
 	free(keptm);
-	for (n = 0; n < kept; n++)
-		if (out_entry[n] == NO_ID)
-			out_entry[n] = 0; /* the root: no function, never read */
 	key(h, "tree");
 	pt_buf_addch(&h->out, '{');
 	key(h, "parent");
-	u32_array(h, out_parent, kept);
+	u32_array(h, h->out_parent, kept);
 	key(h, "fn");
 	u32_array(h, out_entry, kept);
 	key(h, "self");
 	typed_arrays(h, oself, kept);
+	key(h, "cut");
+	pt_buf_add_u64(&h->out, h->cut_nodes);
 	pt_buf_addch(&h->out, '}');
 	free(cum);
-	free(thr);
-	free(out_parent);
 	free(out_entry);
 	free(oself);
 }
@@ -276,6 +377,119 @@ static void write_marks(struct html *h, uint32_t *v)
 	pt_buf_addch(&h->out, ']');
 }
 
+/* the callers (side 0) or callees (side 1) of each function that were left out: one
+ * "(other)" entry per function with their count and summed values */
+static void write_other(struct html *h, const char *name, const uint32_t *n, const int64_t *v)
+{
+	const struct pt_agg *a = &h->agg;
+	uint32_t w = a->ntypes, i, t, k = 0;
+	uint32_t *fn = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(uint32_t));
+	uint32_t *cnt = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(uint32_t));
+	int64_t *val = pt_xmalloc(((size_t)a->nentries + 1) * (w ? w : 1) * sizeof(int64_t));
+
+	for (i = 0; i < a->nentries; i++) {
+		if (!n[i])
+			continue;
+		fn[k] = i;
+		cnt[k] = n[i];
+		for (t = 0; t < w; t++)
+			val[(size_t)k * w + t] = v[(size_t)i * w + t];
+		k++;
+	}
+	key(h, name);
+	pt_buf_addch(&h->out, '{');
+	key(h, "fn");
+	u32_array(h, fn, k);
+	key(h, "n");
+	u32_array(h, cnt, k);
+	key(h, "v");
+	typed_arrays(h, val, k);
+	pt_buf_addch(&h->out, '}');
+	free(fn);
+	free(cnt);
+	free(val);
+}
+
+/* Caller -> callee pairs, bounded like the tree: a pair is written when its value is at
+ * least min_fraction of the total in some type, and of those the max_frames widest; the
+ * rest of each function's callers, and of its callees, are summed into one "(other)"
+ * entry each (otherCallers, otherCallees). */
+static void write_edges(struct html *h)
+{
+	const struct pt_agg *a = &h->agg;
+	uint32_t w = a->ntypes, i, t, k;
+	int64_t *thr = thresholds(h, a->total);
+	uint8_t *keep = pt_xcalloc((size_t)a->nedges + 1, 1);
+	uint32_t *v = pt_xmalloc(((size_t)a->nedges + 1) * sizeof(uint32_t));
+	uint32_t *ncallers = pt_xcalloc((size_t)a->nentries + 1, sizeof(uint32_t));
+	uint32_t *ncallees = pt_xcalloc((size_t)a->nentries + 1, sizeof(uint32_t));
+	int64_t *vcallers = pt_xcalloc(((size_t)a->nentries + 1) * (w ? w : 1), sizeof(int64_t));
+	int64_t *vcallees = pt_xcalloc(((size_t)a->nentries + 1) * (w ? w : 1), sizeof(int64_t));
+	int64_t *vk;
+	struct ranked *r = NULL;
+	size_t nk = 0;
+
+	for (i = 0; i < a->nedges; i++) {
+		keep[i] = (uint8_t)reaches(&a->edge_value[(size_t)i * w], thr, w);
+		nk += keep[i];
+	}
+	if (h->o->max_frames > 0 && nk > (size_t)h->o->max_frames) {
+		r = pt_xmalloc(nk * sizeof(*r));
+		for (nk = 0, i = 0; i < a->nedges; i++)
+			if (keep[i])
+				r[nk++] = (struct ranked){
+					share_of(&a->edge_value[(size_t)i * w], a->total, w), 0, i};
+		nk = keep_widest(r, nk, (size_t)h->o->max_frames, keep);
+		free(r);
+	}
+	vk = pt_xmalloc((nk + 1) * (w ? w : 1) * sizeof(int64_t));
+	key(h, "edges");
+	pt_buf_addch(&h->out, '{');
+	for (i = k = 0; i < a->nedges; i++) {
+		const struct pt_agg_edge *e = &a->edges[i];
+		const int64_t *ev = &a->edge_value[(size_t)i * w];
+		if (keep[i]) {
+			v[k] = e->caller;
+			memcpy(&vk[(size_t)k++ * w], ev, w * sizeof(int64_t));
+			continue;
+		}
+		for (t = 0; t < w && !ev[t]; t++)
+			;
+		if (t == w) /* nothing to count: no entry */
+			continue;
+		ncallers[e->callee]++;
+		ncallees[e->caller]++;
+		for (t = 0; t < w; t++) {
+			vcallers[(size_t)e->callee * w + t] =
+				pt_add(vcallers[(size_t)e->callee * w + t], ev[t]);
+			vcallees[(size_t)e->caller * w + t] =
+				pt_add(vcallees[(size_t)e->caller * w + t], ev[t]);
+		}
+	}
+	key(h, "from");
+	u32_array(h, v, nk);
+	for (i = k = 0; i < a->nedges; i++)
+		if (keep[i])
+			v[k++] = a->edges[i].callee;
+	key(h, "to");
+	u32_array(h, v, nk);
+	key(h, "v");
+	typed_arrays(h, vk, nk);
+	key(h, "perOccurrence");
+	pt_buf_add_i64(&h->out, a->edges_per_occurrence);
+	write_other(h, "otherCallers", ncallers, vcallers);
+	write_other(h, "otherCallees", ncallees, vcallees);
+	pt_buf_addch(&h->out, '}');
+	free(thr);
+	free(keep);
+	free(v);
+	free(vk);
+	free(ncallers);
+	free(ncallees);
+	free(vcallers);
+	free(vcallees);
+}
+
 static void write_functions(struct html *h)
 {
 	const struct pt_agg *a = &h->agg;
@@ -308,22 +522,7 @@ static void write_functions(struct html *h)
 	write_marks(h, v);
 	pt_buf_addch(&h->out, '}');
 
-	key(h, "edges");
-	pt_buf_addch(&h->out, '{');
-	key(h, "from");
-	v = pt_xreallocarray(v, (size_t)a->nedges + 1, sizeof(uint32_t));
-	for (i = 0; i < a->nedges; i++)
-		v[i] = a->edges[i].caller;
-	u32_array(h, v, a->nedges);
-	key(h, "to");
-	for (i = 0; i < a->nedges; i++)
-		v[i] = a->edges[i].callee;
-	u32_array(h, v, a->nedges);
-	key(h, "v");
-	typed_arrays(h, a->edge_value, a->nedges);
-	key(h, "perOccurrence");
-	pt_buf_add_i64(&h->out, a->edges_per_occurrence);
-	pt_buf_addch(&h->out, '}');
+	write_edges(h);
 
 	key(h, "lines");
 	pt_buf_addch(&h->out, '{');
@@ -381,6 +580,98 @@ static void group_name(struct html *h, uint32_t ls, struct pt_buf *b)
 		pt_buf_addf(b, "%stid %" PRId64, b->len ? " " : "", tid);
 }
 
+/* the runs of the time order, as written: group, node, values */
+struct runs {
+	uint32_t *g, *node;
+	int64_t *v;
+	size_t n, alloc;
+	uint32_t w;
+};
+
+static void run_add(struct runs *r, uint32_t g, uint32_t node, const int64_t *v)
+{
+	size_t old = r->alloc;
+
+	PT_ALLOC_GROW(r->g, r->n + 1, r->alloc);
+	if (r->alloc != old) {
+		r->node = pt_xreallocarray(r->node, r->alloc, sizeof(uint32_t));
+		r->v = pt_xreallocarray(r->v, r->alloc * (r->w ? r->w : 1), sizeof(int64_t));
+	}
+	r->g[r->n] = g;
+	r->node[r->n] = node;
+	memcpy(&r->v[r->n * r->w], v, r->w * sizeof(int64_t));
+	r->n++;
+}
+
+#define LCA_STEPS 256 /* a common ancestor further than this is taken to be the root */
+
+/* the deepest written node above both a and b (the root past LCA_STEPS steps) */
+static uint32_t common_ancestor(const struct html *h, uint32_t a, uint32_t b)
+{
+	unsigned steps = 0;
+
+	while (a != b) {
+		if (++steps > LCA_STEPS)
+			return 0;
+		if (h->out_depth[a] >= h->out_depth[b])
+			a = h->out_parent[a];
+		else
+			b = h->out_parent[b];
+	}
+	return a;
+}
+
+/* a run being built, per group */
+struct pending {
+	uint32_t node;
+	int on;
+};
+
+/* Consecutive events of one group on one drawn node are one run. Bounded like the
+ * tree: a run below min_fraction of the total in every type followed by another such
+ * run becomes one run on their deepest common ancestor, with both values; so every run
+ * written reaches the threshold or precedes one that does, at most two per threshold's
+ * worth of each type's total (plus one per group). */
+static void time_runs(struct html *h, const uint32_t *group_of_event, uint32_t ngroups,
+		      struct runs *r)
+{
+	const struct pt_profile *p = h->p;
+	uint32_t w = p->ntypes, t;
+	int64_t *thr = thresholds(h, h->agg.total);
+	struct pending *pd = pt_xcalloc((size_t)ngroups + 1, sizeof(*pd));
+	int64_t *pv = pt_xcalloc(((size_t)ngroups + 1) * (w ? w : 1), sizeof(int64_t));
+	size_t i;
+
+	for (i = 0; i < p->nevents; i++) {
+		const struct pt_sample *s = &p->samples[p->events[i].sample];
+		const int64_t *v = &p->event_values[i * w];
+		uint32_t g = group_of_event[i], node = h->out_of_m[h->of_node[s->node]];
+		struct pending *q = &pd[g];
+		int64_t *qv = &pv[(size_t)g * w];
+		if (q->on && q->node != node) {
+			if (reaches(qv, thr, w) || reaches(v, thr, w)) {
+				run_add(r, g, q->node, qv);
+				q->on = 0;
+			} else {
+				q->node = common_ancestor(h, q->node, node);
+			}
+		}
+		if (!q->on) {
+			q->on = 1;
+			q->node = node;
+			memset(qv, 0, w * sizeof(int64_t));
+		}
+		for (t = 0; t < w; t++)
+			qv[t] = pt_add(qv[t], v[t]);
+	}
+	for (i = 0; i < ngroups; i++)
+		if (pd[i].on)
+			run_add(r, (uint32_t)i, pd[i].node, &pv[i * w]);
+	free(pd);
+	free(pv);
+	free(thr);
+}
+
 static void write_timeline(struct html *h)
 {
 	const struct pt_profile *p = h->p;
@@ -388,40 +679,26 @@ static void write_timeline(struct html *h)
 	struct pt_intern groups;
 	struct pt_buf name = PT_BUF_INIT;
 	uint32_t *group_of_ls = pt_xmalloc(((size_t)p->nlabelsets + 1) * sizeof(uint32_t));
-	uint32_t *rg = NULL, *rn = NULL, w = p->ntypes, t, g;
-	int64_t *rv = NULL;
-	size_t nr = 0, ralloc = 0, i;
+	uint32_t *group_of_event = pt_xmalloc(((size_t)p->nevents + 1) * sizeof(uint32_t)), g;
+	struct runs r;
+	size_t i;
 
+	memset(&r, 0, sizeof(r));
+	r.w = p->ntypes;
 	pt_arena_init(&arena);
 	pt_intern_init(&groups, &arena);
 	for (i = 0; i < p->nlabelsets; i++)
 		group_of_ls[i] = NO_ID;
 	for (i = 0; i < p->nevents; i++) {
 		const struct pt_sample *s = &p->samples[p->events[i].sample];
-		uint32_t node = h->out_of_m[h->of_node[s->node]];
 		if (group_of_ls[s->labels] == NO_ID) {
 			group_name(h, s->labels, &name);
 			group_of_ls[s->labels] =
 				pt_intern(&groups, name.buf ? name.buf : "", name.len);
 		}
-		g = group_of_ls[s->labels];
-		/* merge a run on one node of one group into one entry */
-		if (!(nr && rg[nr - 1] == g && rn[nr - 1] == node)) {
-			size_t old = ralloc;
-			PT_ALLOC_GROW(rg, nr + 1, ralloc);
-			if (ralloc != old) {
-				rn = pt_xreallocarray(rn, ralloc, sizeof(uint32_t));
-				rv = pt_xreallocarray(rv, ralloc * w, sizeof(int64_t));
-			}
-			rg[nr] = g;
-			rn[nr] = node;
-			memset(&rv[nr * w], 0, w * sizeof(int64_t));
-			nr++;
-		}
-		for (t = 0; t < w; t++)
-			rv[(nr - 1) * w + t] =
-				pt_add(rv[(nr - 1) * w + t], p->event_values[i * w + t]);
+		group_of_event[i] = group_of_ls[s->labels];
 	}
+	time_runs(h, group_of_event, groups.n, &r);
 	key(h, "timeline");
 	pt_buf_addch(&h->out, '{');
 	key(h, "groups");
@@ -433,16 +710,17 @@ static void write_timeline(struct html *h)
 	}
 	pt_buf_addch(&h->out, ']');
 	key(h, "g");
-	u32_array(h, rg, nr);
+	u32_array(h, r.g, r.n);
 	key(h, "node");
-	u32_array(h, rn, nr);
+	u32_array(h, r.node, r.n);
 	key(h, "v");
-	typed_arrays(h, rv, nr);
+	typed_arrays(h, r.v, r.n);
 	pt_buf_addch(&h->out, '}');
-	free(rg);
-	free(rn);
-	free(rv);
+	free(r.g);
+	free(r.node);
+	free(r.v);
 	free(group_of_ls);
+	free(group_of_event);
 	pt_buf_release(&name);
 	pt_intern_release(&groups);
 	pt_arena_release(&arena);
@@ -593,6 +871,31 @@ static void add_html_text(struct pt_buf *b, const char *s)
 	}
 }
 
+/* the input's file name, without its folders */
+static const char *input_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* the tab's title: --title, or the input's name and the sample type shown (the page's
+ * script keeps it so as the type changes), or "proftool report" */
+static void write_title(struct html *h, uint32_t type)
+{
+	const struct pt_profile *p = h->p;
+
+	if (h->o->title) {
+		add_html_text(&h->out, h->o->title);
+	} else if (h->o->input && type < p->ntypes) {
+		add_html_text(&h->out, input_name(h->o->input));
+		pt_buf_addstr(&h->out, " (");
+		add_html_text(&h->out, pt_s(p, p->types[type].name));
+		pt_buf_addstr(&h->out, ")");
+	} else {
+		pt_buf_addstr(&h->out, "proftool report");
+	}
+}
+
 static void write_data(struct html *h, uint32_t type)
 {
 	const struct pt_profile *p = h->p;
@@ -607,6 +910,11 @@ static void write_data(struct html *h, uint32_t type)
 	pt_buf_addch(&h->out, '1');
 	key(h, "title");
 	add_str(h, title, strlen(title));
+	if (h->o->input) {
+		const char *in = input_name(h->o->input);
+		key(h, "input");
+		add_str(h, in, strlen(in));
+	}
 	key(h, "format");
 	add_str(h, p->format ? p->format : "", p->format ? strlen(p->format) : 0);
 	key(h, "types");
@@ -688,7 +996,7 @@ static int html_write(const struct pt_profile *p, const struct pt_write_opts *o,
 		      "'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
 		      "img-src data:\">\n<meta name=\"viewport\" "
 		      "content=\"width=device-width, initial-scale=1\">\n<title>");
-	add_html_text(&h.out, o->title ? o->title : "proftool report");
+	write_title(&h, type);
 	pt_buf_addstr(&h.out,
 		      "</title>\n<meta name=\"generator\" content=\"proftool " PACKAGE_VERSION
 		      "\">\n<style>\n");
@@ -709,6 +1017,8 @@ out:
 	free(h.mself);
 	free(h.of_node);
 	free(h.out_of_m);
+	free(h.out_parent);
+	free(h.out_depth);
 	pt_buf_release(&h.out);
 	pt_buf_release(&h.tmp);
 	pt_intern_release(&h.strs);

@@ -25,6 +25,7 @@
 #define XPAD	    10
 #define YPAD_TOP    (FONT_SIZE * 3)
 #define YPAD_BOTTOM (FONT_SIZE * 2 + 10)
+#define NOTE_H	    (FONT_SIZE + 6) /* the line saying what was not drawn */
 
 /* the kinds that change a frame's colour, kept in its merge key */
 #define KIND_MASK (PT_FRAME_KERNEL | PT_FRAME_JIT | PT_FRAME_INLINED | PT_FRAME_SYNTHETIC)
@@ -55,6 +56,9 @@ struct svg {
 	struct rect *rects;
 	size_t nrects, rects_alloc;
 	double min_value; /* narrower rects are dropped */
+	/* frames of positive width, drawn or not; of them, left out as narrower than
+	 * min_value and past the --max-frames cap */
+	size_t drawable, cut_narrow, cut_cap;
 	struct pt_buf b;
 	struct keyinfo *kinfo; /* per key, filled as frames are written */
 	struct pt_buf names;   /* the strings kinfo points into */
@@ -78,8 +82,10 @@ static uint32_t frame_key(struct svg *s, uint32_t fid)
 static void add_rect(struct svg *s, uint32_t id, double x0, double x1, uint32_t depth, uint32_t key,
 		     int64_t value, int64_t base)
 {
-	if (x1 - x0 < s->min_value)
+	if (x1 - x0 < s->min_value) {
+		s->cut_narrow++;
 		return;
+	}
 	PT_ALLOC_GROW(s->rects, s->nrects + 1, s->rects_alloc);
 	s->rects[s->nrects++] = (struct rect){x0, x1, id, depth, key, value, base};
 }
@@ -331,6 +337,10 @@ static void layout_graph(struct svg *s)
 	}
 	if (s->nrects > 1)
 		qsort(s->rects, s->nrects, sizeof(*s->rects), rect_id_cmp);
+	/* what a subtree left unvisited held: every frame of positive width is drawable */
+	for (k = 1; k < nn; k++)
+		s->drawable += cum[k] > 0;
+	s->cut_narrow = s->drawable - s->nrects;
 	free(todo);
 	free(kids);
 	free(rank);
@@ -393,8 +403,50 @@ static void layout_chart(struct svg *s)
 			open[d].value = pt_add(open[d].value, v);
 		xnow += (double)v;
 	}
+	s->drawable = s->nrects + s->cut_narrow;
 	free(open);
 	free(path);
+}
+
+/* the widest first; of equal width the shallower, so a frame's parent, never narrower
+ * than it, always comes first */
+static int rect_rank_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct rect *r = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (r[x].value != r[y].value)
+		return r[x].value > r[y].value ? -1 : 1;
+	if (r[x].depth != r[y].depth)
+		return r[x].depth < r[y].depth ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* --max-frames: keep the max widest rectangles, in their order. A frame is never
+ * wider than its parent, so what is kept hangs together from the roots: as if
+ * --minwidth were raised until the frames fit (FlameGraph's rule), ties going to the
+ * shallower frame, so a deep chain of equal frames is cut at a depth. */
+static void cap_frames(struct svg *s, size_t max)
+{
+	uint32_t *order, i, j;
+	uint8_t *keep;
+
+	if (!max || s->nrects <= max)
+		return;
+	order = pt_xmalloc(s->nrects * sizeof(uint32_t));
+	keep = pt_xcalloc(s->nrects, 1);
+	for (i = 0; i < s->nrects; i++)
+		order[i] = i;
+	qsort_r(order, s->nrects, sizeof(*order), rect_rank_cmp, s->rects);
+	for (i = 0; i < max; i++)
+		keep[order[i]] = 1;
+	for (i = j = 0; i < s->nrects; i++)
+		if (keep[i])
+			s->rects[j++] = s->rects[i];
+	s->cut_cap = s->nrects - max;
+	s->nrects = max;
+	free(order);
+	free(keep);
 }
 
 /* ---- colours ---- */
@@ -745,12 +797,89 @@ static void write_rect(struct svg *s, struct pt_buf *b, const struct rect *r, do
 	pt_buf_addstr(b, "</text></g>\n");
 }
 
+/* the frames left out, said in one line (empty when none was) */
+static void cut_note(const struct svg *s, struct pt_buf *b)
+{
+	size_t cut = s->cut_narrow + s->cut_cap;
+
+	if (!cut)
+		return;
+	pt_buf_addf(b, "%zu of %zu frames not drawn:", cut, s->drawable);
+	if (s->cut_narrow)
+		pt_buf_addf(b, " %zu narrower than %g px (--minwidth)%s", s->cut_narrow,
+			    s->o->minwidth, s->cut_cap ? "," : "");
+	if (s->cut_cap)
+		pt_buf_addf(b, " %zu past the %ld widest (--max-frames)", s->cut_cap,
+			    s->o->max_frames);
+}
+
+/* everything before the frames: the document, style, title and the text lines */
+static void write_head(const struct svg *s, FILE *out, double width, double height,
+		       const char *note)
+{
+	const struct pt_write_opts *o = s->o;
+	struct pt_buf title = PT_BUF_INIT;
+	const char *deftitle;
+	double bottom = height - YPAD_BOTTOM / 2.0 + 2 - (*note ? NOTE_H : 0);
+
+	deftitle = (o->flags & PT_WRITE_FLAMECHART) ? "Flame Chart"
+		   : (o->flags & PT_WRITE_INVERTED) ? "Icicle Graph"
+		   : s->tb != UINT32_MAX	    ? "Differential Flame Graph"
+						    : "Flame Graph";
+	xml_text(&title, o->title ? o->title : deftitle, strlen(o->title ? o->title : deftitle));
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-width=\"%.0f\" data-pad=\"%d\">\n"
+		"<!-- written by %s %s; a flame graph in the manner of FlameGraph's "
+		"flamegraph.pl -->\n",
+		width, height, width, height, width, XPAD, PACKAGE_NAME, PACKAGE_VERSION);
+	fprintf(out,
+		"<style type=\"text/css\">\n"
+		"text { font-family: Verdana, sans-serif; font-size: %dpx; fill: rgb(0,0,0); }\n"
+		"g.frame text { pointer-events: none; }\n"
+		"g.frame:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
+		"g.frame.hide { display: none; }\n"
+		"g.frame.parent { opacity: 0.5; }\n"
+		"rect.hl { fill: rgb(230,0,230); }\n"
+		"#title { text-anchor: middle; font-size: %dpx; }\n"
+		"#unzoom, #search { cursor: pointer; }\n"
+		"#unzoom.hide { display: none; }\n"
+		"#matched, #search { text-anchor: end; }\n"
+		"</style>\n",
+		FONT_SIZE, FONT_SIZE + 5);
+	fprintf(out,
+		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"rgb(248,248,248)\"/>\n"
+		"<text id=\"title\" x=\"%.0f\" y=\"%d\">%s</text>\n",
+		width, height, width / 2, FONT_SIZE * 2, title.buf);
+	if (s->tb != UINT32_MAX)
+		fprintf(out,
+			"<text id=\"subtitle\" x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">"
+			"width: new; colour: red grew, blue shrank (from base)</text>\n",
+			width / 2, FONT_SIZE * 3 - 2);
+	fprintf(out,
+		"<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
+		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"%d\">Reset Zoom</text>\n"
+		"<text id=\"search\" x=\"%.0f\" y=\"%d\">Search</text>\n"
+		"<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
+		XPAD, bottom, XPAD, FONT_SIZE * 2, width - XPAD, FONT_SIZE * 2, width - XPAD,
+		bottom);
+	if (*note)
+		fprintf(out, "<text id=\"pruned\" x=\"%d\" y=\"%.0f\">%s</text>\n", XPAD,
+			height - 8, note);
+	if (!s->nrects)
+		fprintf(out,
+			"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">"
+			"No samples</text>\n",
+			width / 2, YPAD_TOP + FRAME_H - 4.0);
+	pt_buf_release(&title);
+}
+
 static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, FILE *out,
 		     struct pt_diag *d)
 {
 	struct svg s;
-	struct pt_buf title = PT_BUF_INIT;
-	const char *deftitle;
+	struct pt_buf note = PT_BUF_INIT;
 	int64_t total = 0, maxdelta = 0;
 	uint32_t maxdepth = 0, f;
 	size_t i;
@@ -790,6 +919,7 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		layout_chart(&s);
 	else
 		layout_graph(&s);
+	cap_frames(&s, o->max_frames > 0 ? (size_t)o->max_frames : 0);
 	for (i = 0; i < s.nrects; i++) {
 		int64_t dl = s.rects[i].value - s.rects[i].base;
 		if (s.rects[i].depth > maxdepth)
@@ -797,56 +927,15 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 		if (s.tb != UINT32_MAX && (dl < 0 ? -dl : dl) > maxdelta)
 			maxdelta = dl < 0 ? -dl : dl;
 	}
-	height = YPAD_TOP + YPAD_BOTTOM + (double)(s.nrects ? maxdepth + 1 : 1) * FRAME_H;
+	cut_note(&s, &note);
+	if (s.cut_cap)
+		pt_diag_warn(d, PT_DIAG_NOWHERE, 0,
+			     "svg: %zu of %zu frames not drawn: only the %ld widest (--max-frames)",
+			     s.cut_narrow + s.cut_cap, s.drawable, o->max_frames);
+	height = YPAD_TOP + YPAD_BOTTOM + (note.len ? NOTE_H : 0) +
+		 (double)(s.nrects ? maxdepth + 1 : 1) * FRAME_H;
+	write_head(&s, out, width, height, note.len ? note.buf : "");
 
-	deftitle = (o->flags & PT_WRITE_FLAMECHART) ? "Flame Chart"
-		   : (o->flags & PT_WRITE_INVERTED) ? "Icicle Graph"
-		   : s.tb != UINT32_MAX		    ? "Differential Flame Graph"
-						    : "Flame Graph";
-	xml_text(&title, o->title ? o->title : deftitle, strlen(o->title ? o->title : deftitle));
-
-	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-width=\"%.0f\" data-pad=\"%d\">\n"
-		"<!-- written by %s %s; a flame graph in the manner of FlameGraph's "
-		"flamegraph.pl -->\n",
-		width, height, width, height, width, XPAD, PACKAGE_NAME, PACKAGE_VERSION);
-	fprintf(out,
-		"<style type=\"text/css\">\n"
-		"text { font-family: Verdana, sans-serif; font-size: %dpx; fill: rgb(0,0,0); }\n"
-		"g.frame text { pointer-events: none; }\n"
-		"g.frame:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
-		"g.frame.hide { display: none; }\n"
-		"g.frame.parent { opacity: 0.5; }\n"
-		"rect.hl { fill: rgb(230,0,230); }\n"
-		"#title { text-anchor: middle; font-size: %dpx; }\n"
-		"#unzoom, #search { cursor: pointer; }\n"
-		"#unzoom.hide { display: none; }\n"
-		"#matched, #search { text-anchor: end; }\n"
-		"</style>\n",
-		FONT_SIZE, FONT_SIZE + 5);
-	fprintf(out,
-		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"rgb(248,248,248)\"/>\n"
-		"<text id=\"title\" x=\"%.0f\" y=\"%d\">%s</text>\n",
-		width, height, width / 2, FONT_SIZE * 2, title.buf);
-	if (s.tb != UINT32_MAX)
-		fprintf(out,
-			"<text id=\"subtitle\" x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">"
-			"width: new; colour: red grew, blue shrank (from base)</text>\n",
-			width / 2, FONT_SIZE * 3 - 2);
-	fprintf(out,
-		"<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
-		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"%d\">Reset Zoom</text>\n"
-		"<text id=\"search\" x=\"%.0f\" y=\"%d\">Search</text>\n"
-		"<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
-		XPAD, height - YPAD_BOTTOM / 2.0 + 2, XPAD, FONT_SIZE * 2, width - XPAD,
-		FONT_SIZE * 2, width - XPAD, height - YPAD_BOTTOM / 2.0 + 2);
-	if (!s.nrects)
-		fprintf(out,
-			"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">"
-			"No samples</text>\n",
-			width / 2, YPAD_TOP + FRAME_H - 4.0);
 	fprintf(out, "<g id=\"frames\">\n");
 	/* the frames go out in blocks: one fwrite per frame costs more than the frame */
 	s.kinfo = pt_xcalloc((size_t)s.keys.n + 1, sizeof(*s.kinfo));
@@ -860,7 +949,7 @@ static int svg_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	fprintf(out, svg_script, FONT_SIZE, FONT_WIDTH);
 	fprintf(out, "</svg>\n");
 
-	pt_buf_release(&title);
+	pt_buf_release(&note);
 	pt_buf_release(&s.b);
 	free(s.rects);
 	free(s.key_of_frame);

@@ -100,7 +100,7 @@ test_expect_success 'a short option is its long one (record -p is --pid)' '
 
 test_expect_success 'convert takes the options of every writer in the registry' '
 	"$PROFTOOL" convert --help >help &&
-	for o in --no-gzip --nodecount --edge-fraction --title --width --min-fraction \
+	for o in --no-gzip --nodecount --edge-fraction --title --width --min-fraction --max-frames \
 		--source-path --kernel --jit --inline --all; do
 		grep -q -e "^ *$o " help || return 1
 	done &&

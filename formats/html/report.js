@@ -97,7 +97,9 @@
 
   /* ---- state ---- */
   const diff = D.diff;
-  const state = {type: D.type, zoom: 0, icicle: false, re: null, view: 'flame', sel: -1,
+  /* icicle first: the roots and the widest frames on the first screen, however deep the
+   * stacks; the flame orientation is a toggle */
+  const state = {type: D.type, zoom: 0, icicle: true, re: null, view: 'flame', sel: -1,
     sortKey: diff ? 'dflat' : 'flat', sortDesc: true, filter: '', group: 0, tzoom: null};
 
   /* ---- the page ---- */
@@ -105,7 +107,7 @@
   document.body.appendChild(root);
   const head = el('header');
   root.appendChild(head);
-  head.appendChild(el('h1', null, D.title || (diff ? 'proftool diff' : 'proftool report')));
+  head.appendChild(el('h1', null, D.title || D.input || (diff ? 'proftool diff' : 'proftool report')));
   const typeSel = el('select', {id: 'pt-type', title: 'sample type'});
   D.types.forEach((ty, i) => {
     const o = el('option', {value: String(i)}, S[ty[0]] + (S[ty[1]] ? ' [' + S[ty[1]] + ']' : ''));
@@ -138,7 +140,8 @@
   views.flame = fv;
   const fbar = el('div', {class: 'pt-bar'});
   const crumbs = el('nav', {id: 'pt-crumbs'});
-  const icicleBtn = el('button', {id: 'pt-icicle', type: 'button', title: 'roots at the top'}, 'Icicle');
+  const icicleBtn = el('button', {id: 'pt-icicle', type: 'button', class: 'pt-on',
+    title: 'roots at the top (off: a flame graph, roots at the bottom)'}, 'Icicle');
   const resetBtn = el('button', {id: 'pt-reset', type: 'button', title: 'Esc'}, 'Reset zoom');
   fbar.appendChild(crumbs);
   fbar.appendChild(icicleBtn);
@@ -346,11 +349,17 @@
     state.icicle = !state.icicle;
     icicleBtn.classList.toggle('pt-on', state.icicle);
     drawFlame();
+    /* a flame graph's roots are at its bottom: bring them into view */
+    if (!state.icicle) {
+      const b = canvas.getBoundingClientRect();
+      window.scrollTo(0, Math.max(0, window.scrollY + b.bottom - window.innerHeight + 8));
+    }
   });
   resetBtn.addEventListener('click', () => zoomTo(0));
 
   /* ---- search: matched frames and their share, as flamegraph.pl counts it (a frame
    * under a matched frame is not counted again) ---- */
+  let fnMatched = null; /* Uint8Array per function */
   function setSearch(text) {
     state.re = null;
     search.classList.remove('pt-bad');
@@ -358,20 +367,47 @@
       try { state.re = new RegExp(text); } catch (e) { search.classList.add('pt-bad'); }
     }
     matched = null;
+    fnMatched = null;
     if (state.re && T) {
       matched = new Uint8Array(N);
-      const fm = new Int8Array(NF).fill(-1);
-      for (let n = 1; n < N; n++) {
-        const f = T.fn[n];
-        if (fm[f] < 0) fm[f] = state.re.test(fname(f)) ? 1 : 0;
-        matched[n] = fm[f];
-      }
+      fnMatched = new Uint8Array(NF);
+      for (let f = 0; f < NF; f++) fnMatched[f] = state.re.test(fname(f)) ? 1 : 0;
+      for (let n = 1; n < N; n++) matched[n] = fnMatched[T.fn[n]];
     }
     updateHash();
     updateShare();
     drawFlame();
     if (state.view === 'time') drawTime();
   }
+  /* What the drawn tree holds of each function once per stack (its nodes with no node
+   * of the same function above them); a function's exact cum (FN.cum, top's) less
+   * this is what the writer's pruning folded into frames above it. */
+  const lostCache = [];
+  function lostOf(t) {
+    if (lostCache[t]) return lostCache[t];
+    const cum = cumOf(t), once = new Float64Array(NF), onPath = new Uint32Array(NF);
+    const stack = [0];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n < 0) { onPath[T.fn[~n]]--; continue; }
+      if (n) {
+        const f = T.fn[n];
+        if (!onPath[f]) once[f] += cum[n];
+        onPath[f]++;
+        stack.push(~n);
+      }
+      for (const c of kids[n] || []) stack.push(c);
+    }
+    const lost = new Float64Array(NF);
+    for (let f = 0; f < NF; f++) lost[f] = Math.max(0, FN.cum[t][f] - once[f]);
+    lostCache[t] = lost;
+    return lost;
+  }
+  /* The value of the stacks with a matched function (what top --focus keeps): the
+   * matched frames with no matched ancestor, exact where nothing of a matched function
+   * was pruned. Else a range: at least that and each matched function's own cum
+   * (exact, so one function is exact), at most that plus what pruning folded away of
+   * each matched function. */
   function searchShare(t) {
     const cum = cumOf(t);
     let sum = 0;
@@ -382,15 +418,24 @@
       under[n] = under[p] || matched[p];
       if (matched[n] && !under[n]) sum += cum[n];
     }
-    return sum;
+    const lost = lostOf(t);
+    let lo = sum, hi = sum;
+    for (let f = 0; f < NF; f++) {
+      if (!fnMatched[f]) continue;
+      lo = Math.max(lo, FN.cum[t][f]);
+      hi += lost[f];
+    }
+    return [lo, Math.max(lo, Math.min(hi, cum[0]))];
   }
   function updateShare() {
     if (!matched) { share.textContent = ''; return; }
     const t = drawType();
     const cum = cumOf(t);
-    const s = searchShare(t);
-    share.textContent = 'Matched: ' + fmt(s, t) + ' (' + pct(s, cum[0]) + ')';
-    share.dataset.value = String(s);
+    const [lo, hi] = searchShare(t);
+    share.textContent = 'Matched: ' + (lo === hi ? fmt(lo, t) + ' (' + pct(lo, cum[0]) + ')'
+      : fmt(lo, t) + ' to ' + fmt(hi, t) + ' (' + pct(lo, cum[0]) + ' to ' + pct(hi, cum[0]) + ')');
+    share.dataset.value = String(lo);
+    share.dataset.upper = String(hi);
     share.dataset.total = String(cum[0]);
   }
   search.addEventListener('input', () => setSearch(search.value));
@@ -608,6 +653,10 @@
   });
   filter.addEventListener('input', () => { state.filter = filter.value; shownRows = PAGE; drawTable(); });
 
+  /* the "(other)" entry of each function's callers (to) and callees (from) */
+  const otherOf = {to: new Map(), from: new Map()};
+  if (D.edges.otherCallers) D.edges.otherCallers.fn.forEach((f, k) => otherOf.to.set(f, k));
+  if (D.edges.otherCallees) D.edges.otherCallees.fn.forEach((f, k) => otherOf.from.set(f, k));
   const srcOf = new Map();
   if (D.src) D.src.fn.forEach((f, k) => srcOf.set(f, k));
   /* callers, callees and source lines of one function, as `proftool method` prints them */
@@ -631,6 +680,17 @@
         r.appendChild(el('td', {class: 'pt-num'}, pct(E.v[t][i], fc)));
         r.appendChild(el('td', null, flabel(E[other][i])));
         tb.appendChild(r);
+      }
+      /* what the writer left out of the list, in one entry */
+      const O = side === 'to' ? E.otherCallers : E.otherCallees;
+      const k = O ? otherOf[side].get(f) : undefined;
+      if (k !== undefined && O.v[t][k]) {
+        const r = el('tr', {class: 'pt-other'});
+        r.appendChild(el('td', {class: 'pt-num'}, fmt(O.v[t][k], t)));
+        r.appendChild(el('td', {class: 'pt-num'}, pct(O.v[t][k], fc)));
+        r.appendChild(el('td', null, '(other: ' + O.n[k] + ' ' + title + ')'));
+        tb.appendChild(r);
+        items.push(-1);
       }
       if (!items.length) tb.appendChild(el('tr')).appendChild(el('td', null, '(none)'));
       detail.appendChild(tb);
@@ -673,7 +733,14 @@
   }
 
   /* ---- views, type, totals, keyboard ---- */
+  /* the tab's title: the input and the sample type shown, unless --title names it */
+  function drawTitle() {
+    const t = tableType();
+    if (D.title) document.title = D.title;
+    else if (D.input) document.title = D.input + ' (' + S[D.types[t][0]] + (diff ? ', diff' : '') + ')';
+  }
   function drawTotal() {
+    drawTitle();
     const t = tableType();
     total.textContent = 'Total: ' + fmt(D.totals[t], t) + (diff ? ' (base ' + fmt(D.totals[diff[0]], diff[0]) + ')' : '');
     total.dataset.value = String(D.totals[t]);
@@ -757,7 +824,7 @@
   performance.mark('pt-first-draw');
   /* for tests and benchmarks: the drawn frames and the state, read only */
   window.ptReport = {
-    state, diff: !!diff, rects: () => rects.map((r) => ({name: fname(T.fn[r.n]), x: r.x, y: r.y, w: r.w, colour: r.colour})),
+    state, diff: !!diff, rects: () => rects.map((r) => ({name: fname(T.fn[r.n]), x: r.x, y: r.y, w: r.w, d: r.d, colour: r.colour})),
     trects: () => (tcanvas.rects || []).length,
   };
 })();

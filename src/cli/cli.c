@@ -654,10 +654,16 @@ static int emit_write(void *ctx, FILE *out, struct pt_diag *d)
 int pt_cli_write(const char *outpath, const char *inpath, const struct pt_format *f,
 		 const struct pt_profile *p, const struct pt_write_opts *o)
 {
-	struct write_ctx c = {f, p, o};
+	struct pt_write_opts wo = *o;
+	struct write_ctx c = {f, p, &wo};
 	int ret = pt_cli_binary_terminal(outpath, f);
 
-	return ret ? ret : pt_cli_emit(outpath, inpath, emit_write, &c);
+	if (ret)
+		return ret;
+	/* the input's name, for titles: not the stand-ins for standard input and output */
+	if (!wo.input && inpath && strcmp(inpath, "-") && inpath[0] != '<')
+		wo.input = inpath;
+	return pt_cli_emit(outpath, inpath, emit_write, &c);
 }
 
 int pt_cli_stdin_terminal(const struct pt_cmd_spec *spec, const char *name, const char *inpath)
@@ -699,6 +705,8 @@ int pt_cli_emit(const char *outpath, const char *inpath, pt_emit_fn emit, void *
 	}
 	if (pt_output_commit(&out, &d) < 0)
 		return pt_cli_fail(&d);
+	/* what a writer left out (svg and html past --max-frames), said once */
+	pt_diag_print_warnings(&d, stderr);
 	return PT_EXIT_OK;
 }
 

@@ -211,11 +211,11 @@ static int emit_stacks(void *ctx, FILE *out, struct pt_diag *d)
 	int ret;
 
 	pt_diff_stacks(&both, &c->base->p, c->base->type, &c->new->p, c->new->type, c->df);
-	memset(&wo, 0, sizeof(wo));
+	/* the writers' defaults (svg's width, the bounds of svg and html) */
+	pt_write_opts_init(&wo);
 	wo.type = 1;
 	wo.flags = c->f->diff_flags;
-	/* html: the differential flame graph and diff table, big trees drawn coarser */
-	wo.min_fraction = PT_HTML_MIN_FRACTION;
+	wo.input = c->new->path; /* the profile drawn */
 	ret = c->f->write(&both, &wo, out, d);
 	pt_profile_release(&both);
 	return ret;

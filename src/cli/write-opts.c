@@ -23,6 +23,8 @@ const struct pt_opt pt_svg_options[] = {
 	{"width", 0, required_argument, PT_OPT_WIDTH, "PIXELS", "svg: image width (default 1200)"},
 	{"minwidth", 0, required_argument, PT_OPT_MINWIDTH, "PIXELS",
 	 "svg: leave out frames narrower than this (default 0.1)"},
+	{"max-frames", 0, required_argument, PT_OPT_MAX_FRAMES, "N",
+	 "svg, html: draw at most N frames, the widest; 0 for all (default 50000)"},
 	{"colors", 0, required_argument, PT_OPT_COLORS, "PALETTE",
 	 "svg: hot (default), mem, io, java, js, perl, red, green, blue, ... (man page)"},
 	{"inverted", 0, no_argument, PT_OPT_INVERTED, NULL, "svg: icicle graph, roots at the top"},
@@ -100,6 +102,10 @@ int pt_write_option(struct pt_write_opts *o, const struct pt_cmd_spec *spec, int
 		if (parse_double(arg, &v) < 0)
 			goto bad;
 		o->minwidth = v;
+		return 1;
+	case PT_OPT_MAX_FRAMES:
+		if (pt_parse_count(arg, &o->max_frames) < 0)
+			goto bad;
 		return 1;
 	case PT_OPT_COLORS:
 		for (i = 0; palettes[i]; i++)

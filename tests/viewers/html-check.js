@@ -4,6 +4,7 @@
 //
 //   node html-check.js probe FILE.html... [--search RE] [--type N] [--pixel NAME]
 //                      [--shot DIR/PREFIX] [--table-click] [--filter RE]
+//                      [--searches FILE]
 //   node html-check.js bench FILE.html
 //
 // probe prints one fact per line ("frames N", "row ...", "errors N", ...), after a line
@@ -104,6 +105,19 @@ async function probe(files, o) {
     if (flame) {
       const rects = await page.evaluate(() => window.ptReport.rects());
       console.log('frames ' + rects.length);
+      // the first screen, as the page opens: the roots (depth 1) drawn whole within the
+      // window ("first-root NAME WIDTH"), and the canvas's width
+      const first = await page.evaluate(() => {
+        const c = document.getElementById('pt-canvas').getBoundingClientRect();
+        return {top: c.top, width: c.width, h: window.innerHeight, title: document.title};
+      });
+      console.log('title ' + first.title);
+      console.log('first-width ' + Math.round(first.width));
+      for (const r of rects) {
+        if (r.d === 1 && first.top + r.y >= 0 && first.top + r.y + 16 <= first.h) {
+          console.log('first-root ' + r.name + ' ' + Math.round(r.w));
+        }
+      }
       console.log('painted ' + ((await painted(page, 'pt-canvas')) > 0 ? 'yes' : 'no'));
       if (o.shot) await page.screenshot({path: o.shot + '-flame.png'});
       for (const pname of o.pixel || []) {
@@ -146,10 +160,28 @@ async function probe(files, o) {
         console.log('search ' + s);
         await page.keyboard.press('Escape');
       }
-      // arrows walk the frames from the root
+      // each regular expression of a file, one a line: "searched RE LOW HIGH TOTAL"
+      if (o.searches) {
+        const res = require('fs').readFileSync(o.searches, 'utf8').split('\n').filter((l) => l);
+        const got = await page.evaluate((list) => list.map((re) => {
+          const box = document.getElementById('pt-search'), e = document.getElementById('pt-share');
+          box.value = re;
+          box.dispatchEvent(new Event('input'));
+          return re + ' ' + e.dataset.value + ' ' + e.dataset.upper + ' ' + e.dataset.total;
+        }), res);
+        for (const l of got) console.log('searched ' + l);
+        await page.evaluate(() => {
+          const box = document.getElementById('pt-search');
+          box.value = '';
+          box.dispatchEvent(new Event('input'));
+        });
+      }
+      // arrows walk the frames from the root, towards the leaves: down in an icicle
+      // graph (the default), up in a flame graph
       await page.locator('#pt-canvas').focus();
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
+      const leafward = await page.evaluate(() => window.ptReport.state.icicle) ? 'ArrowDown' : 'ArrowUp';
+      await page.keyboard.press(leafward);
+      await page.keyboard.press(leafward);
       console.log('walk ' + await page.evaluate(() => window.ptReport.state.sel));
     }
     if (await has('#pt-tab-time')) {
