@@ -30,8 +30,8 @@ struct rb_obj {
 	uint32_t defined; /* 0 until its line is read */
 	uint32_t site;	  /* intern id of "file:line", 0 if the line has no "file" */
 	uint32_t gen;	  /* 1 + its "generation", 0 if none */
-	uint32_t pad;
-	uint64_t line; /* the line that first named it (defined or referenced it) */
+	uint32_t pinned;  /* "flags" has "pinned": true */
+	uint64_t line;	  /* the line that first named it (defined or referenced it) */
 };
 
 struct rb_reader {
@@ -53,7 +53,7 @@ struct rb_reader {
 	int has_addr, is_root;
 	uint32_t type, name;
 	uint64_t memsize;
-	int has_file, has_line, has_gen;
+	int has_file, has_line, has_gen, pinned;
 	uint64_t src_line, gen;
 	struct pt_buf file; /* its "file" */
 	struct pt_buf sbuf; /* a decoded string */
@@ -375,6 +375,15 @@ static int site_number(struct rb_reader *r, const char *key, int depth)
 	return 0;
 }
 
+/* one member of "flags": "pinned": true is kept, the rest read past */
+static int flag(struct rb_reader *r, int depth)
+{
+	if (r->sbuf.len == 6 && !memcmp(r->sbuf.buf, "pinned", 6) && r->p + 4 <= r->end &&
+	    !memcmp(r->p, "true", 4))
+		r->pinned = 1;
+	return skip_value(r, depth);
+}
+
 /* one member of a line's top-level object; its key is in r->sbuf */
 static int member(struct rb_reader *r, int depth)
 {
@@ -391,6 +400,10 @@ static int member(struct rb_reader *r, int depth)
 			return fail(r, "\"references\" is not an array");
 		r->p++;
 		return read_container(r, depth + 1, ']', reference);
+	}
+	if (!strcmp(key, "flags") && r->p < r->end && *r->p == '{') {
+		r->p++;
+		return read_container(r, depth + 1, '}', flag);
 	}
 	if (!strcmp(key, "line") || !strcmp(key, "generation"))
 		return site_number(r, key, depth);
@@ -465,7 +478,7 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	r->p++;
 	r->addr = r->cls = r->memsize = 0;
 	r->has_addr = r->is_root = 0;
-	r->has_file = r->has_line = r->has_gen = 0;
+	r->has_file = r->has_line = r->has_gen = r->pinned = 0;
 	r->type = r->name = UINT32_MAX;
 	if (read_container(r, 1, '}', member) < 0)
 		return -1;
@@ -501,6 +514,7 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	o->first = (uint32_t)first_ref;
 	o->nrefs = (uint32_t)(r->nrefs - first_ref);
 	o->gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
+	o->pinned = (uint32_t)r->pinned;
 	if (r->has_file) { /* "file:line", as heapy keys a site */
 		char num[24];
 		if (r->has_line) {
@@ -659,6 +673,7 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	g->rb_type = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_site = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_gen = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
+	g->rb_pinned = pt_xcalloc((size_t)nnodes, 1);
 	add_node(g, t_synthetic, s_root, 0, 0, 0);
 	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
 	for (k = 0; k < r->nobjs; k++) {
@@ -682,6 +697,7 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 		g->rb_type[ordinal[k]] = ntype[o->type];
 		g->rb_site[ordinal[k]] = o->site;
 		g->rb_gen[ordinal[k]] = o->gen;
+		g->rb_pinned[ordinal[k]] = (uint8_t)o->pinned;
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
 		/* refs is NULL while no object has references: no offset from it */
 		g->nodes[g->nodes_len - 1] =

@@ -141,6 +141,62 @@ test_expect_success 'Ruby --diff --by site, and --fail-on-growth' '
 	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 500 "$R/series-1.json.gz" "$R/series-2.json.gz" >/dev/null &&
 	"$PROFTOOL" heap --diff --fail-on-growth 1K "$R/series-1.json.gz" "$R/series-2.json.gz" >/dev/null'
 
+# pages by an independent reading: addresses >> 14 (16 KiB pages), 409 slots a page
+pages_py='import gzip, json, sys
+pages = {}
+for line in gzip.open(sys.argv[1], "rt"):
+    o = json.loads(line)
+    if "address" in o:
+        a = int(o["address"], 16) >> 14 << 14
+        pages[a] = pages.get(a, 0) + 1
+print("pages %d live %d under25 %d" % (len(pages), sum(pages.values()),
+      sum(1 for v in pages.values() if v * 4 < 409)))
+for a in sorted(pages): print("0x%x,%d" % (a, pages[a]))'
+
+test_expect_success '--pages: pages, live slots and pages under 25% full as an independent count' '
+	"$PROFTOOL" heap --pages --format json "$R/leaky-trace.json.gz" >p.json &&
+	python3 -c "import json; d = json.load(open(\"p.json\"))
+print(\"pages %d live %d under25 %d\" % (d[\"pages\"], d[\"live_slots\"], d[\"pages_under_25pct\"]))
+for r in d[\"rows\"]: print(\"%s,%d\" % (r[\"address\"], r[\"live\"]))" >ours &&
+	python3 -c "$pages_py" "$R/leaky-trace.json.gz" >theirs &&
+	test_cmp theirs ours &&
+	"$PROFTOOL" heap --pages --format csv "$R/leaky-trace.json.gz" >p.csv &&
+	test $(tail -n +2 p.csv | cut -d, -f3 | sort -u) = 409'
+
+if command -v ruby >/dev/null && ruby -e "exit(GC::INTERNAL_CONSTANTS[:HEAP_PAGE_SIZE] == 16384 ? 0 : 1)" 2>/dev/null; then
+	test_expect_success "--pages: a page holds as many slots as this ruby's HEAP_PAGE_OBJ_LIMIT" '
+		ruby -e "c = GC::INTERNAL_CONSTANTS; puts c[:HEAP_PAGE_OBJ_LIMIT]" >theirs &&
+		"$PROFTOOL" heap --pages --format json "$R/leaky.json.gz" >p.json &&
+		python3 -c "import json; print(json.load(open(\"p.json\"))[\"slots_per_page\"])" >ours &&
+		test_cmp theirs ours'
+else
+	test_skip '--pages against ruby' 'no ruby with 16 KiB pages (3.1) here'
+fi
+
+test_expect_success '--pages -o FILE.svg: a row per page, a rect per live slot, well formed' '
+	"$PROFTOOL" heap --pages -o p.svg "$R/leaky-trace.json.gz" &&
+	python3 -c "import xml.etree.ElementTree as E, sys
+r = E.parse(\"p.svg\").getroot()
+rects = r.findall(\"{http://www.w3.org/2000/svg}rect\")
+print(\"live %d rows %d\" % (sum(1 for x in rects if x.get(\"width\") == \"2\"),
+      sum(1 for x in rects if x.get(\"fill\") == \"#e4e4e4\")))" >ours &&
+	python3 -c "$pages_py" "$R/leaky-trace.json.gz" | head -1 |
+		awk "{ print \"live \" \$4 \" rows \" \$2 }" >theirs &&
+	test_cmp theirs ours'
+
+test_expect_success '--pages: pinned objects counted, a V8 snapshot and bad sizes refused' '
+	printf "%s\n" "{\"address\":\"0x4008\", \"type\":\"STRING\", \"memsize\":40, \"flags\":{\"pinned\":true}}" \
+		"{\"address\":\"0x4030\", \"type\":\"STRING\", \"memsize\":40, \"flags\":{\"pinned\":false, \"old\":true}}" >pin.json &&
+	"$PROFTOOL" heap --pages --format csv pin.json >out &&
+	printf "%s\n" "address,live,slots,pinned" "0x4000,2,409,1" >exp && test_cmp exp out &&
+	test_expect_code 1 "$PROFTOOL" heap --pages "$N/shapes-1.heapsnapshot.gz" 2>err &&
+	test $(wc -l <err) = 1 &&
+	test_expect_code 2 "$PROFTOOL" heap --pages --page-size 1000 pin.json &&
+	test_expect_code 2 "$PROFTOOL" heap --page-size 16K pin.json &&
+	test_expect_code 2 "$PROFTOOL" heap --pages --page-size 256 --slot-size 64 pin.json &&
+	"$PROFTOOL" heap --pages --page-size 64K --slot-size 80 --format csv pin.json >out &&
+	grep -q "^0x0,2,819,1$" out'
+
 if command -v node >/dev/null; then
 	test_expect_success 'V8 --leaks: the nodes new in the target and alive in the final, as heap-leaks.js' '
 		"$PROFTOOL" heap --leaks --raw-sizes --format csv -n 0 $V8SERIES >h.csv &&

@@ -26,6 +26,9 @@ enum {
 	OPT_BY,
 	OPT_LEAKS,
 	OPT_FAIL_LEAK,
+	OPT_PAGES,
+	OPT_PAGE_SIZE,
+	OPT_SLOT_SIZE,
 };
 
 struct heap_args {
@@ -38,6 +41,8 @@ struct heap_args {
 	enum pt_heap_by by;
 	int leaks;
 	int64_t fail_leak;
+	int pages;
+	uint64_t page_size, slot_size;
 };
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
@@ -67,6 +72,15 @@ static const struct pt_opt heap_options[] = {
 	{"fail-on-leak", 0, required_argument, OPT_FAIL_LEAK, "BYTES",
 	 "with --leaks: exit 3 when the leaked objects of a class (or site, generation) "
 	 "retain more than BYTES (64K, 1M...), one stderr line per such row"},
+	{"pages", 0, no_argument, OPT_PAGES, NULL,
+	 "a Ruby dump's heap pages: page count, live slots per page, pages under 25% full, "
+	 "one row per page; with -o FILE.svg, every page drawn as a row of slots coloured "
+	 "by type (free grey, pinned outlined)"},
+	{"page-size", 0, required_argument, OPT_PAGE_SIZE, "SIZE",
+	 "with --pages: the GC's page size, a power of two (default 16K, Ruby up to 3.1; "
+	 "64K for 3.2 on)"},
+	{"slot-size", 0, required_argument, OPT_SLOT_SIZE, "BYTES",
+	 "with --pages: the slot size (default 40, RVALUE_SIZE)"},
 	{"raw-sizes", 0, no_argument, OPT_RAW_SIZES, NULL,
 	 "keep each node's own self size, as the snapshot (and memlab) has it, instead of "
 	 "DevTools' moving the sizes of hidden nodes and arrays one object owns to it"},
@@ -117,6 +131,24 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 		return 1;
 	case OPT_LEAKS:
 		a->leaks = 1;
+		return 1;
+	case OPT_PAGES:
+		a->pages = 1;
+		return 1;
+	case OPT_PAGE_SIZE:
+		if (pt_parse_size(arg, &v) < 0 || v < 256 || v > ((uint64_t)1 << 30) ||
+		    (v & (v - 1))) {
+			pt_usage_error(sp, "bad page size '%s' (a power of two, 256 to 1G)", arg);
+			return -1;
+		}
+		a->page_size = v;
+		return 1;
+	case OPT_SLOT_SIZE:
+		if (pt_parse_size(arg, &v) < 0 || v < 8 || v > 65536) {
+			pt_usage_error(sp, "bad slot size '%s' (8 to 64K bytes)", arg);
+			return -1;
+		}
+		a->slot_size = v;
 		return 1;
 	case OPT_FAIL_LEAK:
 		if (pt_parse_size(arg, &v) < 0 || v > INT64_MAX) {
@@ -178,6 +210,7 @@ struct emit_ctx {
 	struct pt_heap_dom *dom;
 	struct pt_heap_summary *s;
 	regex_t *re;
+	struct pt_heap_pages *pages;
 	int grew;
 };
 
@@ -228,6 +261,54 @@ static int leak_gate(const struct pt_heap_summary *s, const char *path, int64_t 
 			r->count, r->retained, limit);
 	}
 	return nover ? PT_EXIT_REGRESSION : PT_EXIT_OK;
+}
+
+static int emit_pages(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct emit_ctx *c = ctx;
+	size_t n = c->ra->outpath ? strlen(c->ra->outpath) : 0;
+	(void)d;
+	if (n > 4 && !strcmp(c->ra->outpath + n - 4, ".svg"))
+		return pt_report_heap_pages_svg(c->pages, c->g, c->path, out);
+	return pt_report_heap_pages(c->pages, c->path,
+				    pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
+				    c->ra->format, out);
+}
+
+/* --pages: a Ruby dump's objects on their heap pages */
+static int run_pages(const struct heap_args *a, const struct pt_report_args *ra, const char *path)
+{
+	struct pt_heapgraph g;
+	struct pt_heap_pages pages;
+	struct emit_ctx c;
+	int ret;
+
+	if ((ret = load(path, a, &g))) {
+		pt_heapgraph_release(&g);
+		return ret;
+	}
+	if (!g.rb_addr) {
+		fprintf(stderr, "proftool: %s: --pages needs a Ruby heap dump, not a V8 snapshot\n",
+			path);
+		pt_heapgraph_release(&g);
+		return PT_EXIT_INPUT;
+	}
+	if ((a->page_size ? a->page_size : 16384) - 8 < 4 * (a->slot_size ? a->slot_size : 40)) {
+		pt_heapgraph_release(&g);
+		return pt_usage_error(&spec, "a page must hold 4 slots at least");
+	}
+	pt_heap_pages(&g, a->page_size ? a->page_size : 16384, a->slot_size ? a->slot_size : 40,
+		      &pages);
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.ra = ra;
+	c.path = path;
+	c.g = &g;
+	c.pages = &pages;
+	ret = pt_cli_emit(ra->outpath, path, emit_pages, &c);
+	pt_heap_pages_release(&pages);
+	pt_heapgraph_release(&g);
+	return ret;
 }
 
 /* --leaks: each snapshot read in turn, only the last one kept */
@@ -310,6 +391,13 @@ int cmd_heap(int argc, char **argv)
 			return pt_usage_error(&spec, "--leaks takes 3 to %d snapshots",
 					      PT_HEAP_SERIES_MAX);
 		return run_leaks(&a, &ra, nfiles, argv + optind);
+	}
+	if ((a.page_size || a.slot_size) && !a.pages)
+		return pt_usage_error(&spec, "--page-size and --slot-size need --pages");
+	if (a.pages) {
+		if (a.diff || a.retainers || nfiles != 1)
+			return pt_usage_error(&spec, "--pages takes one Ruby heap dump");
+		return run_pages(&a, &ra, argv[optind]);
 	}
 	if (nfiles != (a.diff ? 2 : 1))
 		return pt_usage_error(&spec, a.diff ? "--diff takes two snapshots, BASE and NEW"

@@ -42,6 +42,7 @@ void pt_heapgraph_release(struct pt_heapgraph *g)
 	free(g->rb_type);
 	free(g->rb_site);
 	free(g->rb_gen);
+	free(g->rb_pinned);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/dominator.h"
+#include "analysis/heappages.h"
 #include "core/heapgraph.h"
 #include "report/report.h"
 
@@ -67,5 +68,14 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
 			   enum pt_heap_by by, long limit, enum pt_report_format format,
 			   int64_t fail_bytes, double fail_pct, int *grew_over, FILE *out);
+
+/* --pages: the page count, live slots, pinned objects and pages under 25% full, then
+ * the first `limit` pages (limit < 0: all) by address */
+int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long limit,
+			 enum pt_report_format format, FILE *out);
+/* --pages -o FILE.svg: each page a row of its slots, live ones coloured by Ruby type,
+ * free ones grey, pinned ones outlined */
+int pt_report_heap_pages_svg(const struct pt_heap_pages *p, const struct pt_heapgraph *g,
+			     const char *path, FILE *out);
 
 #endif
