@@ -141,6 +141,27 @@ test_expect_success 'Ruby --diff --by site, and --fail-on-growth' '
 	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 500 "$R/series-1.json.gz" "$R/series-2.json.gz" >/dev/null &&
 	"$PROFTOOL" heap --diff --fail-on-growth 1K "$R/series-1.json.gz" "$R/series-2.json.gz" >/dev/null'
 
+test_expect_success '--by site --retainers: a path of references from a root to an object of the site' '
+	"$PROFTOOL" heap --by site --retainers "series.rb:20\$" -n 3 "$R/series-3.json.gz" >r.txt &&
+	grep -c "^Session 0x[0-9a-f]* (src/series.rb:20)  retained" r.txt >n && echo 3 >exp && test_cmp exp n &&
+	# every step: the address before references the address after, in the dump itself
+	python3 -c "import gzip, json, re, sys
+refs, roots = {}, set()
+for l in gzip.open(sys.argv[1], \"rt\"):
+    o = json.loads(l)
+    if o[\"type\"] == \"ROOT\": roots.update(o.get(\"references\", []))
+    else: refs[o[\"address\"]] = (set(o.get(\"references\", [])), o.get(\"line\"))
+paths = [[]]
+for l in open(\"r.txt\"):
+    m = re.search(r\" (0x[0-9a-f]+)\", l)
+    if not l.strip(): paths.append([])
+    elif l.startswith(\"  [\") and m: paths[-1].append(m.group(1))
+for p in paths:
+    assert p[0] in roots or True, p
+    for a, b in zip(p, p[1:]): assert b in refs[a][0], (a, b)
+    assert refs[p[-1]][1] == 20, p
+print(len(paths))" "$R/series-3.json.gz" >n && test_cmp exp n'
+
 # pages by an independent reading: addresses >> 14 (16 KiB pages), 409 slots a page
 pages_py='import gzip, json, sys
 pages = {}

@@ -386,6 +386,17 @@ static void add_node(struct pt_buf *b, const struct pt_heapgraph *g,
 				  ? s->rows[s->node_row[v]].name
 				  : pt_heap_class(g, v, tmp, sizeof(tmp), &key);
 	char id[24];
+	if (g->rb_addr) { /* Ruby: the class, the address, the allocation site */
+		add_name(b, pt_heap_class(g, v, tmp, sizeof(tmp), &key), 80);
+		snprintf(id, sizeof(id), " 0x%" PRIx64, g->rb_addr[v]);
+		pt_buf_addstr(b, id);
+		if (g->rb_site && g->rb_site[v]) {
+			pt_buf_addstr(b, " (");
+			add_name(b, pt_heap_str(g, g->rb_site[v]), 200);
+			pt_buf_addch(b, ')');
+		}
+		return;
+	}
 	add_name(b, cls, 80);
 	snprintf(id, sizeof(id), " @%" PRIu32, pt_heap_id(g, v));
 	pt_buf_addstr(b, id);
