@@ -7,16 +7,17 @@
 # rate is the writer's own: its CPU time is the convert's minus that of `proftool info`
 # (read, no writer) on the same file in the same run.
 #   BENCH_PERF_MB=500 BENCH_STACKS=300000 make bench
-# BENCH_GROUPS picks the groups of rows (default all four): "realistic" (issue 18's
+# BENCH_GROUPS picks the groups of rows (default all five): "realistic" (issue 18's
 # inputs made by real producers, each with its anchors), "scaling" (the same jobs at
 # growing sizes: time should grow with the input, memory with distinct stacks), "heap"
-# (V8 heap snapshots against node's JSON.parse and memlab, issue 20) and "classic" (the
+# (V8 heap snapshots against node's JSON.parse and memlab, issue 20), "rubyheap" (Ruby
+# heap dumps against Ruby's JSON.parse and heapy, issue 31) and "classic" (the
 # rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
 #   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too
 set -eu
-groups=" ${BENCH_GROUPS:-realistic scaling heap classic} "
+groups=" ${BENCH_GROUPS:-realistic scaling heap rubyheap classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 PROFTOOL=${PROFTOOL:-$top/src/proftool}
@@ -361,6 +362,45 @@ if want heap && command -v node >/dev/null 2>&1; then
 			printf "| heap dominator pass, 1x : 2x : 4x: cpu %.2f : %.2f : %.2f for nodes 1 : %.2f : %.2f (per node: 1 : %.2f : %.2f; linear keeps it flat) | | | | | | | |\n",
 				1, d[2] / d[1], d[3] / d[1], n[2] / n[1], n[3] / n[1],
 				d[2] / n[2] / (d[1] / n[1]), d[3] / n[3] / (d[1] / n[1]) }' "$work/phases"
+fi
+
+# Ruby heap dumps (issue 31): three dumps of one ruby process holding a store of
+# BENCH_RUBY_OBJECTS objects (default 1,000,000: about 250 MB a dump) that then leaks
+# 10% more twice (bench/gen-rubyheap.rb, allocation tracing on). The summary with
+# retained sizes and --by site are paired with Ruby's JSON.parse of every line alone
+# (what heapy does before it counts anything) and with heapy itself (Debian's
+# ruby-heapy: `heapy read`, `heapy read FILE all`); --leaks over the three with `heapy
+# diff` of the three.
+if want rubyheap && command -v ruby >/dev/null 2>&1; then
+	ro=${BENCH_RUBY_OBJECTS:-1000000}
+	ruby --disable-gems "$top/bench/gen-rubyheap.rb" "$work/rh" "$ro"
+	size=$(stat -c %s "$work/rh-3.json")
+	all=$(cat "$work/rh-1.json" "$work/rh-2.json" "$work/rh-3.json" | wc -c)
+	run "$work/out" "$PROFTOOL" heap "$work/rh-3.json"
+	keep
+	baseline "ruby JSON.parse per line" "$work/rp" \
+		ruby --disable-gems -rjson -e 'File.foreach(ARGV[0]) { |l| JSON.parse(l) }' "$work/rh-3.json"
+	restore
+	row "ruby heap dump ($ro objects) -> heap" "$size" 0
+	if command -v heapy >/dev/null 2>&1; then
+		baseline "heapy read" "$work/hp" heapy read "$work/rh-3.json"
+		restore
+		row "ruby heap dump ($ro objects) -> heap" "$size" 0
+		run "$work/out" "$PROFTOOL" heap --by site "$work/rh-3.json"
+		keep
+		baseline "heapy read FILE all" "$work/hp" heapy read "$work/rh-3.json" all
+		restore
+		row "ruby heap dump ($ro objects) -> heap --by site" "$size" 0
+		run "$work/out" "$PROFTOOL" heap --leaks "$work/rh-1.json" "$work/rh-2.json" "$work/rh-3.json"
+		keep
+		baseline "heapy diff of the three" "$work/hp" \
+			heapy diff "$work/rh-1.json" "$work/rh-2.json" "$work/rh-3.json"
+		restore
+		row "three ruby heap dumps -> heap --leaks" "$all" 0
+	else
+		echo "| ruby heap dump -> heap | | | | | | heapy: absent (Debian: ruby-heapy) | |"
+	fi
+	rm -f "$work"/rh-*.json
 fi
 
 want classic || exit 0

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 
 /* one address seen, defined by its own line or only referenced so far */
 struct rb_obj {
+	uint64_t addr;	  /* its address */
 	uint64_t cls;	  /* the class's address, 0 if none */
 	uint32_t type;	  /* intern id of its "type" */
 	uint32_t name;	  /* intern id of a CLASS/MODULE's "name", UINT32_MAX if none */
@@ -26,6 +28,9 @@ struct rb_obj {
 	uint32_t first;	  /* its references: refs[first .. first + nrefs) */
 	uint32_t nrefs;
 	uint32_t defined; /* 0 until its line is read */
+	uint32_t site;	  /* intern id of "file:line", 0 if the line has no "file" */
+	uint32_t gen;	  /* 1 + its "generation", 0 if none */
+	uint32_t pinned;  /* "flags" has "pinned": true */
 	uint64_t line;	  /* the line that first named it (defined or referenced it) */
 };
 
@@ -48,6 +53,9 @@ struct rb_reader {
 	int has_addr, is_root;
 	uint32_t type, name;
 	uint64_t memsize;
+	int has_file, has_line, has_gen, pinned;
+	uint64_t src_line, gen;
+	struct pt_buf file; /* its "file" */
 	struct pt_buf sbuf; /* a decoded string */
 };
 
@@ -323,6 +331,7 @@ static uint32_t object_index(struct rb_reader *r, uint64_t a)
 	o = &r->objs[r->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->name = UINT32_MAX;
+	o->addr = a;
 	o->line = r->line;
 	return (uint32_t)r->nobjs++;
 }
@@ -342,6 +351,39 @@ static int reference(struct rb_reader *r, int depth)
 	return 0;
 }
 
+/* "line" or "generation" (allocation tracing): a whole number, or the object has none
+ * (a null generation: allocated before tracing started) */
+static int site_number(struct rb_reader *r, const char *key, int depth)
+{
+	uint64_t v;
+	int whole;
+
+	if (r->p >= r->end || *r->p < '0' || *r->p > '9')
+		return skip_value(r, depth);
+	if (read_number(r, &v, &whole) < 0)
+		return -1;
+	if (whole != 1 || v >= UINT32_MAX - 1)
+		return pt_diag_error_line(r->d, r->line,
+					  "\"%s\" is not a whole number below 2^32 - 2", key);
+	if (key[0] == 'l') {
+		r->src_line = v;
+		r->has_line = 1;
+	} else {
+		r->gen = v;
+		r->has_gen = 1;
+	}
+	return 0;
+}
+
+/* one member of "flags": "pinned": true is kept, the rest read past */
+static int flag(struct rb_reader *r, int depth)
+{
+	if (r->sbuf.len == 6 && !memcmp(r->sbuf.buf, "pinned", 6) && r->p + 4 <= r->end &&
+	    !memcmp(r->p, "true", 4))
+		r->pinned = 1;
+	return skip_value(r, depth);
+}
+
 /* one member of a line's top-level object; its key is in r->sbuf */
 static int member(struct rb_reader *r, int depth)
 {
@@ -358,6 +400,22 @@ static int member(struct rb_reader *r, int depth)
 			return fail(r, "\"references\" is not an array");
 		r->p++;
 		return read_container(r, depth + 1, ']', reference);
+	}
+	if (!strcmp(key, "flags") && r->p < r->end && *r->p == '{') {
+		r->p++;
+		return read_container(r, depth + 1, '}', flag);
+	}
+	if (!strcmp(key, "line") || !strcmp(key, "generation"))
+		return site_number(r, key, depth);
+	if (!strcmp(key, "file")) {
+		if (r->p >= r->end || *r->p != '"')
+			return skip_value(r, depth); /* not a string: no site */
+		if (read_string(r, 1) < 0)
+			return -1;
+		pt_buf_reset(&r->file);
+		pt_buf_add(&r->file, r->sbuf.buf, r->sbuf.len);
+		r->has_file = 1;
+		return 0;
 	}
 	if (!strcmp(key, "memsize")) {
 		int whole;
@@ -420,6 +478,7 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	r->p++;
 	r->addr = r->cls = r->memsize = 0;
 	r->has_addr = r->is_root = 0;
+	r->has_file = r->has_line = r->has_gen = r->pinned = 0;
 	r->type = r->name = UINT32_MAX;
 	if (read_container(r, 1, '}', member) < 0)
 		return -1;
@@ -454,6 +513,16 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	o->memsize = (uint32_t)r->memsize;
 	o->first = (uint32_t)first_ref;
 	o->nrefs = (uint32_t)(r->nrefs - first_ref);
+	o->gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
+	o->pinned = (uint32_t)r->pinned;
+	if (r->has_file) { /* "file:line", as heapy keys a site */
+		char num[24];
+		if (r->has_line) {
+			snprintf(num, sizeof(num), ":%" PRIu64, r->src_line);
+			pt_buf_addstr(&r->file, num);
+		}
+		o->site = pt_intern(&r->strings, r->file.buf, r->file.len);
+	}
 	return 0;
 }
 
@@ -600,6 +669,11 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 		ordinal[k] = r->objs[k].defined ? nnodes++ : PT_HEAP_NONE;
 
 	add_unreached(r);
+	g->rb_addr = pt_xcalloc((size_t)nnodes, sizeof(uint64_t));
+	g->rb_type = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
+	g->rb_site = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
+	g->rb_gen = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
+	g->rb_pinned = pt_xcalloc((size_t)nnodes, 1);
 	add_node(g, t_synthetic, s_root, 0, 0, 0);
 	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
 	for (k = 0; k < r->nobjs; k++) {
@@ -619,6 +693,11 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 			type = t_object;
 			name = r->objs[c].name;
 		}
+		g->rb_addr[ordinal[k]] = o->addr;
+		g->rb_type[ordinal[k]] = ntype[o->type];
+		g->rb_site[ordinal[k]] = o->site;
+		g->rb_gen[ordinal[k]] = o->gen;
+		g->rb_pinned[ordinal[k]] = (uint8_t)o->pinned;
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
 		/* refs is NULL while no object has references: no offset from it */
 		g->nodes[g->nodes_len - 1] =
@@ -645,6 +724,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	pt_intern_init(&r.strings, &r.arena);
 	pt_map_init(&r.index);
 	pt_buf_init(&r.sbuf);
+	pt_buf_init(&r.file);
 	while ((ret = pt_input_getline(in, &line, &len)) > 0) {
 		r.line = in->lineno;
 		if (read_line(&r, line, len) < 0) {
@@ -662,6 +742,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	if (!st)
 		st = build(&r, g);
 	pt_buf_release(&r.sbuf);
+	pt_buf_release(&r.file);
 	pt_map_release(&r.index);
 	pt_intern_release(&r.strings);
 	pt_arena_release(&r.arena);

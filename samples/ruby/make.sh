@@ -16,3 +16,6 @@ gzip -9nf leaky-trace.json
 ruby --disable-gems src/leaky.rb leaky.json 100 notrace
 gzip -9nf leaky.json
 for f in leaky-trace.json.gz leaky.json.gz; do echo "$f: $(wc -c <"$f") bytes"; done
+# a series of three dumps of one process whose request handler leaks (heap --leaks)
+ruby --disable-gems src/series.rb series 60
+for f in series-1.json series-2.json series-3.json; do gzip -9nf "$f"; echo "$f.gz: $(wc -c <"$f.gz") bytes"; done

@@ -2,16 +2,20 @@
  * the retaining paths of the largest objects, and the comparison of two snapshots. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/dominator.h"
+#include "analysis/heapleak.h"
 #include "analysis/heapowner.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/driver.h"
 #include "report/heap.h"
+#include "util/xalloc.h"
 
 enum {
 	OPT_RETAINERS = PT_OPT_CMD_BASE,
@@ -19,6 +23,12 @@ enum {
 	OPT_FAIL_GROWTH,
 	OPT_MAX_SIZE,
 	OPT_RAW_SIZES,
+	OPT_BY,
+	OPT_LEAKS,
+	OPT_FAIL_LEAK,
+	OPT_PAGES,
+	OPT_PAGE_SIZE,
+	OPT_SLOT_SIZE,
 };
 
 struct heap_args {
@@ -28,6 +38,11 @@ struct heap_args {
 	double fail_pct;
 	uint64_t max_size;
 	int raw_sizes;
+	enum pt_heap_by by;
+	int leaks;
+	int64_t fail_leak;
+	int pages;
+	uint64_t page_size, slot_size;
 };
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
@@ -46,6 +61,26 @@ static const struct pt_opt heap_options[] = {
 	{"fail-on-growth", 0, required_argument, OPT_FAIL_GROWTH, "BYTES|PCT%",
 	 "with --diff: exit 3 when a constructor's size grew by more than BYTES (64K, 1M...) "
 	 "or PCT percent of its size in BASE"},
+	{"by", 0, required_argument, OPT_BY, "class|site|generation",
+	 "group objects by class (the default), or, for a Ruby dump made with allocation "
+	 "tracing, by allocation site (file:line) or GC generation; also for --diff and "
+	 "--leaks"},
+	{"leaks", 0, no_argument, OPT_LEAKS, NULL,
+	 "a leak verdict over snapshots BASE TARGET... FINAL of one process: the objects of "
+	 "FINAL allocated after BASE and alive in every snapshot since (V8: by node id; "
+	 "Ruby: by address and type)"},
+	{"fail-on-leak", 0, required_argument, OPT_FAIL_LEAK, "BYTES",
+	 "with --leaks: exit 3 when the leaked objects of a class (or site, generation) "
+	 "retain more than BYTES (64K, 1M...), one stderr line per such row"},
+	{"pages", 0, no_argument, OPT_PAGES, NULL,
+	 "a Ruby dump's heap pages: page count, live slots per page, pages under 25% full, "
+	 "one row per page; with -o FILE.svg, every page drawn as a row of slots coloured "
+	 "by type (free grey, pinned outlined)"},
+	{"page-size", 0, required_argument, OPT_PAGE_SIZE, "SIZE",
+	 "with --pages: the GC's page size, a power of two (default 16K, Ruby up to 3.1; "
+	 "64K for 3.2 on)"},
+	{"slot-size", 0, required_argument, OPT_SLOT_SIZE, "BYTES",
+	 "with --pages: the slot size (default 40, RVALUE_SIZE)"},
 	{"raw-sizes", 0, no_argument, OPT_RAW_SIZES, NULL,
 	 "keep each node's own self size, as the snapshot (and memlab) has it, instead of "
 	 "DevTools' moving the sizes of hidden nodes and arrays one object owns to it"},
@@ -55,11 +90,14 @@ static const struct pt_opt heap_options[] = {
 };
 static const struct pt_opt *const tables[] = {heap_options, pt_help_option, NULL};
 static const struct pt_cmd_spec spec = {
-	"heap", "heap [OPTIONS] FILE | heap --diff [OPTIONS] BASE NEW",
+	"heap",
+	"heap [OPTIONS] FILE | heap --diff [OPTIONS] BASE NEW\n"
+	"       | heap --leaks [OPTIONS] BASE TARGET... FINAL",
 	"Summarize a V8 heap snapshot (.heapsnapshot) per constructor as Chrome DevTools'\n"
 	"Summary view does: object count, shallow size and retained size (from the\n"
 	"dominator tree, with DevTools' rules for weak edges), sorted by retained size.\n"
-	"A Ruby heap dump (ObjectSpace.dump_all) gets the same summary per class.",
+	"A Ruby heap dump (ObjectSpace.dump_all) gets the same summary per class, or per\n"
+	"allocation site or generation.",
 	tables, heap_option};
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg)
@@ -77,6 +115,47 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 		return 1;
 	case OPT_RAW_SIZES:
 		a->raw_sizes = 1;
+		return 1;
+	case OPT_BY:
+		if (!strcmp(arg, "class"))
+			a->by = PT_HEAP_BY_CLASS;
+		else if (!strcmp(arg, "site"))
+			a->by = PT_HEAP_BY_SITE;
+		else if (!strcmp(arg, "generation"))
+			a->by = PT_HEAP_BY_GENERATION;
+		else {
+			pt_usage_error(sp, "bad grouping '%s' for --by (class, site, generation)",
+				       arg);
+			return -1;
+		}
+		return 1;
+	case OPT_LEAKS:
+		a->leaks = 1;
+		return 1;
+	case OPT_PAGES:
+		a->pages = 1;
+		return 1;
+	case OPT_PAGE_SIZE:
+		if (pt_parse_size(arg, &v) < 0 || v < 256 || v > ((uint64_t)1 << 30) ||
+		    (v & (v - 1))) {
+			pt_usage_error(sp, "bad page size '%s' (a power of two, 256 to 1G)", arg);
+			return -1;
+		}
+		a->page_size = v;
+		return 1;
+	case OPT_SLOT_SIZE:
+		if (pt_parse_size(arg, &v) < 0 || v < 8 || v > 65536) {
+			pt_usage_error(sp, "bad slot size '%s' (8 to 64K bytes)", arg);
+			return -1;
+		}
+		a->slot_size = v;
+		return 1;
+	case OPT_FAIL_LEAK:
+		if (pt_parse_size(arg, &v) < 0 || v > INT64_MAX) {
+			pt_usage_error(sp, "bad size '%s' for --fail-on-leak", arg);
+			return -1;
+		}
+		a->fail_leak = (int64_t)v;
 		return 1;
 	case OPT_FAIL_GROWTH:
 		n = strlen(arg);
@@ -107,10 +186,20 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	return 0;
 }
 
-/* through the driver: detected, read, DevTools' sizes unless --raw-sizes */
+/* through the driver: detected, read, DevTools' sizes unless --raw-sizes; --by site
+ * and generation only for Ruby dumps */
 static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
-	return pt_run_heap(path, a->max_size, a->raw_sizes, g);
+	int ret = pt_run_heap(path, a->max_size, a->raw_sizes, g);
+
+	if (!ret && a->by != PT_HEAP_BY_CLASS && !g->rb_addr) {
+		fprintf(stderr,
+			"proftool: %s: --by site and --by generation need a Ruby heap dump, "
+			"not a V8 snapshot\n",
+			path);
+		ret = PT_EXIT_INPUT;
+	}
+	return ret;
 }
 
 struct emit_ctx {
@@ -121,6 +210,7 @@ struct emit_ctx {
 	struct pt_heap_dom *dom;
 	struct pt_heap_summary *s;
 	regex_t *re;
+	struct pt_heap_pages *pages;
 	int grew;
 };
 
@@ -144,9 +234,132 @@ static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	(void)d;
-	return pt_report_heap_diff(c->g, c->g2,
-				   pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
-				   c->ra->format, c->a->fail_bytes, c->a->fail_pct, &c->grew, out);
+	return pt_report_heap_diff_by(
+		c->g, c->g2, c->a->by,
+		pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1), c->ra->format,
+		c->a->fail_bytes, c->a->fail_pct, &c->grew, out);
+}
+
+/* --fail-on-leak: one stderr line per row whose leaked objects retain more than the
+ * limit; PT_EXIT_REGRESSION if any */
+static int leak_gate(const struct pt_heap_summary *s, const char *path, int64_t limit)
+{
+	size_t i, k, nover = 0;
+
+	for (i = 0; limit >= 0 && i < s->n; i++) {
+		const struct pt_heap_row *r = &s->rows[i];
+		if (r->retained <= (uint64_t)limit)
+			continue;
+		nover++;
+		fprintf(stderr, "proftool: %s: leak: ", path);
+		for (k = 0; r->name[k] && k < 200; k++) { /* one line, whatever the name holds */
+			int ch = (unsigned char)r->name[k];
+			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, stderr);
+		}
+		fprintf(stderr,
+			": %" PRIu64 " objects retain %" PRIu64 " bytes (over %" PRId64 ")\n",
+			r->count, r->retained, limit);
+	}
+	return nover ? PT_EXIT_REGRESSION : PT_EXIT_OK;
+}
+
+static int emit_pages(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct emit_ctx *c = ctx;
+	size_t n = c->ra->outpath ? strlen(c->ra->outpath) : 0;
+	(void)d;
+	if (n > 4 && !strcmp(c->ra->outpath + n - 4, ".svg"))
+		return pt_report_heap_pages_svg(c->pages, c->g, c->path, out);
+	return pt_report_heap_pages(c->pages, c->path,
+				    pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
+				    c->ra->format, out);
+}
+
+/* --pages: a Ruby dump's objects on their heap pages */
+static int run_pages(const struct heap_args *a, const struct pt_report_args *ra, const char *path)
+{
+	struct pt_heapgraph g;
+	struct pt_heap_pages pages;
+	struct emit_ctx c;
+	int ret;
+
+	if ((ret = load(path, a, &g))) {
+		pt_heapgraph_release(&g);
+		return ret;
+	}
+	if (!g.rb_addr) {
+		fprintf(stderr, "proftool: %s: --pages needs a Ruby heap dump, not a V8 snapshot\n",
+			path);
+		pt_heapgraph_release(&g);
+		return PT_EXIT_INPUT;
+	}
+	if ((a->page_size ? a->page_size : 16384) - 8 < 4 * (a->slot_size ? a->slot_size : 40)) {
+		pt_heapgraph_release(&g);
+		return pt_usage_error(&spec, "a page must hold 4 slots at least");
+	}
+	pt_heap_pages(&g, a->page_size ? a->page_size : 16384, a->slot_size ? a->slot_size : 40,
+		      &pages);
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.ra = ra;
+	c.path = path;
+	c.g = &g;
+	c.pages = &pages;
+	ret = pt_cli_emit(ra->outpath, path, emit_pages, &c);
+	pt_heap_pages_release(&pages);
+	pt_heapgraph_release(&g);
+	return ret;
+}
+
+/* --leaks: each snapshot read in turn, only the last one kept */
+static int run_leaks(const struct heap_args *a, const struct pt_report_args *ra, int n,
+		     char **files)
+{
+	struct pt_heap_series series;
+	struct pt_heapgraph g;
+	struct pt_heap_dom dom;
+	struct pt_heap_summary s;
+	struct emit_ctx c;
+	uint8_t *leaked = NULL;
+	int i, ret = 0;
+
+	pt_heap_series_init(&series);
+	for (i = 0; i < n; i++) {
+		if ((ret = load(files[i], a, &g))) {
+			pt_heapgraph_release(&g);
+			goto out;
+		}
+		if (i == n - 1)
+			leaked = pt_xmalloc(g.nnodes + 1);
+		if (pt_heap_series_add(&series, &g, i == n - 1 ? leaked : NULL) < 0) {
+			fprintf(stderr,
+				"proftool: %s: not of the kind of %s (V8 snapshots and Ruby dumps "
+				"do not mix in --leaks)\n",
+				files[i], files[0]);
+			pt_heapgraph_release(&g);
+			ret = PT_EXIT_INPUT;
+			goto out;
+		}
+		if (i < n - 1)
+			pt_heapgraph_release(&g);
+	}
+	pt_heap_dominators(&g, &dom);
+	pt_heap_summarize_by(&g, &dom, a->by, leaked, &s);
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.ra = ra;
+	c.path = files[n - 1];
+	c.s = &s;
+	ret = pt_cli_emit(ra->outpath, files[n - 1], emit_summary, &c);
+	if (!ret)
+		ret = leak_gate(&s, files[n - 1], a->fail_leak);
+	pt_heap_summary_release(&s);
+	pt_heap_dom_release(&dom);
+	pt_heapgraph_release(&g);
+out:
+	free(leaked);
+	pt_heap_series_release(&series);
+	return ret;
 }
 
 int cmd_heap(int argc, char **argv)
@@ -163,10 +376,29 @@ int cmd_heap(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.fail_bytes = -1;
 	a.fail_pct = -1;
+	a.fail_leak = -1;
 	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, NULL, &ra, &a)) >= 0)
 		return ret;
 	nfiles = argc - optind;
+	if (a.fail_leak >= 0 && !a.leaks)
+		return pt_usage_error(&spec, "--fail-on-leak needs --leaks");
+	if (a.leaks) {
+		if (a.diff || a.retainers)
+			return pt_usage_error(&spec,
+					      "--leaks goes with neither --diff nor --retainers");
+		if (nfiles < 3 || nfiles > PT_HEAP_SERIES_MAX)
+			return pt_usage_error(&spec, "--leaks takes 3 to %d snapshots",
+					      PT_HEAP_SERIES_MAX);
+		return run_leaks(&a, &ra, nfiles, argv + optind);
+	}
+	if ((a.page_size || a.slot_size) && !a.pages)
+		return pt_usage_error(&spec, "--page-size and --slot-size need --pages");
+	if (a.pages) {
+		if (a.diff || a.retainers || nfiles != 1)
+			return pt_usage_error(&spec, "--pages takes one Ruby heap dump");
+		return run_pages(&a, &ra, argv[optind]);
+	}
 	if (nfiles != (a.diff ? 2 : 1))
 		return pt_usage_error(&spec, a.diff ? "--diff takes two snapshots, BASE and NEW"
 						    : "one snapshot FILE expected");
@@ -209,7 +441,7 @@ int cmd_heap(int argc, char **argv)
 		return ret;
 	}
 	pt_heap_dominators(&g, &dom);
-	pt_heap_summarize(&g, &dom, &s);
+	pt_heap_summarize_by(&g, &dom, a.by, NULL, &s);
 	c.g = &g;
 	c.dom = &dom;
 	c.s = &s;

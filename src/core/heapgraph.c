@@ -38,6 +38,11 @@ void pt_heapgraph_release(struct pt_heapgraph *g)
 	free(g->str_off);
 	free(g->tfuncs);
 	free(g->traces);
+	free(g->rb_addr);
+	free(g->rb_type);
+	free(g->rb_site);
+	free(g->rb_gen);
+	free(g->rb_pinned);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -51,6 +51,16 @@ struct pt_heapgraph {
 	size_t tfuncs_len, tfuncs_alloc;
 	struct pt_heap_trace *traces;
 	size_t ntraces, traces_alloc;
+
+	/* Ruby dumps only (all NULL otherwise), per node (the root's entries 0): its address,
+	 * the object's identity from one dump to the next; its Ruby type (an index in
+	 * node_types: "OBJECT" for an object named by its class); its allocation site (a
+	 * string id of "file:line", 0 when the dump has none) and 1 + its GC generation (0:
+	 * none), both there only when allocation tracing was on; 1 when GC compaction may
+	 * not move it ("flags": {"pinned": true}) */
+	uint64_t *rb_addr;
+	uint32_t *rb_type, *rb_site, *rb_gen;
+	uint8_t *rb_pinned;
 };
 
 struct pt_heap_trace {

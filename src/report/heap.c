@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/map.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
 
@@ -28,23 +29,12 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-		       struct pt_heap_summary *s)
+/* "(type)" names of g's node types into s->names; name_off[t] is each one's offset */
+static void type_names(const struct pt_heapgraph *g, struct pt_heap_summary *s, size_t *name_off)
 {
-	uint32_t n = (uint32_t)g->nnodes, i, v;
-	uint32_t *by_name = pt_xmalloc(((size_t)g->nstrings + 1) * sizeof(uint32_t));
-	uint32_t *by_type = pt_xmalloc(((size_t)g->nnode_types + 1) * sizeof(uint32_t));
-	size_t alloc = 0, names_len = 0, *name_off;
-	uint32_t *list, *sizes, *classes, *order;
-	uint8_t *seen;
-	size_t nlist = 0, nsizes = 0;
+	size_t names_len = 0;
+	uint32_t i;
 
-	memset(s, 0, sizeof(*s));
-	memset(by_name, 0xff, ((size_t)g->nstrings + 1) * sizeof(uint32_t));
-	memset(by_type, 0xff, ((size_t)g->nnode_types + 1) * sizeof(uint32_t));
-	s->node_row = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	name_off = pt_xcalloc((size_t)g->nnode_types + 1, sizeof(size_t));
-	/* "(type)" names: one buffer, offsets fixed up once it stops moving */
 	for (i = 0; i < g->nnode_types; i++)
 		names_len += strlen(g->node_types[i]) + 3;
 	s->names = pt_xmalloc(names_len + 32);
@@ -60,23 +50,80 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 			names_len +=
 				(size_t)sprintf(s->names + names_len, "(%s)", g->node_types[i]) + 1;
 	}
+}
+
+/* A node's group under `by`: its key in the groups' map (distinct per group) and its
+ * name, or NULL for a generation, whose name is made once its row is. */
+static uint64_t group_key(const struct pt_heapgraph *g, enum pt_heap_by by, uint32_t v,
+			  const struct pt_heap_summary *s, const size_t *name_off,
+			  const char **name)
+{
+	uint32_t t = pt_heap_type(g, v), x;
+
+	if (by == PT_HEAP_BY_SITE && g->rb_site) {
+		x = g->rb_site[v];
+		*name = x ? pt_heap_str(g, x) : "(no site)";
+		return x;
+	}
+	if (by == PT_HEAP_BY_GENERATION && g->rb_gen) {
+		*name = g->rb_gen[v] ? NULL : "(no generation)";
+		return g->rb_gen[v];
+	}
+	if (t == g->t_object || t == g->t_native) {
+		x = g->nodes[(size_t)v * g->nfields + g->f_name];
+		*name = pt_heap_name(g, v);
+		return x;
+	}
+	*name = s->names + name_off[t];
+	return ((uint64_t)1 << 32) + t;
+}
+
+/* the rows: one per group of the nodes DevTools' Summary counts (self size > 0) that
+ * keep (NULL: every node) holds, with count and shallow size; generation names made in
+ * gen_names, pointed at once it stops moving */
+static void group_nodes(const struct pt_heapgraph *g, enum pt_heap_by by, const uint8_t *keep,
+			struct pt_heap_summary *s)
+{
+	uint32_t n = (uint32_t)g->nnodes, i;
+	size_t alloc = 0, *name_off = pt_xcalloc((size_t)g->nnode_types + 1, sizeof(size_t));
+	struct pt_buf gen_names = PT_BUF_INIT;
+	struct pt_map groups;
+	const char *name;
+
+	if ((by == PT_HEAP_BY_SITE && !g->rb_site) || (by == PT_HEAP_BY_GENERATION && !g->rb_gen))
+		by = PT_HEAP_BY_CLASS;
+	s->what = by == PT_HEAP_BY_SITE		? "allocation sites"
+		  : by == PT_HEAP_BY_GENERATION ? "generations"
+		  : g->rb_addr			? "classes"
+						: "constructors";
+	s->leaks = keep != NULL;
+	pt_map_init(&groups);
+	s->node_row = pt_xmalloc((size_t)n * sizeof(uint32_t));
+	type_names(g, s, name_off);
 	for (i = 0; i < n; i++) {
-		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i), *slot;
-		int named = t == g->t_object || t == g->t_native;
+		uint32_t self = pt_heap_self(g, i), *slot;
+		uint64_t key;
 		struct pt_heap_row *r;
+		s->node_row[i] = PT_HEAP_NONE;
+		if (keep && !keep[i])
+			continue;
 		s->total_count++;
 		s->total_shallow += self;
-		s->node_row[i] = PT_HEAP_NONE;
 		if (!self)
 			continue;
-		slot = named ? &by_name[g->nodes[(size_t)i * g->nfields + g->f_name]] : &by_type[t];
-		if (*slot == PT_HEAP_NONE) {
+		key = group_key(g, by, i, s, name_off, &name);
+		slot = pt_map_put(&groups, key);
+		if (*slot == PT_MAP_NEW) {
 			PT_ALLOC_GROW(s->rows, s->n + 1, alloc);
 			r = &s->rows[s->n];
 			memset(r, 0, sizeof(*r));
-			r->name = named ? pt_heap_name(g, i) : s->names + name_off[t];
-			r->key = named ? (int64_t)g->nodes[(size_t)i * g->nfields + g->f_name]
-				       : -1 - (int64_t)t;
+			r->name = name;
+			r->key = (int64_t)key;
+			if (!name) { /* a generation: its offset in gen_names for now */
+				r->pad = (uint32_t)gen_names.len;
+				pt_buf_addf(&gen_names, "%" PRIu64, key - 1);
+				pt_buf_addch(&gen_names, '\0');
+			}
 			r->first = i;
 			*slot = (uint32_t)s->n++;
 		}
@@ -85,23 +132,37 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 		r->shallow += self;
 		s->node_row[i] = *slot;
 	}
-	s->total_retained = dom->retained[0];
+	if (gen_names.len) {
+		s->gen_names = pt_buf_detach(&gen_names, NULL);
+		for (i = 0; i < s->n; i++)
+			if (!s->rows[i].name)
+				s->rows[i].name = s->gen_names + s->rows[i].pad;
+	}
+	pt_buf_release(&gen_names);
+	pt_map_release(&groups);
+	free(name_off);
+}
 
-	/* class retained sizes: walk the dominator tree from the root; an object adds
-	 * its retained size unless an object of its class dominates it */
-	list = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
-	sizes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
-	classes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
-	seen = pt_xcalloc(s->n + 1, 1);
+/* Each row's retained size, by the dominator tree from the root: an object adds its
+ * retained size unless an object of its row dominates it (node_row: a row per node,
+ * or PT_HEAP_NONE). */
+static void group_retained(const struct pt_heap_dom *dom, uint32_t n, const uint32_t *node_row,
+			   size_t nrows, uint64_t *retained)
+{
+	uint32_t *list = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *sizes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *classes = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint8_t *seen = pt_xcalloc(nrows + 1, 1);
+	size_t nlist = 0, nsizes = 0;
+
 	list[nlist++] = 0;
 	while (nlist) {
-		uint32_t row, d0, d1, d;
-		v = list[--nlist];
-		row = s->node_row[v];
+		uint32_t row, d0, d1, d, v = list[--nlist];
+		row = node_row[v];
 		d0 = dom->first_dominated[v];
 		d1 = dom->first_dominated[v + 1];
 		if (row != PT_HEAP_NONE && !seen[row]) {
-			s->rows[row].retained += dom->retained[v];
+			retained[row] += dom->retained[v];
 			if (d0 != d1) {
 				seen[row] = 1;
 				sizes[nsizes] = (uint32_t)nlist;
@@ -119,6 +180,32 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 	free(sizes);
 	free(classes);
 	free(seen);
+}
+
+void pt_heap_summarize_by(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			  enum pt_heap_by by, const uint8_t *keep, struct pt_heap_summary *s)
+{
+	uint32_t n = (uint32_t)g->nnodes, i, *order;
+	uint64_t *retained;
+
+	memset(s, 0, sizeof(*s));
+	group_nodes(g, by, keep, s);
+	retained = pt_xcalloc(s->n + 1, sizeof(uint64_t));
+	group_retained(dom, n, s->node_row, s->n, retained);
+	for (i = 0; i < s->n; i++)
+		s->rows[i].retained = retained[i];
+	if (!keep) {
+		s->total_retained = dom->retained[0];
+	} else { /* what the kept objects retain together: all of them one row */
+		uint32_t *one = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+		uint64_t total = 0;
+		for (i = 0; i < n; i++)
+			one[i] = s->node_row[i] == PT_HEAP_NONE ? PT_HEAP_NONE : 0;
+		group_retained(dom, n, one, 1, &total);
+		s->total_retained = total;
+		free(one);
+	}
+	free(retained);
 
 	/* sort, then point node_row at the sorted rows */
 	order = pt_xmalloc((s->n + 1) * sizeof(uint32_t));
@@ -131,15 +218,19 @@ void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *d
 		if (s->node_row[i] != PT_HEAP_NONE)
 			s->node_row[i] = order[s->node_row[i]];
 	free(order);
-	free(by_name);
-	free(by_type);
-	free(name_off);
+}
+
+void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+		       struct pt_heap_summary *s)
+{
+	pt_heap_summarize_by(g, dom, PT_HEAP_BY_CLASS, NULL, s);
 }
 
 void pt_heap_summary_release(struct pt_heap_summary *s)
 {
 	free(s->rows);
 	free(s->names);
+	free(s->gen_names);
 	free(s->node_row);
 	memset(s, 0, sizeof(*s));
 }
@@ -160,6 +251,15 @@ static void add_name(struct pt_buf *b, const char *s, size_t max)
 		pt_buf_addstr(b, "...");
 }
 
+/* a table's last column: what a row is, in the singular */
+static const char *row_name(const char *what)
+{
+	return !strcmp(what, "classes")		   ? "class"
+	       : !strcmp(what, "allocation sites") ? "site"
+	       : !strcmp(what, "generations")	   ? "generation"
+						   : "constructor";
+}
+
 int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
 		   enum pt_report_format format, FILE *out)
 {
@@ -170,6 +270,12 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 		yajl_gen_map_open(g);
 		pt_json_cstr(g, "file");
 		pt_json_cstr(g, path);
+		pt_json_cstr(g, "rows_are");
+		pt_json_cstr(g, s->what);
+		if (s->leaks) {
+			pt_json_cstr(g, "leaks");
+			yajl_gen_bool(g, 1);
+		}
 		pt_json_cstr(g, "total_count");
 		pt_json_int(g, (int64_t)s->total_count);
 		pt_json_cstr(g, "total_shallow");
@@ -212,13 +318,20 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 	{
 		struct pt_buf b = PT_BUF_INIT;
 		fprintf(out, "File: %s\n", path);
-		fprintf(out,
-			"Objects: %" PRIu64 ", shallow size %" PRIu64 " bytes, reachable %" PRIu64
-			" bytes\n",
-			s->total_count, s->total_shallow, s->total_retained);
-		fprintf(out, "Showing %zu of %zu constructors, sorted by retained size\n", n, s->n);
+		if (s->leaks)
+			fprintf(out,
+				"Leaked: %" PRIu64 " objects (allocated after the first snapshot, "
+				"alive in every one since), shallow size %" PRIu64
+				" bytes, retained %" PRIu64 " bytes\n",
+				s->total_count, s->total_shallow, s->total_retained);
+		else
+			fprintf(out,
+				"Objects: %" PRIu64 ", shallow size %" PRIu64
+				" bytes, reachable %" PRIu64 " bytes\n",
+				s->total_count, s->total_shallow, s->total_retained);
+		fprintf(out, "Showing %zu of %zu %s, sorted by retained size\n", n, s->n, s->what);
 		fprintf(out, "%14s %7s %14s %7s %10s  %s\n", "retained", "ret%", "shallow", "shal%",
-			"count", "constructor");
+			"count", row_name(s->what));
 		for (i = 0; i < n; i++) {
 			const struct pt_heap_row *r = &s->rows[i];
 			pt_buf_reset(&b);
@@ -273,6 +386,17 @@ static void add_node(struct pt_buf *b, const struct pt_heapgraph *g,
 				  ? s->rows[s->node_row[v]].name
 				  : pt_heap_class(g, v, tmp, sizeof(tmp), &key);
 	char id[24];
+	if (g->rb_addr) { /* Ruby: the class, the address, the allocation site */
+		add_name(b, pt_heap_class(g, v, tmp, sizeof(tmp), &key), 80);
+		snprintf(id, sizeof(id), " 0x%" PRIx64, g->rb_addr[v]);
+		pt_buf_addstr(b, id);
+		if (g->rb_site && g->rb_site[v]) {
+			pt_buf_addstr(b, " (");
+			add_name(b, pt_heap_str(g, g->rb_site[v]), 200);
+			pt_buf_addch(b, ')');
+		}
+		return;
+	}
 	add_name(b, cls, 80);
 	snprintf(id, sizeof(id), " @%" PRIu32, pt_heap_id(g, v));
 	pt_buf_addstr(b, id);
@@ -398,7 +522,8 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 
 struct dobj {
 	const char *cls;
-	uint32_t id, self;
+	uint64_t id; /* V8: the node id; Ruby: the address */
+	uint32_t self, pad;
 };
 
 static int cmp_dobj(const void *a, const void *b)
@@ -410,32 +535,24 @@ static int cmp_dobj(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* the objects DevTools' Summary counts, with their class names, sorted */
-static struct dobj *diff_objects(const struct pt_heapgraph *g, char *names, size_t *n)
+/* the objects DevTools' Summary counts, with their group names (in s), sorted */
+static struct dobj *diff_objects(const struct pt_heapgraph *g, enum pt_heap_by by,
+				 struct pt_heap_summary *s, size_t *n)
 {
 	struct dobj *v = pt_xmalloc((g->nnodes + 1) * sizeof(*v));
-	size_t k = 0, off = 0;
+	size_t k = 0;
 	uint32_t i;
-	const char **tname = pt_xmalloc((g->nnode_types + 1) * sizeof(char *));
 
-	for (i = 0; i < g->nnode_types; i++) {
-		tname[i] = names + off;
-		if (i == g->t_hidden)
-			off += (size_t)sprintf(names + off, "(system)") + 1;
-		else if (i == g->t_code)
-			off += (size_t)sprintf(names + off, "(compiled code)") + 1;
-		else
-			off += (size_t)sprintf(names + off, "(%s)", g->node_types[i]) + 1;
-	}
+	memset(s, 0, sizeof(*s));
+	group_nodes(g, by, NULL, s);
 	for (i = 0; i < g->nnodes; i++) {
-		uint32_t t = pt_heap_type(g, i), self = pt_heap_self(g, i);
-		if (!self)
+		if (s->node_row[i] == PT_HEAP_NONE)
 			continue;
-		v[k].cls = t == g->t_object || t == g->t_native ? pt_heap_name(g, i) : tname[t];
-		v[k].id = pt_heap_id(g, i);
-		v[k++].self = self;
+		v[k].cls = s->rows[s->node_row[i]].name;
+		v[k].id = g->rb_addr ? g->rb_addr[i] : pt_heap_id(g, i);
+		v[k].pad = 0;
+		v[k++].self = pt_heap_self(g, i);
 	}
-	free(tname);
 	pt_qsort(v, k, sizeof(*v), cmp_dobj);
 	*n = k;
 	return v;
@@ -455,21 +572,21 @@ static int cmp_drow(const void *a, const void *b)
 	return strcmp(x->cls, y->cls);
 }
 
-static size_t type_names_len(const struct pt_heapgraph *g)
-{
-	size_t i, n = 32;
-	for (i = 0; i < g->nnode_types; i++)
-		n += strlen(g->node_types[i]) + 20;
-	return n;
-}
-
 int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
 			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
 			int *grew_over, FILE *out)
 {
-	char *bn = pt_xmalloc(type_names_len(base)), *cn = pt_xmalloc(type_names_len(cur));
+	return pt_report_heap_diff_by(base, cur, PT_HEAP_BY_CLASS, limit, format, fail_bytes,
+				      fail_pct, grew_over, out);
+}
+
+int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
+			   enum pt_heap_by by, long limit, enum pt_report_format format,
+			   int64_t fail_bytes, double fail_pct, int *grew_over, FILE *out)
+{
+	struct pt_heap_summary bs, cs;
 	size_t nb, ncur, i = 0, j = 0, nrows = 0, alloc = 0, k, shown;
-	struct dobj *b = diff_objects(base, bn, &nb), *c = diff_objects(cur, cn, &ncur);
+	struct dobj *b = diff_objects(base, by, &bs, &nb), *c = diff_objects(cur, by, &cs, &ncur);
 	struct drow *rows = NULL;
 	int64_t total_delta = 0;
 
@@ -554,12 +671,10 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 		}
 	} else {
 		struct pt_buf nb2 = PT_BUF_INIT;
-		fprintf(out,
-			"Size change: %+" PRId64
-			" bytes; showing %zu of %zu changed constructors\n",
-			total_delta, shown, nrows);
+		fprintf(out, "Size change: %+" PRId64 " bytes; showing %zu of %zu changed %s\n",
+			total_delta, shown, nrows, cs.what);
 		fprintf(out, "%8s %8s %8s %12s %12s %12s  %s\n", "new", "deleted", "delta",
-			"alloc size", "freed size", "size delta", "constructor");
+			"alloc size", "freed size", "size delta", row_name(cs.what));
 		for (k = 0; k < shown; k++) {
 			pt_buf_reset(&nb2);
 			add_name(&nb2, rows[k].cls, 200);
@@ -576,7 +691,7 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 	free(rows);
 	free(b);
 	free(c);
-	free(bn);
-	free(cn);
+	pt_heap_summary_release(&bs);
+	pt_heap_summary_release(&cs);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/dominator.h"
+#include "analysis/heappages.h"
 #include "core/heapgraph.h"
 #include "report/report.h"
 
@@ -22,16 +23,28 @@ struct pt_heap_row {
 struct pt_heap_summary {
 	struct pt_heap_row *rows; /* sorted by retained size, then shallow size, then name */
 	size_t n;
-	char *names; /* "(type)" names, pt_heap_row.name points here */
+	char *names;	  /* "(type)" names, pt_heap_row.name points here */
+	char *gen_names;  /* generation numbers, the same */
+	const char *what; /* what a row is: "constructors", "classes", "allocation sites"... */
+	int leaks;	  /* the objects of a leak verdict (pt_heap_summarize_by's keep) */
 	uint64_t total_count, total_shallow, total_retained;
 	uint32_t *node_row; /* per node: its row, or PT_HEAP_NONE (nodes DevTools skips) */
 };
+
+/* how the summary groups objects: by class (constructor), or, for a Ruby dump with
+ * allocation tracing, by allocation site ("file:line") or GC generation (a graph
+ * without them is grouped by class) */
+enum pt_heap_by { PT_HEAP_BY_CLASS, PT_HEAP_BY_SITE, PT_HEAP_BY_GENERATION };
 
 /* Group g's nodes as DevTools' Summary: nodes of size 0 left out unless native; class
  * retained size = the sum over the class's objects not dominated by another object of
  * the class. */
 void pt_heap_summarize(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
 		       struct pt_heap_summary *s);
+/* The same grouped by `by`, over the nodes keep (NULL: all) holds; total_retained is
+ * then what the kept nodes retain together. */
+void pt_heap_summarize_by(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			  enum pt_heap_by by, const uint8_t *keep, struct pt_heap_summary *s);
 void pt_heap_summary_release(struct pt_heap_summary *s);
 
 /* print the first `limit` rows (limit < 0: all) with totals */
@@ -51,5 +64,18 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
 			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
 			int *grew_over, FILE *out);
+/* The same with objects grouped by `by`; a Ruby dump's objects are known by address. */
+int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
+			   enum pt_heap_by by, long limit, enum pt_report_format format,
+			   int64_t fail_bytes, double fail_pct, int *grew_over, FILE *out);
+
+/* --pages: the page count, live slots, pinned objects and pages under 25% full, then
+ * the first `limit` pages (limit < 0: all) by address */
+int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long limit,
+			 enum pt_report_format format, FILE *out);
+/* --pages -o FILE.svg: each page a row of its slots, live ones coloured by Ruby type,
+ * free ones grey, pinned ones outlined */
+int pt_report_heap_pages_svg(const struct pt_heap_pages *p, const struct pt_heapgraph *g,
+			     const char *path, FILE *out);
 
 #endif

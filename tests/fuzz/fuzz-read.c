@@ -21,6 +21,7 @@
 #include "analysis/aggregate.h"
 #include "analysis/dominator.h"
 #include "analysis/fold.h"
+#include "analysis/heapleak.h"
 #include "analysis/heapowner.h"
 #include "formats/format.h"
 #include "formats/load.h"
@@ -107,6 +108,39 @@ static void check_fold(const uint8_t *data, size_t size, const struct pt_load_op
 /* the heap command's path over the same bytes: the graph, DevTools' owner sizes (when
  * the input's first byte says so, else the raw ones, as --raw-sizes), the dominators,
  * the Summary, the retainers of every class and the diff of the snapshot with itself */
+/* the Ruby paths of heap: by site and generation, the input's leak verdict against
+ * itself (nothing leaks), its pages in a table and drawn */
+static void check_heap_ruby(const struct pt_heapgraph *g, const struct pt_heap_dom *dom, FILE *out)
+{
+	struct pt_heap_summary s;
+	struct pt_heap_series ser;
+	struct pt_heap_pages pg;
+	uint8_t *leaked = malloc(g->nnodes + 1);
+	size_t i;
+	int k;
+
+	for (k = PT_HEAP_BY_SITE; k <= PT_HEAP_BY_GENERATION; k++) {
+		pt_heap_summarize_by(g, dom, (enum pt_heap_by)k, NULL, &s);
+		pt_report_heap(&s, "fuzz", -1, PT_FMT_CSV, out);
+		pt_heap_summary_release(&s);
+	}
+	pt_heap_series_init(&ser);
+	for (k = 0; k < 3; k++)
+		if (!leaked || pt_heap_series_add(&ser, g, k == 2 ? leaked : NULL) < 0)
+			abort();
+	for (i = 0; i < g->nnodes; i++)
+		if (leaked[i])
+			abort(); /* a snapshot never leaks against itself */
+	pt_heap_series_release(&ser);
+	free(leaked);
+	if (g->rb_addr) {
+		pt_heap_pages(g, 16384, 40, &pg);
+		pt_report_heap_pages(&pg, "fuzz", 30, PT_FMT_TEXT, out);
+		pt_report_heap_pages_svg(&pg, g, "fuzz", out);
+		pt_heap_pages_release(&pg);
+	}
+}
+
 static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 {
 	struct pt_input in;
@@ -145,6 +179,7 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	pt_report_heap_diff(&g, &g, 30, PT_FMT_TEXT, 0, 0, &grew, out);
 	if (grew)
 		abort(); /* a snapshot never grew against itself */
+	check_heap_ruby(&g, &dom, out);
 	regfree(&re);
 	fclose(out);
 	pt_heap_summary_release(&s);

@@ -28,7 +28,7 @@ samples () {
 	fuzz-heapsnapshot) ls "$srcdir"/tests/malformed/heapsnapshot-* ;;
 	fuzz-traceevents) ls "$srcdir"/samples/traceevents/*.json "$srcdir"/tests/data/*.trace.json "$srcdir"/tests/malformed/traceevents-* ;;
 	fuzz-speedscope) ls "$srcdir"/tests/data/*.speedscope.json "$srcdir"/tests/malformed/speedscope-* ;;
-	fuzz-rubyheap) ls "$srcdir"/tests/malformed/rubyheap/*.json ;;
+	fuzz-rubyheap) ls "$srcdir"/tests/malformed/rubyheap/*.json "$srcdir"/tests/data/rubyheap-*.json ;;
 	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
 	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
