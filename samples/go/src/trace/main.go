@@ -1,6 +1,7 @@
 // Command trace writes the Go execution trace samples of samples/go/ (see
 // samples/README): goroutines that block on channels, a mutex, loopback TCP and
-// fsync, and, with the argument "many", a few thousand short goroutines.
+// fsync, with the argument "many", a few thousand short goroutines, and with "gc",
+// goroutines that allocate while the collector runs.
 package main
 
 import (
@@ -8,6 +9,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"runtime/trace"
 	"sync"
 	"time"
@@ -139,9 +142,33 @@ func many() {
 	}
 }
 
+var sink [][]byte
+
+// churn allocates rounds blocks of size bytes, keeping the last few alive, so that
+// the collector runs, sweeps and asks it for mark assists.
+func churn(rounds, size int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	keep := make([][]byte, 16)
+	for i := 0; i < rounds; i++ {
+		keep[i%len(keep)] = make([]byte, size)
+	}
+	sink = append(sink, keep[0])
+}
+
+func gc() {
+	debug.SetGCPercent(10)
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go churn(2500, 4096, &wg)
+	}
+	wg.Wait()
+	runtime.GC()
+}
+
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: trace blocking|many OUT.trace")
+		fmt.Fprintln(os.Stderr, "usage: trace blocking|many|gc OUT.trace")
 		os.Exit(2)
 	}
 	f, err := os.Create(os.Args[2])
@@ -156,6 +183,8 @@ func main() {
 		blocking(os.TempDir())
 	case "many":
 		many()
+	case "gc":
+		gc()
 	}
 	trace.Stop()
 	if err := f.Close(); err != nil {
