@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for s in blocking many; do
+for s in blocking many gc; do
 	for t in net sync syscall sched; do
 		go tool trace -pprof=$t "$top/samples/go/trace-$s.trace" >"$tmp/p.pb"
 		TZ=UTC go tool pprof -top -unit=ns -nodecount=100000 -nodefraction=0 \
