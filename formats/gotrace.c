@@ -1356,6 +1356,36 @@ int pt_gotrace_unknown(struct pt_diag *d, int ver)
 				ver / 1000, ver % 1000, d->path ? d->path : "FILE");
 }
 
+/* a trace the reader does not read itself, through the command's go tool trace adapter */
+static int via_go(const unsigned char *data, size_t len, int ver, struct pt_profile *p,
+		  const struct pt_read_opts *o, struct pt_diag *d)
+{
+	static const char *const names[PT_GOTRACE_NTYPES] = {"net", "sync", "syscall", "sched"};
+	char vbuf[32];
+	size_t i;
+	int ret;
+
+	if (o->flags & PT_READ_GOROUTINE_IDS)
+		return pt_diag_error_at(d, 0,
+					"Go %d.%d trace: the goroutine analysis needs a trace "
+					"proftool reads itself (Go 1.11 to 1.21)%s",
+					ver / 1000, ver % 1000,
+					pt_gotrace_native(ver) ? "; drop --via-go" : "");
+	if (!o->via_go)
+		return pt_gotrace_unknown(d, ver);
+	for (i = 0; i < PT_GOTRACE_NTYPES; i++)
+		pt_profile_add_type(p, names[i], "nanoseconds");
+	p->default_type = PT_GOTRACE_SYNC;
+	snprintf(vbuf, sizeof(vbuf), "%d.%d", ver / 1000, ver % 1000);
+	pt_profile_add_meta(p, "go_trace_version", vbuf);
+	ret = o->via_go(data, len, ver, p, o, d);
+	if (ret == 1)
+		ret = (o->flags & PT_READ_VIA_GO)
+			      ? pt_diag_error_at(d, 0, "--via-go: no go command on PATH")
+			      : pt_gotrace_unknown(d, ver);
+	return ret;
+}
+
 static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			struct pt_diag *d)
 {
@@ -1382,8 +1412,8 @@ static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct 
 		free(data);
 		return ret;
 	}
-	if (!pt_gotrace_native(r.ver)) {
-		ret = pt_gotrace_unknown(d, r.ver);
+	if (!pt_gotrace_native(r.ver) || (o->flags & PT_READ_VIA_GO)) {
+		ret = via_go(data, len, r.ver, p, o, d);
 		free(data);
 		return ret;
 	}
