@@ -1,7 +1,9 @@
 // Command trace writes the Go execution trace samples of samples/go/ (see
 // samples/README): goroutines that block on channels, a mutex, loopback TCP and
 // fsync, with the argument "many", a few thousand short goroutines, and with "gc",
-// goroutines that allocate while the collector runs.
+// goroutines that allocate while the collector runs. "load" (bench/gen-gotrace.sh)
+// runs rounds of a channel ring, a contended mutex and short goroutines until the trace
+// file holds $TRACE_MB megabytes.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/trace"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -166,9 +169,57 @@ func gc() {
 	runtime.GC()
 }
 
+// ring passes a token around n goroutines, laps times
+func ring(n, laps int) {
+	chans := make([]chan int, n)
+	for i := range chans {
+		chans[i] = make(chan int)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(in, out chan int) {
+			defer wg.Done()
+			for v := range in {
+				if v == 0 {
+					close(out)
+					return
+				}
+				out <- v - 1
+			}
+			close(out)
+		}(chans[i], chans[(i+1)%n])
+	}
+	chans[0] <- n * laps
+	wg.Wait()
+}
+
+func load(path string, mb int64) {
+	var mu sync.Mutex
+	for round := 0; ; round++ {
+		ring(64, 20)
+		var wg sync.WaitGroup
+		for i := 0; i < 32; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := 0; k < 20; k++ {
+					mu.Lock()
+					runtime.Gosched()
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if st, err := os.Stat(path); err == nil && st.Size() >= mb<<20 {
+			return
+		}
+	}
+}
+
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: trace blocking|many|gc OUT.trace")
+		fmt.Fprintln(os.Stderr, "usage: trace blocking|many|gc|load OUT.trace")
 		os.Exit(2)
 	}
 	f, err := os.Create(os.Args[2])
@@ -185,6 +236,12 @@ func main() {
 		many()
 	case "gc":
 		gc()
+	case "load":
+		mb, err := strconv.ParseInt(os.Getenv("TRACE_MB"), 10, 64)
+		if err != nil || mb < 1 {
+			mb = 50
+		}
+		load(os.Args[2], mb)
 	}
 	trace.Stop()
 	if err := f.Close(); err != nil {
