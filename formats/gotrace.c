@@ -996,9 +996,9 @@ static void split_finalize(struct rd *r, struct gsplit *sp, int64_t now, int end
 		sp->v[PT_GOSPLIT_GC] = pt_add(sp->v[PT_GOSPLIT_GC], gc);
 	}
 	if (r->gc_start) /* the one running now (Go's "GC active" is a start time != 0) */
-		sp->v[PT_GOSPLIT_GC] = pt_add(sp->v[PT_GOSPLIT_GC],
-					      now - (sp->creation < r->gc_start ? r->gc_start
-										: sp->creation));
+		sp->v[PT_GOSPLIT_GC] =
+			pt_add(sp->v[PT_GOSPLIT_GC],
+			       now - (sp->creation < r->gc_start ? r->gc_start : sp->creation));
 	if (!sp->v[PT_GOSPLIT_TOTAL])
 		sp->v[PT_GOSPLIT_TOTAL] = now - sp->creation;
 	settle(&sp->v[PT_GOSPLIT_EXEC], &sp->last_start, now);
@@ -1273,8 +1273,8 @@ static void meta_num(struct pt_profile *p, const char *key, int64_t v)
 static int split_frame(struct rd *r, const struct gsplit *sp, uint32_t *out)
 {
 	struct pt_profile *p = r->p;
-	uint32_t si = sp->named && sp->name_stk ? pt_map_get(&r->stack_ix, sp->name_stk)
-						  : UINT32_MAX;
+	uint32_t si =
+		sp->named && sp->name_stk ? pt_map_get(&r->stack_ix, sp->name_stk) : UINT32_MAX;
 	const struct stack *st;
 	const uint64_t *f;
 	struct pt_frame fr;

@@ -342,8 +342,9 @@ static int plan(struct job *j, char **cmd)
 			break;
 		}
 		if (a->mode != MODE_CPU && a->mode != MODE_TRACE) {
-			fprintf(stderr, "proftool: record: --mode %s needs the ruby profiler (go "
-					"samples cpu, or traces with --mode trace)\n",
+			fprintf(stderr,
+				"proftool: record: --mode %s needs the ruby profiler (go "
+				"samples cpu, or traces with --mode trace)\n",
 				mode_names[a->mode]);
 			ret = -1;
 			break;

@@ -122,8 +122,8 @@ static uint32_t copy_frame(struct pt_profile *p, const struct pt_profile *q, uin
 }
 
 /* the delays of q (a go tool trace -pprof profile) as type k of p */
-static int copy_type(struct pt_profile *p, const struct pt_profile *q, int k,
-		     const uint32_t *fmap, const struct pt_read_opts *o, struct pt_diag *d)
+static int copy_type(struct pt_profile *p, const struct pt_profile *q, int k, const uint32_t *fmap,
+		     const struct pt_read_opts *o, struct pt_diag *d)
 {
 	int t = pt_profile_find_type(q, "delay");
 	uint32_t *stack = NULL, i, n, node;
@@ -213,8 +213,8 @@ int pt_gotrace_via_go(const unsigned char *data, size_t len, int ver, struct pt_
 	if (!ret)
 		ret = read_back(dir, p, o, d);
 	if (!ret)
-		pt_diag_warn_at(d, 0, "Go %d.%d trace read through go tool trace -pprof", ver / 1000,
-				ver % 1000);
+		pt_diag_warn_at(d, 0, "Go %d.%d trace read through go tool trace -pprof",
+				ver / 1000, ver % 1000);
 	for (k = 0; k < PT_GOTRACE_NTYPES; k++) {
 		pt_buf_reset(&out);
 		pt_buf_addf(&out, "%s/%s.pb", dir, types[k]);

@@ -28,16 +28,19 @@ enum {
 };
 
 /* the type names, in the order above */
-#define PT_GOSPLIT_NAMES                                                                        \
-	{ "execution", "network", "sync", "syscall", "sched", "sweep", "assist", "gc", "total" }
+#define PT_GOSPLIT_NAMES                                                                           \
+	{                                                                                          \
+		"execution", "network", "sync", "syscall", "sched", "sweep", "assist", "gc",       \
+			"total"                                                                    \
+	}
 
 /* the metadata key whose presence marks such a profile */
-#define PT_GOSPLIT_META_MARK	  "go_trace_goroutines"
-#define PT_GOSPLIT_META_GC	  "gc_count"
-#define PT_GOSPLIT_META_GC_NS	  "gc_nanoseconds"
-#define PT_GOSPLIT_META_STW	  "stw_count"
-#define PT_GOSPLIT_META_STW_NS	  "stw_nanoseconds"
-#define PT_GOSPLIT_META_STW_MAX	  "stw_longest_nanoseconds"
+#define PT_GOSPLIT_META_MARK	"go_trace_goroutines"
+#define PT_GOSPLIT_META_GC	"gc_count"
+#define PT_GOSPLIT_META_GC_NS	"gc_nanoseconds"
+#define PT_GOSPLIT_META_STW	"stw_count"
+#define PT_GOSPLIT_META_STW_NS	"stw_nanoseconds"
+#define PT_GOSPLIT_META_STW_MAX "stw_longest_nanoseconds"
 
 /* the frame name of goroutines that never ran while the trace was taken */
 #define PT_GOSPLIT_NEVER_RAN "(never ran in the trace)"

@@ -458,7 +458,7 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 		return trace_goroutines(p, o, out, d);
 	if (o->format == PT_FMT_CSV)
 		return pt_diag_error(d, "--format csv is for execution traces; a goroutine "
-					   "dump prints text or json");
+					"dump prints text or json");
 	if (pt_profile_need_stacks(p, NULL, d) < 0)
 		return -1;
 	c.p = p;
