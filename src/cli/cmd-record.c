@@ -258,6 +258,41 @@ static void setenv_child(struct job *j, const char *name, const char *value)
 	j->nenv++;
 }
 
+/* go test (-cpuprofile, or -trace under --mode trace) or a Go test binary (-test.*) */
+static int plan_go(struct job *j, char **cmd)
+{
+	const struct record_args *a = j->a;
+	const char *flag = a->mode == MODE_TRACE ? "trace" : "cpuprofile";
+	struct pt_buf b = PT_BUF_INIT;
+	size_t i = 1;
+
+	if (a->rate) {
+		fprintf(stderr, "proftool: record: --rate: go test profiles at Go's own rate\n");
+		return -1;
+	}
+	if (a->mode != MODE_CPU && a->mode != MODE_TRACE) {
+		fprintf(stderr,
+			"proftool: record: --mode %s needs the ruby profiler (go samples cpu, or "
+			"traces with --mode trace)\n",
+			mode_names[a->mode]);
+		return -1;
+	}
+	pt_buf_addf(&j->result, "%s/%s", j->dir, a->mode == MODE_TRACE ? "trace.out" : "cpu.pb");
+	push(j, cmd[0]);
+	if (!strcmp(base_name(cmd[0]), "go")) {
+		push(j, cmd[1]); /* test */
+		pt_buf_addf(&b, "-%s=%s", flag, j->result.buf);
+		i = 2;
+	} else {
+		pt_buf_addf(&b, "-test.%s=%s", flag, j->result.buf);
+	}
+	push(j, b.buf);
+	for (; cmd[i]; i++)
+		push(j, cmd[i]);
+	pt_buf_release(&b);
+	return 0;
+}
+
 /* what to run, for each profiler; -1 with a message printed when it cannot */
 static int plan(struct job *j, char **cmd)
 {
@@ -335,36 +370,7 @@ static int plan(struct job *j, char **cmd)
 			push(j, cmd[i]);
 		break;
 	case PROF_GO:
-		if (a->rate) {
-			fprintf(stderr,
-				"proftool: record: --rate: go test profiles at Go's own rate\n");
-			ret = -1;
-			break;
-		}
-		if (a->mode != MODE_CPU && a->mode != MODE_TRACE) {
-			fprintf(stderr,
-				"proftool: record: --mode %s needs the ruby profiler (go "
-				"samples cpu, or traces with --mode trace)\n",
-				mode_names[a->mode]);
-			ret = -1;
-			break;
-		}
-		pt_buf_addf(&j->result, "%s/%s", j->dir,
-			    a->mode == MODE_TRACE ? "trace.out" : "cpu.pb");
-		push(j, cmd[0]);
-		i = 1;
-		if (!strcmp(base_name(cmd[0]), "go")) {
-			push(j, cmd[1]); /* test */
-			pt_buf_addf(&b, "-%s=%s", a->mode == MODE_TRACE ? "trace" : "cpuprofile",
-				    j->result.buf);
-			i = 2;
-		} else {
-			pt_buf_addf(&b, "-test.%s=%s",
-				    a->mode == MODE_TRACE ? "trace" : "cpuprofile", j->result.buf);
-		}
-		push(j, b.buf);
-		for (; cmd[i]; i++)
-			push(j, cmd[i]);
+		ret = plan_go(j, cmd);
 		break;
 	default:
 		pt_buf_addf(&j->perfdata, "%s/perf.data", j->dir);
