@@ -136,6 +136,20 @@ page_row () {
 			n, sz / 1048576, s, c, r / 1024, pg / 1048576, pg <= 5 * 1048576 ? "within" : "OVER" }'
 }
 
+# A Go execution trace of BENCH_GOTRACE_MB (50) MB written by Debian's go
+# (bench/gen-gotrace.sh), read into the four blocking profiles (`info`) against go tool
+# trace -pprof=sync on the same file (issue 32: at most 0.1x its CPU, 0.5x its RSS).
+if want realistic && have_format gotrace 2 && command -v go >/dev/null 2>&1; then
+	sh "$top/bench/gen-gotrace.sh" "$work/t.trace" "${BENCH_GOTRACE_MB:-50}"
+	size=$(stat -c %s "$work/t.trace")
+	baseline "go tool trace -pprof=sync" "$work/tb" go tool trace -pprof=sync "$work/t.trace"
+	run "$work/ti" "$PROFTOOL" info "$work/t.trace"
+	row "Go execution trace ($((size / 1048576)) MB) -> info (net, sync, syscall, sched)" "$size" 0
+	run "$work/tg" "$PROFTOOL" goroutines "$work/t.trace"
+	row "Go execution trace ($((size / 1048576)) MB) -> goroutines" "$size" 0
+	rm -f "$work/t.trace"
+fi
+
 # Realistic inputs (issue 18), made by real producers here, each row paired with its
 # anchors in the same run. proftool runs once per input; each anchor gets its own row.
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }

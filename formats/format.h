@@ -23,6 +23,13 @@ struct pt_read_opts {
 	const char *event; /* perf: keep only this event */
 	/* where readers that make stacks hand them (core/sink.h); NULL builds the tree */
 	struct pt_sink *sink;
+	/* a Go trace the reader does not read itself (a version it does not know, or
+	 * PT_READ_VIA_GO): its bytes handed to the command's adapter, which runs go tool
+	 * trace and fills p's four types (set by the reader) through o->sink; returns 0,
+	 * -1 with d filled, or 1 when no go command is there. NULL: an error naming the
+	 * command to run. */
+	int (*via_go)(const unsigned char *data, size_t len, int ver, struct pt_profile *p,
+		      const struct pt_read_opts *o, struct pt_diag *d);
 };
 
 /* The one --lenient rule of the text readers, for line `line` that failed to read (its
@@ -43,6 +50,7 @@ enum pt_read_flag {
 	PT_READ_ADDRS = 1 << 3,		/* perf: keep addresses of unknown symbols */
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
+	PT_READ_VIA_GO = 1 << 6,	/* gotrace: read through go tool trace (via_go) */
 };
 
 /* html's default --min-fraction */

@@ -9,6 +9,7 @@
 
 #include "formats/format.h"
 #include "formats/gotrace.h"
+#include "core/gosplit.h"
 #include "util/map.h"
 #include "util/xalloc.h"
 
@@ -206,6 +207,22 @@ struct pending {
 	uint64_t stk;
 };
 
+/* a goroutine's time split as internal/trace's GoroutineStats makes it: the pending
+ * times are 0 when none is pending (Go's sentinel, kept so that the numbers agree) */
+struct gsplit {
+	uint8_t created, named, ended, in_assist;
+	uint64_t start_stk, name_stk;
+	int64_t creation;
+	int64_t v[PT_GOSPLIT_N];
+	int64_t last_start, block_net, block_sync, block_syscall, block_sched, block_sweep;
+	int64_t assist_start;
+	/* the GC cycles ended while it lives, from the running sums (so that a GC's end
+	 * costs nothing per goroutine): r->gc_sum and r->gc_done at its creation, and what
+	 * the cycle running then had run before it (counted from the creation on) */
+	int64_t gc_sum0, gc_adj;
+	uint64_t gc_done0;
+};
+
 struct gst {
 	uint64_t id;
 	/* ordering (the sequence numbers the runtime writes) */
@@ -216,6 +233,7 @@ struct gst {
 	struct pending ev;
 	int64_t last_sysblock; /* ticks, 0 = none */
 	uint32_t waiters;      /* first pstream waiting for this goroutine */
+	struct gsplit sp;
 };
 
 struct stack {
@@ -257,6 +275,12 @@ struct rd {
 	int64_t last_ticks, last_ts;
 	uint64_t budget; /* waiting-list rechecks left (a crafted trace must not cost n^2) */
 	struct pt_profile *p;
+
+	/* the goroutine split (PT_READ_GOROUTINE_IDS) and the GC summary */
+	int split;
+	int in_gc, in_stw;
+	int64_t gc_start, gc_sum, gc_ns, stw_start, stw_ns, stw_max;
+	uint64_t gc_done, gc_count, stw_count;
 };
 
 static int truncated(struct rd *r, uint64_t off)
@@ -912,6 +936,190 @@ static int process(struct rd *r, struct ev *e)
 	return 0;
 }
 
+/* The GC summary and Go's pairing rules for GC cycles and stop-the-world phases
+ * (internal/trace's postProcessTrace): a cycle or phase starts only when none runs. */
+static int gc_event(struct rd *r, const struct ev *e)
+{
+	switch (e->type) {
+	case EV_GC_START:
+		if (r->in_gc)
+			return pt_diag_error_at(r->d, e->off, "GC starts while a GC runs");
+		r->in_gc = 1;
+		r->gc_start = e->ts;
+		r->gc_count++;
+		break;
+	case EV_GC_DONE:
+		if (!r->in_gc)
+			return pt_diag_error_at(r->d, e->off, "GC ends but none runs");
+		r->in_gc = 0;
+		r->gc_sum = pt_add(r->gc_sum, e->ts - r->gc_start);
+		r->gc_done++;
+		r->gc_start = 0;
+		break;
+	case EV_STW_START:
+		if (r->in_stw)
+			return pt_diag_error_at(r->d, e->off,
+						"stop-the-world starts while one runs");
+		r->in_stw = 1;
+		r->stw_start = e->ts;
+		r->stw_count++;
+		break;
+	case EV_STW_DONE:
+		if (!r->in_stw)
+			return pt_diag_error_at(r->d, e->off, "stop-the-world ends but none runs");
+		r->in_stw = 0;
+		r->stw_ns = pt_add(r->stw_ns, e->ts - r->stw_start);
+		if (e->ts - r->stw_start > r->stw_max)
+			r->stw_max = e->ts - r->stw_start;
+		break;
+	}
+	return 0;
+}
+
+/* a pending time: v += now - since, if one is pending (since != 0) */
+static void settle(int64_t *v, int64_t *since, int64_t now)
+{
+	if (*since) {
+		*v = pt_add(*v, now - *since);
+		*since = 0;
+	}
+}
+
+/* the goroutine's pending times up to `now` (GoroutineStats' finalize, once at its end
+ * event and once more at the end of the trace); ends it if `end` */
+static void split_finalize(struct rd *r, struct gsplit *sp, int64_t now, int end)
+{
+	if (!sp->ended) { /* the GC cycles that ended while it lived */
+		int64_t gc = pt_sub(r->gc_sum, sp->gc_sum0);
+		if (sp->gc_adj && r->gc_done > sp->gc_done0)
+			gc = pt_sub(gc, sp->gc_adj);
+		sp->v[PT_GOSPLIT_GC] = pt_add(sp->v[PT_GOSPLIT_GC], gc);
+	}
+	if (r->gc_start) /* the one running now (Go's "GC active" is a start time != 0) */
+		sp->v[PT_GOSPLIT_GC] =
+			pt_add(sp->v[PT_GOSPLIT_GC],
+			       now - (sp->creation < r->gc_start ? r->gc_start : sp->creation));
+	if (!sp->v[PT_GOSPLIT_TOTAL])
+		sp->v[PT_GOSPLIT_TOTAL] = now - sp->creation;
+	settle(&sp->v[PT_GOSPLIT_EXEC], &sp->last_start, now);
+	settle(&sp->v[PT_GOSPLIT_NET], &sp->block_net, now);
+	settle(&sp->v[PT_GOSPLIT_SYNC], &sp->block_sync, now);
+	settle(&sp->v[PT_GOSPLIT_SYSCALL], &sp->block_syscall, now);
+	settle(&sp->v[PT_GOSPLIT_SCHED], &sp->block_sched, now);
+	settle(&sp->v[PT_GOSPLIT_SWEEP], &sp->block_sweep, now);
+	if (end)
+		sp->ended = 1;
+}
+
+/* the goroutine an event's split is about, NULL if the trace did not create it */
+static struct gsplit *split_of(struct rd *r, uint64_t g)
+{
+	uint32_t i = pt_map_get(&r->g_ix, g);
+	return i != UINT32_MAX && r->gs[i].sp.created ? &r->gs[i].sp : NULL;
+}
+
+/* stops running: its execution time so far (Go adds now - 0 when no start is known) */
+static void stop_running(struct gsplit *sp, int64_t now)
+{
+	sp->v[PT_GOSPLIT_EXEC] = pt_add(sp->v[PT_GOSPLIT_EXEC], now - sp->last_start);
+	sp->last_start = 0;
+}
+
+static void split_create(struct rd *r, const struct ev *e)
+{
+	struct gsplit *sp = &g_of(r, e->args[0])->sp;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->created = 1;
+	sp->creation = e->ts;
+	sp->start_stk = e->args[1];
+	sp->block_sched = e->ts;
+	sp->gc_sum0 = r->gc_sum;
+	sp->gc_done0 = r->gc_done;
+	if (r->in_gc && r->gc_start < e->ts)
+		sp->gc_adj = e->ts - r->gc_start;
+}
+
+/* one event into the split of its goroutines (internal/trace's GoroutineStats) */
+static void split_event(struct rd *r, const struct ev *e)
+{
+	struct gsplit *sp = split_of(r, e->type == EV_GO_UNBLOCK ? e->args[0] : e->g);
+	int64_t ts = e->ts;
+
+	if (e->type == EV_GO_CREATE) {
+		split_create(r, e);
+		return;
+	}
+	if (!sp)
+		return;
+	switch (e->type) {
+	case EV_GO_START:
+	case EV_GO_START_LABEL:
+		if (!sp->named) {
+			sp->named = 1;
+			sp->name_stk = sp->start_stk;
+		}
+		sp->last_start = ts;
+		settle(&sp->v[PT_GOSPLIT_SCHED], &sp->block_sched, ts);
+		break;
+	case EV_GO_END:
+	case EV_GO_STOP:
+		split_finalize(r, sp, ts, 1);
+		break;
+	case EV_GO_BLOCK_SEND:
+	case EV_GO_BLOCK_RECV:
+	case EV_GO_BLOCK_SELECT:
+	case EV_GO_BLOCK_SYNC:
+	case EV_GO_BLOCK_COND:
+		stop_running(sp, ts);
+		sp->block_sync = ts;
+		break;
+	case EV_GO_SCHED:
+	case EV_GO_PREEMPT:
+		stop_running(sp, ts);
+		sp->block_sched = ts;
+		break;
+	case EV_GO_SLEEP:
+	case EV_GO_BLOCK:
+	case EV_GO_BLOCK_GC:
+		stop_running(sp, ts);
+		break;
+	case EV_GO_BLOCK_NET:
+		stop_running(sp, ts);
+		sp->block_net = ts;
+		break;
+	case EV_GO_SYSBLOCK:
+		stop_running(sp, ts);
+		sp->block_syscall = ts;
+		break;
+	case EV_GO_UNBLOCK:
+		settle(&sp->v[PT_GOSPLIT_NET], &sp->block_net, ts);
+		settle(&sp->v[PT_GOSPLIT_SYNC], &sp->block_sync, ts);
+		sp->block_sched = ts;
+		break;
+	case EV_GO_SYSEXIT:
+		settle(&sp->v[PT_GOSPLIT_SYSCALL], &sp->block_syscall, ts);
+		sp->block_sched = ts;
+		break;
+	case EV_SWEEP_START:
+		sp->block_sweep = ts;
+		break;
+	case EV_SWEEP_DONE:
+		settle(&sp->v[PT_GOSPLIT_SWEEP], &sp->block_sweep, ts);
+		break;
+	case EV_ASSIST_START:
+		sp->in_assist = 1;
+		sp->assist_start = ts;
+		break;
+	case EV_ASSIST_DONE:
+		if (sp->in_assist)
+			sp->v[PT_GOSPLIT_ASSIST] =
+				pt_add(sp->v[PT_GOSPLIT_ASSIST], ts - sp->assist_start);
+		sp->in_assist = 0;
+		break;
+	}
+}
+
 /* Second pass: the events of all Ps merged in the order the runtime's sequence numbers
  * and timestamps give (internal/trace's order1007), each run through the state machine. */
 static int merge(struct rd *r)
@@ -976,8 +1184,10 @@ static int merge(struct rd *r)
 			return -1;
 		if (e->ts > r->last_ts)
 			r->last_ts = e->ts;
-		if (process(r, e))
+		if (process(r, e) || gc_event(r, e))
 			return -1;
+		if (r->split)
+			split_event(r, e);
 		if (next_event(r, s))
 			return -1;
 		place(r, si);
@@ -1052,6 +1262,91 @@ out:
 	return ret;
 }
 
+static void meta_num(struct pt_profile *p, const char *key, int64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	pt_profile_add_meta(p, key, buf);
+}
+
+/* the frame a goroutine's row stands on: where it started, as go tool trace names it */
+static int split_frame(struct rd *r, const struct gsplit *sp, uint32_t *out)
+{
+	struct pt_profile *p = r->p;
+	uint32_t si =
+		sp->named && sp->name_stk ? pt_map_get(&r->stack_ix, sp->name_stk) : UINT32_MAX;
+	const struct stack *st;
+	const uint64_t *f;
+	struct pt_frame fr;
+	uint32_t name = 0, file = 0;
+
+	if (si == UINT32_MAX) {
+		*out = pt_profile_simple_frame(p, PT_GOSPLIT_NEVER_RAN,
+					       strlen(PT_GOSPLIT_NEVER_RAN), 0, 0,
+					       PT_FRAME_SYNTHETIC);
+		return 0;
+	}
+	st = &r->stacks[si];
+	f = r->frames + st->first;
+	if (string_of(r, f[1], st, &name) || string_of(r, f[2], st, &file))
+		return -1;
+	memset(&fr, 0, sizeof(fr));
+	fr.func = pt_profile_func(p, name, name, file, 0);
+	fr.line = (int64_t)f[3];
+	fr.addr = f[0];
+	*out = pt_profile_frame(p, &fr);
+	return 0;
+}
+
+/* the goroutine split: one row per goroutine the trace created, and the GC summary */
+static int emit_split(struct rd *r, const struct pt_read_opts *o)
+{
+	struct pt_profile *p = r->p;
+	uint32_t *frames = pt_xmalloc((r->ngs + 1) * sizeof(*frames));
+	struct pt_label l;
+	size_t i;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	l.key = pt_str(p, "goroutine");
+	for (i = 0; i < r->ngs; i++) {
+		struct gsplit *sp = &r->gs[i].sp;
+		if (!sp->created)
+			continue;
+		split_finalize(r, sp, r->last_ts, 0);
+		if (split_frame(r, sp, &frames[i]))
+			goto out;
+	}
+	pt_sink_frames_complete(o->sink, p);
+	for (i = 0; i < r->ngs; i++) {
+		if (!r->gs[i].sp.created)
+			continue;
+		l.num = (int64_t)r->gs[i].id;
+		pt_sink_sample(o->sink, p, &frames[i], 1, 1, pt_profile_labelset(p, &l, 1),
+			       r->gs[i].sp.v, 0);
+	}
+	if (r->in_gc)
+		r->gc_ns = pt_add(r->gc_sum, r->last_ts - r->gc_start);
+	else
+		r->gc_ns = r->gc_sum;
+	if (r->in_stw) {
+		int64_t d = r->last_ts - r->stw_start;
+		r->stw_ns = pt_add(r->stw_ns, d);
+		if (d > r->stw_max)
+			r->stw_max = d;
+	}
+	pt_profile_add_meta(p, PT_GOSPLIT_META_MARK, "1");
+	meta_num(p, PT_GOSPLIT_META_GC, (int64_t)r->gc_count);
+	meta_num(p, PT_GOSPLIT_META_GC_NS, r->gc_ns);
+	meta_num(p, PT_GOSPLIT_META_STW, (int64_t)r->stw_count);
+	meta_num(p, PT_GOSPLIT_META_STW_NS, r->stw_ns);
+	meta_num(p, PT_GOSPLIT_META_STW_MAX, r->stw_max);
+	ret = 0;
+out:
+	free(frames);
+	return ret;
+}
+
 int pt_gotrace_unknown(struct pt_diag *d, int ver)
 {
 	return pt_diag_error_at(d, 0,
@@ -1061,10 +1356,41 @@ int pt_gotrace_unknown(struct pt_diag *d, int ver)
 				ver / 1000, ver % 1000, d->path ? d->path : "FILE");
 }
 
+/* a trace the reader does not read itself, through the command's go tool trace adapter */
+static int via_go(const unsigned char *data, size_t len, int ver, struct pt_profile *p,
+		  const struct pt_read_opts *o, struct pt_diag *d)
+{
+	static const char *const names[PT_GOTRACE_NTYPES] = {"net", "sync", "syscall", "sched"};
+	char vbuf[32];
+	size_t i;
+	int ret;
+
+	if (o->flags & PT_READ_GOROUTINE_IDS)
+		return pt_diag_error_at(d, 0,
+					"Go %d.%d trace: the goroutine analysis needs a trace "
+					"proftool reads itself (Go 1.11 to 1.21)%s",
+					ver / 1000, ver % 1000,
+					pt_gotrace_native(ver) ? "; drop --via-go" : "");
+	if (!o->via_go)
+		return pt_gotrace_unknown(d, ver);
+	for (i = 0; i < PT_GOTRACE_NTYPES; i++)
+		pt_profile_add_type(p, names[i], "nanoseconds");
+	p->default_type = PT_GOTRACE_SYNC;
+	snprintf(vbuf, sizeof(vbuf), "%d.%d", ver / 1000, ver % 1000);
+	pt_profile_add_meta(p, "go_trace_version", vbuf);
+	ret = o->via_go(data, len, ver, p, o, d);
+	if (ret == 1)
+		ret = (o->flags & PT_READ_VIA_GO)
+			      ? pt_diag_error_at(d, 0, "--via-go: no go command on PATH")
+			      : pt_gotrace_unknown(d, ver);
+	return ret;
+}
+
 static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			struct pt_diag *d)
 {
 	static const char *const names[PT_GOTRACE_NTYPES] = {"net", "sync", "syscall", "sched"};
+	static const char *const split_names[PT_GOSPLIT_N] = PT_GOSPLIT_NAMES;
 	struct rd r;
 	unsigned char *data = NULL;
 	size_t len = 0, i;
@@ -1086,8 +1412,8 @@ static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct 
 		free(data);
 		return ret;
 	}
-	if (!pt_gotrace_native(r.ver)) {
-		ret = pt_gotrace_unknown(d, r.ver);
+	if (!pt_gotrace_native(r.ver) || (o->flags & PT_READ_VIA_GO)) {
+		ret = via_go(data, len, r.ver, p, o, d);
 		free(data);
 		return ret;
 	}
@@ -1096,14 +1422,21 @@ static int gotrace_read(struct pt_input *in, struct pt_profile *p, const struct 
 	pt_map_init(&r.p_ix);
 	pt_map_init(&r.g_ix);
 	r.args = pt_xmalloc(MAX_ARGS * sizeof(*r.args));
-	for (i = 0; i < PT_GOTRACE_NTYPES; i++)
-		pt_profile_add_type(p, names[i], "nanoseconds");
-	p->default_type = PT_GOTRACE_SYNC;
+	r.split = (o->flags & PT_READ_GOROUTINE_IDS) != 0;
+	if (r.split) {
+		for (i = 0; i < PT_GOSPLIT_N; i++)
+			pt_profile_add_type(p, split_names[i], "nanoseconds");
+		p->default_type = PT_GOSPLIT_EXEC;
+	} else {
+		for (i = 0; i < PT_GOTRACE_NTYPES; i++)
+			pt_profile_add_type(p, names[i], "nanoseconds");
+		p->default_type = PT_GOTRACE_SYNC;
+	}
 	snprintf(vbuf, sizeof(vbuf), "%d.%d", r.ver / 1000, r.ver % 1000);
 	pt_profile_add_meta(p, "go_trace_version", vbuf);
 	/* goroutine 0 (the runtime itself) runs from the start */
 	g_of(&r, 0)->state = G_RUNNING;
-	if (scan(&r) || merge(&r) || emit(&r, o))
+	if (scan(&r) || merge(&r) || (r.split ? emit_split(&r, o) : emit(&r, o)))
 		goto out;
 	p->duration_nanos = r.last_ts;
 	ret = 0;

@@ -21,13 +21,13 @@ our_rows () {
 }
 
 test_expect_success 'every Go trace header is detected and its version named' '
-	for f in "$G/trace-blocking.trace" "$G/trace-many.trace"; do
+	for f in "$G/trace-blocking.trace" "$G/trace-many.trace" "$G/trace-gc.trace"; do
 		"$PROFTOOL" info "$f" >out &&
 		grep -qx "Format: gotrace" out &&
 		grep -qx "Meta go_trace_version: 1.19" out || exit 1
 	done'
 
-for s in blocking many; do
+for s in blocking many gc; do
 	for t in net sync syscall sched; do
 		test_expect_success "$s: $t flat and cum of every function equal go tool trace -pprof=$t" '
 			pprof_rows "$R/trace-'$s'.'$t'.pprof-top.txt" >expect &&

@@ -29,6 +29,9 @@
 # The execution traces come from src/trace (runtime/trace.Start to a file):
 #   trace blocking trace-blocking.trace   channels, a mutex, select, loopback TCP, fsync
 #   trace many trace-many.trace           2000 short goroutines that send on one channel
+#   trace gc trace-gc.trace               4 goroutines allocating with GOGC=10: GC cycles,
+#                                         stop-the-world phases, sweeps and mark assists
+# (TRACES="gc" makes only the ones it names)
 # `make.sh trace` makes only those; tests/ref/gotrace/make.sh then remakes the
 # go tool trace -pprof references the tests compare with.
 set -eu
@@ -44,7 +47,7 @@ mkdir -p "$WORK/out"
 go version
 if [ "${1:-}" = trace ]; then
 	(cd "$here/src" && go vet ./trace && go build -trimpath -o "$WORK/trace" ./trace)
-	for k in blocking many; do
+	for k in ${TRACES:-blocking many gc}; do
 		"$WORK/trace" $k "$here/trace-$k.trace"
 	done
 	ls -l "$here"/*.trace

@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/pattern.h"
 #include "cli/cli.h"
+#include "cli/gotrace-go.h"
 #include "util/output.h"
 #include "util/xalloc.h"
 
@@ -36,6 +37,8 @@ const struct pt_opt pt_input_options[] = {
 	{"save", 0, required_argument, PT_OPT_SAVE, "FILE",
 	 "URL inputs: also keep the bytes fetched in FILE (default: in $PROFTOOL_SAVE_DIR "
 	 "when set, named as pprof names them)"},
+	{"via-go", 0, no_argument, PT_OPT_VIA_GO, NULL,
+	 "Go execution traces: read through go tool trace -pprof, not proftool's reader"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
 	 "keep only stacks with a function matching RE (RE2/PCRE2 syntax: \\d, (?i); man "
 	 "proftool, PATTERNS)"},
@@ -436,6 +439,7 @@ void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)
 void pt_common_init(struct pt_common *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->load.read.via_go = pt_gotrace_via_go;
 }
 
 int pt_parse_size(const char *s, uint64_t *out)
@@ -596,6 +600,9 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		return 1;
 	case PT_OPT_LENIENT:
 		c->load.read.lenient = 1;
+		return 1;
+	case PT_OPT_VIA_GO:
+		c->load.read.flags |= PT_READ_VIA_GO;
 		return 1;
 	case PT_OPT_MAX_INPUT_SIZE:
 		if (pt_parse_size(arg, &c->load.max_size) < 0 || !c->load.max_size) {

@@ -59,6 +59,7 @@ enum pt_opt_id {
 	PT_OPT_SECONDS, /* URL inputs */
 	PT_OPT_TIMEOUT,
 	PT_OPT_SAVE,
+	PT_OPT_VIA_GO, /* Go execution traces */
 	/* perf script reading */
 	PT_OPT_PERF_PID,
 	PT_OPT_PERF_TID,

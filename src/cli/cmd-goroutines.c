@@ -14,12 +14,13 @@ enum { OPT_EXACT_ARGS = PT_OPT_CMD_BASE, OPT_SORT };
 
 static const struct pt_opt goroutines_options[] = {
 	PT_OPT_NODES_ROW("show the first N groups; 0 shows all (the default)"),
-	PT_OPT_FORMAT_ROW("text|json", "output format"),
+	PT_OPT_FORMAT_ROW("text|csv|json", "output format (csv: execution traces only)"),
 	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{"exact-args", 0, no_argument, OPT_EXACT_ARGS, NULL,
 	 "goroutines whose calls differ in their arguments go to different groups"},
 	{"sort", 0, required_argument, OPT_SORT, "count|wait",
-	 "largest group first (count, the default) or the one waiting longest (wait)"},
+	 "largest group first (count, the default) or the one waiting longest (wait; in a\n"
+	 "trace: network, sync, syscall and scheduler wait together)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 static const struct pt_opt *const tables[] = {goroutines_options, pt_input_options, pt_help_option,
@@ -56,7 +57,10 @@ static const struct pt_cmd_spec spec = {
 	"Group the goroutines of a Go dump (goroutine?debug=2, panic or SIGQUIT output)\n"
 	"by identical stack, arguments ignored unless --exact-args, and print each group\n"
 	"with its count, states, wait-time range, first goroutine ids and stack, leaf\n"
-	"first. Other profiles are grouped by stack with their values.",
+	"first. The goroutines of a Go execution trace are grouped by start function,\n"
+	"each group with its time split (execution, network, sync, syscall, scheduler\n"
+	"wait, GC sweep, mark assist, time in a GC cycle) as go tool trace shows it, after\n"
+	"the trace's GC summary. Other profiles are grouped by stack with their values.",
 	tables, own_option};
 
 static int emit_goroutines(const struct pt_run *r, const void *o, FILE *out, struct pt_diag *d)
@@ -74,7 +78,7 @@ int cmd_goroutines(int argc, char **argv)
 	int ret;
 
 	pt_common_init(&common);
-	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
 	memset(&own, 0, sizeof(own));
 	own.common = &common;
 	common.load.read.flags |= PT_READ_GOROUTINE_IDS;

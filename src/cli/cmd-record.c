@@ -30,8 +30,8 @@ static const char *const profiler_names[] = {"auto", "ruby", "node", "go", "perf
 static const char *const profiler_package[] = {"", "ruby-stackprof", "nodejs", "golang-go",
 					       "linux-perf"};
 
-enum mode { MODE_CPU, MODE_WALL, MODE_OBJECT };
-static const char *const mode_names[] = {"cpu", "wall", "object"};
+enum mode { MODE_CPU, MODE_WALL, MODE_OBJECT, MODE_TRACE };
+static const char *const mode_names[] = {"cpu", "wall", "object", "trace"};
 
 struct record_args {
 	enum profiler profiler;
@@ -49,8 +49,9 @@ static const struct pt_opt record_options[] = {
 			  "(.pb.gz, .html, .svg, .collapsed, ...); without it, print top"),
 	{"profiler", 0, required_argument, OPT_PROFILER, "ruby|node|go|perf",
 	 "the profiler to use (default: chosen from COMMAND)"},
-	{"mode", 0, required_argument, OPT_MODE, "cpu|wall|object",
-	 "what to sample (stackprof's modes; node, go and perf sample cpu only)"},
+	{"mode", 0, required_argument, OPT_MODE, "cpu|wall|object|trace",
+	 "what to sample (stackprof's modes; node, go and perf sample cpu only), or trace: "
+	 "a Go test's execution trace (go test -trace; -o FILE.trace keeps it)"},
 	{"rate", 0, required_argument, OPT_RATE, "HZ", "samples per second"},
 	{"duration", 0, required_argument, OPT_DURATION, "S",
 	 "stop profiling after S seconds and let the program go on (ruby, perf)"},
@@ -63,9 +64,9 @@ static const struct pt_cmd_spec spec = {
 	"record", "record [OPTIONS] [--] COMMAND [ARGS...] | record --pid PID [OPTIONS]",
 	"Run COMMAND under the profiler that fits it and read what it recorded: Ruby\n"
 	"(ruby, bundle, rspec, rails, rake, ... or a #! line naming ruby) under stackprof,\n"
-	"node with --cpu-prof, go test or a Go test binary with -cpuprofile, anything else\n"
-	"under perf record -g. COMMAND's input and output pass through; its exit status is\n"
-	"proftool's unless profiling failed.",
+	"node with --cpu-prof, go test or a Go test binary with -cpuprofile (-trace\n"
+	"under --mode trace), anything else under perf record -g. COMMAND's input and\n"
+	"output pass through; its exit status is proftool's unless profiling failed.",
 	tables, record_option};
 
 static int pick(const char *const *names, size_t n, const char *arg)
@@ -95,9 +96,9 @@ static int record_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 		a->profiler = (enum profiler)(k + 1);
 		return 1;
 	case OPT_MODE:
-		k = pick(mode_names, 3, arg);
+		k = pick(mode_names, 4, arg);
 		if (k < 0) {
-			pt_usage_error(sp, "unknown mode '%s' (cpu, wall or object)", arg);
+			pt_usage_error(sp, "unknown mode '%s' (cpu, wall, object or trace)", arg);
 			return -1;
 		}
 		a->mode = (enum mode)k;
@@ -257,6 +258,41 @@ static void setenv_child(struct job *j, const char *name, const char *value)
 	j->nenv++;
 }
 
+/* go test (-cpuprofile, or -trace under --mode trace) or a Go test binary (-test.*) */
+static int plan_go(struct job *j, char **cmd)
+{
+	const struct record_args *a = j->a;
+	const char *flag = a->mode == MODE_TRACE ? "trace" : "cpuprofile";
+	struct pt_buf b = PT_BUF_INIT;
+	size_t i = 1;
+
+	if (a->rate) {
+		fprintf(stderr, "proftool: record: --rate: go test profiles at Go's own rate\n");
+		return -1;
+	}
+	if (a->mode != MODE_CPU && a->mode != MODE_TRACE) {
+		fprintf(stderr,
+			"proftool: record: --mode %s needs the ruby profiler (go samples cpu, or "
+			"traces with --mode trace)\n",
+			mode_names[a->mode]);
+		return -1;
+	}
+	pt_buf_addf(&j->result, "%s/%s", j->dir, a->mode == MODE_TRACE ? "trace.out" : "cpu.pb");
+	push(j, cmd[0]);
+	if (!strcmp(base_name(cmd[0]), "go")) {
+		push(j, cmd[1]); /* test */
+		pt_buf_addf(&b, "-%s=%s", flag, j->result.buf);
+		i = 2;
+	} else {
+		pt_buf_addf(&b, "-test.%s=%s", flag, j->result.buf);
+	}
+	push(j, b.buf);
+	for (; cmd[i]; i++)
+		push(j, cmd[i]);
+	pt_buf_release(&b);
+	return 0;
+}
+
 /* what to run, for each profiler; -1 with a message printed when it cannot */
 static int plan(struct job *j, char **cmd)
 {
@@ -265,7 +301,13 @@ static int plan(struct job *j, char **cmd)
 	size_t i;
 	int ret = 0;
 
-	if (j->prof != PROF_RUBY && a->mode != MODE_CPU) {
+	if (a->mode == MODE_TRACE && j->prof != PROF_GO) {
+		fprintf(stderr, "proftool: record: --mode trace needs the go profiler (go test "
+				"or a Go test binary; a running program's trace is a URL, "
+				"http://HOST/debug/pprof/trace)\n");
+		return -1;
+	}
+	if (j->prof != PROF_RUBY && j->prof != PROF_GO && a->mode != MODE_CPU) {
 		fprintf(stderr,
 			"proftool: record: --mode %s needs the ruby profiler (%s samples cpu "
 			"only)\n",
@@ -328,25 +370,7 @@ static int plan(struct job *j, char **cmd)
 			push(j, cmd[i]);
 		break;
 	case PROF_GO:
-		if (a->rate) {
-			fprintf(stderr,
-				"proftool: record: --rate: go test profiles at Go's own rate\n");
-			ret = -1;
-			break;
-		}
-		pt_buf_addf(&j->result, "%s/cpu.pb", j->dir);
-		push(j, cmd[0]);
-		i = 1;
-		if (!strcmp(base_name(cmd[0]), "go")) {
-			push(j, cmd[1]); /* test */
-			pt_buf_addf(&b, "-cpuprofile=%s", j->result.buf);
-			i = 2;
-		} else {
-			pt_buf_addf(&b, "-test.cpuprofile=%s", j->result.buf);
-		}
-		push(j, b.buf);
-		for (; cmd[i]; i++)
-			push(j, cmd[i]);
+		ret = plan_go(j, cmd);
 		break;
 	default:
 		pt_buf_addf(&j->perfdata, "%s/perf.data", j->dir);
@@ -544,6 +568,33 @@ static int emit_top(const struct pt_run *r, const void *o, FILE *out, struct pt_
 	return pt_report_top(&r->p, &r->agg, o, out, d);
 }
 
+/* -o FILE.trace under --mode trace: the trace kept as Go wrote it */
+static int keeps_trace(const struct record_args *a)
+{
+	return a->mode == MODE_TRACE && a->to && ends_with(a->to, ".trace");
+}
+
+/* the recorded file (ctx) copied to out */
+static int copy_file(void *ctx, FILE *out, struct pt_diag *d)
+{
+	FILE *in = fopen(ctx, "rb");
+	char buf[65536];
+	size_t n;
+	int ret = 0;
+
+	if (!in)
+		return pt_diag_error(d, "cannot open: %s", strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			ret = pt_diag_error(d, "cannot write: %s", strerror(errno));
+			break;
+		}
+	if (!ret && ferror(in))
+		ret = pt_diag_error(d, "cannot read: %s", strerror(errno));
+	fclose(in);
+	return ret;
+}
+
 /* read what was recorded and print top, or write -o */
 static int report(const struct record_args *a, char **paths, size_t n)
 {
@@ -553,6 +604,14 @@ static int report(const struct record_args *a, char **paths, size_t n)
 	int ret;
 
 	pt_common_init(&common);
+	if (keeps_trace(a)) {
+		/* read first: a trace proftool cannot read is an error here too */
+		pt_run_init(&r, &common, paths[0]);
+		pt_run_inputs(&r, (const char *const *)paths, n);
+		ret = pt_run_load(&r);
+		pt_run_release(&r);
+		return ret ? ret : pt_cli_emit(a->to, paths[0], copy_file, paths[0]);
+	}
 	if (a->to) {
 		f = pt_format_for_path(a->to);
 		common.load.read.keep_timeline = f->wants_timeline;
@@ -637,7 +696,7 @@ int cmd_record(int argc, char **argv)
 		return pt_usage_error(&spec, "a COMMAND to run, or --pid PID, is needed");
 	if (a.pid && *cmd)
 		return pt_usage_error(&spec, "--pid attaches to a running process: no COMMAND");
-	if (a.to && !pt_format_for_path(a.to))
+	if (a.to && !pt_format_for_path(a.to) && !keeps_trace(&a))
 		return pt_usage_error(&spec, "no format for the suffix of '%s'", a.to);
 
 	memset(&j, 0, sizeof(j));

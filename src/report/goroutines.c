@@ -1,11 +1,16 @@
 /* goroutines.c: `proftool goroutines`: goroutines with identical stacks grouped, as
  * panicparse prints a dump: each group's count, states, wait-time range, whether it is
- * locked to a thread, its first goroutine ids and its stack (leaf first). */
+ * locked to a thread, its first goroutine ids and its stack (leaf first); and the
+ * goroutines of an execution trace grouped by start function with their time split and
+ * the trace's GC summary, as go tool trace's goroutine pages show them. */
 #include "config.h"
 
+#include <csv.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/gosplit.h"
+#include "core/units.h"
 #include "report/report.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
@@ -27,17 +32,18 @@ struct gctx {
 	uint32_t state_key, wait_key, locked_key, id_key;
 };
 
-static void add_id(struct group *g, int64_t id)
+/* id into the smallest PT_GOROUTINES_IDS ids, ascending */
+static void add_id(int64_t *ids, uint32_t *nids, int64_t id)
 {
 	uint32_t k;
 
-	if (g->nids == PT_GOROUTINES_IDS && id >= g->ids[g->nids - 1])
+	if (*nids == PT_GOROUTINES_IDS && id >= ids[*nids - 1])
 		return;
-	if (g->nids < PT_GOROUTINES_IDS)
-		g->nids++;
-	for (k = g->nids - 1; k > 0 && g->ids[k - 1] > id; k--)
-		g->ids[k] = g->ids[k - 1];
-	g->ids[k] = id;
+	if (*nids < PT_GOROUTINES_IDS)
+		(*nids)++;
+	for (k = *nids - 1; k > 0 && ids[k - 1] > id; k--)
+		ids[k] = ids[k - 1];
+	ids[k] = id;
 }
 
 static void add_state(struct group *g, uint32_t s)
@@ -69,7 +75,7 @@ static void add_row(const struct gctx *c, struct group *g, const struct pt_label
 		else if (l->key == c->locked_key)
 			g->locked = pt_add(g->locked, v);
 		else if (l->key == c->id_key && !l->str)
-			add_id(g, l->num);
+			add_id(g->ids, &g->nids, l->num);
 	}
 	if (!g->has_wait || wait < g->wait_min)
 		g->wait_min = wait;
@@ -209,6 +215,236 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 	yajl_gen_map_close(j);
 }
 
+/* ---- an execution trace's goroutines (core/gosplit.h): grouped by start function ---- */
+
+struct tgroup {
+	uint32_t node;
+	int64_t count;
+	int64_t v[PT_GOSPLIT_N];
+	int64_t ids[PT_GOROUTINES_IDS];
+	uint32_t nids;
+};
+
+static int64_t tgroup_wait(const struct tgroup *g)
+{
+	return pt_add(pt_add(g->v[PT_GOSPLIT_NET], g->v[PT_GOSPLIT_SYNC]),
+		      pt_add(g->v[PT_GOSPLIT_SYSCALL], g->v[PT_GOSPLIT_SCHED]));
+}
+
+static int tcmp_tail(const struct tgroup *a, const struct tgroup *b)
+{
+	if (a->v[PT_GOSPLIT_EXEC] != b->v[PT_GOSPLIT_EXEC])
+		return a->v[PT_GOSPLIT_EXEC] > b->v[PT_GOSPLIT_EXEC] ? -1 : 1;
+	if (a->ids[0] != b->ids[0])
+		return a->ids[0] < b->ids[0] ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+static int tby_count(const void *x, const void *y)
+{
+	const struct tgroup *a = x, *b = y;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return tcmp_tail(a, b);
+}
+
+static int tby_wait(const void *x, const void *y)
+{
+	const struct tgroup *a = x, *b = y;
+	int64_t wa = tgroup_wait(a), wb = tgroup_wait(b);
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
+	return tby_count(x, y);
+}
+
+static int64_t meta_int(const struct pt_profile *p, const char *key)
+{
+	const char *s = pt_profile_meta(p, key);
+	return s ? strtoll(s, NULL, 10) : 0;
+}
+
+/* the rows (one per goroutine) into groups by their start function's node */
+static struct tgroup *tgroups(const struct pt_profile *p, uint32_t *ngroups, int64_t *ngs)
+{
+	struct tgroup *groups = NULL;
+	uint32_t *group_of = pt_xcalloc((size_t)p->nnodes + 1, sizeof(uint32_t));
+	uint32_t i, k, n = 0, id_key = pt_intern_find(&p->strings, "goroutine", 9);
+	size_t galloc = 0;
+
+	*ngs = 0;
+	for (i = 0; i < p->nsamples; i++) {
+		const struct pt_sample *s = &p->samples[i];
+		const struct pt_labelset *ls = &p->labelsets[s->labels];
+		struct tgroup *g;
+		if (!group_of[s->node]) {
+			PT_ALLOC_GROW(groups, (size_t)n + 1, galloc);
+			memset(&groups[n], 0, sizeof(groups[0]));
+			groups[n].node = s->node;
+			group_of[s->node] = ++n;
+		}
+		g = &groups[group_of[s->node] - 1];
+		g->count++;
+		(*ngs)++;
+		pt_add_values(g->v, p->sample_values + (size_t)i * p->ntypes, PT_GOSPLIT_N);
+		for (k = 0; k < ls->n; k++)
+			if (id_key && ls->v[k].key == id_key && !ls->v[k].str)
+				add_id(g->ids, &g->nids, ls->v[k].num);
+	}
+	free(group_of);
+	*ngroups = n;
+	return groups;
+}
+
+static void trace_json(const struct pt_profile *p, const struct tgroup *groups, uint32_t n,
+		       int64_t ngs, FILE *out)
+{
+	static const char *const names[PT_GOSPLIT_N] = PT_GOSPLIT_NAMES;
+	static const char *const gc[][2] = {{"cycles", PT_GOSPLIT_META_GC},
+					    {"nanoseconds", PT_GOSPLIT_META_GC_NS},
+					    {"stw_count", PT_GOSPLIT_META_STW},
+					    {"stw_nanoseconds", PT_GOSPLIT_META_STW_NS},
+					    {"stw_longest_nanoseconds", PT_GOSPLIT_META_STW_MAX}};
+	yajl_gen j = pt_json_gen(out);
+	uint32_t i, k;
+
+	yajl_gen_map_open(j);
+	pt_json_cstr(j, "goroutines");
+	pt_json_int(j, ngs);
+	pt_json_cstr(j, "gc");
+	yajl_gen_map_open(j);
+	for (k = 0; k < sizeof(gc) / sizeof(gc[0]); k++) {
+		pt_json_cstr(j, gc[k][0]);
+		pt_json_int(j, meta_int(p, gc[k][1]));
+	}
+	yajl_gen_map_close(j);
+	pt_json_cstr(j, "groups");
+	yajl_gen_array_open(j);
+	for (i = 0; i < n; i++) {
+		const struct tgroup *g = &groups[i];
+		const struct pt_frame *f = pt_frame_of(p, g->node);
+		yajl_gen_map_open(j);
+		pt_json_cstr(j, "function");
+		pt_json_str(j, p, p->funcs[f->func].name);
+		pt_json_cstr(j, "file");
+		pt_json_str(j, p, p->funcs[f->func].file);
+		pt_json_cstr(j, "line");
+		pt_json_int(j, f->line > 0 ? f->line : 0);
+		pt_json_cstr(j, "count");
+		pt_json_int(j, g->count);
+		for (k = 0; k < PT_GOSPLIT_N; k++) {
+			pt_json_cstr(j, names[k]);
+			pt_json_int(j, g->v[k]);
+		}
+		pt_json_cstr(j, "ids");
+		yajl_gen_array_open(j);
+		for (k = 0; k < g->nids; k++)
+			pt_json_int(j, g->ids[k]);
+		yajl_gen_array_close(j);
+		yajl_gen_map_close(j);
+	}
+	yajl_gen_array_close(j);
+	yajl_gen_map_close(j);
+	yajl_gen_free(j);
+	fputc('\n', out);
+}
+
+static void trace_csv(const struct pt_profile *p, const struct tgroup *groups, uint32_t n,
+		      FILE *out)
+{
+	static const char *const names[PT_GOSPLIT_N] = PT_GOSPLIT_NAMES;
+	uint32_t i, k;
+
+	fputs("function,file,line,count", out);
+	for (k = 0; k < PT_GOSPLIT_N; k++)
+		fprintf(out, ",%s", names[k]);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		const struct tgroup *g = &groups[i];
+		const struct pt_frame *f = pt_frame_of(p, g->node);
+		const char *name = pt_s(p, p->funcs[f->func].name);
+		const char *file = pt_s(p, p->funcs[f->func].file);
+		csv_fwrite(out, name, strlen(name));
+		fputc(',', out);
+		csv_fwrite(out, file, strlen(file));
+		fprintf(out, ",%lld,%lld", (long long)(f->line > 0 ? f->line : 0),
+			(long long)g->count);
+		for (k = 0; k < PT_GOSPLIT_N; k++)
+			fprintf(out, ",%lld", (long long)g->v[k]);
+		fputc('\n', out);
+	}
+}
+
+/* a duration in the text report: 0 as "-" so that the columns that matter stand out */
+static void text_dur(struct pt_buf *b, const struct pt_profile *p, int64_t v, int width)
+{
+	struct pt_buf t = PT_BUF_INIT;
+	if (v)
+		pt_buf_add_scaled(&t, p, PT_GOSPLIT_EXEC, v);
+	else
+		pt_buf_addstr(&t, "-");
+	pt_buf_addf(b, " %*s", width, t.buf);
+	pt_buf_release(&t);
+}
+
+static void trace_text(const struct pt_profile *p, const struct tgroup *groups, uint32_t n,
+		       uint32_t all, int64_t ngs, FILE *out)
+{
+	static const char *const heads[PT_GOSPLIT_N] = {"execution", "network", "sync",
+							"syscall",   "sched",	"sweep",
+							"assist",    "gc",	"total"};
+	struct pt_buf b = PT_BUF_INIT;
+	uint32_t i, k;
+
+	pt_buf_addf(&b, "%lld goroutines in %u groups by start function, ", (long long)ngs, all);
+	pt_buf_add_scaled(&b, p, PT_GOSPLIT_EXEC, p->duration_nanos);
+	pt_buf_addf(&b, " of trace\nGC: %lld cycles, ", (long long)meta_int(p, PT_GOSPLIT_META_GC));
+	pt_buf_add_scaled(&b, p, PT_GOSPLIT_EXEC, meta_int(p, PT_GOSPLIT_META_GC_NS));
+	pt_buf_addf(&b, " in all; stop-the-world %lld times, ",
+		    (long long)meta_int(p, PT_GOSPLIT_META_STW));
+	pt_buf_add_scaled(&b, p, PT_GOSPLIT_EXEC, meta_int(p, PT_GOSPLIT_META_STW_NS));
+	pt_buf_addstr(&b, " in all, longest ");
+	pt_buf_add_scaled(&b, p, PT_GOSPLIT_EXEC, meta_int(p, PT_GOSPLIT_META_STW_MAX));
+	pt_buf_addstr(&b, "\n\n count");
+	for (k = 0; k < PT_GOSPLIT_N; k++)
+		pt_buf_addf(&b, " %9s", heads[k]);
+	pt_buf_addstr(&b, "  function\n");
+	for (i = 0; i < n; i++) {
+		const struct tgroup *g = &groups[i];
+		const struct pt_frame *f = pt_frame_of(p, g->node);
+		pt_buf_addf(&b, "%6lld", (long long)g->count);
+		for (k = 0; k < PT_GOSPLIT_N; k++)
+			text_dur(&b, p, g->v[k], 9);
+		pt_buf_addf(&b, "  %s\n", pt_s(p, p->funcs[f->func].name));
+		pt_buf_write_out(&b, out, PT_BUF_BLOCK);
+	}
+	pt_buf_write_out(&b, out, 0);
+	pt_buf_release(&b);
+}
+
+static int trace_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o,
+			    FILE *out, struct pt_diag *d)
+{
+	struct tgroup *groups;
+	uint32_t n, all;
+	int64_t ngs;
+
+	if (p->ntypes != PT_GOSPLIT_N || pt_profile_need_stacks(p, NULL, d) < 0)
+		return pt_diag_error(d, "not a goroutine split of an execution trace");
+	groups = tgroups(p, &n, &ngs);
+	if (n)
+		pt_qsort(groups, n, sizeof(groups[0]), o->by_wait ? tby_wait : tby_count);
+	all = n;
+	n = (uint32_t)pt_report_shown(o->limit, n);
+	if (o->format == PT_FMT_JSON)
+		trace_json(p, groups, n, ngs, out);
+	else if (o->format == PT_FMT_CSV)
+		trace_csv(p, groups, n, out);
+	else
+		trace_text(p, groups, n, all, ngs, out);
+	free(groups);
+	return 0;
+}
+
 int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,
 			 struct pt_diag *d)
 {
@@ -218,6 +454,11 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	int64_t total = 0;
 	size_t galloc = 0;
 
+	if (pt_profile_meta(p, PT_GOSPLIT_META_MARK))
+		return trace_goroutines(p, o, out, d);
+	if (o->format == PT_FMT_CSV)
+		return pt_diag_error(d, "--format csv is for execution traces; a goroutine "
+					"dump prints text or json");
 	if (pt_profile_need_stacks(p, NULL, d) < 0)
 		return -1;
 	c.p = p;

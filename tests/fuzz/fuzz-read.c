@@ -201,11 +201,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.from = fuzz_format[0] ? fuzz_format : NULL;
 	o.max_size = (uint64_t)64 << 20;
 	o.read.keep_timeline = 1;
+	/* an odd last byte reads as `goroutines` does (a trace's goroutine split) */
+	if (size && (data[size - 1] & 1))
+		o.read.flags |= PT_READ_GOROUTINE_IDS;
 	pt_diag_init(&d, "fuzz");
 	pt_profile_init(&p);
 	if (pt_input_open_mem(&in, "fuzz", data, size, o.max_size, &d) == 0 &&
 	    pt_load_input(&in, &o, &p, &d) == 0) {
 		struct pt_agg a;
+		struct pt_goroutines_opts go = {0, 0, -1, (enum pt_report_format)(size % 3)};
+		FILE *gout = fopen("/dev/null", "w");
+		if (!gout)
+			abort();
+		pt_report_goroutines(&p, &go, gout, &d);
+		fclose(gout);
 		if (pt_aggregate(&p, PT_GRAN_FUNCTIONS, &a, &d) == 0)
 			pt_agg_release(&a);
 		check_fold(data, size, &o, &p);

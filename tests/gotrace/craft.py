@@ -52,6 +52,23 @@ def events(block_stack=3):
             ev(GO_UNBLOCK, 1000, 2, 2, 4) + ev(GO_START, 5, 2, 3) + ev(GO_END, 50))
 
 
+(GC_START, GC_DONE, STW_START, STW_DONE, SWEEP_START, SWEEP_DONE, ASSIST_START,
+ ASSIST_DONE) = (7, 8, 9, 10, 11, 12, 43, 44)
+
+
+def gc_events():
+    """g0 creates g2 (main.worker) at 10; GC 1 runs from 20 to 200 with a stop-the-world
+    phase from 20 to 35; g0 creates g3 at 30 (during GC 1; it never runs); g2 starts at
+    50, assists from 60 to 90, sweeps from 100 to 120; GC 2 starts at 300; g2 ends at
+    350; a stop-the-world phase runs from 400 to 410, the last event"""
+    return (ev(BATCH, 0, 1000) + ev(PROC_START, 0, 7) + ev(GO_CREATE, 10, 2, 2, 1) +
+            ev(GC_START, 10, 0, 0) + ev(STW_START, 0, 0) + ev(GO_CREATE, 10, 3, 2, 1) +
+            ev(STW_DONE, 5) + ev(GO_START, 15, 2, 1) + ev(ASSIST_START, 10, 0) +
+            ev(ASSIST_DONE, 30) + ev(SWEEP_START, 10, 0) + ev(SWEEP_DONE, 20, 1, 1) +
+            ev(GC_DONE, 80) + ev(GC_START, 100, 1, 0) + ev(GO_END, 50) +
+            ev(STW_START, 50, 1) + ev(STW_DONE, 10))
+
+
 def tables():
     return (ev(FREQ, 1000000000) +
             string(1, "main.main") + string(2, "main.go") + string(3, "main.worker") +
@@ -80,6 +97,11 @@ def main():
         bytes([GO_CREATE | 3 << 6]) + uv(100000) + b"\x01\x02",
         # a version header with garbage after it
         "gotrace-garbage-header.trace": b"go 1.19 traceXYZ" + events() + tables(),
+        # GC cycles, stop-the-world phases, a sweep and an assist, counted by hand
+        "gotrace-gc.trace": HEADER + gc_events() + tables(),
+        # the second GC ends twice
+        "gotrace-gc-unpaired.trace": HEADER + gc_events() + ev(GC_DONE, 5) + ev(GC_DONE, 5) +
+        tables(),
         # a version no reader knows yet
         "gotrace-future-version.trace": b"go 1.99 trace\0\0\0" + events() + tables(),
     }

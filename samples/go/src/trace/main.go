@@ -1,6 +1,9 @@
 // Command trace writes the Go execution trace samples of samples/go/ (see
 // samples/README): goroutines that block on channels, a mutex, loopback TCP and
-// fsync, and, with the argument "many", a few thousand short goroutines.
+// fsync, with the argument "many", a few thousand short goroutines, and with "gc",
+// goroutines that allocate while the collector runs. "load" (bench/gen-gotrace.sh)
+// runs rounds of a channel ring, a contended mutex and short goroutines until the trace
+// file holds $TRACE_MB megabytes.
 package main
 
 import (
@@ -8,7 +11,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"runtime/trace"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -139,9 +145,81 @@ func many() {
 	}
 }
 
+var sink [][]byte
+
+// churn allocates rounds blocks of size bytes, keeping the last few alive, so that
+// the collector runs, sweeps and asks it for mark assists.
+func churn(rounds, size int, wg *sync.WaitGroup) {
+	defer wg.Done()
+	keep := make([][]byte, 16)
+	for i := 0; i < rounds; i++ {
+		keep[i%len(keep)] = make([]byte, size)
+	}
+	sink = append(sink, keep[0])
+}
+
+func gc() {
+	debug.SetGCPercent(10)
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go churn(2500, 4096, &wg)
+	}
+	wg.Wait()
+	runtime.GC()
+}
+
+// ring passes a token around n goroutines, laps times
+func ring(n, laps int) {
+	chans := make([]chan int, n)
+	for i := range chans {
+		chans[i] = make(chan int)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(in, out chan int) {
+			defer wg.Done()
+			for v := range in {
+				if v == 0 {
+					close(out)
+					return
+				}
+				out <- v - 1
+			}
+			close(out)
+		}(chans[i], chans[(i+1)%n])
+	}
+	chans[0] <- n * laps
+	wg.Wait()
+}
+
+func load(path string, mb int64) {
+	var mu sync.Mutex
+	for round := 0; ; round++ {
+		ring(64, 20)
+		var wg sync.WaitGroup
+		for i := 0; i < 32; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := 0; k < 20; k++ {
+					mu.Lock()
+					runtime.Gosched()
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if st, err := os.Stat(path); err == nil && st.Size() >= mb<<20 {
+			return
+		}
+	}
+}
+
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: trace blocking|many OUT.trace")
+		fmt.Fprintln(os.Stderr, "usage: trace blocking|many|gc|load OUT.trace")
 		os.Exit(2)
 	}
 	f, err := os.Create(os.Args[2])
@@ -156,6 +234,14 @@ func main() {
 		blocking(os.TempDir())
 	case "many":
 		many()
+	case "gc":
+		gc()
+	case "load":
+		mb, err := strconv.ParseInt(os.Getenv("TRACE_MB"), 10, 64)
+		if err != nil || mb < 1 {
+			mb = 50
+		}
+		load(os.Args[2], mb)
 	}
 	trace.Stop()
 	if err := f.Close(); err != nil {

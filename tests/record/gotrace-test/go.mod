@@ -1,0 +1,3 @@
+module example.com/blockpkg
+
+go 1.19
