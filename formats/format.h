@@ -43,6 +43,11 @@ enum pt_read_flag {
 	PT_READ_ADDRS = 1 << 3,		/* perf: keep addresses of unknown symbols */
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
+	/* every reader (the model does it as functions are made, core/profile.h
+	 * PT_NAMES_*): mangled names kept as they are; template and parameter lists
+	 * dropped */
+	PT_READ_NO_DEMANGLE = 1 << 20,
+	PT_READ_SIMPLIFY = 1 << 21,
 };
 
 /* html's default --min-fraction */

@@ -58,6 +58,8 @@ enum pt_opt_id {
 	PT_OPT_NODE_FRACTION,
 	PT_OPT_SECONDS, /* URL inputs */
 	PT_OPT_TIMEOUT,
+	PT_OPT_NO_DEMANGLE, /* names */
+	PT_OPT_SIMPLIFY,
 	/* perf script reading */
 	PT_OPT_PERF_PID,
 	PT_OPT_PERF_TID,
