@@ -73,4 +73,31 @@ test_expect_success 'names that are not mangled are left alone, Go and Java ones
 	"$PROFTOOL" top --simplify --format csv -n 0 in.collapsed >out &&
 	grep -q "^\"main.(\*T).run\"" out && grep -q "^\"java.util.HashMap.<init>\"" out'
 
+# a substitution's number as the Itanium ABI writes it (base 36, two digits at most here)
+b36 () {
+	d=0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ
+	if test "$1" -ge 36; then
+		printf "%s" "$(echo "$d" | cut -c$(($1 / 36 + 1)))"
+	fi
+	printf "%s" "$(echo "$d" | cut -c$(($1 % 36 + 1)))"
+}
+
+# 200 bytes whose substitutions double the demangled name 20 times (6.8 MB from
+# c++filt): left as it is, at once; so is a word past PT_DEMANGLE_MAX (16 KiB)
+test_expect_success 'a name that would demangle into megabytes, or a very long one, stays mangled' '
+	b=_Z1f1A && i=0 && prev=S_ &&
+	while test $i -lt 20; do
+		b="${b}PFv${prev}${prev}E" && i=$((i + 1)) &&
+		prev=S$(b36 $((2 * i - 1)))_
+	done &&
+	printf "main;%s 1\n" "$b" >bomb.collapsed &&
+	{ ! command -v c++filt >/dev/null ||
+		{ c++filt "$b" | wc -c >size && test "$(cat size)" -gt 6000000; }; } &&
+	"$PROFTOOL" top --format csv bomb.collapsed >out &&
+	grep -q "^\"$b\"," out &&
+	awk "BEGIN { s = \"main;_Z1f\"; for (i = 0; i < 6000; i++) s = s \"PFv\"; s = s \"v\";
+		for (i = 0; i < 6000; i++) s = s \"E\"; print s, 1 }" >long.collapsed &&
+	"$PROFTOOL" top --format csv long.collapsed >out &&
+	grep -q "^\"_Z1fPFvPFv" out'
+
 test_done

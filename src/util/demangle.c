@@ -2,6 +2,7 @@
  * line; pprof's simplification of the result. */
 #include "config.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,38 +107,81 @@ static void drop_templates(struct pt_buf *b)
 	pt_buf_setlen(b, w);
 }
 
-/* one word demangled onto out; 0 if the demangler does not take it */
+/* A demangler's output goes through a callback into out, at most `room` bytes: the
+ * substitutions of a mangled name can double its output with each few input bytes
+ * (200 bytes of input, gigabytes of name), so past the room the demangler is left by
+ * longjmp, from its printer, which holds no heap memory (libiberty's callback
+ * interface allocates none) */
+struct sink {
+	struct pt_buf *out;
+	size_t room;
+	jmp_buf full;
+};
+
+static void to_sink(const char *s, size_t n, void *opaque)
+{
+	struct sink *k = opaque;
+
+	if (n > k->room)
+		longjmp(k->full, 1);
+	k->room -= n;
+	pt_buf_add(k->out, s, n);
+}
+
+/* 1 if a demangler took z (rust: libiberty's Rust one, else its C++ one), its output
+ * appended to k->out; 0 (out as it was) if it did not or the output outgrew its room */
+static int run(struct sink *k, const char *z, int flags, int rust)
+{
+	size_t len = k->out->len;
+
+	if (setjmp(k->full)) {
+		pt_buf_setlen(k->out, len);
+		return 0;
+	}
+	if (rust ? rust_demangle_callback(z, flags, to_sink, k)
+		 : cplus_demangle_v3_callback(z, flags, to_sink, k))
+		return 1;
+	pt_buf_setlen(k->out, len);
+	return 0;
+}
+
+/* One word demangled onto out; 0 if the demangler does not take it. As libiberty's
+ * cplus_demangle in its automatic style: Rust first (legacy names are Itanium ones
+ * too), then C++. */
 static int demangle_word(struct pt_buf *out, const char *w, size_t n, int simple)
 {
-	char *z, *d;
-	size_t k = skip_of(w, n);
-	int rust;
-	int flags = simple ? DMGL_ANSI | DMGL_VERBOSE : DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE;
+	struct sink k;
+	char *z;
+	size_t skip = skip_of(w, n), start = out->len;
+	int full = DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE, ok, rust;
 
-	if (!mangled_start(w + k, n - k))
+	/* libiberty keeps two components per input byte on the stack while it parses:
+	 * longer words stay as they are */
+	if (!mangled_start(w + skip, n - skip) || n > PT_DEMANGLE_MAX)
 		return 0;
-	z = pt_xmemdup(w + k, n - k);
-	/* simple Rust names as pprof shows them: no hash, no crate disambiguators, generic
-	 * arguments kept (libiberty without DMGL_VERBOSE); C++ ones lose their templates */
-	d = simple ? rust_demangle(z, DMGL_PARAMS | DMGL_ANSI) : NULL;
-	rust = d != NULL;
-	if (!d)
-		d = cplus_demangle(z, flags);
-	free(z);
-	if (!d)
-		return 0;
+	z = pt_xmemdup(w + skip, n - skip);
+	k.out = out;
+	k.room = 64 * n + 1024; /* real names grow 5 times at most */
 	if (w[0] == '.')
 		pt_buf_addch(out, '.');
-	if (!simple || rust) {
-		pt_buf_addstr(out, d);
-	} else {
+	/* simple Rust names as pprof shows them: no hash, no crate disambiguators, generic
+	 * arguments kept (no DMGL_VERBOSE); simple C++ ones lose parameters and templates */
+	rust = ok = run(&k, z, simple ? DMGL_PARAMS | DMGL_ANSI : full, 1);
+	if (!ok)
+		ok = run(&k, z, simple ? DMGL_ANSI | DMGL_VERBOSE : full, 0);
+	free(z);
+	if (!ok) {
+		pt_buf_setlen(out, start);
+		return 0;
+	}
+	if (simple && !rust) {
 		struct pt_buf t = PT_BUF_INIT;
-		pt_buf_addstr(&t, d);
+		pt_buf_add(&t, out->buf + start, out->len - start);
 		drop_templates(&t);
+		pt_buf_setlen(out, start);
 		pt_buf_add(out, t.buf, t.len);
 		pt_buf_release(&t);
 	}
-	free(d);
 	return 1;
 }
 

@@ -19,6 +19,11 @@ int pt_demangle_candidate(const char *name, size_t n);
  * Returns 1 if a word was demangled, else 0 (out untouched). Cost: linear in n, and the
  * demangler's own, per call. */
 int pt_demangle(struct pt_buf *out, const char *name, size_t n, int simple);
+/* the longest word demangled (libiberty parses on the stack, 64 bytes per input byte);
+ * a demangled word may be at most 64 times its mangled length plus 1 KiB (a mangled
+ * name's substitutions can double its output every few bytes): past either, the word
+ * stays as it is */
+#define PT_DEMANGLE_MAX ((size_t)16 << 10)
 
 /* pprof's simplification of a name that already is demangled C++ (a "::" or one of
  * "<>[]" in it, and neither Java's ".<" nor Go's "]).": parenthesized then angle-bracketed
