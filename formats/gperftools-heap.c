@@ -200,6 +200,23 @@ static int add_values(struct reader *r, struct pt_gperf_sample *s, int at, int64
 	return 0;
 }
 
+/* "0x" and 1 to 16 lowercase hex digits, as pprof's hexNumberRE and ParseUint take */
+static int hex_address(const char *t, size_t len, uint64_t *a)
+{
+	size_t k;
+
+	if (len < 3 || len > 18 || t[0] != '0' || t[1] != 'x')
+		return -1;
+	for (*a = 0, k = 2; k < len; k++) {
+		int c = (unsigned char)t[k];
+		int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (h < 0)
+			return -1;
+		*a = *a << 4 | (uint64_t)h;
+	}
+	return 0;
+}
+
 /* "INUSE: BYTES [ALLOC: BYTES] @ 0xADDR ..." */
 static int sample(struct reader *r, const char *s, size_t n, uint64_t lineno)
 {
@@ -230,29 +247,18 @@ static int sample(struct reader *r, const char *s, size_t n, uint64_t lineno)
 	smp->first = start;
 	while (1) {
 		const char *t;
-		uint64_t a = 0;
-		size_t k;
+		uint64_t a;
 		blanks(s, n, &i);
 		if (i >= n)
 			break;
 		t = s + i;
 		while (i < n && !pt_is_blank(s[i]))
 			i++;
-		if (i - (size_t)(t - s) < 3 || t[0] != '0' || t[1] != 'x' ||
-		    i - (size_t)(t - s) > 18)
+		if (hex_address(t, (size_t)(s + i - t), &a) < 0) {
+			r->g.naddrs = start; /* the line is left out whole (--lenient) */
 			return pt_diag_error_line(
 				r->d, lineno, "'%.*s' is not a 64-bit hex address",
 				(int)((size_t)(s + i - t) > 24 ? 24 : s + i - t), t);
-		for (k = 2; t + k < s + i; k++) {
-			int c = (unsigned char)t[k];
-			int h = c >= '0' && c <= '9'   ? c - '0'
-				: c >= 'a' && c <= 'f' ? c - 'a' + 10
-						       : -1;
-			if (h < 0)
-				return pt_diag_error_line(
-					r->d, lineno, "'%.*s' is not a 64-bit hex address",
-					(int)((size_t)(s + i - t) > 24 ? 24 : s + i - t), t);
-			a = a << 4 | (uint64_t)h;
 		}
 		/* return addresses moved onto their call */
 		*pt_gperf_addrs(&r->g, 1) = a - 1;

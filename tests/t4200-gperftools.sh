@@ -73,6 +73,13 @@ test_expect_success 'a stack of 32-bit words behind a 64-bit header is refused' 
 	test_expect_code 1 "$PROFTOOL" top "$MALFORMED/gperftools-cpu-word-size.prof" 2>err &&
 	grep -q "byte 40: a stack of [0-9]* addresses does not fit" err'
 
+test_expect_success 'heap: --lenient leaves a bad line out whole, its addresses too' '
+	printf "heap profile: 3: 24 [3: 24] @ heapprofile\n1: 8 [1: 8] @ 0x400010 0xzz\n2: 16 [2: 16] @ 0x400020\n" >in.heap &&
+	test_expect_code 1 "$PROFTOOL" top in.heap &&
+	"$PROFTOOL" info --lenient in.heap >out 2>err &&
+	grep -q "^Unique functions: 1$" out && grep -q "total 16 " out &&
+	grep -q "skipped 1 invalid line (first at line 2)" err'
+
 test_expect_success 'Go debug=1 heap profiles stay with the gotext reader' '
 	printf "heap profile: 1: 8 [1: 8] @ heap/1048576\n1: 8 [1: 8] @ 0x401000\n" >go.txt &&
 	"$PROFTOOL" info go.txt >out && grep -q "^Format: gotext$" out'
