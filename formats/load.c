@@ -278,6 +278,12 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 			return unrecognized(in, head, len, d);
 	}
 	p->keep_timeline = o->read.keep_timeline;
+	/* names demangled (or simplified) once each, as the reader makes functions */
+	p->name_mode = PT_NAMES_MARK;
+	if (!(o->read.flags & PT_READ_NO_DEMANGLE))
+		p->name_mode |= PT_NAMES_DEMANGLE;
+	if (o->read.flags & PT_READ_SIMPLIFY)
+		p->name_mode |= PT_NAMES_SIMPLIFY;
 	p->src = in; /* where a record whose values overflow is */
 	ret = f->read(in, p, &o->read, d);
 	p->src = NULL;

@@ -28,6 +28,8 @@
 	X(traceevents)                                                                             \
 	X(rubyheap)                                                                                \
 	X(bpftrace)                                                                                \
+	X(gperftools_cpu)                                                                          \
+	X(gperftools_heap)                                                                         \
 	/* the end of the rows */
 
 #define DECLARE_ROW(name) extern const struct pt_format pt_format_##name;

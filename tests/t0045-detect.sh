@@ -10,6 +10,8 @@ expected () {
 	collapsed/*.collapsed) echo collapsed ;;
 	gecko/*.json.gz) echo gecko ;;
 	go/*.trace) echo gotrace ;;
+	gperftools/*.prof) echo gperftools-cpu ;;
+	gperftools/*.heap | gperftools/*.growth) echo gperftools-heap ;;
 	ruby/*.json.gz) echo rubyheap ;;
 	traceevents/*.trace.json) echo traceevents ;;
 	go/*.pb | go/*.pb.gz) echo pprof ;;

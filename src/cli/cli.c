@@ -66,6 +66,10 @@ const struct pt_opt pt_input_options[] = {
 	 "fold recursion: a function already on the stack returns to that frame"},
 	{"node-fraction", 0, required_argument, PT_OPT_NODE_FRACTION, "F",
 	 "reports leave out entries whose cum is below F of the total (0.005 = 0.5%)"},
+	{"no-demangle", 0, no_argument, PT_OPT_NO_DEMANGLE, NULL,
+	 "keep mangled C++ and Rust names as they are (default: demangled as c++filt)"},
+	{"simplify", 0, no_argument, PT_OPT_SIMPLIFY, NULL,
+	 "drop template and parameter lists from C++ and Rust names (text; csv/json keep them)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -398,6 +402,9 @@ static int parse(const struct pt_cmd_spec *spec, int argc, char **argv, struct p
 			ret = PT_EXIT_USAGE;
 	}
 	pt_getopt_release(&g);
+	/* csv and json rows keep the full names */
+	if (common && report && report->format != PT_FMT_TEXT)
+		common->load.read.flags &= ~(uint32_t)PT_READ_SIMPLIFY;
 	return ret;
 }
 
@@ -603,6 +610,12 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		return 1;
 	case PT_OPT_VIA_GO:
 		c->load.read.flags |= PT_READ_VIA_GO;
+		return 1;
+	case PT_OPT_NO_DEMANGLE:
+		c->load.read.flags |= PT_READ_NO_DEMANGLE;
+		return 1;
+	case PT_OPT_SIMPLIFY:
+		c->load.read.flags |= PT_READ_SIMPLIFY;
 		return 1;
 	case PT_OPT_MAX_INPUT_SIZE:
 		if (pt_parse_size(arg, &c->load.max_size) < 0 || !c->load.max_size) {

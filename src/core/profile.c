@@ -9,6 +9,8 @@
 
 #include "core/functable.h"
 #include "core/profile.h"
+#include "util/buf.h"
+#include "util/demangle.h"
 #include "util/xalloc.h"
 
 void pt_profile_init(struct pt_profile *p)
@@ -22,6 +24,7 @@ void pt_profile_init(struct pt_profile *p)
 	pt_intern_init(&p->labelset_keys, &p->arena);
 	pt_map_init(&p->children);
 	pt_map_init(&p->sample_index);
+	pt_map_init(&p->renamed);
 
 	/* id 0 of each table is a placeholder, matching key id 0 ("") */
 	PT_ALLOC_GROW(p->funcs, 1, p->funcs_alloc);
@@ -70,6 +73,7 @@ void pt_profile_release(struct pt_profile *p)
 	free(p->comments);
 	free(p->meta);
 	pt_map_release(&p->children);
+	pt_map_release(&p->renamed);
 	free(p->indexed);
 	pt_map_release(&p->sample_index);
 	pt_intern_release(&p->strings);
@@ -306,14 +310,64 @@ uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_na
 	return pt_profile_func_ident(p, name, system_name, file, start_line, 0);
 }
 
+/* name's new name under p->name_mode (a string id), and whether name is mangled: each
+ * distinct name is looked at once, then kept in p->renamed as id << 1 | mangled */
+static uint32_t rename_of(struct pt_profile *p, uint32_t name, int *mangled)
+{
+	uint32_t v = pt_map_get(&p->renamed, name), to = name;
+	const char *s;
+	size_t n;
+	struct pt_buf b = PT_BUF_INIT;
+
+	if (v != UINT32_MAX) {
+		*mangled = (int)(v & 1);
+		return v >> 1;
+	}
+	s = pt_s(p, name);
+	n = strlen(s);
+	*mangled = pt_demangle_candidate(s, n);
+	if (*mangled && (p->name_mode & PT_NAMES_DEMANGLE) &&
+	    pt_demangle(&b, s, n, (p->name_mode & PT_NAMES_SIMPLIFY) != 0))
+		to = pt_strn(p, b.buf, b.len);
+	else if ((p->name_mode & PT_NAMES_SIMPLIFY) && pt_simplify_demangled(&b, s, n))
+		to = pt_strn(p, b.buf, b.len);
+	pt_buf_release(&b);
+	if (to < (UINT32_C(1) << 31) - 1)
+		*pt_map_put(&p->renamed, name) = to << 1 | (uint32_t)*mangled;
+	return to;
+}
+
+/* the name, system name and key system name of a function as p->name_mode wants */
+static void rename_func(struct pt_profile *p, uint32_t *name, uint32_t *system_name,
+			uint32_t *key_sys)
+{
+	uint32_t raw = *name, to;
+	int mangled;
+
+	if (!raw)
+		return;
+	to = rename_of(p, raw, &mangled);
+	/* a mangled name is its own system name (pprof's mark of one not demangled) */
+	if (mangled && !*system_name)
+		*system_name = *key_sys = raw;
+	*name = to;
+	/* simplified: one function per simple name (pprof's nodes); else the mangled
+	 * name keeps apart functions whose demangled names are alike */
+	if (to != raw && (p->name_mode & PT_NAMES_SIMPLIFY))
+		*key_sys = 0;
+}
+
 uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
 			       uint32_t file, int64_t start_line, uint64_t ident)
 {
 	unsigned char key[28], *q = key;
-	uint32_t id;
+	uint32_t id, key_sys = system_name;
+
+	if (p->name_mode)
+		rename_func(p, &name, &system_name, &key_sys);
 
 	put32(&q, name);
-	put32(&q, system_name);
+	put32(&q, key_sys);
 	put32(&q, file);
 	put64(&q, (uint64_t)start_line);
 	put64(&q, ident);

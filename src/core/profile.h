@@ -258,6 +258,24 @@ struct pt_profile {
 	size_t ncomments, comments_alloc;
 	struct pt_kv *meta; /* producer metadata, in input order */
 	size_t nmeta, meta_alloc;
+
+	/* What becomes of function names as functions are made (PT_NAMES_*, set by the
+	 * loader before the read; 0 leaves them as given): renamed maps a name's string
+	 * id to its new name's, so each distinct name is demangled once. */
+	uint32_t name_mode;
+	struct pt_map renamed;
+};
+
+enum pt_names {
+	/* a mangled name is its own system_name when the reader gives none (pprof's
+	 * mark of a name not demangled yet) */
+	PT_NAMES_MARK = 1 << 0,
+	/* a mangled C++ or Rust name becomes its demangled form, as c++filt prints it */
+	PT_NAMES_DEMANGLE = 1 << 1,
+	/* parameter and template lists dropped from what DEMANGLE makes (pprof's default
+	 * demangling) and from names that already are demangled C++; the functions of one
+	 * such name are one function */
+	PT_NAMES_SIMPLIFY = 1 << 2,
 };
 
 void pt_profile_init(struct pt_profile *p);
