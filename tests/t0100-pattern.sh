@@ -145,4 +145,15 @@ test_expect_success 'tree, method and merge refuse a costly match the same way' 
 	grep -q "^proftool: pattern '"'"'(a|a)\\*\\\\d'"'"': too costly to match (over [0-9]* steps on [0-9]* bytes)\$" err &&
 	test "$(wc -l <err)" = 1'
 
+test_expect_success 'heap --retainers takes the same patterns: \w and anchors, and a bad one in one line' '
+	H="$SAMPLES/node/shapes-1.heapsnapshot.gz" &&
+	"$PROFTOOL" heap --format csv -n 0 "$H" | python3 -c "import csv, re, sys
+rows = list(csv.reader(sys.stdin))[1:]
+print(sum(1 for r in rows if re.search(r\"^Sha\\w+\$\", r[0])))" >want &&
+	test "$(cat want)" -ge 1 &&
+	"$PROFTOOL" heap --retainers "^Sha\w+\$" -n 1 "$H" >out &&
+	head -1 out | grep -q "^Sha[A-Za-z]* @" &&
+	test_expect_code 2 "$PROFTOOL" heap --retainers "x(" "$H" &&
+	test_one_line_err "proftool: heap: bad regular expression '"'"'x('"'"' for --retainers: missing closing parenthesis at offset 2 (see '"'"'proftool heap --help'"'"')"'
+
 test_done

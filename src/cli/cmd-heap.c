@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +54,7 @@ static const struct pt_opt heap_options[] = {
 	{"retainers", 0, required_argument, OPT_RETAINERS, "RE",
 	 "the retaining path DevTools' Retainers pane opens (shortest from the globals, by "
 	 "DevTools' distance) to each of the largest objects of the constructors matching RE "
-	 "(extended regex)"},
+	 "(a pattern, see PATTERNS in the man page)"},
 	{"diff", 0, no_argument, OPT_DIFF, NULL,
 	 "compare two snapshots BASE NEW per constructor by object id (DevTools' Comparison)"},
 	{"fail-on-growth", 0, required_argument, OPT_FAIL_GROWTH, "BYTES|PCT%",
@@ -209,7 +208,7 @@ struct emit_ctx {
 	struct pt_heapgraph *g, *g2;
 	struct pt_heap_dom *dom;
 	struct pt_heap_summary *s;
-	regex_t *re;
+	struct pt_pattern *re;
 	struct pt_heap_pages *pages;
 	int grew;
 };
@@ -370,7 +369,8 @@ int cmd_heap(int argc, char **argv)
 	struct pt_heap_dom dom;
 	struct pt_heap_summary s;
 	struct emit_ctx c;
-	regex_t re;
+	struct pt_pattern *re = NULL;
+	char err[256];
 	int ret, nfiles;
 
 	memset(&a, 0, sizeof(a));
@@ -431,13 +431,12 @@ int cmd_heap(int argc, char **argv)
 		pt_heapgraph_release(&g2);
 		return ret;
 	}
-	if (a.retainers && regcomp(&re, a.retainers, REG_EXTENDED | REG_NOSUB))
-		return pt_usage_error(&spec, "bad regular expression '%s' for --retainers",
-				      a.retainers);
+	if (a.retainers && !(re = pt_pattern_compile(a.retainers, err, sizeof(err))))
+		return pt_usage_error(&spec, "bad regular expression '%s' for --retainers: %s", a.retainers,
+				      err);
 	if ((ret = load(argv[optind], &a, &g))) {
 		pt_heapgraph_release(&g);
-		if (a.retainers)
-			regfree(&re);
+		pt_pattern_free(re);
 		return ret;
 	}
 	pt_heap_dominators(&g, &dom);
@@ -446,9 +445,9 @@ int cmd_heap(int argc, char **argv)
 	c.dom = &dom;
 	c.s = &s;
 	if (a.retainers) {
-		c.re = &re;
+		c.re = re;
 		ret = pt_cli_emit(ra.outpath, argv[optind], emit_retainers, &c);
-		regfree(&re);
+		pt_pattern_free(re);
 	} else {
 		ret = pt_cli_emit(ra.outpath, argv[optind], emit_summary, &c);
 	}

@@ -4,7 +4,6 @@
 
 #include <csv.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,7 +415,7 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     const struct pt_heap_summary *s, struct pt_pattern *re, long limit,
 			     enum pt_report_format format, FILE *out, struct pt_diag *d)
 {
 	uint32_t n = (uint32_t)g->nnodes, v, *via, *from, *path;
@@ -427,9 +426,15 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 	yajl_gen jg = NULL;
 	int any = 0;
 
-	for (i = 0; i < s->n; i++)
-		if (!regexec(re, s->rows[i].name, 0, NULL, 0))
+	for (i = 0; i < s->n; i++) {
+		int m = pt_pattern_match(re, s->rows[i].name, strlen(s->rows[i].name), d);
+		if (m < 0) {
+			free(match);
+			return -1;
+		}
+		if (m)
 			match[i] = any = 1;
+	}
 	if (!any) {
 		free(match);
 		return pt_diag_error(d, "no constructor matches the --retainers pattern");

@@ -3,13 +3,13 @@
 #ifndef PT_REPORT_HEAP_H
 #define PT_REPORT_HEAP_H
 
-#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/dominator.h"
 #include "analysis/heappages.h"
 #include "core/heapgraph.h"
+#include "util/pattern.h"
 #include "report/report.h"
 
 struct pt_heap_row {
@@ -52,10 +52,10 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 		   enum pt_report_format format, FILE *out);
 
 /* For the `limit` largest objects (by retained size) of classes whose name matches
- * re: the shortest path from the root, over edges DevTools shows in its retainers
+ * re (util/pattern.h; a match too costly is an error in d): the shortest path from the root, over edges DevTools shows in its retainers
  * view, as "edge name -> node" steps. -1 with d set when no class matches. */
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
-			     const struct pt_heap_summary *s, const regex_t *re, long limit,
+			     const struct pt_heap_summary *s, struct pt_pattern *re, long limit,
 			     enum pt_report_format format, FILE *out, struct pt_diag *d);
 
 /* Per class, BASE against NEW by object id: new objects (ids not in BASE), deleted

@@ -148,7 +148,8 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	struct pt_heapgraph g;
 	struct pt_heap_dom dom;
 	struct pt_heap_summary s;
-	regex_t re;
+	struct pt_pattern *re;
+	char err[128];
 	FILE *out;
 	int grew = 0;
 	const struct pt_format *f = fuzz_format[0] ? pt_format_find(fuzz_format) : NULL;
@@ -171,16 +172,16 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	pt_heap_dominators(&g, &dom);
 	pt_heap_summarize(&g, &dom, &s);
 	out = fopen("/dev/null", "w");
-	if (!out || regcomp(&re, ".", REG_EXTENDED | REG_NOSUB))
+	if (!out || !(re = pt_pattern_compile(".", err, sizeof(err))))
 		abort();
 	pt_report_heap(&s, "fuzz", 30, PT_FMT_TEXT, out);
 	pt_report_heap(&s, "fuzz", -1, PT_FMT_JSON, out);
-	pt_report_heap_retainers(&g, &dom, &s, &re, 5, PT_FMT_TEXT, out, &d);
+	pt_report_heap_retainers(&g, &dom, &s, re, 5, PT_FMT_TEXT, out, &d);
 	pt_report_heap_diff(&g, &g, 30, PT_FMT_TEXT, 0, 0, &grew, out);
 	if (grew)
 		abort(); /* a snapshot never grew against itself */
 	check_heap_ruby(&g, &dom, out);
-	regfree(&re);
+	pt_pattern_free(re);
 	fclose(out);
 	pt_heap_summary_release(&s);
 	pt_heap_dom_release(&dom);
