@@ -23,7 +23,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-static void xml_text(FILE *out, const char *text)
+void pt_xml_text(FILE *out, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t n = strlen(text), i = 0;
@@ -61,24 +61,24 @@ void pt_ci_junit(FILE *out, const char *suite, const struct pt_ci_case *cases, s
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites tests=\"%zu\" failures=\"%zu\">\n", n, failures);
 	fputs("  <testsuite name=\"", out);
-	xml_text(out, suite);
+	pt_xml_text(out, suite);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", n,
 		failures);
 	for (i = 0; i < n; i++) {
 		const struct pt_ci_case *c = &cases[i];
 		fputs("    <testcase classname=\"", out);
-		xml_text(out, suite);
+		pt_xml_text(out, suite);
 		fputs("\" name=\"", out);
-		xml_text(out, c->name);
+		pt_xml_text(out, c->name);
 		fputs("\">", out);
 		if (c->failure) {
 			fputs("\n      <failure message=\"", out);
-			xml_text(out, c->failure);
+			pt_xml_text(out, c->failure);
 			fputs("\" type=\"regression\"/>", out);
 		}
 		if (c->detail) {
 			fputs("\n      <system-out>", out);
-			xml_text(out, c->detail);
+			pt_xml_text(out, c->detail);
 			fputs("</system-out>", out);
 		}
 		fputs(c->failure || c->detail ? "\n    </testcase>\n" : "</testcase>\n", out);

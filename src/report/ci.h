@@ -14,6 +14,10 @@ struct pt_ci_case {
 	const char *detail;  /* the numbers behind it (system-out), or NULL */
 };
 
+/* text as XML character data or an attribute value: the markup characters escaped,
+ * newlines as &#10;, bytes XML cannot hold (controls, invalid UTF-8) as '?' */
+void pt_xml_text(FILE *out, const char *text);
+
 /* A <testsuites> with one <testsuite name=suite> of the n cases. Names and texts are
  * escaped for XML; bytes XML cannot hold (controls, invalid UTF-8) become '?'. */
 void pt_ci_junit(FILE *out, const char *suite, const struct pt_ci_case *cases, size_t n);

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/ci.h"
 #include "report/heap.h"
 #include <stdlib.h>
 
@@ -89,25 +90,6 @@ int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long l
 	return 0;
 }
 
-/* s as XML text: the markup characters escaped; controls and bytes past ASCII (a type
- * name or a path may hold anything) as '?', so the document stays well formed */
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '&')
-			fputs("&amp;", out);
-		else if (c == '<')
-			fputs("&lt;", out);
-		else if (c == '>')
-			fputs("&gt;", out);
-		else if (c == '"')
-			fputs("&quot;", out);
-		else
-			fputc(c < 0x20 || c >= 0x7f ? '?' : c, out);
-	}
-}
-
 /* a type's colour: a hue from its name, so one type has one colour in every drawing */
 static void type_colour(const char *name, char *buf, size_t n)
 {
@@ -136,7 +118,7 @@ int pt_report_heap_pages_svg(const struct pt_heap_pages *p, const struct pt_heap
 		"\" height=\"%" PRIu64 "\" font-family=\"monospace\" font-size=\"11\">\n",
 		width, height + 20 * ((uint64_t)g->nnode_types / 6 + 2));
 	fprintf(out, "<title>heap pages of ");
-	xml_text(out, path);
+	pt_xml_text(out, path);
 	fprintf(out,
 		"</title>\n<text x=\"4\" y=\"14\">%zu pages, %" PRIu64 " live of %" PRIu64
 		" slots; grey: free; black outline: pinned</text>\n",
@@ -174,7 +156,7 @@ int pt_report_heap_pages_svg(const struct pt_heap_pages *p, const struct pt_heap
 			4 + (k % 6) * 110, y + (k / 6) * 20, col);
 		fprintf(out, "<text x=\"%zu\" y=\"%zu\">", 18 + (k % 6) * 110,
 			y + (k / 6) * 20 + 9);
-		xml_text(out, g->node_types[t]);
+		pt_xml_text(out, g->node_types[t]);
 		fprintf(out, "</text>\n");
 		k++;
 	}
