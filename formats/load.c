@@ -235,6 +235,15 @@ static void describe_bytes(const unsigned char *head, size_t len, struct pt_buf 
 	add_quoted(b, head, n);
 }
 
+/* the heap-graph reader whose detector claims head (not the registry's fallback), or
+ * NULL */
+static const struct pt_format *heap_claim(const unsigned char *head, size_t len)
+{
+	const struct pt_format *f = pt_format_detect_yield(head, len, PT_YIELD_HEAP_GRAPH);
+
+	return f && f->detect && f->detect(head, len) > 0 ? f : NULL;
+}
+
 static int unrecognized(const struct pt_input *in, const unsigned char *head, size_t len,
 			struct pt_diag *d)
 {
@@ -274,6 +283,11 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 					     o->from);
 	} else {
 		f = pt_format_detect(head, len);
+		if (!f && (f = heap_claim(head, len)))
+			return pt_diag_error_at(d, 0,
+						"a %s heap dump, not a profile: 'proftool heap' "
+						"reads it",
+						f->name);
 		if (!f)
 			return unrecognized(in, head, len, d);
 	}
@@ -306,6 +320,17 @@ struct target {
 static int read_input(struct pt_input *in, const struct pt_load_opts *o, struct target *t,
 		      struct pt_diag *d)
 {
+	/* either (info): a heap graph when only a heap reader claims the input */
+	if (t->p && t->g) {
+		size_t len;
+		const unsigned char *head = detect_head(in, &len);
+		if (!head)
+			return -1;
+		if (!o->from && len && !pt_format_detect(head, len) && heap_claim(head, len))
+			t->p = NULL;
+		else
+			t->g = NULL;
+	}
 	return t->p ? pt_load_input(in, o, t->p, d) : pt_load_heap_input(in, t->g, d);
 }
 
@@ -390,6 +415,16 @@ int pt_load_heap(const char *path, const struct pt_load_opts *o, struct pt_heapg
 {
 	struct target t = {NULL, g};
 	return load(path, o, &t, d);
+}
+
+int pt_load_either(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+		   struct pt_heapgraph *g, int *is_heap, struct pt_diag *d)
+{
+	struct target t = {p, g};
+	int ret = load(path, o, &t, d);
+
+	*is_heap = !t.p;
+	return ret;
 }
 
 int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d)

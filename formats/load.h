@@ -54,6 +54,12 @@ int pt_load_heap(const char *path, const struct pt_load_opts *o, struct pt_heapg
 /* the same from an open input */
 int pt_load_heap_input(struct pt_input *in, struct pt_heapgraph *g, struct pt_diag *d);
 
+/* Either (`proftool info`): path into p as pt_load does, or, when only a reader of heap
+ * graphs claims it, into g as pt_load_heap does (*is_heap set). Both initialized and
+ * released by the caller. 0, or -1 with d filled. */
+int pt_load_either(const char *path, const struct pt_load_opts *o, struct pt_profile *p,
+		   struct pt_heapgraph *g, int *is_heap, struct pt_diag *d);
+
 /* Index of the sample type that spec names (NULL = the profile's default), or -1 with d
  * filled. "all" is accepted only when allow_all, giving PT_TYPE_ALL. */
 int pt_select_type(const struct pt_profile *p, const char *spec, int allow_all, struct pt_diag *d);

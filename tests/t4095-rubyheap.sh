@@ -72,4 +72,46 @@ for err in "$MALFORMED"/rubyheap/*.err; do
 		grep -Eq "^proftool: [^:]+:[0-9]+: " err'
 done
 
+# ruby-facts.py DUMP: what info says of a dump, counted from its lines apart from proftool:
+# objects + 1 (ROOT), the memsizes' sum, objects with a file, and with a generation
+cat >"$TRASH/ruby-facts.py" <<'PY'
+import gzip, json, sys
+op = gzip.open if sys.argv[1].endswith('.gz') else open
+objs = mem = sites = gens = 0
+lo = hi = None
+for line in op(sys.argv[1], 'rt'):
+    o = json.loads(line)
+    if o.get('type') == 'ROOT':
+        continue
+    objs += 1
+    mem += o.get('memsize', 0)
+    sites += 'file' in o
+    if 'generation' in o:
+        gens += 1
+        g = o['generation']
+        lo = g if lo is None or g < lo else lo
+        hi = g if hi is None or g > hi else hi
+print(objs + 1, mem, sites, gens, lo, hi)
+PY
+
+test_expect_success 'info on a Ruby dump: its nodes, shallow size and tracing, counted apart' '
+	for f in leaky.json.gz leaky-trace.json.gz series-3.json.gz; do
+		set -- $(python3 "$TRASH/ruby-facts.py" "$SAMPLES/ruby/$f") &&
+		"$PROFTOOL" info "$SAMPLES/ruby/$f" >out &&
+		grep -qx "Format: rubyheap (a heap graph: '"'proftool heap'"' summarizes it)" out &&
+		grep -qx "Nodes: $1 (the objects, and ROOT as node 0)" out &&
+		grep -qx "Shallow size: $2 bytes" out &&
+		if test "$3" = 0; then
+			grep -q "^Allocation tracing: none" out
+		else
+			grep -qx "Allocation tracing: $3 objects with a site, $4 with a GC generation ($5 to $6)" out
+		fi &&
+		"$PROFTOOL" info --format json "$SAMPLES/ruby/$f" >j &&
+		jq -e ".format == \"rubyheap\" and .nodes == $1 and .shallow_bytes == $2 and .traced_objects == $3" j || exit 1
+	done'
+
+test_expect_success 'the profile commands name the command that reads a Ruby dump' '
+	test_expect_code 1 "$PROFTOOL" top "$SAMPLES/ruby/leaky.json.gz" &&
+	test_one_line_err "proftool: $SAMPLES/ruby/leaky.json.gz: byte 0: a rubyheap heap dump, not a profile: '"'proftool heap'"' reads it"'
+
 test_done

@@ -250,13 +250,100 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 	putchar('\n');
 }
 
+/* what `info` says of a heap graph (a V8 snapshot or a Ruby dump) */
+struct heap_facts {
+	const char *format;
+	uint64_t nodes, edges, shallow, traced, pinned;
+	uint64_t gens;		 /* objects with a GC generation */
+	uint32_t gen_lo, gen_hi; /* their lowest and highest */
+};
+
+static void count_heap(const struct pt_heapgraph *g, struct heap_facts *h)
+{
+	uint32_t v;
+
+	memset(h, 0, sizeof(*h));
+	h->format = g->rb_addr ? "rubyheap" : "heapsnapshot";
+	h->nodes = g->nnodes;
+	h->edges = g->nedges;
+	for (v = 0; v < g->nnodes; v++) {
+		h->shallow += pt_heap_self(g, v);
+		if (g->rb_site && g->rb_site[v])
+			h->traced++;
+		if (g->rb_pinned && g->rb_pinned[v])
+			h->pinned++;
+		if (g->rb_gen && g->rb_gen[v]) {
+			if (!h->gens++ || g->rb_gen[v] - 1 < h->gen_lo)
+				h->gen_lo = g->rb_gen[v] - 1;
+			if (g->rb_gen[v] - 1 > h->gen_hi)
+				h->gen_hi = g->rb_gen[v] - 1;
+		}
+	}
+	if (!g->rb_addr)
+		h->traced = g->ntraces;
+}
+
+static void info_heap(const struct pt_heapgraph *g, const char *path, int json)
+{
+	struct heap_facts h;
+
+	count_heap(g, &h);
+	if (json) {
+		yajl_gen jg = pt_json_gen(stdout);
+		yajl_gen_map_open(jg);
+		pt_json_cstr(jg, "file");
+		pt_json_cstr(jg, path);
+		pt_json_cstr(jg, "format");
+		pt_json_cstr(jg, h.format);
+		pt_json_cstr(jg, "heap_graph");
+		yajl_gen_bool(jg, 1);
+		pt_json_cstr(jg, "nodes");
+		pt_json_int(jg, (int64_t)h.nodes);
+		pt_json_cstr(jg, "edges");
+		pt_json_int(jg, (int64_t)h.edges);
+		pt_json_cstr(jg, "shallow_bytes");
+		pt_json_int(jg, (int64_t)h.shallow);
+		pt_json_cstr(jg, g->rb_addr ? "traced_objects" : "allocation_traces");
+		pt_json_int(jg, (int64_t)h.traced);
+		if (g->rb_addr) {
+			pt_json_cstr(jg, "pinned_objects");
+			pt_json_int(jg, (int64_t)h.pinned);
+		}
+		yajl_gen_map_close(jg);
+		yajl_gen_free(jg);
+		putchar('\n');
+		return;
+	}
+	printf("File: %s\n", path);
+	printf("Format: %s (a heap graph: 'proftool heap' summarizes it)\n", h.format);
+	printf("Nodes: %" PRIu64 "%s\n", h.nodes,
+	       g->rb_addr ? " (the objects, and ROOT as node 0)" : "");
+	printf("Edges: %" PRIu64 "%s\n", h.edges,
+	       g->rb_addr ? " (the references, and from ROOT to each object no ROOT reaches)"
+			  : "");
+	printf("Shallow size: %" PRIu64 " bytes\n", h.shallow);
+	if (g->rb_addr) {
+		if (h.traced || h.gens)
+			printf("Allocation tracing: %" PRIu64 " objects with a site, %" PRIu64
+			       " with a GC generation (%" PRIu32 " to %" PRIu32 ")\n",
+			       h.traced, h.gens, h.gen_lo, h.gen_hi);
+		else
+			printf("Allocation tracing: none (ObjectSpace.trace_object_allocations_start "
+			       "records sites and generations)\n");
+		printf("Pinned objects: %" PRIu64 "\n", h.pinned);
+	} else {
+		printf("Allocation stacks: %s\n", h.traced ? "yes (trace_tree)" : "none");
+	}
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
 	struct pt_run r;
+	struct pt_heapgraph g;
 	const char *path = "-";
-	int ret;
+	int ret, is_heap = 0;
 
 	pt_common_init(&common);
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
@@ -266,12 +353,16 @@ int cmd_info(int argc, char **argv)
 		return ret;
 
 	pt_run_init(&r, &common, path);
-	if (!(ret = pt_run_load(&r))) {
+	pt_heapgraph_init(&g);
+	if (!(ret = pt_run_load_either(&r, &g, &is_heap)) && is_heap) {
+		info_heap(&g, !strcmp(path, "-") ? "<stdin>" : path, ra.format == PT_FMT_JSON);
+	} else if (!ret) {
 		if (ra.format == PT_FMT_JSON)
 			info_json(&r.p, !strcmp(path, "-") ? "<stdin>" : path, &r.log);
 		else
 			info_text(&r.p, !strcmp(path, "-") ? "<stdin>" : path, &r.log);
 	}
+	pt_heapgraph_release(&g);
 	pt_run_release(&r);
 	return ret;
 }

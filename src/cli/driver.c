@@ -167,8 +167,15 @@ out:
 	return ret;
 }
 
-static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_fold *fold, int *folded)
+/* heap (info): read a heap graph into heap->g instead when only a heap reader claims
+ * the input (heap->is_heap set); NULL for the profile commands */
+struct either {
+	struct pt_heapgraph *g;
+	int *is_heap;
+};
+
+static int read_one_either(const struct pt_common *c, const char *path, struct pt_profile *p,
+			   struct pt_fold *fold, int *folded, const struct either *heap)
 {
 	struct pt_load_opts lo = c->load;
 	struct pt_fetch_hooks hooks = {fetch_start, fetch_done, (void *)c};
@@ -183,12 +190,19 @@ static int read_one(const struct pt_common *c, const char *path, struct pt_profi
 	pt_diag_init(&d, path);
 	if (pt_filter_needs_timeline(&c->filter))
 		lo.read.keep_timeline = 1;
-	if (pt_load(path, &lo, p, &d) < 0)
+	if ((heap ? pt_load_either(path, &lo, p, heap->g, heap->is_heap, &d)
+		  : pt_load(path, &lo, p, &d)) < 0)
 		return pt_cli_fail(&d);
-	if (fold)
+	if (fold && !(heap && *heap->is_heap))
 		*folded = pt_fold_finish(fold, p);
 	pt_diag_print_warnings(&d, stderr);
 	return 0;
+}
+
+static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
+		    struct pt_fold *fold, int *folded)
+{
+	return read_one_either(c, path, p, fold, folded, NULL);
 }
 
 /* read the other inputs one at a time and add each into p */
@@ -253,6 +267,18 @@ int pt_run_load(struct pt_run *r)
 	if ((ret = filter(c, r->path, &r->p, &r->log)) || !r->regroup)
 		return ret;
 	return regroup(r->path, &r->p, r->gran);
+}
+
+int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap)
+{
+	const struct pt_common *c = r->common;
+	struct either heap = {g, is_heap};
+	int ret;
+
+	*is_heap = 0;
+	if ((ret = read_one_either(c, r->path, &r->p, NULL, NULL, &heap)) || *is_heap)
+		return ret;
+	return filter(c, r->path, &r->p, &r->log);
 }
 
 /* one input alone, filtered: the streams' step */

@@ -60,6 +60,10 @@ void pt_run_release(struct pt_run *r);
 /* The steps, each returning 0 or the exit status of the failure it printed:
  * read r->paths into r->p (merged, as `go tool pprof a b` does) and apply the filters; */
 int pt_run_load(struct pt_run *r);
+/* pt_run_load for one input that may be a heap graph instead (info): when only a heap
+ * reader claims it, it is read into g (initialized and released by the caller) and
+ * *is_heap set; no filter applies to it. */
+int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap);
 /* pick the sample type the common options name (the profile's default without one); */
 int pt_run_type(struct pt_run *r);
 /* compute the table r->agg at r->gran with r->views. */
