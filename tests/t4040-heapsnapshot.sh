@@ -90,6 +90,21 @@ test_expect_success '--diff of a snapshot with itself: nothing changed' '
 	"$PROFTOOL" heap --diff --format json "$S1" "$S1" >d.json &&
 	jq -e ".rows == [] and .size_delta == 0" d.json'
 
+test_expect_success '--fail-on-growth speaks: a stderr line per row over the gate, as the csv rows say' '
+	"$PROFTOOL" heap --diff --format csv -n 0 "$S1" "$S2" >rows &&
+	head -1 rows >header &&
+	col=$(tr , "\n" <header | grep -nx "size_delta" | cut -d: -f1) &&
+	test -n "$col" &&
+	awk -F, -v c="$col" "NR > 1 && \$c + 0 > 20000 { n++ } END { print n + 0 }" rows >want &&
+	test "$(cat want)" -ge 2 &&
+	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 20000 "$S1" "$S2" >/dev/null &&
+	test "$(grep -c "^proftool: heap: regression: " err)" = "$(cat want)" &&
+	grep -qx "proftool: heap: $(cat want) rows grew past --fail-on-growth" err &&
+	test "$(wc -l <err)" = $(($(cat want) + 1)) &&
+	grep "^proftool: heap: regression: " err | sed "s/.*: +\\([0-9]*\\) bytes (.*/\\1/" >deltas &&
+	sort -rn deltas | cmp - deltas &&
+	"$PROFTOOL" heap --diff --fail-on-growth 1M "$S1" "$S2" >/dev/null 2>err && test ! -s err'
+
 test_expect_success '--fail-on-growth: exit 3 past a size or a share, 0 under it' '
 	"$PROFTOOL" heap --diff --fail-on-growth 1M "$S1" "$S2" >/dev/null &&
 	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 100K "$S1" "$S2" >/dev/null &&

@@ -211,6 +211,7 @@ struct emit_ctx {
 	struct pt_pattern *re;
 	struct pt_heap_pages *pages;
 	int grew;
+	struct pt_buf offenders; /* --diff's gate: a line per row over it */
 };
 
 static int emit_summary(void *ctx, FILE *out, struct pt_diag *d)
@@ -236,7 +237,7 @@ static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
 	return pt_report_heap_diff_by(
 		c->g, c->g2, c->a->by,
 		pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1), c->ra->format,
-		c->a->fail_bytes, c->a->fail_pct, &c->grew, out);
+		c->a->fail_bytes, c->a->fail_pct, &c->grew, &c->offenders, out);
 }
 
 /* --fail-on-leak: one stderr line per row whose leaked objects retain more than the
@@ -425,8 +426,20 @@ int cmd_heap(int argc, char **argv)
 		c.g = &g;
 		c.g2 = &g2;
 		ret = pt_cli_emit(ra.outpath, argv[optind + 1], emit_diff, &c);
-		if (!ret && c.grew)
+		if (!ret && c.grew) {
+			const char *line = c.offenders.buf, *nl;
+			size_t n = 0;
+			/* each offender on standard error, as diff --fail-on-regression does */
+			for (; line && *line; line = nl + 1, n++) {
+				nl = strchr(line, '\n');
+				fprintf(stderr, "proftool: heap: regression: %.*s\n", (int)(nl - line),
+					line);
+			}
+			fprintf(stderr, "proftool: heap: %zu %s grew past --fail-on-growth\n", n,
+				n == 1 ? "row" : "rows");
 			ret = PT_EXIT_REGRESSION;
+		}
+		pt_buf_release(&c.offenders);
 		pt_heapgraph_release(&g);
 		pt_heapgraph_release(&g2);
 		return ret;

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "util/map.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
@@ -567,6 +568,7 @@ struct drow {
 	const char *cls;
 	uint64_t added, deleted, added_size, deleted_size, base_size;
 	int64_t size_delta;
+	int over; /* past the gate */
 };
 
 static int cmp_drow(const void *a, const void *b)
@@ -582,12 +584,13 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 			int *grew_over, FILE *out)
 {
 	return pt_report_heap_diff_by(base, cur, PT_HEAP_BY_CLASS, limit, format, fail_bytes,
-				      fail_pct, grew_over, out);
+				      fail_pct, grew_over, NULL, out);
 }
 
 int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
 			   enum pt_heap_by by, long limit, enum pt_report_format format,
-			   int64_t fail_bytes, double fail_pct, int *grew_over, FILE *out)
+			   int64_t fail_bytes, double fail_pct, int *grew_over,
+			   struct pt_buf *offenders, FILE *out)
 {
 	struct pt_heap_summary bs, cs;
 	size_t nb, ncur, i = 0, j = 0, nrows = 0, alloc = 0, k, shown;
@@ -627,12 +630,19 @@ int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heap
 		if ((fail_bytes >= 0 && r.size_delta > fail_bytes) ||
 		    (fail_pct >= 0 && r.size_delta > 0 &&
 		     (double)r.size_delta > fail_pct / 100.0 * (double)r.base_size))
-			*grew_over = 1;
+			r.over = *grew_over = 1;
 		total_delta += r.size_delta;
 		PT_ALLOC_GROW(rows, nrows + 1, alloc);
 		rows[nrows++] = r;
 	}
 	pt_qsort(rows, nrows, sizeof(*rows), cmp_drow);
+	for (k = 0; offenders && k < nrows; k++)
+		if (rows[k].over) {
+			pt_buf_add_printable(offenders, rows[k].cls, strlen(rows[k].cls));
+			pt_buf_addf(offenders, ": %+" PRId64 " bytes (%" PRIu64 " -> %" PRId64 " bytes)\n",
+				    rows[k].size_delta, rows[k].base_size,
+				    (int64_t)rows[k].base_size + rows[k].size_delta);
+		}
 	shown = pt_report_shown(limit, nrows);
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);

@@ -64,10 +64,13 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
 			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
 			int *grew_over, FILE *out);
-/* The same with objects grouped by `by`; a Ruby dump's objects are known by address. */
+/* The same with objects grouped by `by`; a Ruby dump's objects are known by address.
+ * offenders (NULL: not wanted) gets a line per row over the gate, most growth first:
+ * "NAME: +DELTA bytes (BASE -> NEW bytes)". */
 int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
 			   enum pt_heap_by by, long limit, enum pt_report_format format,
-			   int64_t fail_bytes, double fail_pct, int *grew_over, FILE *out);
+			   int64_t fail_bytes, double fail_pct, int *grew_over,
+			   struct pt_buf *offenders, FILE *out);
 
 /* --pages: the page count, live slots, pinned objects and pages under 25% full, then
  * the first `limit` pages (limit < 0: all) by address */
