@@ -4,9 +4,10 @@ test_description='trace events and speedscope files: top equals speedscope'"'"'s
 
 # tests/speedscope-import.js runs the importer of the speedscope npm package
 # (tests/viewers/setup.sh) in node and compares each frame's self and total weight with
-# our top. SCALE: our unit per speedscope unit.
+# our top. SCALE: our unit per speedscope unit. speedscope shows names as the file has
+# them, so ours are not demangled here (clang's trace names mangled functions).
 agree () {
-	"$PROFTOOL" top --format csv -n 0 "$1" >top.csv 2>/dev/null &&
+	"$PROFTOOL" top --no-demangle --format csv -n 0 "$1" >top.csv 2>/dev/null &&
 	node "$SRCDIR/tests/speedscope-import.js" "$1" top.csv "$2" >res &&
 	grep -q "^ok: " res || { echo "$1:"; cat res; return 1; }
 }
