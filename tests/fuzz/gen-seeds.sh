@@ -80,8 +80,19 @@ first=$(samples | head -n 1)
 if test -n "$first"; then
 	{ printf '\357\273\277'; cat "$first"; } >"$out/seed-bom"
 fi
+# nul_after FILE RE: FILE with "f", a NUL byte (JSON's \u0000) and "a" put after the first
+# match of RE (a name's opening quote)
+nul_after () {
+	zcat -f "$1" | sed "0,/$2/s//&f\\\\u0000a/"
+}
 case $name in
 fuzz-pprof) gen pprof-nul 3 >"$out/seed-nul-name.pb" ;;
+fuzz-gecko) nul_after "$first" '"stringArray": *\["' >"$out/seed-nul-name" ;;
+fuzz-speedscope | fuzz-traceevents) nul_after "$first" '"name": *"' >"$out/seed-nul-name" ;;
+fuzz-heapsnapshot) nul_after "$out/crafted-small.heapsnapshot" '"strings": *\["' >"$out/seed-nul-name" ;;
+fuzz-rubyheap) nul_after "$srcdir/tests/data/rubyheap-traced.json" '"name": *"' >"$out/seed-nul-name" ;;
+fuzz-bpftrace) printf '@[\n    f\000a+12\n    main+34\n]: 5\n' >"$out/seed-nul-name" ;;
+fuzz-gotext) printf 'goroutine profile: total 1\n1 @ 0x1\n#\t0x1\tf\000a+0x1\t/x.go:1\n' >"$out/seed-nul-name" ;;
 fuzz-collapsed) printf 'main;f\000a 1\nmain;f\000b 2\n' >"$out/seed-nul-name" ;;
 fuzz-perf) printf 'p 1 1.000001: 1 cycles:\n\t1 f\000a (x)\n\n' >"$out/seed-nul-name" ;;
 fuzz-goroutine) printf 'goroutine 1 [running]:\nf\000a()\n\t/x.go:1\n\n' >"$out/seed-nul-name" ;;
