@@ -30,6 +30,10 @@ void pt_gperf_release(struct pt_gperf *g)
 
 uint64_t *pt_gperf_addrs(struct pt_gperf *g, size_t n)
 {
+	/* a sample of no frames takes no room (and no pointer arithmetic on NULL: UBSan,
+	 * found by fuzz-gperftools-cpu) */
+	if (!n)
+		return g->addrs;
 	PT_ALLOC_GROW(g->addrs, g->naddrs + n, g->addrs_alloc);
 	g->naddrs += n;
 	return g->addrs + g->naddrs - n;

@@ -55,6 +55,12 @@ test_expect_success 'addresses keep their mappings: the csv file column is the m
 	grep -q "^\"0x[0-9a-f]*\",\"/tmp/gperftools-spin/spin\"," out &&
 	grep -q "^\"0x[0-9a-f]*\",\"/usr/lib/x86_64-linux-gnu/libc.so.6\"," out'
 
+# tests/gperftools/zero-depth.prof: a sample of no frames (fuzz-gperftools-cpu found
+# pointer arithmetic on NULL there, UBSan), one of one frame, one of two
+test_expect_success 'a CPU sample of no frames counts in the total, as pprof counts it' '
+	"$PROFTOOL" top --style pprof $ALL "$T/zero-depth.prof" >actual &&
+	test_cmp "$R/zero-depth.prof.pprof-top.all.txt" actual'
+
 test_expect_success 'heap_v2: values unsampled by the rate, mappings merged and mended as pprof does' '
 	"$PROFTOOL" top --style pprof --granularity addresses $ALL --sample-index alloc_space \
 		"$T/maps.heap" >actual &&

@@ -22,7 +22,7 @@ samples () {
 	fuzz-stackprof-json) ls "$srcdir"/samples/stackprof/*.json ;;
 	fuzz-perf) ls "$srcdir"/samples/perf/*.txt ;;
 	fuzz-bpftrace) ls "$srcdir"/samples/bpftrace/*.txt "$srcdir"/tests/bpftrace/*.txt ;;
-	fuzz-gperftools-cpu) ls "$srcdir"/samples/gperftools/*.prof "$srcdir"/tests/malformed/gperftools-cpu-* ;;
+	fuzz-gperftools-cpu) ls "$srcdir"/samples/gperftools/*.prof "$srcdir"/tests/gperftools/*.prof "$srcdir"/tests/malformed/gperftools-cpu-* ;;
 	fuzz-gperftools-heap) ls "$srcdir"/samples/gperftools/spin.heap "$srcdir"/samples/gperftools/spin.growth \
 		"$srcdir"/tests/gperftools/*.heap "$srcdir"/tests/malformed/gperftools-heap-* ;;
 	fuzz-pprof) ls "$srcdir"/samples/go/*.pb* ;;
