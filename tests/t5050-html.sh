@@ -57,7 +57,7 @@ top_row () {
 test_expect_success 'every bundled sample: drawn, top'"'"'s first row, time order exactly with a timeline, no errors, no requests' '
 	for f in "$SAMPLES"/*/*; do
 		case $f in */make.sh|*/src|*/README) continue ;; esac
-		# every profile; a heap graph (a Ruby dump) is heap's, not the report's
+		# every profile; a heap graph (a Ruby dump) is for heap, not for the report
 		"$PROFTOOL" info --format json "$f" >inf 2>/dev/null || continue
 		! grep -q "\"heap_graph\":true" inf || continue
 		n=$(echo "$f" | sed "s|^$SAMPLES/||; s|/|-|g")
