@@ -107,7 +107,8 @@ static uint32_t *label_keys(const struct pt_profile *p, size_t *n)
 			}
 	}
 	free(seen);
-	qsort_r(keys, *n, sizeof(*keys), by_name, (void *)p);
+	if (*n > 1) /* never qsort NULL (UBSan) */
+		qsort_r(keys, *n, sizeof(*keys), by_name, (void *)p);
 	return keys;
 }
 

@@ -173,7 +173,8 @@ int pt_report_tags(const struct pt_profile *p, uint32_t t, FILE *out, struct pt_
 	pt_intern_init(&g.text, &g.arena);
 	pt_map_init(&g.index);
 	collect(&g, t);
-	qsort_r(g.v, g.n, sizeof(*g.v), by_key_then_sum, &g);
+	if (g.n > 1) /* never qsort NULL (UBSan) */
+		qsort_r(g.v, g.n, sizeof(*g.v), by_key_then_sum, &g);
 	for (i = 0; i < g.n; i = j) {
 		for (j = i; j < g.n && g.v[j].key == g.v[i].key; j++)
 			;
