@@ -39,17 +39,6 @@ uint64_t *pt_gperf_addrs(struct pt_gperf *g, size_t n)
 	return g->addrs + g->naddrs - n;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[0, n) as a hex number (an optional 0x first); 0, or -1 if it is none or too long */
 static int hex_token(const char *s, size_t n, int allow_0x, uint64_t *v)
 {
@@ -60,7 +49,7 @@ static int hex_token(const char *s, size_t n, int allow_0x, uint64_t *v)
 	if (i == n)
 		return -1;
 	for (*v = 0; i < n; i++) {
-		int h = hexval((unsigned char)s[i]);
+		int h = pt_hex_digit((unsigned char)s[i]);
 		if (h < 0 || *v >> 60)
 			return -1;
 		*v = *v << 4 | (uint64_t)h;
@@ -74,9 +63,9 @@ static int hex_at(const char *s, size_t n, size_t *i, uint64_t *v)
 	size_t j = *i;
 
 	if (j + 2 < n && s[j] == '0' && (s[j + 1] == 'x' || s[j + 1] == 'X') &&
-	    hexval((unsigned char)s[j + 2]) >= 0)
+	    pt_hex_digit((unsigned char)s[j + 2]) >= 0)
 		j += 2;
-	while (j < n && hexval((unsigned char)s[j]) >= 0)
+	while (j < n && pt_hex_digit((unsigned char)s[j]) >= 0)
 		j++;
 	if (hex_token(s + *i, j - *i, 1, v) < 0)
 		return -1;

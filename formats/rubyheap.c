@@ -13,6 +13,7 @@
 #include "util/intern.h"
 #include "util/json.h"
 #include "util/map.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* how deeply a line's values may nest (a "flags" object is one level) */
@@ -68,17 +69,6 @@ static void skip_ws(struct rb_reader *r)
 {
 	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n'))
 		r->p++;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static void put_utf8(struct pt_buf *b, uint32_t c)
@@ -156,7 +146,7 @@ static int read_string(struct rb_reader *r, int keep)
 			if (r->end - r->p < 4)
 				return fail(r, "a \\u escape cut short");
 			for (k = 0; k < 4; k++) {
-				int h = hexval(r->p[k]);
+				int h = pt_hex_digit(r->p[k]);
 				if (h < 0)
 					return fail(r, "a bad \\u escape");
 				c = c * 16 + (uint32_t)h;
@@ -310,7 +300,7 @@ static int parse_address(struct rb_reader *r, uint64_t *a)
 		return fail(r, "an address is not a hexadecimal number (0x...)");
 	*a = 0;
 	for (i = 2; i < n; i++) {
-		int h = hexval(s[i]);
+		int h = pt_hex_digit(s[i]);
 		if (h < 0)
 			return fail(r, "an address is not a hexadecimal number (0x...)");
 		*a = *a * 16 + (uint64_t)h;

@@ -34,4 +34,16 @@ size_t pt_utf8_len(const char *s, size_t n);
 /* s with each byte that starts no valid UTF-8 sequence replaced by U+FFFD */
 void pt_buf_add_utf8(struct pt_buf *b, const char *s, size_t n);
 
+/* the value of a hexadecimal digit, or -1 */
+static inline int pt_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif
