@@ -58,6 +58,7 @@ test -z "$PROFTOOL_WRAPPER" || VALGRIND_STEP=16
 test_count=0
 test_failed=0
 test_name=$(basename "$0" .sh)
+test_started=$(date +%s)
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/proftool-$test_name.XXXXXX")
 trap 'rm -rf "$TRASH"; test -n "$real_proftool" && rm -f "$PROFTOOL"' EXIT
 
@@ -78,8 +79,13 @@ test_skip () {
 	echo "ok $test_count - $1 # SKIP $2"
 }
 
+# test_done: the plan, and the script's cost as a TAP comment (wall seconds, then the
+# CPU of the shell and of its children from `times`), which tests/run-suite sums into
+# the slowest scripts of each phase
 test_done () {
 	echo "1..$test_count"
+	times >"$TRASH/times" # not in $(...): a subshell's children have spent nothing yet
+	echo "# cost: $(($(date +%s) - test_started)) s wall; cpu:" $(cat "$TRASH/times")
 	test "$test_failed" = 0
 }
 
