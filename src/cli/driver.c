@@ -452,12 +452,12 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 	struct pt_diag d;
 	int ret;
 
+	pt_heapgraph_init(g); /* released by the caller whatever happens here */
 	if ((ret = pt_cli_stdin_terminal(NULL, "heap", path)))
 		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
 	pt_diag_init(&d, path);
-	pt_heapgraph_init(g);
 	if (pt_load_heap(path, &o, g, &d) < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
