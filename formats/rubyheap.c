@@ -64,6 +64,8 @@ struct rb_reader {
 	uint64_t src_line, gen;
 	struct pt_buf file; /* its "file" */
 	struct pt_buf sbuf; /* a decoded string */
+	const char *str;    /* the string read last: in the line, or sbuf's if it had escapes */
+	size_t slen;
 };
 
 static int fail(struct rb_reader *r, const char *what)
@@ -103,12 +105,23 @@ static void put_utf8(struct pt_buf *b, uint32_t c)
 	pt_buf_add(b, u, n);
 }
 
-/* A JSON string at r->p (its opening quote), decoded into r->sbuf when `keep`. */
+/* A JSON string at r->p (its opening quote), as r->str and r->slen when `keep`: where
+ * it stands in the line, or decoded into r->sbuf when it has escapes. */
 static int read_string(struct rb_reader *r, int keep)
 {
+	const char *q;
+
 	if (r->p >= r->end || *r->p != '"')
 		return fail(r, "expected a string");
 	r->p++;
+	for (q = r->p; q < r->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20; q++)
+		;
+	if (q < r->end && *q == '"') { /* no escapes: the bytes as they stand */
+		r->str = r->p;
+		r->slen = (size_t)(q - r->p);
+		r->p = q + 1;
+		return 0;
+	}
 	pt_buf_reset(&r->sbuf);
 	while (r->p < r->end && *r->p != '"') {
 		const char *s = r->p;
@@ -168,13 +181,15 @@ static int read_string(struct rb_reader *r, int keep)
 	if (r->p >= r->end)
 		return fail(r, "the line ends inside a string");
 	r->p++;
+	r->str = r->sbuf.buf ? r->sbuf.buf : "";
+	r->slen = r->sbuf.len;
 	return 0;
 }
 
 static int skip_value(struct rb_reader *r, int depth);
 
 /* the rest of an object or array after its opening bracket; each member through
- * member(r, depth) (keys read into r->sbuf), or skipped when member is NULL */
+ * member(r, depth) (keys read into r->str), or skipped when member is NULL */
 static int read_container(struct rb_reader *r, int depth, char close,
 			  int (*member)(struct rb_reader *r, int depth))
 {
@@ -299,8 +314,8 @@ static int skip_value(struct rb_reader *r, int depth)
 /* "0x7f3c..." into *a */
 static int parse_address(struct rb_reader *r, uint64_t *a)
 {
-	const char *s = r->sbuf.buf;
-	size_t n = r->sbuf.len, i;
+	const char *s = r->str;
+	size_t n = r->slen, i;
 
 	if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return fail(r, "an address is not a hexadecimal number (0x...)");
@@ -379,21 +394,21 @@ static int site_number(struct rb_reader *r, const char *key, int depth)
 /* one member of "flags": "pinned": true is kept, the rest read past */
 static int flag(struct rb_reader *r, int depth)
 {
-	if (r->sbuf.len == 6 && !memcmp(r->sbuf.buf, "pinned", 6) && r->p + 4 <= r->end &&
+	if (r->slen == 6 && !memcmp(r->str, "pinned", 6) && r->p + 4 <= r->end &&
 	    !memcmp(r->p, "true", 4))
 		r->pinned = 1;
 	return skip_value(r, depth);
 }
 
-/* one member of a line's top-level object; its key is in r->sbuf */
+/* one member of a line's top-level object; its key is r->str */
 static int member(struct rb_reader *r, int depth)
 {
 	char key[16];
-	size_t n = r->sbuf.len;
+	size_t n = r->slen;
 
 	if (n >= sizeof(key))
 		return skip_value(r, depth);
-	memcpy(key, r->sbuf.buf, n);
+	memcpy(key, r->str, n);
 	key[n] = '\0';
 	skip_ws(r);
 	if (!strcmp(key, "references")) {
@@ -414,7 +429,7 @@ static int member(struct rb_reader *r, int depth)
 		if (read_string(r, 1) < 0)
 			return -1;
 		pt_buf_reset(&r->file);
-		pt_buf_add(&r->file, r->sbuf.buf, r->sbuf.len);
+		pt_buf_add(&r->file, r->str, r->slen);
 		r->has_file = 1;
 		return 0;
 	}
@@ -452,11 +467,11 @@ static int member(struct rb_reader *r, int depth)
 		if (!strcmp(key, "class"))
 			return parse_address(r, &r->cls);
 		if (!strcmp(key, "type")) {
-			r->type = pt_intern(&r->strings, r->sbuf.buf, r->sbuf.len);
-			r->is_root = r->sbuf.len == 4 && !memcmp(r->sbuf.buf, "ROOT", 4);
+			r->type = pt_intern(&r->strings, r->str, r->slen);
+			r->is_root = r->slen == 4 && !memcmp(r->str, "ROOT", 4);
 			return 0;
 		}
-		r->name = pt_intern(&r->strings, r->sbuf.buf, r->sbuf.len);
+		r->name = pt_intern(&r->strings, r->str, r->slen);
 		return 0;
 	}
 	return skip_value(r, depth); /* a field we do not use: kept out, not fatal */
