@@ -28,7 +28,7 @@ struct rb_obj {
 		struct {
 			uint32_t site; /* intern id of "file:line", 0 if the line has no "file" */
 			uint32_t gen;  /* 1 + its "generation", 0 if none */
-		} d;	       /* defined */
+		} d;		       /* defined */
 	} u;
 	uint32_t cls;	  /* 1 + the index of its class's object, 0 if none */
 	uint32_t type;	  /* intern id of its "type" */
