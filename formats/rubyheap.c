@@ -696,6 +696,9 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	g->rb_site = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_gen = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_pinned = pt_xcalloc((size_t)nnodes, 1);
+	/* every node and edge at once: the arrays are not moved as they fill */
+	PT_ALLOC_GROW(g->nodes, (size_t)nnodes * 5, g->nodes_alloc);
+	PT_ALLOC_GROW(g->edges, (r->nrefs + r->nroots) * 3 + 3, g->edges_alloc);
 	add_node(g, t_synthetic, s_root, 0, 0, 0);
 	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
 	for (k = 0; k < r->nobjs; k++) {
