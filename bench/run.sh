@@ -13,6 +13,7 @@
 # (V8 heap snapshots against node's JSON.parse and memlab, issue 20), "rubyheap" (Ruby
 # heap dumps against Ruby's JSON.parse and heapy, issue 31) and "classic" (the
 # rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
+# "issue33" runs only issue 33's Gecko and trace-event rows (also part of "realistic").
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
 #   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too
@@ -250,7 +251,7 @@ fi
 # 0.2x its CPU): firefox-esr's raw Gecko profile with its samples repeated (the stacks
 # fixed, so peak RSS at the two sizes shows what the samples cost), and clang's
 # -ftime-trace trace with its spans repeated (BENCH_GECKO_MB, BENCH_TRACE_MB)
-if want realistic && have_format gecko 2 && command -v node >/dev/null 2>&1; then
+if { want realistic || want issue33; } && have_format gecko 2 && command -v node >/dev/null 2>&1; then
 	for mb in ${BENCH_GECKO_MB-25 100}; do
 		node "$top/bench/gen-gecko.js" "$work/g.json" "$mb"
 		size=$(stat -c %s "$work/g.json")
@@ -263,7 +264,7 @@ if want realistic && have_format gecko 2 && command -v node >/dev/null 2>&1; the
 		rm -f "$work/g.json"
 	done
 fi
-if want realistic && have_format traceevents 2 && command -v node >/dev/null 2>&1; then
+if { want realistic || want issue33; } && have_format traceevents 2 && command -v node >/dev/null 2>&1; then
 	for mb in ${BENCH_TRACE_MB-100}; do
 		node "$top/bench/gen-traceevents.js" "$work/t.json" "$mb"
 		size=$(stat -c %s "$work/t.json")

@@ -19,20 +19,26 @@
 /* how deeply a line's values may nest (a "flags" object is one level) */
 #define RB_MAX_DEPTH 64
 
-/* one address seen, defined by its own line or only referenced so far */
+/* one address seen, defined by its own line or only referenced so far: 48 bytes, the
+ * most of the reader's memory */
 struct rb_obj {
-	uint64_t addr;	  /* its address */
-	uint64_t cls;	  /* the class's address, 0 if none */
+	uint64_t addr; /* its address */
+	union {
+		uint64_t line; /* undefined: the line that first referenced it, 0 if none */
+		struct {
+			uint32_t site; /* intern id of "file:line", 0 if the line has no "file" */
+			uint32_t gen;  /* 1 + its "generation", 0 if none */
+		} d;		       /* defined */
+	} u;
+	uint32_t cls;	  /* 1 + the index of its class's object, 0 if none */
 	uint32_t type;	  /* intern id of its "type" */
 	uint32_t name;	  /* intern id of a CLASS/MODULE's "name", UINT32_MAX if none */
 	uint32_t memsize; /* its "memsize" */
 	uint32_t first;	  /* its references: refs[first .. first + nrefs) */
 	uint32_t nrefs;
-	uint32_t defined; /* 0 until its line is read */
-	uint32_t site;	  /* intern id of "file:line", 0 if the line has no "file" */
-	uint32_t gen;	  /* 1 + its "generation", 0 if none */
-	uint32_t pinned;  /* "flags" has "pinned": true */
-	uint64_t line;	  /* the line that first named it (defined or referenced it) */
+	uint8_t defined; /* 0 until its line is read */
+	uint8_t pinned;	 /* "flags" has "pinned": true */
+	uint8_t pad[6];
 };
 
 struct rb_reader {
@@ -58,6 +64,8 @@ struct rb_reader {
 	uint64_t src_line, gen;
 	struct pt_buf file; /* its "file" */
 	struct pt_buf sbuf; /* a decoded string */
+	const char *str;    /* the string read last: in the line, or sbuf's if it had escapes */
+	size_t slen;
 };
 
 static int fail(struct rb_reader *r, const char *what)
@@ -97,12 +105,23 @@ static void put_utf8(struct pt_buf *b, uint32_t c)
 	pt_buf_add(b, u, n);
 }
 
-/* A JSON string at r->p (its opening quote), decoded into r->sbuf when `keep`. */
+/* A JSON string at r->p (its opening quote), as r->str and r->slen when `keep`: where
+ * it stands in the line, or decoded into r->sbuf when it has escapes. */
 static int read_string(struct rb_reader *r, int keep)
 {
+	const char *q;
+
 	if (r->p >= r->end || *r->p != '"')
 		return fail(r, "expected a string");
 	r->p++;
+	for (q = r->p; q < r->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20; q++)
+		;
+	if (q < r->end && *q == '"') { /* no escapes: the bytes as they stand */
+		r->str = r->p;
+		r->slen = (size_t)(q - r->p);
+		r->p = q + 1;
+		return 0;
+	}
 	pt_buf_reset(&r->sbuf);
 	while (r->p < r->end && *r->p != '"') {
 		const char *s = r->p;
@@ -162,13 +181,15 @@ static int read_string(struct rb_reader *r, int keep)
 	if (r->p >= r->end)
 		return fail(r, "the line ends inside a string");
 	r->p++;
+	r->str = r->sbuf.buf ? r->sbuf.buf : "";
+	r->slen = r->sbuf.len;
 	return 0;
 }
 
 static int skip_value(struct rb_reader *r, int depth);
 
 /* the rest of an object or array after its opening bracket; each member through
- * member(r, depth) (keys read into r->sbuf), or skipped when member is NULL */
+ * member(r, depth) (keys read into r->str), or skipped when member is NULL */
 static int read_container(struct rb_reader *r, int depth, char close,
 			  int (*member)(struct rb_reader *r, int depth))
 {
@@ -293,8 +314,8 @@ static int skip_value(struct rb_reader *r, int depth)
 /* "0x7f3c..." into *a */
 static int parse_address(struct rb_reader *r, uint64_t *a)
 {
-	const char *s = r->sbuf.buf;
-	size_t n = r->sbuf.len, i;
+	const char *s = r->str;
+	size_t n = r->slen, i;
 
 	if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return fail(r, "an address is not a hexadecimal number (0x...)");
@@ -308,21 +329,26 @@ static int parse_address(struct rb_reader *r, uint64_t *a)
 	return 0;
 }
 
-/* the index of address a, a new undefined object if it is new */
-static uint32_t object_index(struct rb_reader *r, uint64_t a)
+/* the index of address a, a new undefined object if it is new (named at line, 0: not
+ * by a reference) */
+static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line)
 {
 	uint32_t *slot = pt_map_put(&r->index, a);
 	struct rb_obj *o;
 
-	if (*slot != PT_MAP_NEW)
+	if (*slot != PT_MAP_NEW) {
+		o = &r->objs[*slot];
+		if (!o->defined && !o->u.line)
+			o->u.line = line;
 		return *slot;
+	}
 	*slot = (uint32_t)r->nobjs;
 	PT_ALLOC_GROW(r->objs, r->nobjs + 1, r->objs_alloc);
 	o = &r->objs[r->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->name = UINT32_MAX;
 	o->addr = a;
-	o->line = r->line;
+	o->u.line = line;
 	return (uint32_t)r->nobjs++;
 }
 
@@ -337,7 +363,7 @@ static int reference(struct rb_reader *r, int depth)
 	if (r->nobjs >= PT_MAP_NEW - 1 || r->nrefs >= UINT32_MAX - 1)
 		return fail(r, "more objects or references than proftool can index");
 	PT_ALLOC_GROW(r->refs, r->nrefs + 1, r->refs_alloc);
-	r->refs[r->nrefs++] = object_index(r, a);
+	r->refs[r->nrefs++] = object_index(r, a, r->line);
 	return 0;
 }
 
@@ -368,21 +394,21 @@ static int site_number(struct rb_reader *r, const char *key, int depth)
 /* one member of "flags": "pinned": true is kept, the rest read past */
 static int flag(struct rb_reader *r, int depth)
 {
-	if (r->sbuf.len == 6 && !memcmp(r->sbuf.buf, "pinned", 6) && r->p + 4 <= r->end &&
+	if (r->slen == 6 && !memcmp(r->str, "pinned", 6) && r->p + 4 <= r->end &&
 	    !memcmp(r->p, "true", 4))
 		r->pinned = 1;
 	return skip_value(r, depth);
 }
 
-/* one member of a line's top-level object; its key is in r->sbuf */
+/* one member of a line's top-level object; its key is r->str */
 static int member(struct rb_reader *r, int depth)
 {
 	char key[16];
-	size_t n = r->sbuf.len;
+	size_t n = r->slen;
 
 	if (n >= sizeof(key))
 		return skip_value(r, depth);
-	memcpy(key, r->sbuf.buf, n);
+	memcpy(key, r->str, n);
 	key[n] = '\0';
 	skip_ws(r);
 	if (!strcmp(key, "references")) {
@@ -403,7 +429,7 @@ static int member(struct rb_reader *r, int depth)
 		if (read_string(r, 1) < 0)
 			return -1;
 		pt_buf_reset(&r->file);
-		pt_buf_add(&r->file, r->sbuf.buf, r->sbuf.len);
+		pt_buf_add(&r->file, r->str, r->slen);
 		r->has_file = 1;
 		return 0;
 	}
@@ -441,11 +467,11 @@ static int member(struct rb_reader *r, int depth)
 		if (!strcmp(key, "class"))
 			return parse_address(r, &r->cls);
 		if (!strcmp(key, "type")) {
-			r->type = pt_intern(&r->strings, r->sbuf.buf, r->sbuf.len);
-			r->is_root = r->sbuf.len == 4 && !memcmp(r->sbuf.buf, "ROOT", 4);
+			r->type = pt_intern(&r->strings, r->str, r->slen);
+			r->is_root = r->slen == 4 && !memcmp(r->str, "ROOT", 4);
 			return 0;
 		}
-		r->name = pt_intern(&r->strings, r->sbuf.buf, r->sbuf.len);
+		r->name = pt_intern(&r->strings, r->str, r->slen);
 		return 0;
 	}
 	return skip_value(r, depth); /* a field we do not use: kept out, not fatal */
@@ -456,7 +482,7 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 {
 	size_t first_ref = r->nrefs;
 	struct rb_obj *o;
-	uint32_t i;
+	uint32_t i, cls = 0;
 
 	r->p = s;
 	r->end = s + n;
@@ -491,7 +517,12 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 		return fail(r, "an object without \"address\"");
 	if (r->nobjs >= PT_MAP_NEW - 1)
 		return fail(r, "more objects than proftool can index");
-	i = object_index(r, r->addr);
+	if (r->cls) { /* first: it may move objs */
+		if (r->nobjs >= PT_MAP_NEW - 2)
+			return fail(r, "more objects than proftool can index");
+		cls = object_index(r, r->cls, 0) + 1;
+	}
+	i = object_index(r, r->addr, 0);
 	o = &r->objs[i];
 	if (o->defined)
 		return pt_diag_error_line(r->d, r->line, "address 0x%" PRIx64 " is dumped twice",
@@ -499,19 +530,20 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	o->defined = 1;
 	o->type = r->type;
 	o->name = r->name;
-	o->cls = r->cls;
+	o->cls = cls;
 	o->memsize = (uint32_t)r->memsize;
 	o->first = (uint32_t)first_ref;
 	o->nrefs = (uint32_t)(r->nrefs - first_ref);
-	o->gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
-	o->pinned = (uint32_t)r->pinned;
+	o->u.d.gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
+	o->u.d.site = 0;
+	o->pinned = (uint8_t)r->pinned;
 	if (r->has_file) { /* "file:line", as heapy keys a site */
 		char num[24];
 		if (r->has_line) {
 			snprintf(num, sizeof(num), ":%" PRIu64, r->src_line);
 			pt_buf_addstr(&r->file, num);
 		}
-		o->site = pt_intern(&r->strings, r->file.buf, r->file.len);
+		o->u.d.site = pt_intern(&r->strings, r->file.buf, r->file.len);
 	}
 	return 0;
 }
@@ -556,7 +588,7 @@ static uint32_t add_edges(struct rb_reader *r, struct pt_heapgraph *g, const uin
 		uint32_t *rec, to = ordinal[idx[i]];
 		if (to == PT_HEAP_NONE) {
 			/* at the line that first named it */
-			pt_diag_dangling_line(r->d, r->objs[idx[i]].line);
+			pt_diag_dangling_line(r->d, r->objs[idx[i]].u.line);
 			continue;
 		}
 		PT_ALLOC_GROW(g->edges, g->edges_len + 3, g->edges_alloc);
@@ -664,6 +696,9 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	g->rb_site = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_gen = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
 	g->rb_pinned = pt_xcalloc((size_t)nnodes, 1);
+	/* every node and edge at once: the arrays are not moved as they fill */
+	PT_ALLOC_GROW(g->nodes, (size_t)nnodes * 5, g->nodes_alloc);
+	PT_ALLOC_GROW(g->edges, (r->nrefs + r->nroots) * 3 + 3, g->edges_alloc);
 	add_node(g, t_synthetic, s_root, 0, 0, 0);
 	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
 	for (k = 0; k < r->nobjs; k++) {
@@ -678,15 +713,14 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 		}
 		type = ntype[o->type];
 		if ((o->type == s_object || o->type == s_struct || o->type == s_data) && o->cls &&
-		    (c = pt_map_get(&r->index, o->cls)) != UINT32_MAX && r->objs[c].defined &&
-		    r->objs[c].name != UINT32_MAX) {
+		    r->objs[c = o->cls - 1].defined && r->objs[c].name != UINT32_MAX) {
 			type = t_object;
 			name = r->objs[c].name;
 		}
 		g->rb_addr[ordinal[k]] = o->addr;
 		g->rb_type[ordinal[k]] = ntype[o->type];
-		g->rb_site[ordinal[k]] = o->site;
-		g->rb_gen[ordinal[k]] = o->gen;
+		g->rb_site[ordinal[k]] = o->u.d.site;
+		g->rb_gen[ordinal[k]] = o->u.d.gen;
 		g->rb_pinned[ordinal[k]] = (uint8_t)o->pinned;
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
 		/* refs is NULL while no object has references: no offset from it */
@@ -729,11 +763,12 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 		st = -1;
 	if (!st && !r.nobjs && !r.nroots)
 		st = pt_diag_error(d, "no objects: not a Ruby heap dump");
-	if (!st)
-		st = build(&r, g);
+	/* the graph needs no address lookups: the map goes before it is made */
+	pt_map_release(&r.index);
 	pt_buf_release(&r.sbuf);
 	pt_buf_release(&r.file);
-	pt_map_release(&r.index);
+	if (!st)
+		st = build(&r, g);
 	pt_intern_release(&r.strings);
 	pt_arena_release(&r.arena);
 	free(r.objs);

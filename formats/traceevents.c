@@ -15,7 +15,6 @@
 #include "util/arena.h"
 #include "util/intern.h"
 #include "util/json.h"
-#include "util/sort.h"
 #include "util/xalloc.h"
 
 /* events nest args objects a few levels; deeper values are skipped, not stacked */
@@ -26,21 +25,31 @@
  * of thousands of ends at one time to linear cost) */
 #define MATCH_WINDOW 1024
 
+/* an event, by its input order; its times and thread are in its begin and end keys */
 struct tev {
-	int64_t ts, end; /* nanoseconds; end: X only (ts + dur) */
-	uint64_t off;	 /* its '{' */
-	uint32_t thread; /* index in threads */
-	uint32_t name;	 /* string id of its name, 0 if none */
-	uint32_t frame;	 /* model frame */
-	uint32_t seq;	 /* input order */
-	uint8_t ph;
-	uint8_t pad[7];
-	uint64_t args; /* hash of its args as written, 0 without: with the name, its identity */
+	uint64_t off;	/* its '{' */
+	uint64_t args;	/* hash of its args as written, 0 without: with the name, its identity */
+	uint32_t name;	/* string id of its name, 0 if none */
+	uint32_t frame; /* model frame */
+};
+
+/* Begin and end queues as speedscope's importer orders them (src/import/trace-event.ts):
+ * per thread by time; at one time, B events before X events, X events by longer
+ * duration first, then in input order; ends likewise, X ends in their begins' order.
+ * A key orders by (t1, isx, t2, idx) within its thread: t1 the time (nanoseconds), t2
+ * an X begin's minus duration or an X end's begin (its duration then follows from t1
+ * and t2), idx the event's input order; tx is its thread * 2, + 1 for an X event. 24
+ * bytes, made as the event is read and compared inline: the sort is much of a big
+ * trace's cost. */
+struct skey {
+	int64_t t1, t2;
+	uint32_t idx, tx;
 };
 
 struct thread {
 	int64_t pid, tid;
 	uint64_t off; /* where the thread is first named (its first event) */
+	int64_t tmax; /* its events' latest end (a B's or an E's is its ts) */
 };
 
 struct pname {
@@ -114,6 +123,8 @@ struct reader {
 	struct cur c;
 	struct tev *ev;
 	size_t nev, ev_alloc;
+	struct skey *bk, *ek; /* the events' begin keys (B, X) and end keys (E, X) */
+	size_t nbk, bk_alloc, nek, ek_alloc;
 	struct thread *threads;
 	size_t nthreads, threads_alloc;
 	uint32_t *thread_names; /* per thread: thread_name string id, 0 if none */
@@ -127,6 +138,7 @@ struct reader {
 	uint32_t *fkey_frame;	/* fkeys id -> model frame */
 	size_t fkey_frame_alloc;
 	uint32_t nfkeys;
+	int64_t origin;	      /* the earliest event's ts */
 	uint64_t profile_off; /* the first Profile/ProfileChunk event + 1, 0 if none */
 	int has_samples, has_frames;
 	struct tsample *samples;
@@ -176,6 +188,7 @@ static uint32_t thread_of(struct reader *r, int64_t pid, int64_t tid)
 		r->threads[r->nthreads].pid = pid;
 		r->threads[r->nthreads].tid = tid;
 		r->threads[r->nthreads].off = r->c.off;
+		r->threads[r->nthreads].tmax = INT64_MIN;
 		r->thread_names[r->nthreads] = 0;
 		r->nthreads++;
 	}
@@ -249,6 +262,8 @@ static int commit_sample(struct reader *r)
 		return fail_at(r, c->off, "'weight' is not a whole number of at least 0");
 	x->off = c->off;
 	x->thread = thread_of(r, c->has_pid ? c->pid : 0, c->has_tid ? c->tid : 0);
+	if (x->thread >= UINT32_MAX / 2)
+		return fail_at(r, c->off, "too many threads");
 	x->sf = c->sf;
 	x->seq = (uint32_t)r->nsamples++;
 	return 1;
@@ -264,11 +279,19 @@ static int commit_frame(struct reader *r)
 	return 1;
 }
 
+static void set_key(struct skey *k, int isx, size_t idx, uint32_t thread)
+{
+	k->idx = (uint32_t)idx;
+	k->tx = thread << 1 | (uint32_t)isx;
+}
+
 static int commit(struct reader *r)
 {
 	struct cur *c = &r->c;
 	struct tev *e;
-	int64_t v;
+	struct skey *k;
+	int64_t v, ts, end;
+	uint32_t thread;
 
 	if (c->ph == 'M') {
 		if (!c->arg_name || !c->has_pid)
@@ -299,29 +322,46 @@ static int commit(struct reader *r)
 		return fail_at(r, c->off, "'%c' event without 'ts'", c->ph);
 	if (r->nev >= UINT32_MAX - 2)
 		return fail_at(r, c->off, "too many events");
-	PT_ALLOC_GROW(r->ev, r->nev + 1, r->ev_alloc);
-	e = &r->ev[r->nev];
-	memset(e, 0, sizeof(*e));
-	if (pt_dec_scale(&c->ts, 3, &e->ts) < 0)
+	if (pt_dec_scale(&c->ts, 3, &ts) < 0)
 		return fail_at(r, c->off, "'ts' is out of range");
-	e->end = e->ts;
+	end = ts;
 	/* as speedscope: dur, else the thread duration tdur, else 0 */
 	if (c->ph == 'X' && (c->has_dur || c->has_tdur)) {
 		if (pt_dec_scale(c->has_dur ? &c->dur : &c->tdur, 3, &v) < 0)
 			return fail_at(r, c->off, "'dur' is out of range");
 		if (v < 0)
 			return fail_at(r, c->off, "negative 'dur'");
-		if (__builtin_add_overflow(e->ts, v, &e->end))
+		if (__builtin_add_overflow(ts, v, &end))
 			return fail_at(r, c->off, "'ts' + 'dur' is out of range");
 	}
+	PT_ALLOC_GROW(r->ev, r->nev + 1, r->ev_alloc);
+	e = &r->ev[r->nev];
 	e->off = c->off;
-	e->thread = thread_of(r, c->has_pid ? c->pid : 0, c->has_tid ? c->tid : 0);
+	e->args = c->args;
 	e->name = c->has_name ? c->name : 0;
 	e->frame = frame_of(r, c->name, c->detail);
-	e->seq = (uint32_t)r->nev;
-	e->args = c->args;
-	e->ph = (uint8_t)c->ph;
+	thread = thread_of(r, c->has_pid ? c->pid : 0, c->has_tid ? c->tid : 0);
+	if (thread >= UINT32_MAX / 2)
+		return fail_at(r, c->off, "too many threads");
+	if (c->ph != 'E') {
+		PT_ALLOC_GROW(r->bk, r->nbk + 1, r->bk_alloc);
+		k = &r->bk[r->nbk++];
+		k->t1 = ts;
+		k->t2 = c->ph == 'X' ? ts - end : 0;
+		set_key(k, c->ph == 'X', r->nev, thread);
+	}
+	if (c->ph != 'B') {
+		PT_ALLOC_GROW(r->ek, r->nek + 1, r->ek_alloc);
+		k = &r->ek[r->nek++];
+		k->t1 = end;
+		k->t2 = c->ph == 'X' ? ts : 0;
+		set_key(k, c->ph == 'X', r->nev, thread);
+	}
 	r->nev++;
+	/* the earliest time and each thread's latest, while the event is at hand */
+	r->origin = ts < r->origin ? ts : r->origin;
+	if (end > r->threads[thread].tmax)
+		r->threads[thread].tmax = end;
 	return 1;
 }
 
@@ -337,14 +377,20 @@ static int int_value(struct reader *r, enum key k, const char *s, size_t len, in
 }
 
 /* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
-/* FNV-1a of a token of the args (its kind, then its bytes) */
+/* a hash of a token of the args (its kind, then its bytes): FNV-1a's step over 8-byte
+ * words, then the last bytes one by one */
 static void mix(struct reader *r, char kind, const char *s, size_t len)
 {
-	uint64_t h = r->c.args;
-	size_t i;
+	uint64_t h = r->c.args, w;
+	size_t i = 0;
 
 	h = (h ^ (unsigned char)kind) * 0x100000001b3u;
-	for (i = 0; i < len; i++)
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x100000001b3u;
+		h ^= h >> 29;
+	}
+	for (; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
 	r->c.args = h;
 }
@@ -533,18 +579,24 @@ static int cb_start_array(void *ctx)
 static const struct {
 	enum ctx ctx;
 	const char *name;
+	size_t len;
 	enum key key;
 } keys[] = {
-	{C_TOP, "traceEvents", K_EVENTS}, {C_EVENT, "ph", K_PH},
-	{C_EVENT, "name", K_NAME},	  {C_EVENT, "pid", K_PID},
-	{C_EVENT, "tid", K_TID},	  {C_EVENT, "ts", K_TS},
-	{C_EVENT, "dur", K_DUR},	  {C_EVENT, "args", K_ARGS},
-	{C_ARGS, "name", K_NAME},	  {C_ARGS, "detail", K_DETAIL},
-	{C_EVENT, "tdur", K_TDUR},	  {C_TOP, "samples", K_SAMPLES},
-	{C_TOP, "stackFrames", K_FRAMES}, {C_SAMPLE, "ts", K_TS},
-	{C_SAMPLE, "pid", K_PID},	  {C_SAMPLE, "tid", K_TID},
-	{C_SAMPLE, "sf", K_SF},		  {C_SAMPLE, "weight", K_WEIGHT},
-	{C_FRAME, "name", K_NAME},	  {C_FRAME, "parent", K_PARENT},
+#define KEY(c, n, k)                                                                               \
+	{                                                                                          \
+		c, n, sizeof(n) - 1, k                                                             \
+	}
+	KEY(C_TOP, "traceEvents", K_EVENTS), KEY(C_EVENT, "ph", K_PH),
+	KEY(C_EVENT, "name", K_NAME),	     KEY(C_EVENT, "pid", K_PID),
+	KEY(C_EVENT, "tid", K_TID),	     KEY(C_EVENT, "ts", K_TS),
+	KEY(C_EVENT, "dur", K_DUR),	     KEY(C_EVENT, "args", K_ARGS),
+	KEY(C_ARGS, "name", K_NAME),	     KEY(C_ARGS, "detail", K_DETAIL),
+	KEY(C_EVENT, "tdur", K_TDUR),	     KEY(C_TOP, "samples", K_SAMPLES),
+	KEY(C_TOP, "stackFrames", K_FRAMES), KEY(C_SAMPLE, "ts", K_TS),
+	KEY(C_SAMPLE, "pid", K_PID),	     KEY(C_SAMPLE, "tid", K_TID),
+	KEY(C_SAMPLE, "sf", K_SF),	     KEY(C_SAMPLE, "weight", K_WEIGHT),
+	KEY(C_FRAME, "name", K_NAME),	     KEY(C_FRAME, "parent", K_PARENT),
+#undef KEY
 };
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
@@ -562,8 +614,8 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 		return 1;
 	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].ctx == r->stack[r->depth - 1] && strlen(keys[i].name) == len &&
-		    !memcmp(keys[i].name, s, len)) {
+		if (keys[i].len == len && keys[i].name[0] == s[0] &&
+		    keys[i].ctx == r->stack[r->depth - 1] && !memcmp(keys[i].name, s, len)) {
 			r->key = keys[i].key;
 			break;
 		}
@@ -600,67 +652,95 @@ static const yajl_callbacks callbacks = {
 
 /* ---- the call trees ---- */
 
-/* Begin and end queues as speedscope's importer orders them (src/import/trace-event.ts):
- * per thread by time; at one time, B events before X events, X events by longer
- * duration first, then in input order; ends likewise, X ends in their begins' order.
- * The keys are copied out so that a plain qsort compares them (no context pointer). */
-struct skey {
-	uint32_t thread, isx;
-	int64_t t1, t2, t3;
-	uint32_t seq, idx;
-};
+/* runs this short are put in order by insertion before the merges */
+#define INS_RUN 32
 
-static int cmp_i64(int64_t a, int64_t b)
+static inline int skey_le(const struct skey *x, const struct skey *y)
 {
-	return a < b ? -1 : a > b;
+	if (x->t1 != y->t1)
+		return x->t1 < y->t1;
+	if ((x->tx & 1) != (y->tx & 1))
+		return (x->tx & 1) < (y->tx & 1);
+	if (x->t2 != y->t2)
+		return x->t2 < y->t2;
+	return x->idx <= y->idx;
 }
 
-static int cmp_skey(const void *a, const void *b)
+/* merges a[0..na) and b[0..nb), each in order, into out */
+static void merge_keys(const struct skey *a, size_t na, const struct skey *b, size_t nb,
+		       struct skey *out)
 {
-	const struct skey *x = a, *y = b;
-	int c;
+	size_t i = 0, j = 0, o = 0;
 
-	if ((c = cmp_i64(x->thread, y->thread)) || (c = cmp_i64(x->t1, y->t1)) ||
-	    (c = cmp_i64(x->isx, y->isx)) || (c = cmp_i64(x->t2, y->t2)) ||
-	    (c = cmp_i64(x->t3, y->t3)))
-		return c;
-	return cmp_i64(x->seq, y->seq);
-}
-
-/* the begins (end = 0) or the ends (end = 1) of all events, in queue order, into out */
-static size_t queue(const struct tev *ev, size_t nev, int end, uint32_t *out)
-{
-	struct skey *k = pt_xmalloc((nev + 1) * sizeof(*k));
-	size_t i, n = 0;
-
-	for (i = 0; i < nev; i++) {
-		const struct tev *x = &ev[i];
-		struct skey *y;
-		if (x->ph == (end ? 'B' : 'E'))
-			continue;
-		y = &k[n++];
-		memset(y, 0, sizeof(*y));
-		y->thread = x->thread;
-		y->isx = x->ph == 'X';
-		y->t1 = end ? x->end : x->ts;
-		if (y->isx && end) {
-			y->t2 = x->ts;
-			y->t3 = x->ts - x->end;
-		} else if (y->isx) {
-			y->t2 = x->ts - x->end;
-		}
-		y->seq = x->seq;
-		y->idx = (uint32_t)i;
+	if (na && nb && !skey_le(&a[na - 1], &b[0])) {
+		while (i < na && j < nb)
+			out[o++] = skey_le(&a[i], &b[j]) ? a[i++] : b[j++];
 	}
-	pt_qsort(k, n, sizeof(*k), cmp_skey);
-	for (i = 0; i < n; i++)
-		out[i] = k[i].idx;
-	free(k);
-	return n;
+	memcpy(out + o, a + i, (na - i) * sizeof(*a));
+	memcpy(out + o + (na - i), b + j, (nb - j) * sizeof(*b));
+}
+
+/* k[0..n) in key order: a bottom-up merge sort over insertion-sorted runs, nothing to
+ * do for keys already in order (a writer's usual order); tmp: room for n keys */
+static void sort_run(struct skey *k, struct skey *tmp, size_t n)
+{
+	struct skey *src = k, *dst = tmp, *t;
+	size_t i, j, w;
+
+	for (i = 1; i < n && skey_le(&k[i - 1], &k[i]); i++)
+		;
+	if (i >= n)
+		return;
+	for (i = 0; i < n; i += INS_RUN) {
+		size_t end = i + INS_RUN < n ? i + INS_RUN : n;
+		for (j = i + 1; j < end; j++) {
+			struct skey x = k[j];
+			size_t m = j;
+			for (; m > i && !skey_le(&k[m - 1], &x); m--)
+				k[m] = k[m - 1];
+			k[m] = x;
+		}
+	}
+	for (w = INS_RUN; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t mid = i + w < n ? i + w : n, end = i + 2 * w < n ? i + 2 * w : n;
+			merge_keys(src + i, mid - i, src + mid, end - mid, dst + i);
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != k)
+		memcpy(k, src, n * sizeof(*k));
+}
+
+/* k[0..n) grouped by thread (a counting sort, keeping their order), then each group in
+ * key order; from[t] .. from[t + 1]: thread t's keys (from: nthreads + 1 entries) */
+static void sort_keys(struct skey *k, struct skey *tmp, size_t n, size_t nthreads, size_t *from)
+{
+	size_t i, t, grouped = 1;
+
+	memset(from, 0, (nthreads + 1) * sizeof(*from));
+	for (i = 0; i < n; i++) {
+		from[(k[i].tx >> 1) + 1]++;
+		grouped &= !i || k[i - 1].tx >> 1 <= k[i].tx >> 1;
+	}
+	for (t = 0; t < nthreads; t++)
+		from[t + 1] += from[t];
+	if (!grouped) {
+		for (i = 0; i < n; i++)
+			tmp[from[k[i].tx >> 1]++] = k[i];
+		for (t = nthreads; t > 0; t--) /* from[t] moved to where from[t + 1] began */
+			from[t] = from[t - 1];
+		from[0] = 0;
+		memcpy(k, tmp, n * sizeof(*k));
+	}
+	for (t = 0; t < nthreads; t++)
+		sort_run(k + from[t], tmp, from[t + 1] - from[t]);
 }
 
 struct open {
-	uint32_t node, ev;
+	uint32_t node, ev; /* ev: the event's index */
 };
 
 struct walk {
@@ -706,19 +786,15 @@ static uint32_t thread_labels(struct reader *r, uint32_t t)
 	return pt_profile_labelset(p, lab, n);
 }
 
-/* the events of one thread: begins b[0..nb), ends e[0..ne) */
-static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, size_t ne)
+/* the events of one thread: begin keys b[0..nb), end keys e[0..ne), in queue order */
+static void walk_thread(struct walk *w, const struct skey *b, size_t nb, struct skey *e, size_t ne,
+			int64_t tmax)
 {
 	struct reader *r = w->r;
 	const struct tev *ev = r->ev;
 	size_t bi = 0, ei = 0, k;
-	int64_t tmax = INT64_MIN;
 
 	w->n = 0;
-	for (k = 0; k < nb; k++)
-		tmax = ev[b[k]].ts > tmax ? ev[b[k]].ts : tmax;
-	for (k = 0; k < ne; k++)
-		tmax = ev[e[k]].end > tmax ? ev[e[k]].end : tmax;
 	w->last = INT64_MIN;
 	while (bi < nb || ei < ne) {
 		const struct tev *x;
@@ -727,19 +803,19 @@ static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, siz
 			take_b = 1;
 		else if (bi == nb)
 			take_b = 0;
-		else if (ev[b[bi]].ts != ev[e[ei]].end)
-			take_b = ev[b[bi]].ts < ev[e[ei]].end;
+		else if (b[bi].t1 != e[ei].t1)
+			take_b = b[bi].t1 < e[ei].t1;
 		else /* a zero-length span opens before it closes */
-			take_b = ev[b[bi]].name == ev[e[ei]].name &&
-				 ev[b[bi]].args == ev[e[ei]].args;
+			take_b = ev[b[bi].idx].name == ev[e[ei].idx].name &&
+				 ev[b[bi].idx].args == ev[e[ei].idx].args;
 		if (take_b) {
 			uint32_t parent;
-			x = &ev[b[bi++]];
-			charge(w, x->ts);
+			x = &ev[b[bi].idx];
+			charge(w, b[bi].t1);
 			parent = w->n ? w->st[w->n - 1].node : 0;
 			PT_ALLOC_GROW(w->st, w->n + 1, w->alloc);
 			w->st[w->n].node = pt_profile_child(r->p, parent, x->frame);
-			w->st[w->n++].ev = (uint32_t)(x - ev);
+			w->st[w->n++].ev = b[bi++].idx;
 			continue;
 		}
 		/* among the ends of this time, the one that closes the innermost open frame
@@ -748,34 +824,36 @@ static void walk_thread(struct walk *w, uint32_t *b, size_t nb, uint32_t *e, siz
 			const struct tev *top = &ev[w->st[w->n - 1].ev];
 			size_t lim = ei + MATCH_WINDOW < ne ? ei + MATCH_WINDOW : ne, j = ne;
 			/* by identity (name and args) when the first is not it, else by name */
-			int by_name = ev[e[ei]].name == top->name && ev[e[ei]].args == top->args;
-			for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
-				if (ev[e[k]].name == top->name &&
-				    (by_name || ev[e[k]].args == top->args)) {
+			int by_name =
+				ev[e[ei].idx].name == top->name && ev[e[ei].idx].args == top->args;
+			for (k = ei + 1; k < lim && e[k].t1 == e[ei].t1; k++)
+				if (ev[e[k].idx].name == top->name &&
+				    (by_name || ev[e[k].idx].args == top->args)) {
 					j = k;
 					break;
 				}
 			if (j == ne && !by_name)
-				for (k = ei + 1; k < lim && ev[e[k]].end == ev[e[ei]].end; k++)
-					if (ev[e[k]].name == top->name) {
+				for (k = ei + 1; k < lim && e[k].t1 == e[ei].t1; k++)
+					if (ev[e[k].idx].name == top->name) {
 						j = k;
 						break;
 					}
 			if (j != ne) {
-				uint32_t t = e[ei];
+				struct skey t = e[ei];
 				e[ei] = e[j];
 				e[j] = t;
 			}
 		}
-		x = &ev[e[ei++]];
+		x = &ev[e[ei].idx];
 		/* an end names what it ends (an E without a name ends the innermost); one
 		 * that matches nothing open is left out, as speedscope does */
 		if (!w->n || (x->name && ev[w->st[w->n - 1].ev].name != x->name)) {
 			if (!w->ignored++)
 				w->ignored_off = x->off;
+			ei++;
 			continue;
 		}
-		charge(w, x->end);
+		charge(w, e[ei++].t1);
 		w->n--;
 	}
 	if (w->n) {
@@ -851,9 +929,9 @@ static int frame_node(struct reader *r, uint32_t id, uint64_t off, uint32_t **ch
 static int build_samples(struct reader *r)
 {
 	struct pt_profile *p = r->p;
-	struct skey *k = pt_xmalloc(r->nsamples * sizeof(*k));
+	struct skey *k = pt_xmalloc((r->nsamples + 1) * sizeof(*k)), *tmp;
 	uint32_t *chain = NULL, labels = 0, thread = NONE;
-	size_t alloc = 0, i;
+	size_t alloc = 0, i, *from;
 	int64_t origin = INT64_MAX;
 	int ret = 0;
 
@@ -863,20 +941,23 @@ static int build_samples(struct reader *r)
 				r->nev, r->nev == 1 ? " is" : "s are");
 	memset(k, 0, r->nsamples * sizeof(*k));
 	for (i = 0; i < r->nsamples; i++) {
-		k[i].thread = r->samples[i].thread;
+		k[i].tx = r->samples[i].thread << 1;
 		k[i].t1 = r->samples[i].ts;
-		k[i].seq = r->samples[i].seq;
 		k[i].idx = (uint32_t)i;
 		origin = r->samples[i].ts < origin ? r->samples[i].ts : origin;
 	}
-	pt_qsort(k, r->nsamples, sizeof(*k), cmp_skey);
+	from = pt_xmalloc((r->nthreads + 1) * sizeof(*from));
+	tmp = pt_xmalloc((r->nsamples + 1) * sizeof(*tmp));
+	sort_keys(k, tmp, r->nsamples, r->nthreads, from);
+	free(tmp);
+	free(from);
 	pt_profile_add_type(p, "wall", "nanoseconds");
 	pt_profile_add_type(p, "samples", "count");
 	for (i = 0; i < r->nsamples && !ret; i++) {
 		const struct tsample *x = &r->samples[k[i].idx];
 		int64_t v[2] = {0, x->weight};
 		uint32_t node = 0;
-		if (i + 1 < r->nsamples && k[i + 1].thread == x->thread)
+		if (i + 1 < r->nsamples && k[i + 1].tx >> 1 == x->thread)
 			v[0] = k[i + 1].t1 - x->ts;
 		if (x->thread != thread)
 			labels = thread_labels(r, thread = x->thread);
@@ -893,9 +974,8 @@ static int build(struct reader *r, uint64_t end_off)
 {
 	struct pt_profile *p = r->p;
 	struct walk w;
-	uint32_t *b, *e;
-	size_t nb, ne, i, bi, ei;
-	int64_t origin = INT64_MAX;
+	size_t *bf, *ef, t;
+	struct skey *tmp;
 
 	if (!r->has_events)
 		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
@@ -912,29 +992,23 @@ static int build(struct reader *r, uint64_t end_off)
 		pt_diag_warn_at(r->d, r->profile_off - 1,
 				"the trace also holds V8 CPU samples (Profile events): "
 				"--from cpuprofile reads those");
-	b = pt_xmalloc(r->nev * sizeof(uint32_t));
-	e = pt_xmalloc(r->nev * sizeof(uint32_t));
-	for (i = 0; i < r->nev; i++)
-		if (r->ev[i].ts < origin)
-			origin = r->ev[i].ts;
-	nb = queue(r->ev, r->nev, 0, b);
-	ne = queue(r->ev, r->nev, 1, e);
+	bf = pt_xmalloc((r->nthreads + 1) * sizeof(*bf));
+	ef = pt_xmalloc((r->nthreads + 1) * sizeof(*ef));
+	tmp = pt_xmalloc((r->nev + 1) * sizeof(*tmp));
+	sort_keys(r->bk, tmp, r->nbk, r->nthreads, bf);
+	sort_keys(r->ek, tmp, r->nek, r->nthreads, ef);
+	free(tmp);
 
 	pt_profile_add_type(p, "wall", "nanoseconds");
 	memset(&w, 0, sizeof(w));
 	w.r = r;
-	w.origin = origin;
-	for (bi = ei = 0; bi < nb || ei < ne;) {
-		uint32_t t = bi < nb && (ei == ne || r->ev[b[bi]].thread <= r->ev[e[ei]].thread)
-				     ? r->ev[b[bi]].thread
-				     : r->ev[e[ei]].thread;
-		size_t b0 = bi, e0 = ei;
-		while (bi < nb && r->ev[b[bi]].thread == t)
-			bi++;
-		while (ei < ne && r->ev[e[ei]].thread == t)
-			ei++;
-		w.labels = thread_labels(r, t);
-		walk_thread(&w, b + b0, bi - b0, e + e0, ei - e0);
+	w.origin = r->origin;
+	for (t = 0; t < r->nthreads; t++) {
+		if (bf[t] == bf[t + 1] && ef[t] == ef[t + 1])
+			continue;
+		w.labels = thread_labels(r, (uint32_t)t);
+		walk_thread(&w, r->bk + bf[t], bf[t + 1] - bf[t], r->ek + ef[t], ef[t + 1] - ef[t],
+			    r->threads[t].tmax);
 	}
 	if (w.unclosed)
 		pt_diag_warn_at(r->d, w.unclosed_off,
@@ -948,8 +1022,8 @@ static int build(struct reader *r, uint64_t end_off)
 				"left out",
 				w.ignored, w.ignored == 1 ? " matches" : "s match");
 	free(w.st);
-	free(b);
-	free(e);
+	free(bf);
+	free(ef);
 	return 0;
 }
 
@@ -964,6 +1038,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.d = d;
+	r.origin = INT64_MAX;
 	p->format = "traceevents";
 	pt_arena_init(&r.karena);
 	pt_intern_init(&r.tkeys, &r.karena);
@@ -995,6 +1070,8 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 out:
 	yajl_free(r.h);
 	free(r.ev);
+	free(r.bk);
+	free(r.ek);
 	free(r.threads);
 	free(r.thread_names);
 	free(r.pnames);
