@@ -5,7 +5,7 @@
 //   node html-check.js probe FILE.html... [--search RE] [--type N] [--pixel NAME]
 //                      [--shot DIR/PREFIX] [--table-click] [--filter RE]
 //                      [--searches FILE] [--graph] [--axis] [--keys]
-//                      [--sandwich NAME] [--focus-click NAME]
+//                      [--sandwich NAME] [--focus-click NAME] [--search-for FILE]
 //   node html-check.js bench FILE.html
 //
 // probe prints one fact per line ("frames N", "row ...", "errors N", ...), after a line
@@ -68,7 +68,7 @@ async function openOne(browser, file, fn, header) {
     page.on('request', (r) => { if (r.url() !== url) requests.push(r.url()); });
     await page.goto(url, {waitUntil: 'load'});
     await page.waitForFunction(() => window.ptReport !== undefined);
-    await fn(page);
+    await fn(page, file);
     for (const e of errors) console.log('error ' + e);
     for (const r of requests) console.log('request ' + r);
     console.log('errors ' + errors.length);
@@ -91,7 +91,16 @@ function painted(page, id) {
 }
 
 async function probe(files, o) {
-  await open(files, async (page) => {
+  // --search-for FILE: a search per page, lines "PAGE.html<TAB>RE"
+  const searchFor = new Map();
+  if (o['search-for']) {
+    for (const l of require('fs').readFileSync(o['search-for'], 'utf8').split('\n')) {
+      const k = l.indexOf('\t');
+      if (k > 0) searchFor.set(l.slice(0, k), l.slice(k + 1));
+    }
+  }
+  await open(files, async (page, file) => {
+    const search = searchFor.has(file) ? searchFor.get(file) : o.search;
     const has = (sel) => page.evaluate((s) => {
       const e = document.querySelector(s);
       return !!e && !e.hidden;
@@ -150,11 +159,11 @@ async function probe(files, o) {
         const crumbs2 = await page.evaluate(() => document.querySelectorAll('.pt-crumb').length);
         console.log('reset crumbs ' + crumbs2);
       }
-      if (o.search !== undefined) {
+      if (search !== undefined) {
         await page.keyboard.press('/');
         const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
         console.log('slash ' + focused);
-        await page.keyboard.type(o.search);
+        await page.keyboard.type(search);
         const s = await page.evaluate(() => {
           const e = document.getElementById('pt-share');
           return e.dataset.value + ' ' + e.dataset.total;
