@@ -1132,5 +1132,6 @@ const struct pt_format pt_format_html = {
 	.suffixes = html_suffixes,
 	.write = html_write,
 	.wants_timeline = 1,
-	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML | PT_WOPTS_DOT, /* --title: svg's; the graph: dot's */
+	/* --title is the svg table's, the graph's options dot's */
+	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML | PT_WOPTS_DOT,
 };

@@ -183,7 +183,7 @@ test_expect_success 'table: filter, sort by cum, callers and callees as method p
 	"$PROFTOOL" convert --to html -o g.html "$SAMPLES/perf/perfdemo-g.txt" &&
 	node "$CHECK" probe g.html --table-click --filter "^hot_" --sandwich hot_leaf \
 		--focus-click hot_leaf --axis --keys >out 2>&1 || { cat out; false; } &&
-	cp out views.out &&
+	cp out ../views.out &&
 	grep -qx "filtered 1" out &&
 	grep -qx "rows 78" out &&
 	"$PROFTOOL" top --cum -n 1 "$SAMPLES/perf/perfdemo-g.txt" | tail -1 | sed "s/.*  /cum-row /" >expect &&
@@ -193,7 +193,8 @@ test_expect_success 'table: filter, sort by cum, callers and callees as method p
 	sed -n "s/^detail callers://p" out | tr "|" "\n" | sort >actual &&
 	test_cmp expect actual'
 
-# the same page load as above: the sandwich, the refine, the time axis and the keys
+# the same page load as above (its probe kept in the trash folder, which every case
+# shares): the sandwich, the refine, the time axis and the keys
 test_expect_success 'sandwich of a function: the callers and callees tree prints' '
 	"$PROFTOOL" tree --format json "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" >tree.json &&
 	node -e "const d = JSON.parse(require(\"fs\").readFileSync(\"tree.json\", \"utf8\"));
@@ -201,22 +202,22 @@ test_expect_success 'sandwich of a function: the callers and callees tree prints
 			for (const r of d.nodes[0][s]) console.log(\"sandwich-\" + s, r.name + \"=\" + r.value);" |
 		sort >expect &&
 	test "$(wc -l <expect)" -ge 4 &&
-	grep "^sandwich-call" views.out | sort >actual && test_cmp expect actual &&
+	grep "^sandwich-call" ../views.out | sort >actual && test_cmp expect actual &&
 	"$PROFTOOL" top -n 1 --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" | tail -1 |
 		sed -E "s/^ *([^ ]+) +[^ ]+ +[^ ]+ +([^ ]+) .*/hot_leaf: total \2 .*, self \1 .*/" >pat &&
-	grep "^sandwich-title " views.out | grep -q -f pat'
+	grep "^sandwich-title " ../views.out | grep -q -f pat'
 
 test_expect_success 'focus by a click equals top --focus: every row, its shares and order, and the hash' '
 	"$PROFTOOL" top -n 0 --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" >top.out &&
 	sed -n "/ flat  flat%/,\$p" top.out | sed 1d |
 		sed -E "s/^ *([^ ]+) +([^ ]+) +[^ ]+ +([^ ]+) +([^ ]+)  (.*)$/focused	\1	\2	\3	\4	\5/" >expect &&
 	test "$(wc -l <expect)" -ge 10 &&
-	grep "^focused	" views.out >actual && test_cmp expect actual &&
+	grep "^focused	" ../views.out >actual && test_cmp expect actual &&
 	"$PROFTOOL" top --format json --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" |
 		sed -n "s/.*\"total\":\([0-9]*\).*/focused-total \1/p" >expect &&
-	grep "^focused-total " views.out >actual && test_cmp expect actual &&
-	grep -qx "hash #view=table&focus=%5Ehot_leaf%24" views.out &&
-	grep -qx "unrefined-total 108108108" views.out'
+	grep "^focused-total " ../views.out >actual && test_cmp expect actual &&
+	grep -qx "hash #view=table&focus=%5Ehot_leaf%24" ../views.out &&
+	grep -qx "unrefined-total 108108108" ../views.out'
 
 test_expect_success 'time order: the axis reads the profile'"'"'s span, wheel zooms, drag pans, threads stacked' '
 	# the span of perf script'"'"'s own time stamps (seconds, to the microsecond), and its
@@ -226,13 +227,13 @@ test_expect_success 'time order: the axis reads the profile'"'"'s span, wheel zo
 		if (!(\$(i - 1) in tid)) { tid[\$(i - 1)] = 1; nt++ } } }
 		END { printf \"axis-span %.0f\\naxis-lanes %d\\n\", (hi - lo) * 1e9, nt }" \
 		"$SAMPLES/perf/perfdemo-g.txt" >expect &&
-	grep "^axis-span \|^axis-lanes " views.out >actual && test_cmp expect actual &&
-	grep -qx "axis-last-tick 100000000 10000000" views.out &&
-	grep -qx "axis-wheel in" views.out && grep -qx "axis-drag earlier" views.out'
+	grep "^axis-span \|^axis-lanes " ../views.out >actual && test_cmp expect actual &&
+	grep -qx "axis-last-tick 100000000 10000000" ../views.out &&
+	grep -qx "axis-wheel in" ../views.out && grep -qx "axis-drag earlier" ../views.out'
 
 test_expect_success '? shows the keys in the page, Esc closes them' '
-	grep -qx "keys shown 13" views.out && grep -qx "keys-closed true" views.out &&
-	grep -qx "errors 0" views.out'
+	grep -qx "keys shown 13" ../views.out && grep -qx "keys-closed true" ../views.out &&
+	grep -qx "errors 0" ../views.out'
 
 test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
 	"$PROFTOOL" convert --to html -o n.html "$SAMPLES/node/lines.cpuprofile" &&

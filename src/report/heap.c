@@ -771,7 +771,8 @@ static void html_retainers(const struct pt_heapgraph *g, const struct pt_heap_do
 	pat = s->n ? pt_pattern_compile(re.buf, err, sizeof(err)) : NULL;
 	mem = pat ? open_memstream(&text, &len) : NULL;
 	pt_diag_init(&d, "");
-	if (mem && pt_report_heap_retainers(g, dom, s, pat, HTML_RETAINERS, PT_FMT_TEXT, mem, &d) < 0)
+	if (mem &&
+	    pt_report_heap_retainers(g, dom, s, pat, HTML_RETAINERS, PT_FMT_TEXT, mem, &d) < 0)
 		len = 0;
 	if (mem)
 		fclose(mem);
@@ -798,7 +799,8 @@ int pt_report_heap_html(const struct pt_heapgraph *g, const struct pt_heap_dom *
 	      "style-src 'unsafe-inline'\">\n<title>",
 	      out);
 	html_text(out, base, strlen(base));
-	fputs(" (heap)</title>\n<style>\nbody { font: 13px/1.4 system-ui, sans-serif; margin: 8px 12px; }\n"
+	fputs(" (heap)</title>\n<style>\n"
+	      "body { font: 13px/1.4 system-ui, sans-serif; margin: 8px 12px; }\n"
 	      "table { border-collapse: collapse; font-variant-numeric: tabular-nums; }\n"
 	      "th { background: #eee; position: sticky; top: 0; }\n"
 	      "td, th { padding: 1px 8px; text-align: right; white-space: nowrap; }\n"
