@@ -147,22 +147,6 @@ static void add_edge_attrs(struct pt_buf *b, const struct dot *g, struct edge_ta
 	}
 }
 
-/* heaviest first: cum, then flat, then name */
-static int entry_cmp(const void *x, const void *y, void *ctx)
-{
-	const struct dot *g = ctx;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int64_t ca = g->a->cum[(size_t)a * g->w + g->t], cb = g->a->cum[(size_t)b * g->w + g->t];
-	int64_t fa = g->a->flat[(size_t)a * g->w + g->t], fb = g->a->flat[(size_t)b * g->w + g->t];
-	int r;
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	if (fa != fb)
-		return fa > fb ? -1 : 1;
-	r = strcmp(pt_s(g->p, g->a->entries[a].name), pt_s(g->p, g->a->entries[b].name));
-	return r ? r : (a < b ? -1 : a > b);
-}
-
 /* what is shown: the entries kept, heaviest first, and what the legend says was not */
 struct dot_shown {
 	uint32_t *order, nkept;
@@ -172,35 +156,24 @@ struct dot_shown {
 	int64_t shown, maxflat; /* the kept entries' flat: sum and largest */
 };
 
-/* keep: cum at or above the node cutoff, then the nodecount heaviest */
+/* keep: cum at or above the node cutoff, then the nodecount heaviest (analysis/graph's
+ * rule, which the html report's graph follows too) */
 static void dot_keep(struct dot *g, const struct pt_write_opts *o, struct dot_shown *s)
 {
-	const struct pt_agg *a = g->a;
+	struct pt_graph_shown k;
 	uint32_t i;
 
 	memset(s, 0, sizeof(*s));
-	s->node_cut = (int64_t)fabs((double)g->total * o->node_fraction);
+	pt_graph_keep(g->p, g->a, g->t, o->nodecount, o->node_fraction, &k);
+	s->order = k.order;
+	s->nkept = k.nkept;
+	s->nentries = k.nentries;
+	s->dropped_nodes = k.dropped;
+	s->node_cut = k.node_cut;
 	s->edge_cut = (int64_t)fabs((double)g->total * o->edge_fraction);
-	g->kept = pt_xcalloc(a->nentries + 1, 1);
-	s->order = pt_xmalloc((a->nentries + 1) * sizeof(uint32_t));
-	for (i = 0; i < a->nentries; i++) {
-		int64_t cum = a->cum[(size_t)i * g->w + g->t],
-			flat = a->flat[(size_t)i * g->w + g->t];
-		if (!cum && !flat)
-			continue;
-		s->nentries++;
-		if (i64abs(cum) < s->node_cut) {
-			s->dropped_nodes++;
-			continue;
-		}
-		s->order[s->nkept++] = i;
-	}
-	qsort_r(s->order, s->nkept, sizeof(*s->order), entry_cmp, g);
-	if (o->nodecount > 0 && s->nkept > (uint64_t)o->nodecount)
-		s->nkept = (uint32_t)o->nodecount;
+	g->kept = k.kept;
 	for (i = 0; i < s->nkept; i++) {
-		int64_t flat = a->flat[(size_t)s->order[i] * g->w + g->t];
-		g->kept[s->order[i]] = 1;
+		int64_t flat = g->a->flat[(size_t)s->order[i] * g->w + g->t];
 		s->shown = pt_add(s->shown, flat);
 		if (i64abs(flat) > s->maxflat)
 			s->maxflat = i64abs(flat);

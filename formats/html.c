@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,19 @@ static void u32_array(struct html *h, const uint32_t *v, size_t n)
 		if (i)
 			pt_buf_addch(&h->out, ',');
 		pt_buf_add_u64(&h->out, v[i]);
+		flush(h);
+	}
+	pt_buf_addch(&h->out, ']');
+}
+
+static void i64_array(struct html *h, const int64_t *v, size_t n)
+{
+	size_t i;
+	pt_buf_addch(&h->out, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			pt_buf_addch(&h->out, ',');
+		pt_buf_add_i64(&h->out, v[i]);
 		flush(h);
 	}
 	pt_buf_addch(&h->out, ']');
@@ -580,25 +594,31 @@ static void group_name(struct html *h, uint32_t ls, struct pt_buf *b)
 		pt_buf_addf(b, "%stid %" PRId64, b->len ? " " : "", tid);
 }
 
-/* the runs of the time order, as written: group, node, values */
+/* the runs of the time order, as written: group, node, values, the times of the first
+ * and the last event */
 struct runs {
 	uint32_t *g, *node;
-	int64_t *v;
+	int64_t *v, *t0, *t1;
 	size_t n, alloc;
 	uint32_t w;
 };
 
-static void run_add(struct runs *r, uint32_t g, uint32_t node, const int64_t *v)
+static void run_add(struct runs *r, uint32_t g, uint32_t node, const int64_t *v, int64_t t0,
+		    int64_t t1)
 {
 	size_t old = r->alloc;
 
 	PT_ALLOC_GROW(r->g, r->n + 1, r->alloc);
 	if (r->alloc != old) {
 		r->node = pt_xreallocarray(r->node, r->alloc, sizeof(uint32_t));
+		r->t0 = pt_xreallocarray(r->t0, r->alloc, sizeof(int64_t));
+		r->t1 = pt_xreallocarray(r->t1, r->alloc, sizeof(int64_t));
 		r->v = pt_xreallocarray(r->v, r->alloc * (r->w ? r->w : 1), sizeof(int64_t));
 	}
 	r->g[r->n] = g;
 	r->node[r->n] = node;
+	r->t0[r->n] = t0;
+	r->t1[r->n] = t1;
 	memcpy(&r->v[r->n * r->w], v, r->w * sizeof(int64_t));
 	r->n++;
 }
@@ -625,6 +645,7 @@ static uint32_t common_ancestor(const struct html *h, uint32_t a, uint32_t b)
 struct pending {
 	uint32_t node;
 	int on;
+	int64_t t0, t1;
 };
 
 /* Consecutive events of one group on one drawn node are one run. Bounded like the
@@ -650,7 +671,7 @@ static void time_runs(struct html *h, const uint32_t *group_of_event, uint32_t n
 		int64_t *qv = &pv[(size_t)g * w];
 		if (q->on && q->node != node) {
 			if (reaches(qv, thr, w) || reaches(v, thr, w)) {
-				run_add(r, g, q->node, qv);
+				run_add(r, g, q->node, qv, q->t0, q->t1);
 				q->on = 0;
 			} else {
 				q->node = common_ancestor(h, q->node, node);
@@ -659,14 +680,16 @@ static void time_runs(struct html *h, const uint32_t *group_of_event, uint32_t n
 		if (!q->on) {
 			q->on = 1;
 			q->node = node;
+			q->t0 = p->events[i].time;
 			memset(qv, 0, w * sizeof(int64_t));
 		}
+		q->t1 = p->events[i].time;
 		for (t = 0; t < w; t++)
 			qv[t] = pt_add(qv[t], v[t]);
 	}
 	for (i = 0; i < ngroups; i++)
 		if (pd[i].on)
-			run_add(r, (uint32_t)i, pd[i].node, &pv[i * w]);
+			run_add(r, (uint32_t)i, pd[i].node, &pv[i * w], pd[i].t0, pd[i].t1);
 	free(pd);
 	free(pv);
 	free(thr);
@@ -715,7 +738,14 @@ static void write_timeline(struct html *h)
 	u32_array(h, r.node, r.n);
 	key(h, "v");
 	typed_arrays(h, r.v, r.n);
+	/* the times (ns from the profile's start) of each run's first and last event */
+	key(h, "t0");
+	i64_array(h, r.t0, r.n);
+	key(h, "t1");
+	i64_array(h, r.t1, r.n);
 	pt_buf_addch(&h->out, '}');
+	free(r.t0);
+	free(r.t1);
 	free(r.g);
 	free(r.node);
 	free(r.v);
@@ -724,6 +754,73 @@ static void write_timeline(struct html *h)
 	pt_buf_release(&name);
 	pt_intern_release(&groups);
 	pt_arena_release(&arena);
+}
+
+/* ---- the call graph: pprof's graph view, as --to dot shows it ---- */
+
+/* Per sample type, the graph --to dot draws with the same options (--nodecount,
+ * --node-fraction, --edge-fraction; analysis/graph's rule): the kept entries
+ * heaviest first (`n`), and the edges between them (`from`, `to`, `w`, `res` 1 for
+ * an edge that skips dropped frames); the page lays it out. */
+static void write_graph(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	const struct pt_agg *a = &h->agg;
+	uint32_t t, k, ne, *v = NULL, *res = NULL;
+	int64_t *w = NULL;
+	const char *names[] = {"from", "to", "w", "res"};
+	struct pt_buf parts[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		pt_buf_init(&parts[i]);
+	key(h, "graph");
+	pt_buf_addch(&h->out, '{');
+	key(h, "n");
+	pt_buf_addch(&h->out, '[');
+	for (t = 0; t < p->ntypes; t++) {
+		struct pt_graph_shown s;
+		struct pt_graph g;
+		int64_t cut = (int64_t)fabs((double)a->total[t] * h->o->edge_fraction);
+		pt_graph_keep(p, a, t, h->o->nodecount, h->o->node_fraction, &s);
+		pt_graph_of_table(&g, p, a, t, 1, s.kept, PT_GRAPH_SELF_EDGES);
+		v = pt_xreallocarray(v, (size_t)g.nedges + 1, sizeof(uint32_t));
+		res = pt_xreallocarray(res, (size_t)g.nedges + 1, sizeof(uint32_t));
+		w = pt_xreallocarray(w, (size_t)g.nedges + 1, sizeof(int64_t));
+		if (t)
+			pt_buf_addch(&h->out, ',');
+		u32_array(h, s.order, s.nkept);
+		for (i = 0; i < 4; i++)
+			pt_buf_addstr(&parts[i], t ? ",[" : "[");
+		for (k = ne = 0; k < g.nedges; k++) {
+			const struct pt_graph_edge *e = &g.edges[k];
+			if (!e->weight || (e->weight < 0 ? -e->weight : e->weight) < cut)
+				continue;
+			pt_buf_addf(&parts[0], "%s%" PRIu32, ne ? "," : "", e->from);
+			pt_buf_addf(&parts[1], "%s%" PRIu32, ne ? "," : "", e->to);
+			pt_buf_addf(&parts[2], "%s%" PRId64, ne ? "," : "", e->weight);
+			pt_buf_addf(&parts[3], "%s%u", ne ? "," : "", e->residual ? 1u : 0u);
+			ne++;
+		}
+		for (i = 0; i < 4; i++)
+			pt_buf_addch(&parts[i], ']');
+		pt_graph_release(&g);
+		free(s.order);
+		free(s.kept);
+	}
+	pt_buf_addch(&h->out, ']');
+	for (i = 0; i < 4; i++) {
+		key(h, names[i]);
+		pt_buf_addch(&h->out, '[');
+		pt_buf_add(&h->out, parts[i].buf ? parts[i].buf : "", parts[i].len);
+		pt_buf_addch(&h->out, ']');
+		pt_buf_release(&parts[i]);
+	}
+	pt_buf_addch(&h->out, '}');
+	flush(h);
+	free(v);
+	free(res);
+	free(w);
 }
 
 /* ---- source lines, with --source-path ---- */
@@ -943,6 +1040,7 @@ static void write_data(struct html *h, uint32_t type)
 	write_functions(h);
 	if (h->o->source_path)
 		write_sources(h);
+	write_graph(h);
 	if (pt_profile_has_stacks(p)) {
 		write_tree(h);
 		if (has_times(p))
@@ -1034,5 +1132,6 @@ const struct pt_format pt_format_html = {
 	.suffixes = html_suffixes,
 	.write = html_write,
 	.wants_timeline = 1,
-	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML, /* --title is the svg table's */
+	/* --title is the svg table's, the graph's options dot's */
+	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML | PT_WOPTS_DOT,
 };

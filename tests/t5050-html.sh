@@ -34,6 +34,25 @@ test_expect_success '--min-fraction merges narrow frames into their parent, tota
 	fns () { sed -n "s/.*\"fn\":{\"name\":\[\([0-9,]*\)\].*/\1/p" "$1"; } &&
 	test "$(fns few.html)" = "$(fns all.html)"'
 
+test_expect_success 'heap -o *.html: a V8 snapshot'"'"'s and a Ruby dump'"'"'s summary and retainers as a page' '
+	for f in node/shapes-1.heapsnapshot.gz ruby/leaky.json.gz; do
+		"$PROFTOOL" heap -o h.html "$SAMPLES/$f" &&
+		grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src .none.;" h.html &&
+		! grep -Eiq "<(link|img|iframe|script)|src=|href=|https?://" h.html &&
+		"$PROFTOOL" heap -n 0 "$SAMPLES/$f" >text &&
+		sed -n "/^ *retained /,\$p" text | sed 1d | sed -E "s/^ +//; s/  +/ /g" >expect &&
+		test "$(wc -l <expect)" -ge 10 &&
+		sed -n "s|^<tr><td>||p" h.html | sed -E "s|</td></tr>$||; s|</td><td>| |g" |
+			sed "s/&lt;/</g; s/&gt;/>/g; s/&quot;/\"/g; s/&amp;/\&/g" >actual &&
+		test_cmp expect actual &&
+		# the retainers of the ten largest classes, as heap --retainers prints them
+		head -10 expect | cut -d" " -f6- | sed "s/[][\\^$.*+?(){}|]/\\\\&/g" | paste -sd"|" >classes &&
+		"$PROFTOOL" heap -n 10 --retainers "^($(cat classes))\$" "$SAMPLES/$f" >expect &&
+		sed -n "/<pre id=\"pt-retainers\">/,/<\/pre>/p" h.html | sed "s/^<pre id=\"pt-retainers\">//; /^<\/pre>/d" |
+			sed "s/&lt;/</g; s/&gt;/>/g; s/&quot;/\"/g; s/&amp;/\&/g" >actual &&
+		test -s expect && test_cmp expect actual || return 1
+	done'
+
 plain_build_judges 'the report in Chromium'
 if ! command -v node >/dev/null 2>&1 || ! test -d "$MODS/playwright-core" ||
 	! test -x "${CHROMIUM:-/usr/bin/chromium}"; then
@@ -104,19 +123,31 @@ test_expect_success 'hover, click zooms (breadcrumbs), Esc resets, / searches, a
 	grep -q "^walk [1-9]" out &&
 	grep -qx "errors 0" out && test -s "$SHOTS/perf-flame.png" && test -s "$SHOTS/perf-table.png"'
 
-test_expect_success 'the search share is what top --focus keeps' '
+test_expect_success 'the search share is what top --focus keeps; the graph has dot'"'"'s nodes' '
+	# one browser for the five pages, each with its own search
+	i=0 && : >searches && : >pages &&
 	for case in "perf/perfdemo-g.txt fault" "perf/perfdemo-g.txt ^(ping|pong)$" \
 		"go/cpu.pb.gz main\.mix" "stackprof/cpu-raw.dump hot_leaf|Array" \
 		"node/small.cpuprofile ^mix$"; do
-		set -- $case &&
-		"$PROFTOOL" convert --to html -o s.html --min-fraction 0 "$SAMPLES/$1" &&
-		node "$CHECK" probe s.html --search "$2" >out 2>&1 || { cat out; return 1; }
-		total=$("$PROFTOOL" top --format json --focus "$2" "$SAMPLES/$1" |
+		set -- $case && i=$((i + 1)) &&
+		"$PROFTOOL" convert --to html -o s$i.html --min-fraction 0 "$SAMPLES/$1" &&
+		printf "s%s.html\t%s\n" $i "$2" >>searches && echo "s$i.html $1 $2" >>pages || return 1
+	done &&
+	node "$CHECK" probe s1.html s2.html s3.html s4.html s5.html --search-for searches --graph \
+		>out.all 2>&1 || { cat out.all; false; } &&
+	while read -r page f re; do
+		awk -v h="== $page" "\$0 == h { on = 1; next } /^== / { on = 0 } on" out.all >out &&
+		# the graph view has the nodes the dot writer draws with the same options
+		"$PROFTOOL" convert --to dot --nodecount 80 "$SAMPLES/$f" |
+			sed -n "s/^N[0-9]* \[label=\"\([^\\\\]*\)\\\\n.*/graph-node \1/p" | sort >expect &&
+		test -s expect && grep "^graph-node " out | sort >actual &&
+		test_cmp expect actual &&
+		total=$("$PROFTOOL" top --format json --focus "$re" "$SAMPLES/$f" |
 			sed -n "s/.*\"total\":\([0-9]*\).*/\1/p") &&
-		all=$("$PROFTOOL" top --format json "$SAMPLES/$1" | sed -n "s/.*\"total\":\([0-9]*\).*/\1/p") &&
+		all=$("$PROFTOOL" top --format json "$SAMPLES/$f" | sed -n "s/.*\"total\":\([0-9]*\).*/\1/p") &&
 		echo "search $total $all" >expect && grep "^search " out >actual &&
-		test_cmp expect actual || return 1
-	done'
+		test_cmp expect actual && grep -qx "errors 0" out || { echo "in $page:"; cat out; return 1; }
+	done <pages'
 
 # bench's 100,000-stack tree over 20,000 functions: each function's stacks are spread
 # over so many paths that --min-fraction folds them all into their callers, so a search
@@ -150,7 +181,9 @@ test_expect_success 'the sample type selector changes the totals and the table' 
 
 test_expect_success 'table: filter, sort by cum, callers and callees as method prints them' '
 	"$PROFTOOL" convert --to html -o g.html "$SAMPLES/perf/perfdemo-g.txt" &&
-	node "$CHECK" probe g.html --table-click --filter "^hot_" >out 2>&1 || { cat out; false; } &&
+	node "$CHECK" probe g.html --table-click --filter "^hot_" --sandwich hot_leaf \
+		--focus-click hot_leaf --axis --keys >out 2>&1 || { cat out; false; } &&
+	cp out ../views.out &&
 	grep -qx "filtered 1" out &&
 	grep -qx "rows 78" out &&
 	"$PROFTOOL" top --cum -n 1 "$SAMPLES/perf/perfdemo-g.txt" | tail -1 | sed "s/.*  /cum-row /" >expect &&
@@ -159,6 +192,48 @@ test_expect_success 'table: filter, sort by cum, callers and callees as method p
 	awk "/^  callers:/ { on = 1; next } /^  [a-z]+:/ { on = 0 } on { print \$1 \"=\" \$NF }" m | sort >expect &&
 	sed -n "s/^detail callers://p" out | tr "|" "\n" | sort >actual &&
 	test_cmp expect actual'
+
+# the same page load as above (its probe kept in the trash folder, which every case
+# shares): the sandwich, the refine, the time axis and the keys
+test_expect_success 'sandwich of a function: the callers and callees tree prints' '
+	"$PROFTOOL" tree --format json "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" >tree.json &&
+	node -e "const d = JSON.parse(require(\"fs\").readFileSync(\"tree.json\", \"utf8\"));
+		for (const s of [\"callers\", \"callees\"])
+			for (const r of d.nodes[0][s]) console.log(\"sandwich-\" + s, r.name + \"=\" + r.value);" |
+		sort >expect &&
+	test "$(wc -l <expect)" -ge 4 &&
+	grep "^sandwich-call" ../views.out | sort >actual && test_cmp expect actual &&
+	"$PROFTOOL" top -n 1 --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" | tail -1 |
+		sed -E "s/^ *([^ ]+) +[^ ]+ +[^ ]+ +([^ ]+) .*/hot_leaf: total \2 .*, self \1 .*/" >pat &&
+	grep "^sandwich-title " ../views.out | grep -q -f pat'
+
+test_expect_success 'focus by a click equals top --focus: every row, its shares and order, and the hash' '
+	"$PROFTOOL" top -n 0 --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" >top.out &&
+	sed -n "/ flat  flat%/,\$p" top.out | sed 1d |
+		sed -E "s/^ *([^ ]+) +([^ ]+) +[^ ]+ +([^ ]+) +([^ ]+)  (.*)$/focused	\1	\2	\3	\4	\5/" >expect &&
+	test "$(wc -l <expect)" -ge 10 &&
+	grep "^focused	" ../views.out >actual && test_cmp expect actual &&
+	"$PROFTOOL" top --format json --focus "^hot_leaf\$" "$SAMPLES/perf/perfdemo-g.txt" |
+		sed -n "s/.*\"total\":\([0-9]*\).*/focused-total \1/p" >expect &&
+	grep "^focused-total " ../views.out >actual && test_cmp expect actual &&
+	grep -qx "hash #view=table&focus=%5Ehot_leaf%24" ../views.out &&
+	grep -qx "unrefined-total 108108108" ../views.out'
+
+test_expect_success 'time order: the axis reads the profile'"'"'s span, wheel zooms, drag pans, threads stacked' '
+	# the span of perf script'"'"'s own time stamps (seconds, to the microsecond), and its
+	# threads (the field before the time)
+	awk "/^[^ \t].* [0-9]+\.[0-9]+: / { for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) {
+		t = \$i; sub(\":\", \"\", t); t += 0; if (!n++ || t < lo) lo = t; if (t > hi) hi = t
+		if (!(\$(i - 1) in tid)) { tid[\$(i - 1)] = 1; nt++ } } }
+		END { printf \"axis-span %.0f\\naxis-lanes %d\\n\", (hi - lo) * 1e9, nt }" \
+		"$SAMPLES/perf/perfdemo-g.txt" >expect &&
+	grep "^axis-span \|^axis-lanes " ../views.out >actual && test_cmp expect actual &&
+	grep -qx "axis-last-tick 100000000 10000000" ../views.out &&
+	grep -qx "axis-wheel in" ../views.out && grep -qx "axis-drag earlier" ../views.out'
+
+test_expect_success '? shows the keys in the page, Esc closes them' '
+	grep -qx "keys shown 13" ../views.out && grep -qx "keys-closed true" ../views.out &&
+	grep -qx "errors 0" ../views.out'
 
 test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
 	"$PROFTOOL" convert --to html -o n.html "$SAMPLES/node/lines.cpuprofile" &&

@@ -5,6 +5,7 @@
 'use strict';
 (function () {
   const ROW = 16;
+  const REFINE_OPS = ['focus', 'ignore', 'hide', 'show'];
   const D = JSON.parse(document.getElementById('pt-data').textContent);
   const S = D.strings;
   const NT = D.types.length;
@@ -63,27 +64,33 @@
     const m = FN.mark ? FN.mark[t][f] : 0;
     return m === 1 ? ' (inline)' : m === 2 ? ' (partial-inline)' : '';
   };
-  const T = D.tree;
-  const N = T ? T.parent.length : 0;
-  const depth = new Uint32Array(N);
-  let maxDepth = 0;
-  const kids = [];       /* children of each node, sorted by name */
-  for (let n = 0; n < N; n++) kids.push(null);
-  for (let n = 1; n < N; n++) {
-    const p = T.parent[n];
-    depth[n] = depth[p] + 1;
-    if (depth[n] > maxDepth) maxDepth = depth[n];
-    (kids[p] || (kids[p] = [])).push(n);
-  }
-  for (let n = 0; n < N; n++) {
-    if (kids[n] && kids[n].length > 1) {
-      kids[n].sort((a, b) => {
-        const x = fname(T.fn[a]), y = fname(T.fn[b]);
-        return x < y ? -1 : x > y ? 1 : a - b;
-      });
+  /* the tree drawn: the page's (T0), or the one a refine made of it (setTree) */
+  const T0 = D.tree;
+  let T = T0, N = 0, depth = null, maxDepth = 0, kids = [], cumCache = [], lostCache = [];
+  function setTree(tree) {
+    T = tree;
+    N = T ? T.parent.length : 0;
+    depth = new Uint32Array(N);
+    maxDepth = 0;
+    kids = new Array(N).fill(null); /* children of each node, sorted by name */
+    for (let n = 1; n < N; n++) {
+      const p = T.parent[n];
+      depth[n] = depth[p] + 1;
+      if (depth[n] > maxDepth) maxDepth = depth[n];
+      (kids[p] || (kids[p] = [])).push(n);
     }
+    for (let n = 0; n < N; n++) {
+      if (kids[n] && kids[n].length > 1) {
+        kids[n].sort((a, b) => {
+          const x = fname(T.fn[a]), y = fname(T.fn[b]);
+          return x < y ? -1 : x > y ? 1 : a - b;
+        });
+      }
+    }
+    cumCache = [];
+    lostCache = [];
   }
-  const cumCache = [];
+  setTree(T0);
   function cumOf(t) {
     if (!cumCache[t]) {
       const c = new Float64Array(N);
@@ -94,13 +101,17 @@
     }
     return cumCache[t];
   }
+  /* per function values and totals: top's (exact) until a refine, then the refined
+   * tree's, counted as top counts (cum once per stack) */
+  let FV = {flat: FN.flat, cum: FN.cum}, TOT = D.totals, EDG = D.edges;
 
   /* ---- state ---- */
   const diff = D.diff;
   /* icicle first: the roots and the widest frames on the first screen, however deep the
    * stacks; the flame orientation is a toggle */
   const state = {type: D.type, zoom: 0, icicle: true, re: null, view: 'flame', sel: -1,
-    sortKey: diff ? 'dflat' : 'flat', sortDesc: true, filter: '', group: 0, tzoom: null};
+    sortKey: diff ? 'dflat' : 'flat', sortDesc: true, filter: '', group: 0, tzoom: null,
+    refine: [], sfn: -1};
 
   /* ---- the page ---- */
   const root = el('div', {id: 'pt-root'});
@@ -127,13 +138,29 @@
   if (T) tab('flame', diff ? 'Differential flame graph' : 'Flame graph');
   if (T && D.timeline) tab('time', 'Time order');
   tab('table', diff ? 'Diff table' : 'Table');
+  if (T) tab('sandwich', 'Sandwich');
+  if (D.graph) tab('graph', 'Graph');
   const search = el('input', {id: 'pt-search', type: 'search', placeholder: 'search (regex)  /',
     spellcheck: 'false'});
   head.appendChild(search);
   const share = el('span', {id: 'pt-share'});
   head.appendChild(share);
+  /* refine the search's pattern: the same as a click's */
+  const refineBtns = el('span', {id: 'pt-refine-re'});
+  for (const op of REFINE_OPS) {
+    const b = el('button', {type: 'button', 'data-op': op, title: op + ' the functions the search matches'}, op);
+    b.addEventListener('click', () => { if (search.value && state.re) addRefine(op, search.value); });
+    refineBtns.appendChild(b);
+  }
+  if (T) head.appendChild(refineBtns);
   const total = el('span', {id: 'pt-total'});
   head.appendChild(total);
+  const helpBtn = el('button', {id: 'pt-help-btn', type: 'button', title: 'keys (?)'}, '?');
+  head.appendChild(helpBtn);
+  helpBtn.addEventListener('click', () => { help.hidden = !help.hidden; });
+  /* the refinements in force, each with a button that takes it away */
+  const refineBar = el('div', {id: 'pt-refine', class: 'pt-bar', hidden: ''});
+  root.appendChild(refineBar);
 
   /* flame graph */
   const fv = el('section', {id: 'pt-flame', class: 'pt-view'});
@@ -146,6 +173,9 @@
   fbar.appendChild(crumbs);
   fbar.appendChild(icicleBtn);
   fbar.appendChild(resetBtn);
+  /* what to do with the selected frame's function */
+  const frameActs = el('span', {id: 'pt-frame-acts', class: 'pt-acts'});
+  fbar.appendChild(frameActs);
   fv.appendChild(fbar);
   const canvas = el('canvas', {id: 'pt-canvas', tabindex: '0'});
   fv.appendChild(canvas);
@@ -180,6 +210,55 @@
   split.appendChild(el('div', {class: 'pt-tablewrap'})).appendChild(table);
   const detail = el('div', {id: 'pt-detail'});
   split.appendChild(detail);
+
+  /* sandwich: the callers of one function as an inverted flame above it, its callees
+   * as a flame below */
+  const sv = el('section', {id: 'pt-sandwich', class: 'pt-view'});
+  views.sandwich = sv;
+  const sbar = el('div', {class: 'pt-bar'});
+  const sfilter = el('input', {id: 'pt-sfn', type: 'search', placeholder: 'function (regex): the heaviest match',
+    spellcheck: 'false'});
+  sbar.appendChild(sfilter);
+  const stitle = el('span', {id: 'pt-stitle'});
+  sbar.appendChild(stitle);
+  sv.appendChild(sbar);
+  sv.appendChild(el('h3', null, 'callers'));
+  const scallers = el('canvas', {id: 'pt-scallers'});
+  sv.appendChild(scallers);
+  const scallees = el('canvas', {id: 'pt-scallees'});
+  sv.appendChild(el('h3', null, 'callees'));
+  sv.appendChild(scallees);
+
+  /* call graph */
+  const gv = el('section', {id: 'pt-graph', class: 'pt-view'});
+  views.graph = gv;
+  const ginfo = el('div', {class: 'pt-info', id: 'pt-ginfo'}, ' ');
+  gv.appendChild(ginfo);
+  const gwrap = el('div', {id: 'pt-gwrap'});
+  gv.appendChild(gwrap);
+
+  /* the keys */
+  const help = el('div', {id: 'pt-help', hidden: '', role: 'dialog'});
+  document.body.appendChild(help);
+  help.appendChild(el('h2', null, 'Keys'));
+  const keyTable = el('table', {class: 'pt-mini'});
+  for (const [k, what] of [
+    ['?', 'show or hide these keys'], ['/', 'search (the table: filter)'],
+    ['Esc', 'reset the zoom, close this'], ['1 2 3 4 5', 'flame graph, time order, table, sandwich, graph'],
+    ['\u2190 \u2191 \u2192 \u2193', 'walk the frames of the flame graph'], ['Enter', 'zoom into the selected frame'],
+    ['s', 'sandwich of the selected function (a frame, or the table\u2019s row)'],
+    ['f', 'focus: keep the stacks with the selected function'], ['i', 'ignore: drop the stacks with it'],
+    ['h', 'hide: take its frames out of the stacks'], ['w', 'show: keep only its frames'],
+    ['u', 'undo the last refinement'],
+    ['wheel, drag', 'time order: zoom at the pointer, pan; the minimap moves the view']]) {
+    const r = keyTable.appendChild(el('tr'));
+    r.appendChild(el('td', {class: 'pt-key'}, k));
+    r.appendChild(el('td', null, what));
+  }
+  help.appendChild(keyTable);
+  help.appendChild(el('p', null, 'Clicking a frame selects and zooms it; its buttons (and a table row\u2019s, a graph node\u2019s) ' +
+    'open its sandwich or refine every view by it. The state is in the address: a link shows the same.'));
+  help.addEventListener('click', () => { help.hidden = true; });
   for (const k in views) root.appendChild(views[k]);
   if (D.noStacks) {
     root.appendChild(el('p', {class: 'pt-note'}, 'No flame graph: the profile has no stacks (' + D.noStacks + ').'));
@@ -280,6 +359,7 @@
       }
     }
     drawCrumbs();
+    actions(frameActs, state.sel > 0 ? T.fn[state.sel] : -1);
   }
 
   function drawCrumbs() {
@@ -380,9 +460,8 @@
     if (state.view === 'time') drawTime();
   }
   /* What the drawn tree holds of each function once per stack (its nodes with no node
-   * of the same function above them); a function's exact cum (FN.cum, top's) less
-   * this is what the writer's pruning folded into frames above it. */
-  const lostCache = [];
+   * of the same function above them); a function's cum (FV.cum: top's exact one, or
+   * the refined tree's) less this is what the writer's pruning folded into frames above it. */
   function lostOf(t) {
     if (lostCache[t]) return lostCache[t];
     const cum = cumOf(t), once = new Float64Array(NF), onPath = new Uint32Array(NF);
@@ -399,7 +478,7 @@
       for (const c of kids[n] || []) stack.push(c);
     }
     const lost = new Float64Array(NF);
-    for (let f = 0; f < NF; f++) lost[f] = Math.max(0, FN.cum[t][f] - once[f]);
+    for (let f = 0; f < NF; f++) lost[f] = Math.max(0, FV.cum[t][f] - once[f]);
     lostCache[t] = lost;
     return lost;
   }
@@ -422,7 +501,7 @@
     let lo = sum, hi = sum;
     for (let f = 0; f < NF; f++) {
       if (!fnMatched[f]) continue;
-      lo = Math.max(lo, FN.cum[t][f]);
+      lo = Math.max(lo, FV.cum[t][f]);
       hi += lost[f];
     }
     return [lo, Math.max(lo, Math.min(hi, cum[0]))];
@@ -440,83 +519,631 @@
   }
   search.addEventListener('input', () => setSearch(search.value));
 
-  /* ---- time order: runs of one drawn node laid end to end, equal neighbours merged ---- */
+
+  /* ---- refine (pprof -http's REFINE): focus keeps the stacks with a matching
+   * function, ignore drops them, hide takes the matching frames out of every stack,
+   * show keeps only them; each a regular expression over function names, as top's
+   * --focus, --ignore, --hide and --show take it. The refined tree is made from the
+   * page's tree (what --min-fraction kept), and every view draws from it. ---- */
+  let nodeMap = null, nodeKept = null; /* page node -> refined node; its self kept */
+  const escapeRe = (x) => x.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const fnRe = (f) => '^' + escapeRe(fname(f)) + '$';
+  /* per function of a tree: flat (its nodes' self) and cum (its nodes with no node of
+   * the same function above them), and caller -> callee pairs once per stack */
+  function treeValues(tr) {
+    const n0 = tr.parent.length, flat = [], cum = [];
+    const pairs = new Map(), onFn = new Uint32Array(NF), onPair = new Map();
+    const c = [];
+    for (let t = 0; t < NT; t++) {
+      const x = Float64Array.from(tr.self[t]);
+      for (let n = n0 - 1; n > 0; n--) x[tr.parent[n]] += x[n];
+      c.push(x);
+      flat.push(new Float64Array(NF));
+      cum.push(new Float64Array(NF));
+    }
+    const kc = new Array(n0).fill(null);
+    for (let n = n0 - 1; n > 0; n--) (kc[tr.parent[n]] || (kc[tr.parent[n]] = [])).push(n);
+    const stack = [0];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n < 0) {
+        const m = ~n, f = tr.fn[m];
+        onFn[f]--;
+        if (tr.parent[m]) { const k = tr.fn[tr.parent[m]] * NF + f; onPair.set(k, onPair.get(k) - 1); }
+        continue;
+      }
+      if (n) {
+        const f = tr.fn[n];
+        for (let t = 0; t < NT; t++) {
+          flat[t][f] += tr.self[t][n];
+          if (!onFn[f]) cum[t][f] += c[t][n];
+        }
+        onFn[f]++;
+        if (tr.parent[n]) {
+          const k = tr.fn[tr.parent[n]] * NF + f, on = onPair.get(k) || 0;
+          if (!on) {
+            let v = pairs.get(k);
+            if (!v) pairs.set(k, v = new Float64Array(NT));
+            for (let t = 0; t < NT; t++) v[t] += c[t][n];
+          }
+          onPair.set(k, on + 1);
+        }
+        stack.push(~n);
+      }
+      for (const k of kc[n] || []) stack.push(k);
+    }
+    const E = {from: [], to: [], v: []};
+    for (let t = 0; t < NT; t++) E.v.push([]);
+    for (const [k, v] of pairs) {
+      E.from.push(Math.floor(k / NF));
+      E.to.push(k % NF);
+      for (let t = 0; t < NT; t++) E.v[t].push(v[t]);
+    }
+    return {flat, cum, totals: c.map((x) => x[0]), edges: E};
+  }
+  function refineTree(R) {
+    const n0 = T0.parent.length;
+    const ms = R.map((r) => {
+      const re = new RegExp(r.re), m = new Uint8Array(NF);
+      for (let f = 0; f < NF; f++) m[f] = re.test(fname(f)) ? 1 : 0;
+      return {op: r.op, m};
+    });
+    const shows = ms.filter((x) => x.op === 'show');
+    const focus = ms.filter((x) => x.op === 'focus');
+    /* per page node: which focus patterns its path has met (a bit each, at most 31
+     * counted) and whether an ignore pattern has */
+    const met = new Uint32Array(n0), ign = new Uint8Array(n0), need = (1 << Math.min(focus.length, 31)) - 1;
+    const map = new Int32Array(n0), kept = new Uint8Array(n0);
+    const tr = {parent: [0], fn: [0], self: []};
+    for (let t = 0; t < NT; t++) tr.self.push([T0.self[t][0]]);
+    const index = new Map();
+    kept[0] = need === 0 ? 1 : 0;
+    for (let n = 1; n < n0; n++) {
+      const p = T0.parent[n], f = T0.fn[n];
+      let bits = met[p], ig = ign[p], hide = false;
+      focus.forEach((x, i) => { if (x.m[f] && i < 31) bits |= 1 << i; });
+      for (const x of ms) {
+        if (x.op === 'ignore' && x.m[f]) ig = 1;
+        if (x.op === 'hide' && x.m[f]) hide = true;
+      }
+      if (shows.length && !shows.some((x) => x.m[f])) hide = true;
+      met[n] = bits;
+      ign[n] = ig;
+      let m = map[p];
+      if (!hide) {
+        const k = m * NF + f;
+        let c = index.get(k);
+        if (c === undefined) {
+          c = tr.parent.length;
+          index.set(k, c);
+          tr.parent.push(m);
+          tr.fn.push(f);
+          for (let t = 0; t < NT; t++) tr.self[t].push(0);
+        }
+        m = c;
+      }
+      map[n] = m;
+      kept[n] = (bits & need) === need && !ig ? 1 : 0;
+      if (kept[n]) for (let t = 0; t < NT; t++) tr.self[t][m] += T0.self[t][n];
+    }
+    /* the root's own value (what the writer folded into it) stays only unrefined */
+    if (need || ms.some((x) => x.op === 'ignore')) for (let t = 0; t < NT; t++) tr.self[t][0] = 0;
+    nodeMap = map;
+    nodeKept = kept;
+    return tr;
+  }
+  function applyRefine() {
+    refineBar.textContent = '';
+    refineBar.hidden = !state.refine.length;
+    if (!T0) return;
+    if (!state.refine.length) {
+      nodeMap = nodeKept = null;
+      setTree(T0);
+      FV = {flat: FN.flat, cum: FN.cum};
+      TOT = D.totals;
+      EDG = D.edges;
+    } else {
+      setTree(refineTree(state.refine));
+      const v = treeValues(T);
+      FV = {flat: v.flat, cum: v.cum};
+      TOT = v.totals;
+      EDG = v.edges;
+      refineBar.appendChild(el('span', null, 'Refined:'));
+      state.refine.forEach((r, i) => {
+        const b = el('button', {type: 'button', class: 'pt-chip', 'data-op': r.op,
+          title: 'take this refinement away'}, r.op + ' ' + r.re + ' \u00d7');
+        b.addEventListener('click', () => { state.refine.splice(i, 1); refined(); });
+        refineBar.appendChild(b);
+      });
+      const all = el('button', {type: 'button', id: 'pt-unrefine'}, 'Reset refinements');
+      all.addEventListener('click', () => { state.refine = []; refined(); });
+      refineBar.appendChild(all);
+    }
+  }
+  function refined() {
+    state.zoom = 0;
+    state.sel = -1;
+    trects = null;
+    applyRefine();
+    setSearch(search.value);
+    drawTotal();
+    show(state.view);
+  }
+  function addRefine(op, re) {
+    try { new RegExp(re); } catch (e) { return; }
+    state.refine.push({op, re});
+    refined();
+  }
+  /* the buttons for one function: sandwich and the four refinements */
+  function actions(box, f) {
+    box.textContent = '';
+    if (f < 0 || !T0) return;
+    const sw = el('button', {type: 'button', 'data-op': 'sandwich', title: 'callers and callees (s)'}, 'Sandwich');
+    sw.addEventListener('click', () => sandwich(f));
+    box.appendChild(sw);
+    for (const op of REFINE_OPS) {
+      const b = el('button', {type: 'button', 'data-op': op, title: op + ' ' + fname(f) + ' (' + op[0] + ')'}, op);
+      b.addEventListener('click', () => addRefine(op, fnRe(f)));
+      box.appendChild(b);
+    }
+  }
+
+  /* ---- sandwich: one function's callers and callees, each merged into a tree of
+   * functions valued like the flame graph (a stack counts at its first frame of the
+   * function, so the function's total is its cum) ---- */
+  function newTree() { return {parent: [0], fn: [-1], v: [0], index: new Map()}; }
+  function child(tr, p, f, v) {
+    const k = p * NF + f;
+    let c = tr.index.get(k);
+    if (c === undefined) {
+      c = tr.parent.length;
+      tr.index.set(k, c);
+      tr.parent.push(p);
+      tr.fn.push(f);
+      tr.v.push(0);
+    }
+    tr.v[c] += v;
+    return c;
+  }
+  function sandwichTrees(f, t) {
+    const cum = cumOf(t), up = newTree(), down = newTree();
+    up.fn[0] = down.fn[0] = f;
+    const onF = [0];
+    const stack = [0];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n < 0) { onF[0]--; continue; }
+      if (n && T.fn[n] === f) {
+        if (!onF[0] && cum[n]) {
+          up.v[0] += cum[n];
+          down.v[0] += cum[n];
+          let c = 0;
+          for (let a = T.parent[n]; a !== 0; a = T.parent[a]) c = child(up, c, T.fn[a], cum[n]);
+          const sub = [[n, 0]];
+          while (sub.length) {
+            const [m, dm] = sub.pop();
+            for (const k of kids[m] || []) if (cum[k]) sub.push([k, child(down, dm, T.fn[k], cum[k])]);
+          }
+        }
+        onF[0]++;
+        stack.push(~n);
+      }
+      for (const k of kids[n] || []) stack.push(k);
+    }
+    return [up, down];
+  }
+  /* a tree {parent, fn, v} drawn on a canvas, its root at the top (or the bottom,
+   * inverted), children by name; returns the frames drawn */
+  function drawTreeOn(cv, tr, inverted) {
+    const width = Math.max(200, sv.clientWidth || 1200), n0 = tr.parent.length;
+    const ks = new Array(n0).fill(null), out = [];
+    for (let n = 1; n < n0; n++) (ks[tr.parent[n]] || (ks[tr.parent[n]] = [])).push(n);
+    const total = tr.v[0] || 1;
+    const stack = [[0, 0, 0]];
+    while (stack.length) {
+      const [n, x, d] = stack.pop();
+      const w = tr.v[n] / total * width;
+      if (w < 0.25) continue;
+      out.push({n, x, w, d, f: tr.fn[n], name: fname(tr.fn[n]), v: tr.v[n]});
+      let at = x;
+      const cs = (ks[n] || []).slice().sort((a, b) => {
+        const p = fname(tr.fn[a]), q = fname(tr.fn[b]);
+        return p < q ? -1 : p > q ? 1 : a - b;
+      });
+      for (const c of cs) { stack.push([c, at, d + 1]); at += tr.v[c] / total * width; }
+    }
+    let md = 0;
+    for (const r of out) if (r.d > md) md = r.d;
+    const dpr = window.devicePixelRatio || 1, height = (md + 1) * ROW;
+    cv.width = Math.round(width * dpr);
+    cv.height = Math.round(height * dpr);
+    cv.style.width = width + 'px';
+    cv.style.height = height + 'px';
+    const g = cv.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.font = '12px Verdana, sans-serif';
+    g.textBaseline = 'middle';
+    for (const r of out) {
+      r.y = inverted ? (md - r.d) * ROW : r.d * ROW;
+      g.fillStyle = r.d === 0 ? 'rgb(230,0,230)' : hot(r.name);
+      g.fillRect(r.x, r.y, Math.max(r.w - 0.5, 0.5), ROW - 1);
+      const room = Math.floor((r.w - 6) / 7);
+      if (room >= 3) {
+        g.fillStyle = '#000';
+        g.fillText(r.name.length > room ? r.name.slice(0, room - 2) + '..' : r.name, r.x + 3, r.y + ROW / 2);
+      }
+    }
+    cv.rects = out;
+    return out;
+  }
+  function drawSandwich() {
+    const f = state.sfn;
+    scallers.rects = scallees.rects = [];
+    if (f < 0) {
+      stitle.textContent = 'Choose a function: Sandwich in the table\u2019s detail or on a frame, or type a pattern.';
+      for (const cv of [scallers, scallees]) { cv.width = cv.height = 0; cv.style.height = '0'; }
+      return;
+    }
+    const t = drawType(), tot = TOT[t];
+    stitle.textContent = flabel(f) + ': total ' + fmt(FV.cum[t][f], t) + ' (' + pct(FV.cum[t][f], tot) +
+      '), self ' + fmt(FV.flat[t][f], t) + ' (' + pct(FV.flat[t][f], tot) + ')';
+    const [up, down] = sandwichTrees(f, t);
+    drawTreeOn(scallers, up, true);
+    drawTreeOn(scallees, down, false);
+  }
+  function sandwich(f) {
+    state.sfn = f;
+    show('sandwich');
+  }
+  sfilter.addEventListener('change', () => {
+    let re;
+    try { re = new RegExp(sfilter.value); } catch (e) { return; }
+    let best = -1;
+    const t = drawType();
+    for (let f = 0; f < NF; f++) if (re.test(fname(f)) && (best < 0 || FV.cum[t][f] > FV.cum[t][best])) best = f;
+    if (best >= 0) sandwich(best);
+  });
+  for (const cv of [scallers, scallees]) {
+    const at = (ev) => {
+      const b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
+      return (cv.rects || []).find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW);
+    };
+    cv.addEventListener('mousemove', (ev) => {
+      const r = at(ev);
+      if (!r) { tip.hidden = true; return; }
+      const t = drawType();
+      tip.textContent = flabel(r.f) + '\n' +
+        fmt(r.v, t) + ' (' + pct(r.v, cv.rects[0].v) + ' of ' + fname(state.sfn) + ')';
+      tip.hidden = false;
+      tip.style.left = Math.min(ev.clientX + 12, window.innerWidth - tip.offsetWidth - 4) + 'px';
+      tip.style.top = (ev.clientY + window.scrollY + 14) + 'px';
+    });
+    cv.addEventListener('mouseleave', () => { tip.hidden = true; });
+    /* a click on another function makes it the middle */
+    cv.addEventListener('click', (ev) => {
+      const r = at(ev);
+      if (r && r.d) sandwich(r.f);
+    });
+  }
+
+
+  /* ---- call graph: the graph --to dot draws (its nodes, edges and pruning come from
+   * the writer, analysis/graph's rule), laid out here in layers: cycles broken by a
+   * depth-first walk from the heaviest nodes, each node a layer below its deepest
+   * caller, each layer ordered by its neighbours' mean position a few sweeps down and
+   * up (Sugiyama's scheme, simply). ---- */
+  let gnodes = [];
+  /* SVG's namespace, from the parser (the page holds no address, t5050 checks) */
+  const SVG = (() => {
+    const d = document.createElement('div');
+    d.innerHTML = '<svg></svg>';
+    return d.firstChild.namespaceURI;
+  })();
+  const sel = (tag, attrs) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  };
+  function graphLayout(n, E) {
+    const out = Array.from({length: n}, () => []);
+    for (const e of E) if (e.a !== e.b) out[e.a].push(e);
+    /* back edges: those closing a cycle of the walk (nodes are heaviest first) */
+    const mark = new Uint8Array(n);
+    for (let s = 0; s < n; s++) {
+      if (mark[s]) continue;
+      const st = [[s, 0]];
+      mark[s] = 1;
+      while (st.length) {
+        const top = st[st.length - 1], es = out[top[0]];
+        if (top[1] >= es.length) { mark[top[0]] = 2; st.pop(); continue; }
+        const e = es[top[1]++];
+        if (mark[e.b] === 1) e.back = true;
+        else if (!mark[e.b]) { mark[e.b] = 1; st.push([e.b, 0]); }
+      }
+    }
+    /* layers: the longest path from a node with no caller, in topological order */
+    const indeg = new Uint32Array(n), layer = new Uint32Array(n);
+    const fwd = E.filter((e) => e.a !== e.b).map((e) => (e.back ? {a: e.b, b: e.a} : e));
+    for (const e of fwd) indeg[e.b]++;
+    const q = [];
+    for (let i = 0; i < n; i++) if (!indeg[i]) q.push(i);
+    const succ = Array.from({length: n}, () => []);
+    for (const e of fwd) succ[e.a].push(e.b);
+    for (let k = 0; k < q.length; k++) {
+      for (const b of succ[q[k]]) {
+        layer[b] = Math.max(layer[b], layer[q[k]] + 1);
+        if (--indeg[b] === 0) q.push(b);
+      }
+    }
+    const layers = [];
+    for (let i = 0; i < n; i++) (layers[layer[i]] || (layers[layer[i]] = [])).push(i);
+    for (let l = 0; l < layers.length; l++) if (!layers[l]) layers[l] = [];
+    const pos = new Float64Array(n), nb = Array.from({length: n}, () => []);
+    for (const e of fwd) { nb[e.a].push(e.b); nb[e.b].push(e.a); }
+    const place = () => layers.forEach((ly) => ly.forEach((v, i) => { pos[v] = i; }));
+    place();
+    for (let sweep = 0; sweep < 6; sweep++) {
+      const order = sweep % 2 ? layers.slice().reverse() : layers;
+      for (const ly of order) {
+        const key = new Map();
+        for (const v of ly) {
+          const m = nb[v].filter((u) => Math.abs(layer[u] - layer[v]) >= 1);
+          key.set(v, m.length ? m.reduce((x, u) => x + pos[u], 0) / m.length : pos[v]);
+        }
+        ly.sort((x, y) => key.get(x) - key.get(y) || x - y);
+        ly.forEach((v, i) => { pos[v] = i; });
+      }
+    }
+    return {layer, layers};
+  }
+  function drawGraph() {
+    const G = D.graph, t = drawType(), tot = TOT[t] || 1;
+    const ns = G.n[t], idx = new Map();
+    ns.forEach((f, i) => idx.set(f, i));
+    const E = G.from[t].map((a, k) => ({a: idx.get(a), b: idx.get(G.to[t][k]), w: G.w[t][k], res: G.res[t][k]}));
+    const n = ns.length, {layers} = graphLayout(n, E);
+    let maxflat = 0;
+    for (const f of ns) maxflat = Math.max(maxflat, Math.abs(FN.flat[t][f]));
+    gnodes = ns.map((f) => {
+      const fs = 10 + Math.round(14 * (maxflat ? Math.abs(FN.flat[t][f]) / maxflat : 0));
+      const name = fname(f), lines = [name.length > 40 ? name.slice(0, 38) + '..' : name,
+        fmt(FN.flat[t][f], t) + ' (' + pct(FN.flat[t][f], tot) + ')',
+        'of ' + fmt(FN.cum[t][f], t) + ' (' + pct(FN.cum[t][f], tot) + ')'];
+      const wd = Math.max(...lines.map((l, i) => l.length * (i ? 6.5 : fs * 0.6))) + 12;
+      return {f, fs, lines, wd, ht: fs + 30, x: 0, y: 0};
+    });
+    const GAPX = 24, GAPY = 60;
+    let y = 10, width = 0;
+    const rows = layers.map((ly) => {
+      const w = ly.reduce((s, v) => s + gnodes[v].wd + GAPX, -GAPX);
+      const h = ly.reduce((s, v) => Math.max(s, gnodes[v].ht), 0);
+      width = Math.max(width, w);
+      const r = {ly, w, h, y};
+      y += h + GAPY;
+      return r;
+    });
+    for (const r of rows) {
+      let x = 10 + (width - r.w) / 2;
+      for (const v of r.ly) {
+        const g = gnodes[v];
+        g.x = x;
+        g.y = r.y + (r.h - g.ht) / 2;
+        x += g.wd + GAPX;
+      }
+    }
+    gwrap.textContent = '';
+    const svg = sel('svg', {width: width + 20, height: y, id: 'pt-gsvg'});
+    const defs = sel('defs', {});
+    const mk = sel('marker', {id: 'pt-arrow', viewBox: '0 0 10 10', refX: '10', refY: '5',
+      markerWidth: '8', markerHeight: '8', markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse'});
+    mk.appendChild(sel('path', {d: 'M0,0 L10,5 L0,10 z', fill: '#666'}));
+    defs.appendChild(mk);
+    svg.appendChild(defs);
+    for (const e of E) {
+      const a = gnodes[e.a], b = gnodes[e.b], frac = Math.min(1, Math.abs(e.w) / tot);
+      const x1 = a.x + a.wd / 2, y1 = a.y + a.ht, x2 = b.x + b.wd / 2, y2 = b.y;
+      const d = e.a === e.b
+        ? 'M' + (a.x + a.wd) + ',' + (a.y + 6) + ' c30,0 30,' + (a.ht - 12) + ' 0,' + (a.ht - 12)
+        : y2 > y1 ? 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + (y1 + 40) + ' ' + x2 + ',' + (y2 - 40) + ' ' + x2 + ',' + y2
+          : 'M' + x1 + ',' + a.y + ' C' + (x1 + 60) + ',' + (a.y - 60) + ' ' + (x2 + 60) + ',' + (b.y + b.ht + 60) + ' ' + x2 + ',' + (b.y + b.ht);
+      const c = Math.round(200 * (1 - Math.pow(frac, 0.3)));
+      const path = sel('path', {d, fill: 'none', stroke: 'rgb(200,' + c + ',' + c + ')',
+        'stroke-width': (1 + 5 * frac).toFixed(2), 'marker-end': 'url(#pt-arrow)'});
+      if (e.res) path.setAttribute('stroke-dasharray', '3,3');
+      const title = sel('title', {});
+      title.textContent = fname(ns[e.a]) + ' \u2192 ' + fname(ns[e.b]) + ': ' + fmt(e.w, t);
+      path.appendChild(title);
+      svg.appendChild(path);
+    }
+    for (const g of gnodes) {
+      const frac = Math.min(1, Math.abs(FN.cum[t][g.f]) / tot), c = Math.round(240 - 60 * Math.pow(frac, 0.3));
+      const grp = sel('g', {class: 'pt-gnode', 'data-fn': String(g.f), transform: 'translate(' + g.x + ',' + g.y + ')'});
+      grp.appendChild(sel('rect', {width: g.wd, height: g.ht, rx: 3, fill: 'rgb(255,' + c + ',' + c + ')', stroke: '#888'}));
+      g.lines.forEach((l, i) => {
+        const tx = sel('text', {x: g.wd / 2, y: i ? g.fs + 6 + 12 * i : g.fs, 'text-anchor': 'middle',
+          'font-size': i ? 11 : g.fs});
+        tx.textContent = l;
+        grp.appendChild(tx);
+      });
+      grp.addEventListener('click', () => {
+        ginfo.textContent = '';
+        ginfo.appendChild(document.createTextNode(flabel(g.f) + '  '));
+        actions(ginfo.appendChild(el('span', {class: 'pt-acts'})), g.f);
+      });
+      svg.appendChild(grp);
+    }
+    gwrap.appendChild(svg);
+    if (ginfo.textContent === ' ' || !ginfo.firstChild) {
+      ginfo.textContent = n + ' nodes, ' + E.length + ' edges (--nodecount, --node-fraction and --edge-fraction' +
+        ' choose them, as for --to dot); the whole profile, not refined';
+    }
+  }
+
+  /* ---- time order: each thread's runs at their times (a run lasts until the next run
+   * of its thread starts), its calls drawn as a flame chart; threads stacked, or one
+   * chosen; a ruler in time from the profile's start, wheel zoom, drag pan, a
+   * minimap of the whole span ---- */
   const TL = D.timeline;
-  let trects = null, tkey = '';
+  const ruler = el('canvas', {id: 'pt-ruler'});
+  const minimap = el('canvas', {id: 'pt-minimap', title: 'the whole profile: click or drag to move the view'});
+  tv.insertBefore(minimap, tcanvas);
+  tv.insertBefore(ruler, tcanvas);
+  let trects = null, tkey = '', axisInfo = null;
+  let span = [0, 1];
   if (TL) {
     const used = new Set(TL.g);
+    groupSel.appendChild(el('option', {value: '-1'}, 'all threads, stacked'));
     TL.groups.forEach((name, i) => {
       if (!used.has(i)) return;
       groupSel.appendChild(el('option', {value: String(i)}, name || '(all samples)'));
     });
-    state.group = Number(groupSel.value || 0);
-    if (groupSel.options.length < 2) groupSel.hidden = true;
+    state.group = -1;
+    if (groupSel.options.length < 3) groupSel.hidden = true;
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < TL.t0.length; i++) { lo = Math.min(lo, TL.t0[i]); hi = Math.max(hi, TL.t1[i]); }
+    span = lo <= hi ? [lo, hi > lo ? hi : lo + 1] : [0, 1];
+  }
+  /* the spans of one group: [node, t0, t1, depth], nodes of the tree drawn */
+  function laneLayout(g, t) {
+    const out = [], open = [], path = [], v = TL.v[t];
+    const idx = [];
+    for (let i = 0; i < TL.node.length; i++) {
+      if (TL.g[i] !== g || v[i] <= 0) continue;
+      if (nodeKept && !nodeKept[TL.node[i]]) continue;
+      idx.push(i);
+    }
+    /* a run lasts until the next one starts; the last until its last event and as long
+     * again as the thread's mean gap between runs */
+    const gap = idx.length > 1 ? (TL.t0[idx[idx.length - 1]] - TL.t0[idx[0]]) / (idx.length - 1) : (span[1] - span[0]) / 100;
+    let end = 0;
+    const close = (keep) => {
+      while (open.length > keep) {
+        const [n, x0] = open.pop();
+        out.push({n, x0, x1: end, d: open.length + 1});
+      }
+    };
+    idx.forEach((i, k) => {
+      const node = nodeMap ? nodeMap[TL.node[i]] : TL.node[i];
+      path.length = 0;
+      for (let a = node; a !== 0; a = T.parent[a]) path.push(a);
+      path.reverse();
+      let common = 0;
+      while (common < path.length && common < open.length && open[common][0] === path[common]) common++;
+      end = TL.t0[i];
+      close(common);
+      for (let d = common; d < path.length; d++) open.push([path[d], TL.t0[i]]);
+      end = k + 1 < idx.length ? TL.t0[idx[k + 1]] : Math.max(TL.t1[i], TL.t0[i]) + gap;
+    });
+    close(0);
+    let md = 0;
+    for (const r of out) if (r.d > md) md = r.d;
+    out.depth = md;
+    out.end = end;
+    return out;
   }
   function timeLayout() {
     const t = state.type, key = t + '/' + state.group;
     if (trects && tkey === key) return trects;
-    const out = [];
-    const open = [];  /* [node, x0] per depth */
-    let x = 0;
-    const path = [];
-    const close = (keep) => {
-      while (open.length > keep) {
-        const [n, x0] = open.pop();
-        out.push({n, x0, x1: x, d: open.length + 1});
-      }
-    };
-    const v = TL.v[t];
-    for (let i = 0; i < TL.node.length; i++) {
-      if (TL.g[i] !== state.group || v[i] <= 0) continue;
-      path.length = 0;
-      for (let a = TL.node[i]; a !== 0; a = T.parent[a]) path.push(a);
-      path.reverse();
-      let common = 0;
-      while (common < path.length && common < open.length && open[common][0] === path[common]) common++;
-      close(common);
-      for (let d = common; d < path.length; d++) open.push([path[d], x]);
-      x += v[i];
+    const lanes = [];
+    const gs = state.group >= 0 ? [state.group] : [...new Set(TL.g)].sort((a, b) => a - b);
+    for (const g of gs) {
+      const spans = laneLayout(g, t);
+      if (spans.length) lanes.push({g, spans});
     }
-    close(0);
-    out.total = x;
-    trects = out;
+    trects = lanes;
     tkey = key;
-    return out;
+    return lanes;
   }
-  function drawTime() {
-    if (!TL) return;
-    const all = timeLayout();
+  /* ticks: 1, 2 or 5 times a power of ten, 6 to 15 across the view */
+  function tickStep(range) {
+    const raw = range / 10, p = Math.pow(10, Math.floor(Math.log10(raw)));
+    return [1, 2, 5, 10].map((k) => k * p).find((s) => range / s <= 15) || 10 * p;
+  }
+  function fmtTime(ns) {
+    const a = Math.abs(ns);
+    if (a === 0) return '0';
+    if (a < 1e3) return f2(ns, 'ns');
+    if (a < 1e6) return f2(ns / 1e3, 'us');
+    if (a < 1e9) return f2(ns / 1e6, 'ms');
+    return f2(ns / 1e9, 's');
+  }
+  function canvasSize(cv, width, height) {
     const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(200, tv.clientWidth || 1200);
-    const [z0, z1] = state.tzoom || [0, all.total || 1];
-    const scale = width / ((z1 - z0) || 1);
-    let md = 0;
-    for (const r of all) if (r.d > md) md = r.d;
-    const height = (md + 1) * ROW;
-    tcanvas.width = Math.round(width * dpr);
-    tcanvas.height = Math.round(height * dpr);
-    tcanvas.style.width = width + 'px';
-    tcanvas.style.height = height + 'px';
-    const g = tcanvas.getContext('2d');
+    cv.width = Math.round(width * dpr);
+    cv.height = Math.round(height * dpr);
+    cv.style.width = width + 'px';
+    cv.style.height = height + 'px';
+    const g = cv.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
     g.font = '12px Verdana, sans-serif';
     g.textBaseline = 'middle';
+    return g;
+  }
+  function drawTime() {
+    if (!TL) return;
+    const lanes = timeLayout();
+    const width = Math.max(200, tv.clientWidth || 1200);
+    const [z0, z1] = state.tzoom || span;
+    const scale = width / ((z1 - z0) || 1);
+    /* the ruler: times from the profile's start */
+    const rg = canvasSize(ruler, width, 22), step = tickStep(z1 - z0);
+    rg.fillStyle = '#333';
+    rg.strokeStyle = '#999';
+    const ticks = [];
+    for (let x = Math.ceil((z0 - span[0]) / step) * step; x <= z1 - span[0]; x += step) {
+      const px = (x + span[0] - z0) * scale;
+      rg.beginPath();
+      rg.moveTo(px + 0.5, 14);
+      rg.lineTo(px + 0.5, 22);
+      rg.stroke();
+      rg.fillText(fmtTime(x), Math.min(px + 2, width - 50), 7);
+      ticks.push(x);
+    }
+    axisInfo = {start: span[0], end: span[1], span: span[1] - span[0], from: z0, to: z1, ticks,
+      lanes: lanes.map((l) => TL.groups[l.g] || '(all samples)')};
+    ruler.dataset.span = String(span[1] - span[0]);
+    /* the minimap: every lane's activity over the whole span, the view outlined */
+    const mg = canvasSize(minimap, width, 30), ms = width / (span[1] - span[0]);
+    mg.fillStyle = '#f4f4f4';
+    mg.fillRect(0, 0, width, 30);
+    lanes.forEach((l, k) => {
+      const h = 30 / lanes.length;
+      mg.fillStyle = 'rgb(220,120,40)';
+      for (const r of l.spans) if (r.d === 1) mg.fillRect((r.x0 - span[0]) * ms, k * h, Math.max((r.x1 - r.x0) * ms, 0.5), Math.max(h - 1, 1));
+    });
+    mg.strokeStyle = '#036';
+    mg.lineWidth = 2;
+    mg.strokeRect((z0 - span[0]) * ms + 1, 1, Math.max((z1 - z0) * ms - 2, 2), 28);
+    /* the lanes, stacked */
+    let height = 0;
+    for (const l of lanes) height += (l.spans.depth + 1) * ROW + (lanes.length > 1 ? ROW : 0);
+    const g = canvasSize(tcanvas, width, height);
     tcanvas.rects = [];
-    for (const r of all) {
-      if (r.x1 <= z0 || r.x0 >= z1) continue;
-      const x = (r.x0 - z0) * scale, w = (r.x1 - r.x0) * scale;
-      if (w < 0.25) continue;
-      const y = (r.d - 1) * ROW;
-      const name = fname(T.fn[r.n]);
-      g.fillStyle = matched && matched[r.n] ? 'rgb(230,0,230)' : hot(name);
-      g.fillRect(x, y, Math.max(w - 0.5, 0.5), ROW - 1);
-      if (w > 30) {
-        g.fillStyle = '#000';
-        const room = Math.floor((w - 6) / 7);
-        if (room >= 3) g.fillText(name.length > room ? name.slice(0, room - 2) + '..' : name, Math.max(x, 0) + 3, y + ROW / 2);
+    let y0 = 0;
+    for (const l of lanes) {
+      if (lanes.length > 1) {
+        g.fillStyle = '#036';
+        g.fillText(TL.groups[l.g] || '(all samples)', 3, y0 + ROW / 2);
+        y0 += ROW;
       }
-      tcanvas.rects.push({n: r.n, x, y, w, x0: r.x0, x1: r.x1});
+      for (const r of l.spans) {
+        if (r.x1 <= z0 || r.x0 >= z1) continue;
+        const x = (r.x0 - z0) * scale, w = (r.x1 - r.x0) * scale;
+        if (w < 0.25) continue;
+        const y = y0 + (r.d - 1) * ROW;
+        const name = fname(T.fn[r.n]);
+        g.fillStyle = matched && matched[r.n] ? 'rgb(230,0,230)' : hot(name);
+        g.fillRect(x, y, Math.max(w - 0.5, 0.5), ROW - 1);
+        const vis = Math.min(x + w, width) - Math.max(x, 0);
+        if (vis > 30) {
+          g.fillStyle = '#000';
+          const room = Math.floor((vis - 6) / 7);
+          if (room >= 3) g.fillText(name.length > room ? name.slice(0, room - 2) + '..' : name, Math.max(x, 0) + 3, y + ROW / 2);
+        }
+        tcanvas.rects.push({n: r.n, x, y, w, x0: r.x0, x1: r.x1});
+      }
+      y0 += (l.spans.depth + 1) * ROW;
     }
   }
   function trectAt(ev) {
@@ -525,20 +1152,51 @@
     for (const r of tcanvas.rects || []) if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW) return r;
     return null;
   }
+  /* the view [z0, z1], kept within the span and at least a microsecond wide */
+  function setView(z0, z1) {
+    const w = Math.min(Math.max(z1 - z0, 1e3), span[1] - span[0]);
+    z0 = Math.max(span[0], Math.min(z0, span[1] - w));
+    state.tzoom = [z0, z0 + w];
+    drawTime();
+  }
+  let drag = null;
   tcanvas.addEventListener('mousemove', (ev) => {
+    if (drag) {
+      const [z0, z1] = drag.view, dt = (ev.clientX - drag.x) / tcanvas.clientWidth * (z1 - z0);
+      if (Math.abs(ev.clientX - drag.x) > 3) drag.moved = true;
+      if (drag.moved) { setView(z0 - dt, z1 - dt); return; }
+    }
     const r = trectAt(ev);
     if (!r) { tip.hidden = true; return; }
-    const t = state.type;
-    tip.textContent = flabel(T.fn[r.n]) + '\n' + fmt(r.x1 - r.x0, t) + ' from ' + fmt(r.x0, t);
+    tip.textContent = flabel(T.fn[r.n]) + '\n' + fmtTime(r.x1 - r.x0) + ' from ' + fmtTime(r.x0 - span[0]);
     tip.hidden = false;
     tip.style.left = Math.min(ev.clientX + 12, window.innerWidth - tip.offsetWidth - 4) + 'px';
     tip.style.top = (ev.clientY + window.scrollY + 14) + 'px';
   });
-  tcanvas.addEventListener('mouseleave', () => { tip.hidden = true; });
-  tcanvas.addEventListener('click', (ev) => {
+  tcanvas.addEventListener('mouseleave', () => { tip.hidden = true; drag = null; });
+  tcanvas.addEventListener('mousedown', (ev) => { drag = {x: ev.clientX, view: state.tzoom || span, moved: false}; });
+  tcanvas.addEventListener('mouseup', (ev) => {
+    const moved = drag && drag.moved;
+    drag = null;
+    if (moved) return;
     const r = trectAt(ev);
-    if (r) { state.tzoom = [r.x0, r.x1]; drawTime(); }
+    if (r) setView(r.x0, r.x1);
   });
+  tcanvas.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const [z0, z1] = state.tzoom || span, b = tcanvas.getBoundingClientRect();
+    const at = z0 + (ev.clientX - b.left) / b.width * (z1 - z0), k = Math.pow(1.2, ev.deltaY > 0 ? 1 : -1);
+    setView(at - (at - z0) * k, at + (z1 - at) * k);
+  }, {passive: false});
+  let mdrag = false;
+  const toMini = (ev) => {
+    const b = minimap.getBoundingClientRect(), [z0, z1] = state.tzoom || span;
+    const at = span[0] + (ev.clientX - b.left) / b.width * (span[1] - span[0]);
+    setView(at - (z1 - z0) / 2, at + (z1 - z0) / 2);
+  };
+  minimap.addEventListener('mousedown', (ev) => { mdrag = true; toMini(ev); });
+  minimap.addEventListener('mousemove', (ev) => { if (mdrag) toMini(ev); });
+  window.addEventListener('mouseup', () => { mdrag = false; });
   tresetBtn.addEventListener('click', () => { state.tzoom = null; drawTime(); });
   groupSel.addEventListener('change', () => { state.group = Number(groupSel.value); state.tzoom = null; drawTime(); });
 
@@ -550,10 +1208,10 @@
   function rowValue(f, k) {
     const t = tableType();
     switch (k) {
-      case 'flat': case 'flatp': return FN.flat[t][f];
-      case 'cum': case 'cump': return FN.cum[t][f];
-      case 'dflat': return FN.flat[t][f] - FN.flat[diff[0]][f];
-      case 'dcum': return FN.cum[t][f] - FN.cum[diff[0]][f];
+      case 'flat': case 'flatp': return FV.flat[t][f];
+      case 'cum': case 'cump': return FV.cum[t][f];
+      case 'dflat': return FV.flat[t][f] - FV.flat[diff[0]][f];
+      case 'dcum': return FV.cum[t][f] - FV.cum[diff[0]][f];
     }
     return 0;
   }
@@ -575,7 +1233,7 @@
     const x = fname(a), y = fname(b);
     if (x !== y) return x < y ? -1 : 1;
     const byCum = k === 'cum' || k === 'cump' || k === 'dcum';
-    const o1 = byCum ? FN.flat[t][a] : FN.cum[t][a], o2 = byCum ? FN.flat[t][b] : FN.cum[t][b];
+    const o1 = byCum ? FV.flat[t][a] : FV.cum[t][a], o2 = byCum ? FV.flat[t][b] : FV.cum[t][b];
     if (o1 !== o2) return o1 > o2 ? -1 : 1;
     const fa = S[FN.file[a]], fb = S[FN.file[b]];
     if (fa !== fb) return fa < fb ? -1 : 1;
@@ -586,13 +1244,13 @@
   let shownRows = PAGE;
   function drawTable() {
     const t = tableType();
-    const tot = D.totals[t];
+    const tot = TOT[t];
     let fre = null;
     filter.classList.remove('pt-bad');
     try { if (state.filter) fre = new RegExp(state.filter, 'i'); } catch (e) { filter.classList.add('pt-bad'); }
     const rows = [];
     for (let f = 0; f < NF; f++) {
-      const nz = FN.flat[t][f] || FN.cum[t][f] || (diff && (FN.flat[diff[0]][f] || FN.cum[diff[0]][f]));
+      const nz = FV.flat[t][f] || FV.cum[t][f] || (diff && (FV.flat[diff[0]][f] || FV.cum[diff[0]][f]));
       if (!nz) continue;
       if (fre && !fre.test(flabel(f))) continue;
       rows.push(f);
@@ -655,19 +1313,20 @@
 
   /* the "(other)" entry of each function's callers (to) and callees (from) */
   const otherOf = {to: new Map(), from: new Map()};
-  if (D.edges.otherCallers) D.edges.otherCallers.fn.forEach((f, k) => otherOf.to.set(f, k));
-  if (D.edges.otherCallees) D.edges.otherCallees.fn.forEach((f, k) => otherOf.from.set(f, k));
+  if (D.edges && D.edges.otherCallers) D.edges.otherCallers.fn.forEach((f, k) => otherOf.to.set(f, k));
+  if (D.edges && D.edges.otherCallees) D.edges.otherCallees.fn.forEach((f, k) => otherOf.from.set(f, k));
   const srcOf = new Map();
   if (D.src) D.src.fn.forEach((f, k) => srcOf.set(f, k));
   /* callers, callees and source lines of one function, as `proftool method` prints them */
   function drawDetail(f) {
-    const t = tableType(), tot = D.totals[t];
-    const fc = FN.cum[t][f];
+    const t = tableType(), tot = TOT[t];
+    const fc = FV.cum[t][f];
     detail.textContent = '';
     detail.appendChild(el('h2', null, flabel(f)));
-    detail.appendChild(el('p', null, S[D.types[t][0]] + ': ' + fmt(FN.flat[t][f], t) + ' self (' +
-      pct(FN.flat[t][f], tot) + ')  /  ' + fmt(fc, t) + ' total (' + pct(fc, tot) + ')'));
-    const E = D.edges;
+    actions(detail.appendChild(el('div', {class: 'pt-acts', id: 'pt-detail-acts'})), f);
+    detail.appendChild(el('p', null, S[D.types[t][0]] + ': ' + fmt(FV.flat[t][f], t) + ' self (' +
+      pct(FV.flat[t][f], tot) + ')  /  ' + fmt(fc, t) + ' total (' + pct(fc, tot) + ')'));
+    const E = EDG;
     function list(title, side, other) {
       const items = [];
       for (let i = 0; i < E.from.length; i++) if (E[side][i] === f && E.v[t][i]) items.push(i);
@@ -742,17 +1401,20 @@
   function drawTotal() {
     drawTitle();
     const t = tableType();
-    total.textContent = 'Total: ' + fmt(D.totals[t], t) + (diff ? ' (base ' + fmt(D.totals[diff[0]], diff[0]) + ')' : '');
-    total.dataset.value = String(D.totals[t]);
+    total.textContent = 'Total: ' + fmt(TOT[t], t) + (diff ? ' (base ' + fmt(TOT[diff[0]], diff[0]) + ')' : '');
+    total.dataset.value = String(TOT[t]);
   }
   function show(name) {
-    if (!views[name] || (name === 'flame' && !T) || (name === 'time' && !TL)) name = 'table';
+    if (!views[name] || (!T && name !== 'table' && name !== 'graph') || (name === 'time' && !TL) ||
+        (name === 'graph' && !D.graph)) name = 'table';
     state.view = name;
     for (const k in views) views[k].hidden = k !== name;
     for (const b of tabs.children) b.classList.toggle('pt-on', b.id === 'pt-tab-' + name);
     if (name === 'flame') drawFlame();
     if (name === 'time') drawTime();
     if (name === 'table') drawTable();
+    if (name === 'sandwich') drawSandwich();
+    if (name === 'graph') drawGraph();
     updateHash();
   }
   typeSel.addEventListener('change', () => {
@@ -766,6 +1428,8 @@
     const parts = [];
     if (state.view !== 'flame') parts.push('view=' + state.view);
     if (search.value) parts.push('search=' + encodeURIComponent(search.value));
+    for (const r of state.refine) parts.push(r.op + '=' + encodeURIComponent(r.re));
+    if (state.view === 'sandwich' && state.sfn >= 0) parts.push('fn=' + encodeURIComponent(fname(state.sfn)));
     const h = parts.join('&');
     if (('#' + h) !== location.hash && (h || location.hash)) history.replaceState(null, '', h ? '#' + h : location.pathname + location.search);
   }
@@ -795,17 +1459,28 @@
   document.addEventListener('keydown', (ev) => {
     const inField = ev.target === search || ev.target === filter;
     if (ev.key === 'Escape') {
+      if (!help.hidden) { help.hidden = true; return; }
       if (inField) ev.target.blur();
       if (state.view === 'time') { state.tzoom = null; drawTime(); } else zoomTo(0);
       ev.preventDefault();
       return;
     }
-    if (inField) return;
+    if (inField || ev.target === sfilter || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === '/') {
       ev.preventDefault();
       (state.view === 'table' ? filter : search).focus();
       return;
     }
+    if (ev.key === '?') { help.hidden = !help.hidden; return; }
+    /* the function chosen: the selected frame, or the table's selected row */
+    const f = state.view === 'flame' && state.sel > 0 ? T.fn[state.sel]
+      : state.view === 'table' && state.selFn !== undefined ? state.selFn : -1;
+    const op = {f: 'focus', i: 'ignore', h: 'hide', w: 'show'}[ev.key];
+    if (f >= 0 && op) { addRefine(op, fnRe(f)); return; }
+    if (f >= 0 && ev.key === 's') { sandwich(f); return; }
+    if (ev.key === 'u' && state.refine.length) { state.refine.pop(); refined(); return; }
+    const nth = {1: 'flame', 2: 'time', 3: 'table', 4: 'sandwich', 5: 'graph'}[ev.key];
+    if (nth && document.getElementById('pt-tab-' + nth)) { show(nth); return; }
     if (state.view !== 'flame') return;
     if (ev.key.startsWith('Arrow')) { ev.preventDefault(); walk(ev.key); }
     if (ev.key === 'Enter' && state.sel >= 0) zoomTo(state.sel);
@@ -818,6 +1493,12 @@
 
   /* the state in the address (#view=table&search=RE), so a link shows the same */
   const hp = new URLSearchParams(location.hash.slice(1));
+  for (const [k, v] of hp) if (REFINE_OPS.includes(k)) state.refine.push({op: k, re: v});
+  if (state.refine.length) applyRefine();
+  if (hp.get('fn')) {
+    const f = FN.name.findIndex((x, i) => fname(i) === hp.get('fn'));
+    if (f >= 0) state.sfn = f;
+  }
   drawTotal();
   if (hp.get('search')) { search.value = hp.get('search'); setSearch(search.value); }
   show(hp.get('view') || (T ? 'flame' : 'table'));
@@ -826,5 +1507,9 @@
   window.ptReport = {
     state, diff: !!diff, rects: () => rects.map((r) => ({name: fname(T.fn[r.n]), x: r.x, y: r.y, w: r.w, d: r.d, colour: r.colour})),
     trects: () => (tcanvas.rects || []).length,
+    /* the sandwich's frames: depth (1: the direct callers or callees), name, value */
+    sandwich: () => [scallers, scallees].map((cv) => (cv.rects || []).map((r) => ({d: r.d, name: r.name, v: r.v}))),
+    graph: () => gnodes.map((g) => ({name: fname(g.f), x: g.x, y: g.y})),
+    time: () => axisInfo,
   };
 })();

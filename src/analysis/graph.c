@@ -2,6 +2,7 @@
  * edges merged by a sort of the walk's records rather than a hash map of edges. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -579,4 +580,59 @@ unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t)
 	pt_graph_release(&g);
 	free(name_of);
 	return marks;
+}
+
+struct keep_ctx {
+	const struct pt_profile *p;
+	const struct pt_agg *a;
+	uint32_t t;
+};
+
+static int64_t i64abs(int64_t v)
+{
+	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+}
+
+/* heaviest first: cum, then flat, then name */
+static int keep_cmp(const void *x, const void *y, void *ctx)
+{
+	const struct keep_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y, w = c->a->ntypes;
+	int64_t ca = c->a->cum[(size_t)a * w + c->t], cb = c->a->cum[(size_t)b * w + c->t];
+	int64_t fa = c->a->flat[(size_t)a * w + c->t], fb = c->a->flat[(size_t)b * w + c->t];
+	int r;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	r = strcmp(pt_s(c->p, c->a->entries[a].name), pt_s(c->p, c->a->entries[b].name));
+	return r ? r : (a < b ? -1 : a > b);
+}
+
+void pt_graph_keep(const struct pt_profile *p, const struct pt_agg *a, uint32_t t, long nodecount,
+		   double node_fraction, struct pt_graph_shown *s)
+{
+	struct keep_ctx c = {p, a, t};
+	uint32_t i, w = a->ntypes;
+
+	memset(s, 0, sizeof(*s));
+	s->node_cut = (int64_t)fabs((double)a->total[t] * node_fraction);
+	s->kept = pt_xcalloc((size_t)a->nentries + 1, 1);
+	s->order = pt_xmalloc(((size_t)a->nentries + 1) * sizeof(uint32_t));
+	for (i = 0; i < a->nentries; i++) {
+		int64_t cum = a->cum[(size_t)i * w + t], flat = a->flat[(size_t)i * w + t];
+		if (!cum && !flat)
+			continue;
+		s->nentries++;
+		if (i64abs(cum) < s->node_cut) {
+			s->dropped++;
+			continue;
+		}
+		s->order[s->nkept++] = i;
+	}
+	qsort_r(s->order, s->nkept, sizeof(*s->order), keep_cmp, &c);
+	if (nodecount > 0 && s->nkept > (uint64_t)nodecount)
+		s->nkept = (uint32_t)nodecount;
+	for (i = 0; i < s->nkept; i++)
+		s->kept[s->order[i]] = 1;
 }

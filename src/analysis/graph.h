@@ -118,4 +118,19 @@ uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_ag
  * "(partial-inline)" (pt_inline_mark), all 0 when no frame is inlined. The caller frees. */
 unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t);
 
+/* The vertices pprof's graph view shows (dot's --node-fraction and --nodecount, and the
+ * html report's graph, one rule): the entries of a with a value of type t whose |cum|
+ * is at least node_fraction of |total|, heaviest first (cum, then flat, then name), at
+ * most nodecount of them (0: all). order holds the kept entries in that order, kept[]
+ * marks them (a->nentries + 1 bytes); the caller frees both. */
+struct pt_graph_shown {
+	uint32_t *order, nkept;
+	unsigned char *kept;
+	uint32_t nentries; /* entries with a value */
+	uint32_t dropped;  /* of those, cum below the cutoff */
+	int64_t node_cut;  /* |total| * node_fraction */
+};
+void pt_graph_keep(const struct pt_profile *p, const struct pt_agg *a, uint32_t t, long nodecount,
+		   double node_fraction, struct pt_graph_shown *s);
+
 #endif

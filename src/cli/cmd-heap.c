@@ -50,7 +50,8 @@ static const struct pt_opt heap_options[] = {
 	PT_OPT_NODES_ROW("show the N largest constructors; 0 shows all (default 30 for text, "
 			 "all for csv/json; --retainers: 5 objects)"),
 	PT_OPT_FORMAT_ROW("text|csv|json", "output format; csv and json give sizes in bytes"),
-	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout; FILE.html: the summary and the "
+			  "retainers of the largest classes as a page"),
 	{"retainers", 0, required_argument, OPT_RETAINERS, "RE",
 	 "the retaining path DevTools' Retainers pane opens (shortest from the globals, by "
 	 "DevTools' distance) to each of the largest objects of the constructors matching RE "
@@ -214,10 +215,20 @@ struct emit_ctx {
 	struct pt_buf offenders; /* --diff's gate: a line per row over it */
 };
 
+/* -o FILE.html (or .htm): the summary as a page */
+static int html_out(const struct pt_report_args *ra)
+{
+	size_t n = ra->outpath ? strlen(ra->outpath) : 0;
+	return (n > 5 && !strcmp(ra->outpath + n - 5, ".html")) ||
+	       (n > 4 && !strcmp(ra->outpath + n - 4, ".htm"));
+}
+
 static int emit_summary(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	(void)d;
+	if (html_out(c->ra))
+		return pt_report_heap_html(c->g, c->dom, c->s, c->path, out);
 	return pt_report_heap(c->s, c->path,
 			      pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
 			      c->ra->format, out);

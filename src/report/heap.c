@@ -710,3 +710,126 @@ int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heap
 	pt_heap_summary_release(&cs);
 	return 0;
 }
+
+/* ---- one page: the summary and the retainers of the largest classes ---- */
+
+#define HTML_ROWS      2000 /* table rows at most */
+#define HTML_RETAINERS 10   /* classes whose largest object's path is shown */
+
+/* text as HTML: valid UTF-8, markup characters as entities */
+static void html_text(FILE *out, const char *s, size_t n)
+{
+	struct pt_buf u = PT_BUF_INIT;
+	size_t i;
+
+	pt_buf_add_utf8(&u, s, n);
+	for (i = 0; i < u.len; i++) {
+		char c = u.buf[i];
+		if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '&')
+			fputs("&amp;", out);
+		else if (c == '"')
+			fputs("&quot;", out);
+		else
+			fputc(c, out);
+	}
+	pt_buf_release(&u);
+}
+
+static void html_pct(FILE *out, uint64_t v, uint64_t total)
+{
+	fprintf(out, "<td>%.2f%%</td>", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+/* the retaining paths (pt_report_heap_retainers' text) of the largest object of each
+ * of the HTML_RETAINERS first classes */
+static void html_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			   const struct pt_heap_summary *s, FILE *out)
+{
+	struct pt_buf re = PT_BUF_INIT;
+	struct pt_pattern *pat;
+	struct pt_diag d;
+	char err[256], *text = NULL;
+	size_t i, len = 0;
+	FILE *mem;
+
+	pt_buf_addstr(&re, "^(");
+	for (i = 0; i < s->n && i < HTML_RETAINERS; i++) {
+		const char *c;
+		if (i)
+			pt_buf_addch(&re, '|');
+		for (c = s->rows[i].name; *c; c++) {
+			if (strchr("\\^$.*+?()[]{}|", *c))
+				pt_buf_addch(&re, '\\');
+			pt_buf_addch(&re, *c);
+		}
+	}
+	pt_buf_addstr(&re, ")$");
+	pat = s->n ? pt_pattern_compile(re.buf, err, sizeof(err)) : NULL;
+	mem = pat ? open_memstream(&text, &len) : NULL;
+	pt_diag_init(&d, "");
+	if (mem &&
+	    pt_report_heap_retainers(g, dom, s, pat, HTML_RETAINERS, PT_FMT_TEXT, mem, &d) < 0)
+		len = 0;
+	if (mem)
+		fclose(mem);
+	fputs("<h2>Retainers</h2>\n<p>The shortest path from the roots to the largest "
+	      "objects of the largest classes, as <code>proftool heap --retainers</code> "
+	      "prints it.</p>\n<pre id=\"pt-retainers\">",
+	      out);
+	html_text(out, text ? text : "", text ? len : 0);
+	fputs("</pre>\n", out);
+	free(text);
+	pt_pattern_free(pat);
+	pt_buf_release(&re);
+}
+
+int pt_report_heap_html(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			const struct pt_heap_summary *s, const char *path, FILE *out)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, n = s->n < HTML_ROWS ? s->n : HTML_ROWS;
+
+	base = base && base[1] ? base + 1 : path;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n<title>",
+	      out);
+	html_text(out, base, strlen(base));
+	fputs(" (heap)</title>\n<style>\n"
+	      "body { font: 13px/1.4 system-ui, sans-serif; margin: 8px 12px; }\n"
+	      "table { border-collapse: collapse; font-variant-numeric: tabular-nums; }\n"
+	      "th { background: #eee; position: sticky; top: 0; }\n"
+	      "td, th { padding: 1px 8px; text-align: right; white-space: nowrap; }\n"
+	      "td:last-child, th:last-child { text-align: left; white-space: normal; }\n"
+	      "tr:nth-child(even) { background: #f8f8f8; }\npre { font-size: 12px; }\n"
+	      "</style>\n</head>\n<body>\n<h1>",
+	      out);
+	html_text(out, base, strlen(base));
+	fprintf(out,
+		"</h1>\n<p id=\"pt-heap-total\">Objects: %" PRIu64 ", shallow size %" PRIu64
+		" bytes, reachable %" PRIu64 " bytes. Showing %zu of %zu %s, sorted by "
+		"retained size.</p>\n<table id=\"pt-heap\">\n<thead><tr><th>retained</th>"
+		"<th>ret%%</th><th>shallow</th><th>shal%%</th><th>count</th><th>",
+		s->total_count, s->total_shallow, s->total_retained, n, s->n, s->what);
+	html_text(out, s->what, strlen(s->what));
+	fputs("</th></tr></thead>\n<tbody>\n", out);
+	for (i = 0; i < n; i++) {
+		const struct pt_heap_row *r = &s->rows[i];
+		fprintf(out, "<tr><td>%" PRIu64 "</td>", r->retained);
+		html_pct(out, r->retained, s->total_retained);
+		fprintf(out, "<td>%" PRIu64 "</td>", r->shallow);
+		html_pct(out, r->shallow, s->total_shallow);
+		fprintf(out, "<td>%" PRIu64 "</td><td>", r->count);
+		html_text(out, r->name, strlen(r->name));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	if (g && dom && !s->leaks)
+		html_retainers(g, dom, s, out);
+	fputs("</body>\n</html>\n", out);
+	return 0;
+}

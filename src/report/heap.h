@@ -72,6 +72,12 @@ int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heap
 			   int64_t fail_bytes, double fail_pct, int *grew_over,
 			   struct pt_buf *offenders, FILE *out);
 
+/* -o FILE.html: one self-contained page (no script, no request) of the summary's
+ * first 2000 rows, and, when g and dom are given, the retaining paths of the largest
+ * objects of the 10 largest classes (pt_report_heap_retainers' text) */
+int pt_report_heap_html(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			const struct pt_heap_summary *s, const char *path, FILE *out);
+
 /* --pages: the page count, live slots, pinned objects and pages under 25% full, then
  * the first `limit` pages (limit < 0: all) by address */
 int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long limit,

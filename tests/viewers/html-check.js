@@ -4,7 +4,8 @@
 //
 //   node html-check.js probe FILE.html... [--search RE] [--type N] [--pixel NAME]
 //                      [--shot DIR/PREFIX] [--table-click] [--filter RE]
-//                      [--searches FILE]
+//                      [--searches FILE] [--graph] [--axis] [--keys]
+//                      [--sandwich NAME] [--focus-click NAME] [--search-for FILE]
 //   node html-check.js bench FILE.html
 //
 // probe prints one fact per line ("frames N", "row ...", "errors N", ...), after a line
@@ -31,6 +32,7 @@ function args(argv) {
   const o = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--table-click') o.tableClick = true;
+    else if (['--graph', '--axis', '--keys'].includes(argv[i])) o[argv[i].slice(2)] = true;
     else if (argv[i] === '--pixel') (o.pixel = o.pixel || []).push(argv[++i]);
     else if (argv[i].startsWith('--')) o[argv[i].slice(2)] = argv[++i];
     else (o._ = o._ || []).push(argv[i]);
@@ -66,7 +68,7 @@ async function openOne(browser, file, fn, header) {
     page.on('request', (r) => { if (r.url() !== url) requests.push(r.url()); });
     await page.goto(url, {waitUntil: 'load'});
     await page.waitForFunction(() => window.ptReport !== undefined);
-    await fn(page);
+    await fn(page, file);
     for (const e of errors) console.log('error ' + e);
     for (const r of requests) console.log('request ' + r);
     console.log('errors ' + errors.length);
@@ -89,7 +91,16 @@ function painted(page, id) {
 }
 
 async function probe(files, o) {
-  await open(files, async (page) => {
+  // --search-for FILE: a search per page, lines "PAGE.html<TAB>RE"
+  const searchFor = new Map();
+  if (o['search-for']) {
+    for (const l of require('fs').readFileSync(o['search-for'], 'utf8').split('\n')) {
+      const k = l.indexOf('\t');
+      if (k > 0) searchFor.set(l.slice(0, k), l.slice(k + 1));
+    }
+  }
+  await open(files, async (page, file) => {
+    const search = searchFor.has(file) ? searchFor.get(file) : o.search;
     const has = (sel) => page.evaluate((s) => {
       const e = document.querySelector(s);
       return !!e && !e.hidden;
@@ -148,11 +159,11 @@ async function probe(files, o) {
         const crumbs2 = await page.evaluate(() => document.querySelectorAll('.pt-crumb').length);
         console.log('reset crumbs ' + crumbs2);
       }
-      if (o.search !== undefined) {
+      if (search !== undefined) {
         await page.keyboard.press('/');
         const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
         console.log('slash ' + focused);
-        await page.keyboard.type(o.search);
+        await page.keyboard.type(search);
         const s = await page.evaluate(() => {
           const e = document.getElementById('pt-share');
           return e.dataset.value + ' ' + e.dataset.total;
@@ -229,6 +240,7 @@ async function probe(files, o) {
       await page.fill('#pt-filter', '');
     }
     if (o.shot) await page.screenshot({path: o.shot + '-table.png'});
+    await views(page, o);
     console.log('total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
     if (o.type !== undefined) {
       await page.selectOption('#pt-type', o.type);
@@ -239,6 +251,76 @@ async function probe(files, o) {
       }));
     }
   });
+}
+
+// a table row by its function's name, clicked: its detail pane opens with its buttons
+async function clickRow(page, name) {
+  await page.fill('#pt-filter', '^' + name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&') + '$');
+  await page.click('#pt-table tbody tr[data-fn]');
+  await page.fill('#pt-filter', '');
+}
+
+// the sandwich, refine, graph, time axis and keys, on the page already open
+async function views(page, o) {
+  if (o.sandwich) {
+    // from the table: the row's Sandwich button; the direct callers and callees
+    await clickRow(page, o.sandwich);
+    await page.click('#pt-detail-acts button[data-op="sandwich"]');
+    const sw = await page.evaluate(() => window.ptReport.sandwich());
+    console.log('sandwich-title ' + await page.evaluate(() => document.getElementById('pt-stitle').textContent));
+    ['callers', 'callees'].forEach((side, k) => {
+      for (const r of sw[k]) if (r.d === 1) console.log('sandwich-' + side + ' ' + r.name + '=' + r.v);
+    });
+    if (o.shot) await page.screenshot({path: o.shot + '-sandwich.png'});
+    await page.click('#pt-tab-table');
+  }
+  if (o['focus-click']) {
+    // a click on the function's Focus button: every row of the table, as top prints it
+    await clickRow(page, o['focus-click']);
+    await page.click('#pt-detail-acts button[data-op="focus"]');
+    await page.click('#pt-table th[data-key="flat"]');
+    await page.click('#pt-table th[data-key="flat"]');
+    const rows = await page.evaluate(() => Array.from(document.querySelectorAll('#pt-table tbody tr[data-fn]')).map(
+      (tr) => Array.from(tr.children).map((td) => td.textContent).join('\t')));
+    for (const r of rows) console.log('focused\t' + r);
+    console.log('focused-total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
+    console.log('hash ' + await page.evaluate(() => location.hash));
+    await page.click('#pt-unrefine');
+    console.log('unrefined-total ' + await page.evaluate(() => document.getElementById('pt-total').dataset.value));
+  }
+  if (o.graph) {
+    await page.click('#pt-tab-graph');
+    for (const g of await page.evaluate(() => window.ptReport.graph())) console.log('graph-node ' + g.name);
+    if (o.shot) await page.screenshot({path: o.shot + '-graph.png'});
+  }
+  if (o.axis) {
+    // the ruler over the whole profile, then a wheel zoom and a drag: the view moves
+    await page.click('#pt-tab-time');
+    const a = await page.evaluate(() => window.ptReport.time());
+    console.log('axis-span ' + a.span);
+    console.log('axis-last-tick ' + a.ticks[a.ticks.length - 1] + ' ' + (a.ticks[1] - a.ticks[0]));
+    console.log('axis-lanes ' + a.lanes.length);
+    const box = await page.locator('#pt-tcanvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + 20);
+    await page.mouse.wheel(0, -100);
+    const z = await page.evaluate(() => window.ptReport.time());
+    console.log('axis-wheel ' + (z.to - z.from < a.span ? 'in' : 'not'));
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 100, box.y + 20, {steps: 4});
+    await page.mouse.up();
+    const d = await page.evaluate(() => window.ptReport.time());
+    console.log('axis-drag ' + (d.from < z.from ? 'earlier' : 'not'));
+    await page.click('#pt-tab-table');
+  }
+  if (o.keys) {
+    await page.keyboard.press('?');
+    console.log('keys ' + await page.evaluate(() => {
+      const h = document.getElementById('pt-help');
+      return (h.hidden ? 'hidden' : 'shown') + ' ' + h.querySelectorAll('tr').length;
+    }));
+    await page.keyboard.press('Escape');
+    console.log('keys-closed ' + await page.evaluate(() => document.getElementById('pt-help').hidden));
+  }
 }
 
 // first draw (from navigation start) and zoom redraw times, from the page's own marks
