@@ -8,6 +8,7 @@
  * result has no empty branches. Rows carry their labels; events follow their rows. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,12 +510,93 @@ static void plan_fold(const struct pt_profile *p, struct plan *pl)
 
 /* ---- labels ---- */
 
+/* one match of pprof's tagFilterRangeRx, ([+-]?[[:digit:]]+)([[:alpha:]]+)?, found from
+ * s[*at] on: its start and end, the number and its unit; 0 if none or the number does
+ * not fit (pprof would panic there) */
+struct range_num {
+	size_t start, end;
+	long long v;
+	char unit[16];
+};
+
+static int range_find(const char *s, size_t from, struct range_num *m)
+{
+	size_t i, j, k;
+	char *end;
+
+	for (i = from; s[i]; i++) {
+		j = i + ((s[i] == '+' || s[i] == '-') && s[i + 1] >= '0' && s[i + 1] <= '9');
+		if (s[j] >= '0' && s[j] <= '9')
+			break;
+	}
+	if (!s[i])
+		return 0;
+	for (j = i + (s[i] == '+' || s[i] == '-'); s[j] >= '0' && s[j] <= '9'; j++)
+		;
+	for (k = j; (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z'); k++)
+		;
+	errno = 0;
+	m->v = strtoll(s + i, &end, 10);
+	if (errno || end != s + j || k - j >= sizeof(m->unit))
+		return 0;
+	memcpy(m->unit, s + j, k - j);
+	m->unit[k - j] = '\0';
+	m->start = i;
+	m->end = k;
+	return 1;
+}
+
+/* pprof's parseTagFilterRange: c->value as a range, or c->range left 0 (a bare
+ * number without a unit stays a plain value, equal to a string or a number) */
+static void parse_range(struct pt_tag_cond *c)
+{
+	const char *s = c->value, *unit;
+	size_t n = strlen(s);
+	struct range_num a, b;
+	int two;
+
+	if (!range_find(s, 0, &a))
+		return;
+	two = range_find(s, a.end, &b);
+	c->lo = c->hi = pt_pprof_scale(a.v, a.unit, a.unit, &unit);
+	snprintf(c->unit, sizeof(c->unit), "%s", unit);
+	if (two) {
+		if (a.start || s[a.end] != ':' || b.start != a.end + 1 || b.end != n)
+			return;
+		c->hi = pt_pprof_scale(b.v, b.unit, c->unit, &unit);
+		if (strcmp(unit, c->unit))
+			return;
+		c->range = c->has_lo = c->has_hi = 1;
+	} else if (a.start == 0 && a.end == n) {
+		/* "2kb" is a range of one value; "2" stays a plain value */
+		c->range = c->has_lo = c->has_hi = a.unit[0] != '\0';
+	} else if (a.start == 0 && a.end + 1 == n && s[a.end] == ':') {
+		c->range = c->has_lo = 1;
+	} else if (a.start == 1 && a.end == n && s[0] == ':') {
+		c->range = c->has_hi = 1;
+	}
+}
+
+static int label_in_range(const struct pt_profile *p, const struct pt_label *l,
+			  const struct pt_tag_cond *c)
+{
+	const char *unit;
+	double v;
+
+	if (l->str)
+		return 0;
+	v = pt_pprof_scale(l->num, pt_pprof_num_label_unit(p, l), c->unit, &unit);
+	return !strcmp(unit, c->unit) && (!c->has_lo || v >= c->lo) && (!c->has_hi || v <= c->hi);
+}
+
 static int label_matches(const struct pt_profile *p, const struct pt_label *l,
 			 const struct pt_tag_cond *c)
 {
 	if (pt_intern_len(&p->strings, l->key) != c->keylen ||
 	    memcmp(pt_s(p, l->key), c->key, c->keylen))
 		return 0;
+	if (c->range)
+		return label_in_range(p, l, c);
 	if (l->str)
 		return !strcmp(pt_s(p, l->str), c->value);
 	{
@@ -549,6 +631,13 @@ static int labelset_ok(const struct pt_profile *p, uint32_t ls, const struct pt_
 		if (!ok)
 			return 0;
 	}
+	for (c = 0; c < f->ntags; c++) {
+		if (!f->tags[c].ignore)
+			continue;
+		for (i = 0; i < s->n; i++)
+			if (label_matches(p, &s->v[i], &f->tags[c]))
+				return 0;
+	}
 	return 1;
 }
 
@@ -571,6 +660,10 @@ static int add_cond(struct pt_filter *f, const char *key, size_t keylen, const c
 	c->value = value;
 	c->group = group;
 	c->from_tag = from_tag;
+	c->ignore = 0;
+	c->range = 0;
+	if (from_tag)
+		parse_range(c);
 	return 0;
 }
 
@@ -594,6 +687,17 @@ int pt_filter_add_tag(struct pt_filter *f, const char *arg)
 		return -1;
 	if (group == f->ngroups)
 		f->ngroups++;
+	return 0;
+}
+
+int pt_filter_add_tag_ignore(struct pt_filter *f, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || add_cond(f, arg, (size_t)(eq - arg), eq + 1, UINT32_MAX, 0) < 0)
+		return -1;
+	f->tags[f->ntags - 1].ignore = 1;
+	parse_range(&f->tags[f->ntags - 1]);
 	return 0;
 }
 
@@ -682,6 +786,9 @@ void pt_filter_log_release(struct pt_filter_log *l)
 		free(l->v[i].removed);
 	}
 	free(l->v);
+	free(l->whole);
+	free(l->main_file);
+	free(l->main_build_id);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -723,6 +830,28 @@ static void log_step(struct pt_filter_log *l, const struct pt_profile *before,
 	for (t = 0; t < before->ntypes; t++) {
 		s->before[t] = pt_profile_total(before, t);
 		s->removed[t] = s->before[t] - pt_profile_total(after, t);
+	}
+}
+
+/* pprof's total (report.computeTotal): |value| summed per sample */
+static void log_whole(struct pt_filter_log *l, const struct pt_profile *p)
+{
+	uint32_t t, i, m = pt_profile_main_mapping(p);
+
+	if (m && *pt_s(p, p->mappings[m].file))
+		l->main_file = pt_xstrdup(pt_s(p, p->mappings[m].file));
+	if (m && p->mappings[m].build_id)
+		l->main_build_id = pt_xstrdup(pt_s(p, p->mappings[m].build_id));
+	l->ntypes = p->ntypes;
+	l->whole = pt_xcalloc(p->ntypes ? p->ntypes : 1, sizeof(int64_t));
+	for (t = 0; t < p->ntypes; t++) {
+		int64_t sum = 0, v;
+		for (i = 0; i < p->nsamples; i++) {
+			v = p->sample_values[(size_t)i * p->stride + t];
+			sum = pt_add(sum, v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v);
+		}
+		v = p->emptied[t];
+		l->whole[t] = pt_add(sum, v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v);
 	}
 }
 
@@ -806,6 +935,73 @@ static void describe_tags(struct pt_buf *b, const struct pt_filter *f)
 				sep = "|";
 			}
 	}
+	for (i = 0; i < f->ntags; i++)
+		if (f->tags[i].ignore)
+			pt_buf_addf(b, " not %.*s=%s", (int)f->tags[i].keylen, f->tags[i].key,
+				    f->tags[i].value);
+}
+
+/* one legend line, "   NAME=VALUE", cut as pprof cuts it (80 bytes, then an ellipsis) */
+static void legend_line(struct pt_buf *b, const char *line, size_t n)
+{
+	pt_buf_addstr(b, "   ");
+	pt_buf_add(b, line, n > 80 ? 80 : n);
+	pt_buf_addstr(b, n > 80 ? "\xe2\x80\xa6\n" : "\n");
+}
+
+/* "tagfocus=" or "tagignore=" and the conditions of one --tag group (KEY=V1,V2, as
+ * pprof writes alternatives of one key) or of one --tag-ignore */
+static void legend_tag(struct pt_buf *b, const struct pt_filter *f, size_t first)
+{
+	struct pt_buf line = PT_BUF_INIT;
+	const struct pt_tag_cond *c0 = &f->tags[first];
+	size_t i;
+
+	pt_buf_addf(&line, "%s=%.*s=%s", c0->ignore ? "tagignore" : "tagfocus", (int)c0->keylen,
+		    c0->key, c0->value);
+	for (i = first + 1; !c0->ignore && i < f->ntags; i++)
+		if (f->tags[i].from_tag && f->tags[i].group == c0->group)
+			pt_buf_addf(&line, ",%s", f->tags[i].value);
+	legend_line(b, line.buf, line.len);
+	pt_buf_release(&line);
+}
+
+void pt_filter_pprof_legend(const struct pt_filter *f, struct pt_buf *b)
+{
+	/* pprof's order (driver.reportOptions) */
+	static const struct {
+		const char *name;
+		enum kind k;
+	} names[] = {{"focus", K_FOCUS},
+		     {"ignore", K_IGNORE},
+		     {"hide", K_HIDE},
+		     {"show", K_SHOW},
+		     {"show_from", K_SHOW_FROM}};
+	size_t start = b->len, i, j;
+
+	pt_buf_addstr(b, "Active filters:\n");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *re = kind_re(f, names[i].k);
+		struct pt_buf line = PT_BUF_INIT;
+		if (!re)
+			continue;
+		pt_buf_addf(&line, "%s=%s", names[i].name, re);
+		legend_line(b, line.buf, line.len);
+		pt_buf_release(&line);
+	}
+	for (i = 0; i < f->ntags; i++) {
+		/* a --tag group once, at its first condition */
+		for (j = 0; j < i && f->tags[i].from_tag; j++)
+			if (f->tags[j].from_tag && f->tags[j].group == f->tags[i].group)
+				break;
+		if (f->tags[i].from_tag && j == i)
+			legend_tag(b, f, i);
+	}
+	for (i = 0; i < f->ntags; i++)
+		if (f->tags[i].ignore)
+			legend_tag(b, f, i);
+	if (b->len == start + strlen("Active filters:\n"))
+		pt_buf_setlen(b, start);
 }
 
 int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,
@@ -843,6 +1039,8 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		return pt_profile_need_stacks(p, doing, d);
 	}
 
+	if (log && !log->whole)
+		log_whole(log, p);
 	if (pt_filter_needs_timeline(f) && time_window(p, f, log, d) < 0)
 		return -1;
 	if (f->ntags) {

@@ -27,6 +27,12 @@ struct pt_tag_cond {
 	size_t keylen;
 	uint32_t group; /* a row must match one alternative of every group */
 	int from_tag;	/* made by --tag (a later --tag on the same key joins its group) */
+	int ignore;	/* made by --tag-ignore: a row with a matching label goes (no group) */
+	/* value is one of pprof's numeric ranges ("1kb:", ":64kb", "1mb:2mb", "2kb"): it
+	 * holds numeric labels that, scaled to `unit`, lie within lo..hi */
+	int range, has_lo, has_hi;
+	double lo, hi;
+	char unit[16];
 };
 
 #define PT_FILTER_MAX_TAGS 64
@@ -46,6 +52,9 @@ void pt_filter_init(struct pt_filter *f);
 /* --tag KEY=VALUE: conditions on the same key are alternatives; -1 if arg has no '='
  * or there are too many conditions. arg must outlive f. */
 int pt_filter_add_tag(struct pt_filter *f, const char *arg);
+/* --tag-ignore KEY=VALUE (pprof's -tagignore): a row with a label that matches goes;
+ * -1 as pt_filter_add_tag. VALUE is matched as --tag's is. */
+int pt_filter_add_tag_ignore(struct pt_filter *f, const char *arg);
 /* --process N (label "pid") and --thread TID|NAME (the "tid" label for a number, the
  * "thread" or "comm" label for a name): a group of their own. -1 if too many. */
 int pt_filter_add_pid(struct pt_filter *f, const char *arg);
@@ -68,6 +77,13 @@ struct pt_filter_log {
 	struct pt_filter_step *v;
 	size_t n, alloc;
 	uint32_t ntypes;
+	/* ntypes: the sum of |value| over every sample before the first pass, the samples
+	 * a -hide left without a frame included (pprof's total, of the whole profile);
+	 * NULL until a pass ran */
+	int64_t *whole;
+	/* the main mapping's file and build id before the first pass (pprof's "File:"
+	 * and "Build ID:", which its filters keep); NULL for none */
+	char *main_file, *main_build_id;
 };
 
 void pt_filter_log_init(struct pt_filter_log *l);
@@ -75,6 +91,11 @@ void pt_filter_log_release(struct pt_filter_log *l);
 /* one line per step, "Filter: WHAT removed V of TOTAL (P%)\n", values of type t of p */
 void pt_filter_log_describe(const struct pt_filter_log *l, const struct pt_profile *p, uint32_t t,
 			    struct pt_buf *b);
+
+/* go tool pprof's "Active filters:" legend for f: that line and one per filter pprof
+ * has (focus, ignore, hide, show, show_from, tagfocus, tagignore), "   NAME=VALUE", each
+ * cut at 80 bytes; nothing when f has none of them */
+void pt_filter_pprof_legend(const struct pt_filter *f, struct pt_buf *b);
 
 /* Apply every filter of f to *p (replaced by the result; the old one is released).
  * log (may be NULL) gets one step per filter applied. Returns 0, or -1 with d filled

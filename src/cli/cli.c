@@ -53,7 +53,10 @@ const struct pt_opt pt_input_options[] = {
 	{"match-file", 0, no_argument, PT_OPT_MATCH_FILE, NULL,
 	 "the regexes above match the file path too (all unanchored; cost bounded)"},
 	{"tag", 0, required_argument, PT_OPT_TAG, "KEY=VALUE",
-	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND)"},
+	 "keep samples whose label KEY is VALUE (repeat: same key ORs, keys AND); a numeric "
+	 "label also takes pprof's ranges with units: 1kb:, :64kb, 1mb:2mb"},
+	{"tag-ignore", 0, required_argument, PT_OPT_TAG_IGNORE, "KEY=VALUE",
+	 "drop samples whose label KEY is VALUE (ranges as --tag; pprof -tagignore)"},
 	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
 	 "keep samples of one thread (tid, thread or comm label)"},
 	{"process", 0, required_argument, PT_OPT_PID, "PID",
@@ -558,6 +561,13 @@ static int filter_option(struct pt_common *c, const struct pt_cmd_spec *spec, in
 	case PT_OPT_TAG:
 		if (pt_filter_add_tag(f, arg) < 0) {
 			pt_usage_error(spec, "bad label condition '%s' for --tag (KEY=VALUE)", arg);
+			return -1;
+		}
+		return 1;
+	case PT_OPT_TAG_IGNORE:
+		if (pt_filter_add_tag_ignore(f, arg) < 0) {
+			pt_usage_error(spec, "bad label condition '%s' for --tag-ignore (KEY=VALUE)",
+				       arg);
 			return -1;
 		}
 		return 1;

@@ -126,6 +126,7 @@ static int top(int argc, char **argv, int may_fold)
 	if (!ret) {
 		o.type = r.type;
 		o.filters = &r.log;
+		o.filter = &common.filter;
 		o.fold = pt_run_fold(&r);
 		ret = pt_run_emit(&r, ra.outpath, emit_top, &o);
 	}

@@ -152,3 +152,103 @@ void pt_buf_add_pprof_pct(struct pt_buf *b, int64_t v, int64_t total)
 	else
 		pt_buf_addf(b, "%5.2g%%", r);
 }
+
+/* ---- pprof's units (internal/measurement) ---- */
+
+struct pp_unit {
+	const char *name;
+	const char *aliases[4];
+	double factor;
+};
+
+static const struct pp_unit mem_units[] = {
+	{"B", {"b", "byte"}, 1},
+	{"kB", {"kb", "kbyte", "kilobyte"}, 1024.0},
+	{"MB", {"mb", "mbyte", "megabyte"}, 1048576.0},
+	{"GB", {"gb", "gbyte", "gigabyte"}, 1073741824.0},
+	{"TB", {"tb", "tbyte", "terabyte"}, 1099511627776.0},
+	{"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
+	{NULL, {NULL}, 0},
+};
+static const struct pp_unit time_units[] = {
+	{"ns", {"ns", "nanosecond"}, 1},    {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
+	{"ms", {"ms", "millisecond"}, 1e6}, {"s", {"s", "sec", "second"}, 1e9},
+	{"hrs", {"hour", "hr"}, 3600e9},    {NULL, {NULL}, 0},
+};
+static const struct {
+	const struct pp_unit *units;
+	const struct pp_unit *dflt;
+} unit_types[] = {{mem_units, &mem_units[0]}, {time_units, &time_units[3]}};
+
+/* the unit of `ut` that `name` means: lower-cased, a trailing 's' cut when longer than 2 */
+static const struct pp_unit *sniff(const struct pp_unit *ut, const char *name)
+{
+	char low[64];
+	size_t n = strlen(name), i, j;
+
+	if (n >= sizeof(low))
+		return NULL;
+	for (i = 0; i < n; i++)
+		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+	if (n > 2 && low[n - 1] == 's')
+		n--;
+	low[n] = '\0';
+	for (i = 0; ut[i].name; i++)
+		for (j = 0; j < 4 && ut[i].aliases[j]; j++)
+			if (!strcmp(low, ut[i].aliases[j]))
+				return &ut[i];
+	return NULL;
+}
+
+static int is_auto(const char *to)
+{
+	return !strcmp(to, "minimum") || !strcmp(to, "auto");
+}
+
+/* measurement.Scale: v in `from` expressed in `to` ("minimum"/"auto" pick the largest
+ * unit that keeps the value >= 1); *unit is the suffix to print */
+double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit)
+{
+	size_t k;
+
+	if (v < 0 && v != INT64_MIN)
+		return -pt_pprof_scale(-v, from, to, unit);
+	for (k = 0; k < sizeof(unit_types) / sizeof(unit_types[0]); k++) {
+		const struct pp_unit *ut = unit_types[k].units, *fu = sniff(ut, from), *tu;
+		double x;
+		if (!fu)
+			continue;
+		x = (double)v * fu->factor;
+		if (is_auto(to)) {
+			const struct pp_unit *best = NULL;
+			size_t i;
+			for (i = 0; ut[i].name; i++)
+				if ((!best || ut[i].factor >= best->factor) &&
+				    x / ut[i].factor >= 1.0)
+					best = &ut[i];
+			tu = best ? best : unit_types[k].dflt;
+		} else {
+			tu = sniff(ut, to);
+			if (!tu)
+				tu = unit_types[k].dflt;
+		}
+		*unit = tu->name;
+		return x / tu->factor;
+	}
+	*unit = !strcmp(to, "count") || !strcmp(to, "sample") || !strcmp(to, "unit") || is_auto(to)
+			? ""
+			: to;
+	return (double)v;
+}
+
+/* pprof's unit of a numeric label: its num_unit, else "bytes" for the keys pprof knows
+ * as sizes, else the key itself */
+const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l)
+{
+	const char *key = pt_s(p, l->key);
+	if (l->num_unit)
+		return pt_s(p, l->num_unit);
+	if (!strcmp(key, "alignment") || !strcmp(key, "request"))
+		return "bytes";
+	return key;
+}

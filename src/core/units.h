@@ -23,4 +23,11 @@ void pt_buf_add_fixed(struct pt_buf *b, double x, int decimals);
 /* 1 if the unit names a time, with *ns set to nanoseconds per unit */
 int pt_unit_is_time(const char *unit, double *ns);
 
+/* go tool pprof's measurement package: v in unit `from` scaled to `to` ("minimum" or
+ * "auto": the largest unit keeping it >= 1); *unit is the suffix to print */
+double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit);
+/* the unit pprof gives a numeric label: its num_unit, "bytes" for the keys pprof knows
+ * as sizes, else the key */
+const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l);
+
 #endif

@@ -14,6 +14,7 @@
 #include "util/diag.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
+#include "core/units.h"
 #include "analysis/graph.h"
 #include "analysis/runs.h"
 #include "core/profile.h"
@@ -45,6 +46,9 @@ struct pt_top_opts {
 	long limit; /* rows; < 0 = all */
 	enum pt_report_format format;
 	const struct pt_filter_log *filters; /* listed in the text header; may be NULL */
+	/* pprof style: the filters, for pprof's "Active filters:" legend (NULL: none); its
+	 * shares are of filters->whole, the whole profile's total, as pprof's are */
+	const struct pt_filter *filter;
 	const struct pt_fold *fold; /* the fold that read p, if it folded: its inline marks */
 	/* pprof style: lines and addresses name each row as pprof -lines / -addresses do,
 	 * from p's own frames (not re-keyed, so inline marks stay) */
@@ -74,12 +78,9 @@ int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const stru
  * dropped, one row per function name with pprof's (inline) marks; limit < 0 = all */
 int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o, FILE *out,
 			struct pt_diag *d);
-/* go tool pprof's measurement package: v in unit `from` scaled to `to` ("minimum" or
- * "auto": the largest unit keeping it >= 1), *unit its suffix; and its ScaledLabel
- * ("%.2f" without a trailing ".00"). The unit pprof gives a numeric label. */
-double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit);
+/* go tool pprof's measurement.ScaledLabel ("%.2f" without a trailing ".00") of v in
+ * unit `from` scaled to `to` (pt_pprof_scale, core/units.h) */
 void pt_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to);
-const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l);
 /* `go tool pprof -tags`: per label key (by name), its values with their share of type t
  * (most first) and the key's total, in pprof's layout; numeric labels scaled as pprof
  * prints them */

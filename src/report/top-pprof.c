@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "util/buf.h"
+#include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "util/map.h"
 #include "analysis/graph.h"
@@ -18,94 +19,6 @@
 #include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
-
-/* ---- pprof's units (internal/measurement) ---- */
-
-struct pp_unit {
-	const char *name;
-	const char *aliases[4];
-	double factor;
-};
-
-static const struct pp_unit mem_units[] = {
-	{"B", {"b", "byte"}, 1},
-	{"kB", {"kb", "kbyte", "kilobyte"}, 1024.0},
-	{"MB", {"mb", "mbyte", "megabyte"}, 1048576.0},
-	{"GB", {"gb", "gbyte", "gigabyte"}, 1073741824.0},
-	{"TB", {"tb", "tbyte", "terabyte"}, 1099511627776.0},
-	{"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
-	{NULL, {NULL}, 0},
-};
-static const struct pp_unit time_units[] = {
-	{"ns", {"ns", "nanosecond"}, 1},    {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
-	{"ms", {"ms", "millisecond"}, 1e6}, {"s", {"s", "sec", "second"}, 1e9},
-	{"hrs", {"hour", "hr"}, 3600e9},    {NULL, {NULL}, 0},
-};
-static const struct {
-	const struct pp_unit *units;
-	const struct pp_unit *dflt;
-} unit_types[] = {{mem_units, &mem_units[0]}, {time_units, &time_units[3]}};
-
-/* the unit of `ut` that `name` means: lower-cased, a trailing 's' cut when longer than 2 */
-static const struct pp_unit *sniff(const struct pp_unit *ut, const char *name)
-{
-	char low[64];
-	size_t n = strlen(name), i, j;
-
-	if (n >= sizeof(low))
-		return NULL;
-	for (i = 0; i < n; i++)
-		low[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-	if (n > 2 && low[n - 1] == 's')
-		n--;
-	low[n] = '\0';
-	for (i = 0; ut[i].name; i++)
-		for (j = 0; j < 4 && ut[i].aliases[j]; j++)
-			if (!strcmp(low, ut[i].aliases[j]))
-				return &ut[i];
-	return NULL;
-}
-
-static int is_auto(const char *to)
-{
-	return !strcmp(to, "minimum") || !strcmp(to, "auto");
-}
-
-/* measurement.Scale: v in `from` expressed in `to` ("minimum"/"auto" pick the largest
- * unit that keeps the value >= 1); *unit is the suffix to print */
-double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit)
-{
-	size_t k;
-
-	if (v < 0 && v != INT64_MIN)
-		return -pt_pprof_scale(-v, from, to, unit);
-	for (k = 0; k < sizeof(unit_types) / sizeof(unit_types[0]); k++) {
-		const struct pp_unit *ut = unit_types[k].units, *fu = sniff(ut, from), *tu;
-		double x;
-		if (!fu)
-			continue;
-		x = (double)v * fu->factor;
-		if (is_auto(to)) {
-			const struct pp_unit *best = NULL;
-			size_t i;
-			for (i = 0; ut[i].name; i++)
-				if ((!best || ut[i].factor >= best->factor) &&
-				    x / ut[i].factor >= 1.0)
-					best = &ut[i];
-			tu = best ? best : unit_types[k].dflt;
-		} else {
-			tu = sniff(ut, to);
-			if (!tu)
-				tu = unit_types[k].dflt;
-		}
-		*unit = tu->name;
-		return x / tu->factor;
-	}
-	*unit = !strcmp(to, "count") || !strcmp(to, "sample") || !strcmp(to, "unit") || is_auto(to)
-			? ""
-			: to;
-	return (double)v;
-}
 
 /* measurement.ScaledLabel: "%.2f" without a trailing ".00"; zero prints "0" */
 void pt_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
@@ -360,6 +273,9 @@ struct pp_report {
 	const char *sample_unit;
 	const char *out_unit; /* "minimum" until a report picks one */
 	int64_t total;	      /* sum of |value| over the rows */
+	/* the main mapping's file and build id: p's, or the profile's before the filters
+	 * (the log's), as pprof's filters keep every mapping */
+	const char *file, *build_id;
 };
 
 static void fmt_value(struct pt_buf *b, const struct pp_report *r, int64_t v)
@@ -384,12 +300,14 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 	struct tm tm;
 	size_t i;
 
-	if (m) {
-		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
+	if (r->file || m) {
+		const char *file = r->file ? r->file : pt_s(p, p->mappings[m].file);
+		const char *base = strrchr(file, '/');
 		if (*file)
 			pt_buf_addf(b, "File: %s\n", base && base[1] ? base + 1 : file);
-		if (p->mappings[m].build_id)
-			pt_buf_addf(b, "Build ID: %s\n", pt_s(p, p->mappings[m].build_id));
+		if (r->file ? r->build_id != NULL : p->mappings[m].build_id != 0)
+			pt_buf_addf(b, "Build ID: %s\n",
+				    r->file ? r->build_id : pt_s(p, p->mappings[m].build_id));
 	}
 	for (i = 0; i < p->ncomments; i++)
 		if (pt_s(p, p->comments[i])[0] != '#')
@@ -429,6 +347,7 @@ static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_
 	r->t = t;
 	r->sample_unit = pt_s(p, p->types[t].unit);
 	r->out_unit = "minimum";
+	r->file = r->build_id = NULL;
 	r->total = 0;
 	for (i = 0; i < p->nsamples; i++)
 		r->total = pt_add(r->total, abs64(p->sample_values[(size_t)i * p->ntypes + t]));
@@ -507,6 +426,12 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 				     "(%s)",
 				     pt_profile_no_stacks_why(p));
 	report_init(&r, p, o->type);
+	/* pprof takes its total before it filters: the shares are of the whole profile */
+	if (o->filters && o->filters->whole && o->type < o->filters->ntypes) {
+		r.total = o->filters->whole[o->type];
+		r.file = o->filters->main_file;
+		r.build_id = o->filters->main_build_id;
+	}
 	graph_init(&g, p, o->type, o->gran);
 	graph_build(&g, NULL);
 
@@ -561,6 +486,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	}
 
 	header(&b, &r);
+	if (o->filter)
+		pt_filter_pprof_legend(o->filter, &b);
 	flat_sum = 0;
 	for (i = 0; i < n; i++)
 		flat_sum = pt_add(flat_sum, g.flat[idx[i]]);
@@ -626,18 +553,6 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* pprof's unit of a numeric label: its num_unit, else "bytes" for the keys pprof knows
- * as sizes, else the key itself */
-const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l)
-{
-	const char *key = pt_s(p, l->key);
-	if (l->num_unit)
-		return pt_s(p, l->num_unit);
-	if (!strcmp(key, "alignment") || !strcmp(key, "request"))
-		return "bytes";
-	return key;
 }
 
 /* "%10s:  v1 v2" lines for the string (numeric) labels of a set, sorted */

@@ -97,6 +97,13 @@ run heap.pprof-tags.focus-main.txt -tags -focus=main heap.pb.gz
 run heap-text.pprof-tags.txt      -tags heap-text.pb.gz
 run goroutine.pprof-tags.txt      -tags goroutine.pb.gz
 
+# The filter matrix of t3030 (filters.cases: NAME SAMPLE PPROF-OPTIONS...): shares of
+# the whole profile, "Active filters:" lines, tagfocus/tagignore ranges
+while read -r name sample args; do
+	# shellcheck disable=SC2086
+	run "$name" -top $n $args "$sample"
+done < "$here/filters.cases"
+
 if ! cmp -s "$here/cpu.pprof-top.txt" "$here/cpu-raw.pprof-top.txt"; then
 	echo "regen.sh: cpu.pb and cpu.pb.gz give different reports" >&2
 	exit 1
