@@ -566,6 +566,22 @@ for f in cpuprofile speedscope callgrind dot svg; do
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
 	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
+# the flame graph against inferno-flamegraph on the same collapsed stacks (issue 39: at
+# most 0.5x its CPU)
+if have_format svg 3; then
+	test -n "$inferno_why" || find_inferno || true
+	if test -z "$inferno_why"; then
+		run "$work/out" "$PROFTOOL" convert --to svg "$work/big.collapsed"
+		keep
+		baseline "inferno-flamegraph" "$work/isvg" inferno-flamegraph "$work/big.collapsed"
+		restore
+		row "collapsed ($stacks stacks) -> flame graph SVG" "$size" "$(stat -c %s "$work/out")"
+		rm -f "$work/isvg"
+	else
+		echo "| collapsed ($stacks stacks) -> flame graph SVG | | | | | | inferno: absent ($inferno_why) | |"
+	fi
+	baseline "cat" "$work/cat" cat "$work/big.collapsed"
+fi
 # pprof: its protobuf alone, then gzipped (level 1, as Go writes it)
 if have_format pprof 3; then
 	run "$work/out" "$PROFTOOL" convert --to pprof --no-gzip "$work/big.collapsed"
