@@ -417,7 +417,7 @@ struct label_msg {
 };
 struct sample_msg {
 	uint64_t *loc;
-	int64_t *val;
+	uint64_t *val; /* int64 values travel as their two's complement varint */
 	struct label_msg *lab;
 	size_t nloc, nval, nlab, loc_alloc, val_alloc, lab_alloc;
 };
@@ -858,9 +858,7 @@ static int decode_sample(struct reader *r, const unsigned char *b, size_t i, siz
 		if (f == 1) {
 			ok = add_numbers(b, &i, wt, v, &sm->loc, &sm->nloc, &sm->loc_alloc);
 		} else if (f == 2) {
-			/* int64 values travel as the two's complement varint */
-			ok = add_numbers(b, &i, wt, v, (uint64_t **)&sm->val, &sm->nval,
-					 &sm->val_alloc);
+			ok = add_numbers(b, &i, wt, v, &sm->val, &sm->nval, &sm->val_alloc);
 		} else if (f == 3 && wt == 2) {
 			PT_ALLOC_GROW(sm->lab, sm->nlab + 1, sm->lab_alloc);
 			ok = decode_label(b, i, i + (size_t)v, &sm->lab[sm->nlab++]);
@@ -922,7 +920,8 @@ static int read_sample(struct reader *r, uint64_t off)
 		l->num = l->str ? 0 : pl->num;
 	}
 	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
-	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, ps->val, 0);
+	/* read as int64_t, the signed type of the same width (C11 6.5p7) */
+	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, (const int64_t *)ps->val, 0);
 	return 0;
 }
 
