@@ -12,7 +12,9 @@
 # growing sizes: time should grow with the input, memory with distinct stacks), "heap"
 # (V8 heap snapshots against node's JSON.parse and memlab, issue 20), "rubyheap" (Ruby
 # heap dumps against Ruby's JSON.parse and heapy, issue 31) and "classic" (the
-# rows of sessions 1-4: writers, collapsed, the repeated stackprof dump).
+# rows of sessions 1-4: writers, collapsed, the repeated stackprof dump, the fleet
+# merges). Two more run only when named: "perfmix" (realistic's perf mix rows alone,
+# with inferno) and "fleet" (classic's fleet merges alone).
 # "issue33" runs only issue 33's Gecko and trace-event rows (also part of "realistic").
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
@@ -27,6 +29,31 @@ perf_mb=${BENCH_PERF_MB:-200}
 stacks=${BENCH_STACKS:-300000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/proftool-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+about=
+
+# inferno (issue 39's anchor for perf script -> collapsed and for the flame graph): taken
+# from PATH, else from BENCH_INFERNO_DIR/bin, else built there by bench/build-inferno.sh
+# (in a temp folder, from Debian's crates, offline; about 13 minutes on 2 cores, once)
+# when INFERNO_SRC and STR_STACK_SRC name checkouts of inferno's and str_stack's
+# repositories. Without it the rows say why it is absent.
+inferno_dir=${BENCH_INFERNO_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/proftool-bench/inferno}
+inferno_why=
+find_inferno () {
+	command -v inferno-collapse-perf >/dev/null 2>&1 && return 0
+	if ! test -x "$inferno_dir/bin/inferno-collapse-perf"; then
+		if test -z "${INFERNO_SRC:-}" || test -z "${STR_STACK_SRC:-}"; then
+			inferno_why="not packaged in Debian 12; set INFERNO_SRC and STR_STACK_SRC to checkouts of inferno and str_stack and bench/build-inferno.sh builds it"
+			return 1
+		fi
+		echo "bench: building inferno into $inferno_dir (bench/build-inferno.sh)" >&2
+		if ! sh "$top/bench/build-inferno.sh" "$inferno_dir" 2>"$work/inferno.log"; then
+			inferno_why="bench/build-inferno.sh failed: $(tail -1 "$work/inferno.log")"
+			return 1
+		fi
+	fi
+	PATH=$inferno_dir/bin:$PATH
+}
 
 have_format () {
 	"$PROFTOOL" formats | awk -v f="$1" -v col="$2" '$1 == f && $col == "yes" { ok = 1 } END { exit !ok }'
@@ -59,7 +86,7 @@ EOF
 # proftool); with READCPU (a writer row) the output rate is per CPU second of the writer
 # alone, that is of the run's CPU minus READCPU
 row () {
-	awk -v n="$1" -v sz="$2" -v ob="$3" -v rc="${4:-}" -v s="$secs" -v c="$cpu" -v r="$rss" \
+	awk -v n="$1" -v sz="$2" -v ob="$3" -v rc="${4:-}" -v s="$secs" -v c="$cpu" -v r="$rss" -v ab="$about" \
 		-v bn="$bname" -v bs="$bsecs" -v bc="$bcpu" -v br="$brss" 'BEGIN {
 		mb = sz / 1048576; s = s > 0 ? s : 0.001; c = c > 0 ? c : 0.001
 		bs = bs > 0 ? bs : 0.001; bc = bc > 0 ? bc : 0.001
@@ -71,9 +98,27 @@ row () {
 		}
 		# a ratio under 1 reads better as "N x faster"
 		cr = c / bc < 1 ? sprintf("%.1fx faster", bc / c) : sprintf("%.1fx", c / bc)
-		printf "| %s | %.1f MB | %.2f s (cpu %.2f s) | %.0f MB/s | %s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | cpu %s, wall %.2fx, RSS %.2fx |\n",
-			n, mb, s, c, mb / c, orate, r / 1024, bn, bs, bc, br / 1024, cr, s / bs, r / (br > 0 ? br : 1) }'
+		printf "| %s | %.1f MB%s | %.2f s (cpu %.2f s) | %.0f MB/s | %s | %.1f MiB | %s: %.2f s (cpu %.2f s), %.1f MiB | cpu %s, wall %.2fx, RSS %.2fx |\n",
+			n, mb, ab, s, c, mb / c, orate, r / 1024, bn, bs, bc, br / 1024, cr, s / bs, r / (br > 0 ? br : 1) }'
 }
+
+# input_is FILE: the input of the rows that follow: sets size (bytes) and about, what
+# the rows say of it beside its size so that a ratio can be compared across runs: its
+# samples and distinct stacks as `proftool info` counts them (or what info counts
+# instead, a heap graph's nodes)
+input_is () {
+	size=$(stat -c %s "$1")
+	about=$(about_of "$1")
+}
+about_of () {
+	"$PROFTOOL" info "$1" 2>/dev/null | awk '
+		/^Samples:/ { s = $2 } /^Unique stacks:/ { u = $3 } /^Nodes:/ { n = $2 }
+		/^Objects:/ { o = $2 }
+		END { if (s != "") printf ", %s samples, %s stacks", s, u
+			else if (n != "") printf ", %s nodes", n
+			else if (o != "") printf ", %s objects", o }'
+}
+about=
 
 # readcpu FILE: sets rcpu, the least CPU of `proftool info` runs on FILE (reading and
 # building the profile, no writer), for the writer rows
@@ -103,7 +148,7 @@ echo "|---|---|---|---|---|---|---|---|"
 
 if want classic && have_format perf 2; then
 	sh "$top/bench/gen-perf.sh" "$work/perf.txt" "$perf_mb"
-	size=$(stat -c %s "$work/perf.txt")
+	input_is "$work/perf.txt"
 	baseline "wc -l" "$work/wc" wc -l "$work/perf.txt"
 	run "$work/out" "$PROFTOOL" convert --to collapsed "$work/perf.txt"
 	row "perf script -> collapsed" "$size" "$(stat -c %s "$work/out")"
@@ -115,7 +160,7 @@ fi
 # on a perf script text of the same size, in the same run.
 if want realistic && have_format goroutine 2 && have_format perf 2; then
 	sh "$top/bench/gen-goroutines.sh" "$work/g.txt" "${BENCH_GOROUTINES:-100000}"
-	size=$(stat -c %s "$work/g.txt")
+	input_is "$work/g.txt"
 	sh "$top/bench/gen-perf.sh" "$work/gp.txt" $((size / 1048576 + 1))
 	baseline "proftool info (perf reader, $(($(stat -c %s "$work/gp.txt") / 1048576)) MB perf script)" \
 		"$work/gpi" "$PROFTOOL" info "$work/gp.txt"
@@ -132,9 +177,9 @@ fi
 # the report is bounded to (issue 35), with the last run's time and peak RSS
 page_row () {
 	awk -v n="$1" -v sz="$(stat -c %s "$2")" -v pg="$(stat -c %s "$3")" -v s="$secs" -v c="$cpu" \
-		-v r="$rss" 'BEGIN {
-		printf "| html page size: %s, `proftool convert --to html` | %.1f MB | %.2f s (cpu %.2f s) | | | %.1f MiB | page %.2f MiB (%s the 5 MiB bound) | |\n",
-			n, sz / 1048576, s, c, r / 1024, pg / 1048576, pg <= 5 * 1048576 ? "within" : "OVER" }'
+		-v r="$rss" -v ab="$(about_of "$2")" 'BEGIN {
+		printf "| html page size: %s, `proftool convert --to html` | %.1f MB%s | %.2f s (cpu %.2f s) | | | %.1f MiB | page %.2f MiB (%s the 5 MiB bound) | |\n",
+			n, sz / 1048576, ab, s, c, r / 1024, pg / 1048576, pg <= 5 * 1048576 ? "within" : "OVER" }'
 }
 
 # A Go execution trace of BENCH_GOTRACE_MB (50) MB written by Debian's go
@@ -142,7 +187,7 @@ page_row () {
 # trace -pprof=sync on the same file (issue 32: at most 0.1x its CPU, 0.5x its RSS).
 if want realistic && have_format gotrace 2 && command -v go >/dev/null 2>&1; then
 	sh "$top/bench/gen-gotrace.sh" "$work/t.trace" "${BENCH_GOTRACE_MB:-50}"
-	size=$(stat -c %s "$work/t.trace")
+	input_is "$work/t.trace"
 	baseline "go tool trace -pprof=sync" "$work/tb" go tool trace -pprof=sync "$work/t.trace"
 	run "$work/ti" "$PROFTOOL" info "$work/t.trace"
 	row "Go execution trace ($((size / 1048576)) MB) -> info (net, sync, syscall, sched)" "$size" 0
@@ -155,10 +200,11 @@ fi
 # anchors in the same run. proftool runs once per input; each anchor gets its own row.
 keep () { ksecs=$secs kcpu=$cpu krss=$rss; }
 restore () { secs=$ksecs cpu=$kcpu rss=$krss; }
-if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
+if { want realistic || want perfmix; } && have_format perf 2 && command -v perf >/dev/null 2>&1; then
+	find_inferno || true
 	for mb in ${BENCH_MIX_MB-50 500}; do
 		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
-		size=$(stat -c %s "$work/mix.txt")
+		input_is "$work/mix.txt"
 		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
 		keep
 		osize=$(stat -c %s "$work/out")
@@ -175,13 +221,23 @@ if want realistic && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 				{ echo "bench: PROFTOOL_BASE's output differs on the $mb MB mix" >&2; exit 1; }
 			row "perf script mix, $mb MB -> collapsed (outputs equal)" "$size" "$osize"
 		fi
-		if command -v inferno-collapse-perf >/dev/null 2>&1; then
+		if test -z "$inferno_why" && command -v inferno-collapse-perf >/dev/null 2>&1; then
 			baseline "inferno-collapse-perf --nthreads 1" "$work/inf" \
 				inferno-collapse-perf --nthreads 1 "$work/mix.txt"
 			restore
 			row "perf script mix, $mb MB -> collapsed" "$size" "$osize"
+			# the flame graph of the mix's stacks, from our collapsed output
+			cp "$work/out" "$work/mix.collapsed"
+			input_is "$work/mix.collapsed"
+			run "$work/svg" "$PROFTOOL" convert --to svg "$work/mix.collapsed"
+			keep
+			baseline "inferno-flamegraph" "$work/isvg" inferno-flamegraph "$work/mix.collapsed"
+			restore
+			row "collapsed stacks of the $mb MB mix -> flame graph SVG" "$size" "$(stat -c %s "$work/svg")"
+			rm -f "$work/mix.collapsed" "$work/svg" "$work/isvg"
+			input_is "$work/mix.txt"
 		else
-			echo "| perf script mix, $mb MB -> collapsed | | | | | | inferno: absent (not packaged in Debian 12; put inferno-collapse-perf on PATH) | |"
+			echo "| perf script mix, $mb MB -> collapsed | | | | | | inferno: absent ($inferno_why) | |"
 		fi
 		if test -n "${FLAMEGRAPH_DIR:-}" && test -f "$FLAMEGRAPH_DIR/stackcollapse-perf.pl"; then
 			baseline "stackcollapse-perf.pl" "$work/scp" perl "$FLAMEGRAPH_DIR/stackcollapse-perf.pl" "$work/mix.txt"
@@ -223,7 +279,7 @@ if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 
 			ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" "${s}MB"
 			s="$s MB"
 		fi
-		size=$(stat -c %s "$work/deep.dump")
+		input_is "$work/deep.dump"
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
 		keep
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
@@ -234,7 +290,7 @@ if want realistic && have_format stackprof 2 && command -v ruby >/dev/null 2>&1 
 fi
 if want realistic && have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 	node "$top/bench/gen-cpuprofile-deep.js" "$work/deep.cpuprofile" "${BENCH_NODE_SECONDS:-25}"
-	size=$(stat -c %s "$work/deep.cpuprofile")
+	input_is "$work/deep.cpuprofile"
 	# both sides take tens of milliseconds, where one busy moment doubles a run: the
 	# least of at least 10 runs each
 	repeat=${BENCH_REPEAT:-3}
@@ -254,7 +310,7 @@ fi
 if { want realistic || want issue33; } && have_format gecko 2 && command -v node >/dev/null 2>&1; then
 	for mb in ${BENCH_GECKO_MB-25 100}; do
 		node "$top/bench/gen-gecko.js" "$work/g.json" "$mb"
-		size=$(stat -c %s "$work/g.json")
+		input_is "$work/g.json"
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/g.json"
 		keep
 		baseline "node JSON.parse" "$work/np" node -e \
@@ -267,7 +323,7 @@ fi
 if { want realistic || want issue33; } && have_format traceevents 2 && command -v node >/dev/null 2>&1; then
 	for mb in ${BENCH_TRACE_MB-100}; do
 		node "$top/bench/gen-traceevents.js" "$work/t.json" "$mb"
-		size=$(stat -c %s "$work/t.json")
+		input_is "$work/t.json"
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/t.json"
 		keep
 		baseline "node JSON.parse" "$work/np" node -e \
@@ -284,7 +340,7 @@ fi
 if want scaling && have_format perf 2 && command -v perf >/dev/null 2>&1; then
 	for mb in ${BENCH_SCALE_PERF_MB:-50 100 200 400}; do
 		sh "$top/bench/gen-perf-mix.sh" "$work/mix.txt" "$mb" || break
-		size=$(stat -c %s "$work/mix.txt")
+		input_is "$work/mix.txt"
 		baseline "wc -l" "$work/wc" wc -l "$work/mix.txt"
 		run "$work/out" "$PROFTOOL" convert --to collapsed "$work/mix.txt"
 		row "scaling: perf script mix $mb MB ($(stacks_of "$work/mix.txt") stacks) -> collapsed" \
@@ -297,7 +353,7 @@ if want scaling && have_format stackprof 2 && command -v stackprof >/dev/null 2>
 	base=${BENCH_SCALE_DEEP_SECONDS:-1}
 	for x in 1 2 4; do
 		ruby "$top/bench/gen-stackprof-deep.rb" "$work/deep.dump" $((base * x))
-		size=$(stat -c %s "$work/deep.dump")
+		input_is "$work/deep.dump"
 		baseline "stackprof --text --limit 30" "$work/sp" stackprof --text --limit 30 "$work/deep.dump"
 		run "$work/out" "$PROFTOOL" top -n 30 "$work/deep.dump"
 		row "scaling: stackprof deep wall dump, ${x}x ($((base * x)) s CPU, $(stacks_of "$work/deep.dump") stacks) -> top -n 30" "$size" 0
@@ -309,7 +365,7 @@ if want scaling && have_format pprof 3; then
 	for x in 1 2 4 8; do
 		sh "$top/bench/gen-collapsed.sh" "$work/sc.collapsed" $((base * x))
 		"$PROFTOOL" convert --to pprof -o "$work/sc.pb.gz" "$work/sc.collapsed"
-		size=$(stat -c %s "$work/sc.pb.gz")
+		input_is "$work/sc.pb.gz"
 		if command -v go >/dev/null 2>&1; then
 			baseline "go tool pprof -top -cum" "$work/gp" go tool pprof -top -cum "$work/sc.pb.gz"
 		else
@@ -344,7 +400,7 @@ if want heap && command -v node >/dev/null 2>&1; then
 	for x in 1 2 4; do
 		n=$((hn * x / 4))
 		node "$top/bench/gen-heap-list.js" "$work/l.heapsnapshot" "$n"
-		size=$(stat -c %s "$work/l.heapsnapshot")
+		input_is "$work/l.heapsnapshot"
 		run "$work/out" "$PROFTOOL" heap "$work/l.heapsnapshot"
 		keep
 		baseline "node JSON.parse" "$work/np" node -e "$json_parse" "$work/l.heapsnapshot"
@@ -389,7 +445,7 @@ fi
 if want rubyheap && command -v ruby >/dev/null 2>&1; then
 	ro=${BENCH_RUBY_OBJECTS:-1000000}
 	ruby --disable-gems "$top/bench/gen-rubyheap.rb" "$work/rh" "$ro"
-	size=$(stat -c %s "$work/rh-3.json")
+	input_is "$work/rh-3.json"
 	all=$(cat "$work/rh-1.json" "$work/rh-2.json" "$work/rh-3.json" | wc -c)
 	run "$work/out" "$PROFTOOL" heap "$work/rh-3.json"
 	keep
@@ -418,9 +474,42 @@ if want rubyheap && command -v ruby >/dev/null 2>&1; then
 	rm -f "$work"/rh-*.json
 fi
 
+# Fleet merges (issue 23): 1,000 and 10,000 small real pprof files (the Go sample,
+# varied by bench/gen-fleet.sh), merged by proftool from a list, against go tool pprof
+# -proto on the same files in the same run; then export's output rate (its three tables).
+fleet_rows () {
+	for n in ${BENCH_FLEET_FILES:-1000 10000}; do
+		sh "$top/bench/gen-fleet.sh" "$PROFTOOL" "$top/samples/go/cpu.pb.gz" "$work/fleet" "$n"
+		size=$(xargs cat <"$work/fleet/list" | wc -c)
+		run "$work/merged.pb.gz" "$PROFTOOL" merge --files-from "$work/fleet/list"
+		keep
+		osize=$(stat -c %s "$work/merged.pb.gz")
+		about=", $n files; merged$(about_of "$work/merged.pb.gz")"
+		if command -v go >/dev/null 2>&1; then
+			# shellcheck disable=SC2046
+			baseline "go tool pprof -proto" "$work/gp" go tool pprof -proto $(cat "$work/fleet/list")
+		else
+			baseline "cat (go missing)" "$work/cat" xargs cat <"$work/fleet/list"
+		fi
+		restore
+		row "merge $n small pprof files (--files-from)" "$size" "$osize"
+		if test -n "${PROFTOOL_BASE:-}"; then
+			baseline "proftool at PROFTOOL_BASE" "$work/base" \
+				"$PROFTOOL_BASE" merge --files-from "$work/fleet/list"
+			restore
+			cmp -s "$work/merged.pb.gz" "$work/base" ||
+				{ echo "bench: PROFTOOL_BASE's merge of $n files differs" >&2; exit 1; }
+			row "merge $n small pprof files (outputs equal)" "$size" "$osize"
+		fi
+		rm -rf "$work/fleet"
+	done
+}
+if want fleet && ! want classic && have_format pprof 3; then
+	fleet_rows
+fi
 want classic || exit 0
 sh "$top/bench/gen-collapsed.sh" "$work/big.collapsed" "$stacks"
-size=$(stat -c %s "$work/big.collapsed")
+input_is "$work/big.collapsed"
 baseline "wc -l" "$work/wc" wc -l "$work/big.collapsed"
 run "$work/out" "$PROFTOOL" top --cum -n 30 "$work/big.collapsed"
 row "collapsed ($stacks stacks) -> top --cum" "$size" 0
@@ -432,7 +521,7 @@ row "collapsed -> collapsed (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu
 # pprof -> top: the collapsed stacks written as pprof by our writer
 if have_format pprof 3; then
 	"$PROFTOOL" convert --to pprof -o "$work/big.pb.gz" "$work/big.collapsed"
-	size=$(stat -c %s "$work/big.pb.gz")
+	input_is "$work/big.pb.gz"
 	if command -v go >/dev/null 2>&1; then
 		baseline "go tool pprof -top -cum" "$work/gp" go tool pprof -top -cum "$work/big.pb.gz"
 	else
@@ -448,7 +537,7 @@ fi
 # stackprof raw dump -> top, against the stackprof CLI
 if have_format stackprof 2 && command -v ruby >/dev/null 2>&1; then
 	ruby "$top/bench/gen-stackprof.rb" "$work/big.dump" "${BENCH_STACKPROF_COPIES:-1000}"
-	size=$(stat -c %s "$work/big.dump")
+	input_is "$work/big.dump"
 	if command -v stackprof >/dev/null 2>&1; then
 		baseline "stackprof --text" "$work/sp" stackprof --text "$work/big.dump"
 	else
@@ -463,7 +552,7 @@ fi
 # .cpuprofile -> top, against node's JSON.parse alone
 if have_format cpuprofile 2 && command -v node >/dev/null 2>&1; then
 	node "$top/bench/gen-cpuprofile.js" "$work/big.cpuprofile" "${BENCH_CPUPROFILE_COPIES:-4}"
-	size=$(stat -c %s "$work/big.cpuprofile")
+	input_is "$work/big.cpuprofile"
 	baseline "node JSON.parse" "$work/np" node -e \
 		'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/big.cpuprofile"
 	run "$work/out" "$PROFTOOL" top "$work/big.cpuprofile"
@@ -472,12 +561,28 @@ fi
 
 # writers: the same collapsed input, baseline cat
 baseline "cat" "$work/cat" cat "$work/big.collapsed"
-size=$(stat -c %s "$work/big.collapsed")
+input_is "$work/big.collapsed"
 for f in cpuprofile speedscope callgrind dot svg; do
 	have_format "$f" 3 || continue
 	run "$work/out" "$PROFTOOL" convert --to "$f" "$work/big.collapsed"
 	row "collapsed -> $f (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
+# the flame graph against inferno-flamegraph on the same collapsed stacks (issue 39: at
+# most 0.5x its CPU)
+if have_format svg 3; then
+	test -n "$inferno_why" || find_inferno || true
+	if test -z "$inferno_why"; then
+		run "$work/out" "$PROFTOOL" convert --to svg "$work/big.collapsed"
+		keep
+		baseline "inferno-flamegraph" "$work/isvg" inferno-flamegraph "$work/big.collapsed"
+		restore
+		row "collapsed ($stacks stacks) -> flame graph SVG" "$size" "$(stat -c %s "$work/out")"
+		rm -f "$work/isvg"
+	else
+		echo "| collapsed ($stacks stacks) -> flame graph SVG | | | | | | inferno: absent ($inferno_why) | |"
+	fi
+	baseline "cat" "$work/cat" cat "$work/big.collapsed"
+fi
 # pprof: its protobuf alone, then gzipped (level 1, as Go writes it)
 if have_format pprof 3; then
 	run "$work/out" "$PROFTOOL" convert --to pprof --no-gzip "$work/big.collapsed"
@@ -523,7 +628,7 @@ fi
 sh "$top/bench/gen-many.sh" "$work/many.collapsed" "${BENCH_MANY_STACKS:-60000}"
 readcpu "$work/many.collapsed"
 baseline "cat" "$work/cat" cat "$work/many.collapsed"
-size=$(stat -c %s "$work/many.collapsed")
+input_is "$work/many.collapsed"
 for f in callgrind dot svg; do
 	have_format "$f" 3 || continue
 	set -- --to "$f"
@@ -533,29 +638,11 @@ for f in callgrind dot svg; do
 	row "many functions -> convert $* (writer)" "$size" "$(stat -c %s "$work/out")" "$rcpu"
 done
 
-# Fleet merges (issue 23): 1,000 and 10,000 small real pprof files (the Go sample,
-# varied by bench/gen-fleet.sh), merged by proftool from a list, against go tool pprof
-# -proto on the same files in the same run; then export's output rate (its three tables).
 if have_format pprof 3; then
-	for n in ${BENCH_FLEET_FILES:-1000 10000}; do
-		sh "$top/bench/gen-fleet.sh" "$PROFTOOL" "$top/samples/go/cpu.pb.gz" "$work/fleet" "$n"
-		size=$(xargs cat <"$work/fleet/list" | wc -c)
-		run "$work/merged.pb.gz" "$PROFTOOL" merge --files-from "$work/fleet/list"
-		keep
-		osize=$(stat -c %s "$work/merged.pb.gz")
-		if command -v go >/dev/null 2>&1; then
-			# shellcheck disable=SC2046
-			baseline "go tool pprof -proto" "$work/gp" go tool pprof -proto $(cat "$work/fleet/list")
-		else
-			baseline "cat (go missing)" "$work/cat" xargs cat <"$work/fleet/list"
-		fi
-		restore
-		row "merge $n small pprof files (--files-from)" "$size" "$osize"
-		rm -rf "$work/fleet"
-	done
+	fleet_rows
 	readcpu "$work/big.collapsed"
 	baseline "cat" "$work/cat" cat "$work/big.collapsed"
-	size=$(stat -c %s "$work/big.collapsed")
+	input_is "$work/big.collapsed"
 	for t in tsv csv; do
 		run /dev/null "$PROFTOOL" export --to $t -o "$work/tables" "$work/big.collapsed"
 		row "collapsed -> export --to $t (writer; output: the three tables)" "$size" \

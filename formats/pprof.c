@@ -1,7 +1,9 @@
 /* pprof.c: pprof's profile.proto (perftools.profiles), gzipped or raw, read and written.
  * The reader first walks the wire format itself as it arrives, so a malformed input is
  * reported at its byte offset (and garbage fails at once), then lets protobuf-c decode
- * the profile without its samples, then each sample on its own, and checks every index.
+ * the profile without its samples, decodes each sample on its own by hand (protobuf-c's
+ * structs cost more than the reading on profiles of many samples or many files), and
+ * checks every index.
  * See formats/pprof.md for how the message maps into the model. */
 #include "config.h"
 
@@ -20,8 +22,6 @@
 #include "util/xalloc.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__Sample PbSample;
-typedef Perftools__Profiles__Label PbLabel;
 typedef Perftools__Profiles__Mapping PbMapping;
 typedef Perftools__Profiles__Location PbLocation;
 typedef Perftools__Profiles__Line PbLine;
@@ -283,11 +283,24 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
  * levels), never by the input. */
 static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 {
+	const unsigned char *b = s->buf;
+	enum msg_kind sub;
 	size_t i = start;
 
-	while (i < end)
+	while (i < end) {
+		/* the common field, a one-byte tag (field number 1 to 15) of wire type 0
+		 * with a one-byte value, where the schema allows a varint: always valid */
+		if (b[i] < 0x80 && (b[i] & 7) == 0 && b[i] >= 8 && end - i >= 2 &&
+		    b[i + 1] < 0x80) {
+			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
+			if (k != F_MSG && k != F_BYTES) {
+				i += 2;
+				continue;
+			}
+		}
 		if (scan_field(s, m, &i, end, 0) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -397,6 +410,18 @@ static int pprof_detect(const unsigned char *head, size_t len)
 
 /* ---- reading ---- */
 
+/* One Sample message as decoded by decode_sample: its repeated fields in the order they
+ * came, the buffers reused from sample to sample. */
+struct label_msg {
+	int64_t key, str, num, num_unit;
+};
+struct sample_msg {
+	uint64_t *loc;
+	uint64_t *val; /* int64 values travel as their two's complement varint */
+	struct label_msg *lab;
+	size_t nloc, nval, nlab, loc_alloc, val_alloc, lab_alloc;
+};
+
 struct reader {
 	struct pt_profile *p;
 	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
@@ -413,6 +438,7 @@ struct reader {
 	size_t stack_alloc;
 	struct pt_label *labels;
 	size_t labels_alloc;
+	struct sample_msg sm; /* the sample being decoded (decode_sample) */
 	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
 	int pruning, has_keep;
 	struct pt_pattern *drop, *keep;
@@ -717,62 +743,6 @@ static int read_locations(struct reader *r)
 	return 0;
 }
 
-/* A bump allocator for protobuf-c: each sample is decoded into it and dropped at once
- * by bump_reset, so the samples cost no malloc/free pairs and no memory beyond the
- * largest one. */
-struct bump {
-	unsigned char *buf;
-	size_t cap, used;
-	void **big; /* requests that did not fit, freed by the next reset */
-	size_t nbig, big_alloc, big_bytes;
-};
-
-static void *bump_alloc(void *data, size_t size)
-{
-	struct bump *b = data;
-	void *ret;
-
-	size = (size + 15) & ~(size_t)15;
-	if (size <= b->cap - b->used) {
-		ret = b->buf + b->used;
-		b->used += size;
-		return ret;
-	}
-	PT_ALLOC_GROW(b->big, b->nbig + 1, b->big_alloc);
-	ret = b->big[b->nbig++] = pt_xmalloc(size);
-	b->big_bytes += size;
-	return ret;
-}
-
-static void bump_free(void *data, void *ptr)
-{
-	(void)data;
-	(void)ptr;
-}
-
-static void bump_reset(struct bump *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->nbig; i++)
-		free(b->big[i]);
-	if (b->nbig) {
-		/* make the next sample of this size fit */
-		size_t want = 2 * (b->used + b->big_bytes);
-		free(b->buf);
-		b->buf = pt_xmalloc(want);
-		b->cap = want;
-	}
-	b->nbig = b->big_bytes = b->used = 0;
-}
-
-static void bump_release(struct bump *b)
-{
-	bump_reset(b);
-	free(b->buf);
-	free(b->big);
-}
-
 /* profile location index for pprof location id `id`, or UINT32_MAX */
 static uint32_t loc_index(const struct reader *r, uint64_t id)
 {
@@ -800,34 +770,135 @@ static void index_locations(struct reader *r)
 		r->loc_dense[r->pb->location[i]->id] = (uint32_t)i;
 }
 
-static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
+/* Field `f` of wire type `wt` at b[*i ..): its varint in *v (wire type 0) or its bytes
+ * [*i, *i + *len) (wire type 2, *i left at their start); other wire types skipped.
+ * 1, or 0 if the field does not fit before end (which the pre-scan rules out). */
+static int next_field(const unsigned char *b, size_t *i, size_t end, uint64_t *f, unsigned *wt,
+		      uint64_t *v)
 {
+	uint64_t tag;
+
+	if (get_varint(b, i, end, &tag) <= 0)
+		return 0;
+	*f = tag >> 3;
+	*wt = (unsigned)(tag & 7);
+	switch (*wt) {
+	case 0:
+	case 2:
+		if (get_varint(b, i, end, v) <= 0)
+			return 0;
+		return *wt == 0 || *v <= end - *i;
+	case 1:
+	case 5:
+		if (end - *i < (*wt == 1 ? 8u : 4u))
+			return 0;
+		*i += *wt == 1 ? 8 : 4;
+		return 1;
+	}
+	return 0;
+}
+
+/* the varints of field value v (wire type 0) or of the packed run b[*i, *i + v) (wire
+ * type 2) appended to *out, as protobuf-c appends a repeated number's elements */
+static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t v,
+		       uint64_t **out, size_t *n, size_t *alloc)
+{
+	size_t end;
+
+	if (wt == 0) {
+		PT_ALLOC_GROW(*out, *n + 1, *alloc);
+		(*out)[(*n)++] = v;
+		return 1;
+	}
+	if (wt != 2)
+		return 1; /* a number of fixed width is not ours: skipped, as protobuf-c does */
+	end = *i + (size_t)v;
+	while (*i < end) {
+		PT_ALLOC_GROW(*out, *n + 1, *alloc);
+		if (get_varint(b, i, end, &(*out)[*n]) <= 0)
+			return 0;
+		(*n)++;
+	}
+	return 1;
+}
+
+/* one Label message, b[i, end): a scalar given twice keeps its last value */
+static int decode_label(const unsigned char *b, size_t i, size_t end, struct label_msg *l)
+{
+	uint64_t f, v = 0;
+	unsigned wt;
+
+	memset(l, 0, sizeof(*l));
+	while (i < end) {
+		if (!next_field(b, &i, end, &f, &wt, &v))
+			return 0;
+		if (wt == 2)
+			i += (size_t)v;
+		else if (wt == 0 && f >= 1 && f <= 4)
+			(&l->key)[f - 1] = (int64_t)v;
+	}
+	return 1;
+}
+
+/* One Sample message, b[i, end), decoded into r->sm by hand, with protobuf-c's rules
+ * (location_id and value packed or not, in any mix; unknown fields skipped). The
+ * pre-scan has checked the wire format: every varint whole, every length within its
+ * message, every known field of its wire type. 1 if decoded, 0 if not. */
+static int decode_sample(struct reader *r, const unsigned char *b, size_t i, size_t end)
+{
+	struct sample_msg *sm = &r->sm;
+	uint64_t f, v = 0;
+	unsigned wt;
+	int ok = 1;
+
+	sm->nloc = sm->nval = sm->nlab = 0;
+	while (ok && i < end) {
+		if (!next_field(b, &i, end, &f, &wt, &v))
+			return 0;
+		if (f == 1) {
+			ok = add_numbers(b, &i, wt, v, &sm->loc, &sm->nloc, &sm->loc_alloc);
+		} else if (f == 2) {
+			ok = add_numbers(b, &i, wt, v, &sm->val, &sm->nval, &sm->val_alloc);
+		} else if (f == 3 && wt == 2) {
+			PT_ALLOC_GROW(sm->lab, sm->nlab + 1, sm->lab_alloc);
+			ok = decode_label(b, i, i + (size_t)v, &sm->lab[sm->nlab++]);
+			i += (size_t)v;
+		} else if (wt == 2) {
+			i += (size_t)v;
+		}
+	}
+	return ok;
+}
+
+static int read_sample(struct reader *r, uint64_t off)
+{
+	const struct sample_msg *ps = &r->sm;
 	size_t n = 0, j, first = 0;
 	uint32_t ls;
 
-	if (ps->n_value != r->pb->n_sample_type)
+	if (ps->nval != r->pb->n_sample_type)
 		return pt_diag_error_at(r->d, off,
 					"sample has %zu values, the profile has %zu sample types",
-					ps->n_value, r->pb->n_sample_type);
+					ps->nval, r->pb->n_sample_type);
 	if (r->pruning) {
-		uint32_t *locs = pt_xreallocarray(NULL, ps->n_location_id + 1, sizeof(uint32_t));
-		for (j = 0; j < ps->n_location_id; j++) {
-			locs[j] = loc_index(r, ps->location_id[j]);
+		uint32_t *locs = pt_xreallocarray(NULL, ps->nloc + 1, sizeof(uint32_t));
+		for (j = 0; j < ps->nloc; j++) {
+			locs[j] = loc_index(r, ps->loc[j]);
 			if (locs[j] == UINT32_MAX)
 				break;
 		}
-		if (j == ps->n_location_id)
+		if (j == ps->nloc)
 			first = prune_sample(r, locs, j);
 		free(locs);
 	}
-	for (j = first; j < ps->n_location_id; j++) {
-		uint32_t loc = loc_index(r, ps->location_id[j]);
+	for (j = first; j < ps->nloc; j++) {
+		uint32_t loc = loc_index(r, ps->loc[j]);
 		size_t len, start;
 		if (loc == UINT32_MAX)
 			return pt_diag_error_at(r->d, off,
 						"sample refers to location id %" PRIu64
 						", which does not exist",
-						ps->location_id[j]);
+						ps->loc[j]);
 		start = r->loc_start[loc] + (r->pruning ? r->loc_cut[loc] : 0);
 		len = r->loc_start[loc + 1] - start;
 		PT_ALLOC_GROW(r->stack, n + len, r->stack_alloc);
@@ -837,9 +908,9 @@ static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 			memcpy(r->stack + n, r->loc_frames + start, len * sizeof(*r->stack));
 		n += len;
 	}
-	PT_ALLOC_GROW(r->labels, ps->n_label + 1, r->labels_alloc);
-	for (j = 0; j < ps->n_label; j++) {
-		const PbLabel *pl = ps->label[j];
+	PT_ALLOC_GROW(r->labels, ps->nlab + 1, r->labels_alloc);
+	for (j = 0; j < ps->nlab; j++) {
+		const struct label_msg *pl = &ps->lab[j];
 		struct pt_label *l = &r->labels[j];
 		memset(l, 0, sizeof(*l));
 		if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
@@ -848,39 +919,28 @@ static int read_sample(struct reader *r, const PbSample *ps, uint64_t off)
 			return -1;
 		l->num = l->str ? 0 : pl->num;
 	}
-	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->n_label);
-	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, ps->value, 0);
+	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
+	/* read as int64_t, the signed type of the same width (C11 6.5p7) */
+	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, (const int64_t *)ps->val, 0);
 	return 0;
 }
 
 /* decode the samples one at a time from their places in the input */
 static int read_samples(struct reader *r)
 {
-	struct bump b;
-	ProtobufCAllocator alloc;
 	size_t i;
 	int ret = 0;
 
-	memset(&b, 0, sizeof(b));
-	b.cap = 1 << 16;
-	b.buf = pt_xmalloc(b.cap);
-	alloc.alloc = bump_alloc;
-	alloc.free = bump_free;
-	alloc.allocator_data = &b;
 	index_locations(r);
 	pt_sink_frames_complete(r->sink, r->p);
 	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
 		uint64_t off = where(r, 2, i);
-		PbSample *ps = perftools__profiles__sample__unpack(&alloc, r->s->sample_len[i],
-								   r->s->buf + r->s->sample_pos[i]);
-		if (!ps)
-			ret = pt_diag_error_at(r->d, off,
-					       "protobuf-c could not decode this sample");
+		size_t at = r->s->sample_pos[i];
+		if (!decode_sample(r, r->s->buf, at, at + r->s->sample_len[i]))
+			ret = pt_diag_error_at(r->d, off, "could not decode this sample");
 		else
-			ret = read_sample(r, ps, off);
-		bump_reset(&b);
+			ret = read_sample(r, off);
 	}
-	bump_release(&b);
 	return ret;
 }
 
@@ -941,14 +1001,20 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	const unsigned char *data = NULL;
 	size_t len = 0;
 	PbProfile *pb = NULL;
+	struct pt_hash_key key, k;
 	int ret = -1;
 
 	(void)o;
 	memset(&s, 0, sizeof(s));
 	memset(&r, 0, sizeof(r));
-	pt_map_init(&r.funcs);
-	pt_map_init(&r.mappings);
-	pt_map_init(&r.locs);
+	/* one system call for the three tables' keys */
+	pt_hash_key_init(&key);
+	pt_hash_key_derive(&key, 0, &k);
+	pt_map_init_key(&r.funcs, &k);
+	pt_hash_key_derive(&key, 1, &k);
+	pt_map_init_key(&r.mappings, &k);
+	pt_hash_key_derive(&key, 2, &k);
+	pt_map_init_key(&r.locs, &k);
 	s.base = pt_input_tell(in);
 	s.d = d;
 	if (scan_input(&s, in, &data, &len) < 0)
@@ -978,6 +1044,9 @@ out:
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
+	free(r.sm.loc);
+	free(r.sm.val);
+	free(r.sm.lab);
 	pt_pattern_free(r.drop);
 	pt_pattern_free(r.keep);
 	free(r.func_drops);

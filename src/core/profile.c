@@ -15,16 +15,23 @@
 
 void pt_profile_init(struct pt_profile *p)
 {
+	struct pt_hash_key key, k[8];
+	unsigned i;
+
 	memset(p, 0, sizeof(*p));
 	pt_arena_init(&p->arena);
-	pt_intern_init(&p->strings, &p->arena);
-	pt_intern_init(&p->func_keys, &p->arena);
-	pt_intern_init(&p->mapping_keys, &p->arena);
-	pt_intern_init(&p->frame_keys, &p->arena);
-	pt_intern_init(&p->labelset_keys, &p->arena);
-	pt_map_init(&p->children);
-	pt_map_init(&p->sample_index);
-	pt_map_init(&p->renamed);
+	/* one system call for the eight tables' keys */
+	pt_hash_key_init(&key);
+	for (i = 0; i < 8; i++)
+		pt_hash_key_derive(&key, i, &k[i]);
+	pt_intern_init_key(&p->strings, &p->arena, &k[0]);
+	pt_intern_init_key(&p->func_keys, &p->arena, &k[1]);
+	pt_intern_init_key(&p->mapping_keys, &p->arena, &k[2]);
+	pt_intern_init_key(&p->frame_keys, &p->arena, &k[3]);
+	pt_intern_init_key(&p->labelset_keys, &p->arena, &k[4]);
+	pt_map_init_key(&p->children, &k[5]);
+	pt_map_init_key(&p->sample_index, &k[6]);
+	pt_map_init_key(&p->renamed, &k[7]);
 
 	/* id 0 of each table is a placeholder, matching key id 0 ("") */
 	PT_ALLOC_GROW(p->funcs, 1, p->funcs_alloc);

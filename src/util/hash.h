@@ -116,4 +116,16 @@ static inline uint64_t pt_hash_u64(const struct pt_hash_key *key, uint64_t x)
 	return pt_sip_finish(&s, (uint64_t)8 << 56);
 }
 
+/* key number n of a family drawn from one fresh key: SipHash is a pseudo-random
+ * function, so each is as unknown as a key of its own, without a system call per table
+ * (a profile makes eight tables, and merge reads a profile per file) */
+static inline void pt_hash_key_derive(const struct pt_hash_key *from, uint64_t n,
+				      struct pt_hash_key *out)
+{
+	struct pt_hash_key k;
+	k.k0 = pt_hash_u64(from, 2 * n);
+	k.k1 = pt_hash_u64(from, 2 * n + 1);
+	*out = k;
+}
+
 #endif

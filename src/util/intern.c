@@ -31,9 +31,16 @@ static void rehash(struct pt_intern *t, uint32_t nslots)
 
 void pt_intern_init(struct pt_intern *t, struct pt_arena *arena)
 {
+	struct pt_hash_key key;
+	pt_hash_key_init(&key);
+	pt_intern_init_key(t, arena, &key);
+}
+
+void pt_intern_init_key(struct pt_intern *t, struct pt_arena *arena, const struct pt_hash_key *key)
+{
 	memset(t, 0, sizeof(*t));
 	t->arena = arena;
-	pt_hash_key_init(&t->key);
+	t->key = *key;
 	rehash(t, 64);
 	pt_intern(t, "", 0);
 }

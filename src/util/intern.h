@@ -29,6 +29,8 @@ struct pt_intern {
 };
 
 void pt_intern_init(struct pt_intern *t, struct pt_arena *arena);
+/* the same with the given key (pt_hash_key_derive), for a family of tables */
+void pt_intern_init_key(struct pt_intern *t, struct pt_arena *arena, const struct pt_hash_key *key);
 void pt_intern_release(struct pt_intern *t);
 /* id of the string, adding it if new */
 uint32_t pt_intern(struct pt_intern *t, const void *s, size_t len);

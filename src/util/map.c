@@ -19,8 +19,15 @@ static void alloc_slots(struct pt_map *m, uint32_t nslots)
 
 void pt_map_init(struct pt_map *m)
 {
+	struct pt_hash_key key;
+	pt_hash_key_init(&key);
+	pt_map_init_key(m, &key);
+}
+
+void pt_map_init_key(struct pt_map *m, const struct pt_hash_key *key)
+{
 	m->n = 0;
-	pt_hash_key_init(&m->key);
+	m->key = *key;
 	alloc_slots(m, 64);
 }
 

@@ -19,6 +19,8 @@ struct pt_map {
 };
 
 void pt_map_init(struct pt_map *m);
+/* the same with the given key (pt_hash_key_derive), for a family of tables */
+void pt_map_init_key(struct pt_map *m, const struct pt_hash_key *key);
 void pt_map_release(struct pt_map *m);
 /* value for key, or UINT32_MAX */
 uint32_t pt_map_get(const struct pt_map *m, uint64_t key);
