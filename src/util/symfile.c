@@ -60,6 +60,7 @@ struct dw_api {
 struct sym {
 	uint64_t addr, size;
 	const char *name;
+	int index; /* in the symbol table */
 };
 
 struct pt_symfile {
@@ -282,10 +283,11 @@ static int sym_cmp(const void *a, const void *b)
 	const struct sym *x = a, *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* at one address the sized symbol first, then a global one's name order */
+	/* aliases at one address: the sized one, then the one first in the table (as
+	 * binutils' addr2line picks a constructor's C2 name over its C1 alias) */
 	if ((x->size == 0) != (y->size == 0))
 		return x->size ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static void build_syms(struct pt_symfile *f)
@@ -309,14 +311,15 @@ static void build_syms(struct pt_symfile *f)
 		PT_ALLOC_GROW(f->syms, f->nsyms + 1, alloc);
 		f->syms[f->nsyms].addr = a;
 		f->syms[f->nsyms].size = s.st_size;
+		f->syms[f->nsyms].index = i;
 		f->syms[f->nsyms++].name = name;
 	}
 	if (f->nsyms)
 		qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
 }
 
-/* the symbol covering addr: the last starting at or below it, within its size (a
- * symbol of size 0 covers up to the next one) */
+/* the symbol of addr: the last starting at or below it, whatever its size (the
+ * padding after a function is named by it, as binutils' addr2line names it) */
 static const char *sym_at(struct pt_symfile *f, uint64_t addr)
 {
 	size_t lo = 0, hi;
@@ -331,16 +334,12 @@ static const char *sym_at(struct pt_symfile *f, uint64_t addr)
 		else
 			hi = mid;
 	}
-	while (lo > 0) {
-		const struct sym *s = &f->syms[lo - 1];
+	if (lo > 0) {
 		size_t first = lo - 1;
 		/* the first (sized) one of the symbols at this address */
-		while (first > 0 && f->syms[first - 1].addr == s->addr)
+		while (first > 0 && f->syms[first - 1].addr == f->syms[lo - 1].addr)
 			first--;
-		s = &f->syms[first];
-		if (!s->size || addr < s->addr + s->size)
-			return s->name;
-		return NULL;
+		return f->syms[first].name;
 	}
 	return NULL;
 }
