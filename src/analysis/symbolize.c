@@ -21,6 +21,8 @@ struct pt_symbin {
 	/* the binary itself when f is its separate debug file (whose segments have no
 	 * file offsets): the layout that places a mapping; NULL: f's own */
 	struct pt_symfile *layout;
+	char *path;	 /* f's path (malloc'd), for the warnings */
+	int told_dwarf; /* its damaged DWARF was said */
 };
 
 static void warn(struct pt_symbolizer *s, const char *fmt, const char *a, const char *b)
@@ -35,7 +37,7 @@ static void warn(struct pt_symbolizer *s, const char *fmt, const char *a, const 
 /* Try one candidate: 1 and *best replaced when it is the binary (its build id matches
  * when one is asked for, and it has symbols); a file without symbols is kept in *best
  * only while nothing better is found. Other failures are noted in *why once. */
-static int try_file(struct pt_symbolizer *s, const char *path, const char *id,
+static int try_file(const char *path, const char *id,
 		    struct pt_symbin *best, struct pt_buf *why)
 {
 	struct pt_symfile *f;
@@ -54,8 +56,6 @@ static int try_file(struct pt_symbolizer *s, const char *path, const char *id,
 		pt_symfile_close(f);
 		return 0;
 	}
-	if (pt_symfile_dwarf_broken(f))
-		warn(s, "cannot read the DWARF of '%s%s': names from its symbol table", path, "");
 	if (!pt_symfile_has_symbols(f) && best->f) {
 		pt_symfile_close(f);
 		return 0;
@@ -65,6 +65,8 @@ static int try_file(struct pt_symbolizer *s, const char *path, const char *id,
 	else
 		pt_symfile_close(best->f);
 	best->f = f;
+	free(best->path);
+	best->path = pt_xstrdup(path);
 	return pt_symfile_has_symbols(f);
 }
 
@@ -80,7 +82,7 @@ static void join(struct pt_buf *out, const char *dir, size_t dn, const char *a, 
 }
 
 /* the candidates of one search directory, in pprof's order */
-static int try_dir(struct pt_symbolizer *s, const char *dir, size_t dn, const char *file,
+static int try_dir(const char *dir, size_t dn, const char *file,
 		   const char *id, struct pt_symbin *best, struct pt_buf *why)
 {
 	struct pt_buf path = PT_BUF_INIT, tail = PT_BUF_INIT;
@@ -91,59 +93,76 @@ static int try_dir(struct pt_symbolizer *s, const char *dir, size_t dn, const ch
 	if (*id && strlen(id) > 2) {
 		pt_buf_addf(&tail, "%s/%s", id, base);
 		join(&path, dir, dn, tail.buf, "");
-		found = *base && try_file(s, path.buf, id, best, why);
+		found = *base && try_file(path.buf, id, best, why);
 		pt_buf_reset(&tail);
 		pt_buf_addf(&tail, "%.2s/%s.debug", id, id + 2);
 		join(&path, dir, dn, tail.buf, "");
-		found = found || try_file(s, path.buf, id, best, why);
+		found = found || try_file(path.buf, id, best, why);
 		join(&path, dir, dn, ".build-id/", tail.buf);
-		found = found || try_file(s, path.buf, id, best, why);
+		found = found || try_file(path.buf, id, best, why);
 		if (*file) {
 			pt_buf_reset(&tail);
 			pt_buf_addf(&tail, "%s/%s", file, id);
 			join(&path, dir, dn, tail.buf, "");
-			found = found || try_file(s, path.buf, id, best, why);
+			found = found || try_file(path.buf, id, best, why);
 		}
 	}
 	if (*base && !found) {
 		join(&path, dir, dn, base, "");
-		found = try_file(s, path.buf, id, best, why);
+		found = try_file(path.buf, id, best, why);
 		join(&path, dir, dn, file, "");
-		found = found || try_file(s, path.buf, id, best, why);
+		found = found || try_file(path.buf, id, best, why);
 		join(&path, dir, dn, file, ".debug");
-		found = found || try_file(s, path.buf, id, best, why);
+		found = found || try_file(path.buf, id, best, why);
 	}
 	pt_buf_release(&path);
 	pt_buf_release(&tail);
 	return found;
 }
 
-/* the binary of a file name and build id into best (best->f NULL: none, said once why) */
-static void locate(struct pt_symbolizer *s, const char *file, const char *id, struct pt_symbin *best)
+/* every directory of the search path, then DEBUG_DIR, by file name (when file is not
+ * "") and build id, until one has the binary with symbols */
+static int search(struct pt_symbolizer *s, const char *file, const char *id,
+		  struct pt_symbin *best, struct pt_buf *why)
 {
-	struct pt_buf why = PT_BUF_INIT;
 	const char *dir = s->search;
 	int found = 0;
 
-	if (*file == '/')
-		found = try_file(s, file, id, best, &why);
 	while (!found && dir && *dir) {
 		const char *end = strchr(dir, ':');
 		size_t dn = end ? (size_t)(end - dir) : strlen(dir);
 		if (dn)
-			found = try_dir(s, dir, dn, file, id, best, &why);
+			found = try_dir(dir, dn, file, id, best, why);
 		dir = end ? end + 1 : NULL;
 	}
-	/* a binary without symbols (Debian's libraries): its debug file where gdb and
-	 * addr2line look, by the build id the binary has */
-	if (!found && best->f && *pt_symfile_build_id(best->f) && strcmp(id, pt_symfile_build_id(best->f))) {
+	/* where gdb and addr2line find the debug files of Debian's -dbg packages */
+	if (!found && *id)
+		found = try_dir(DEBUG_DIR, strlen(DEBUG_DIR), "", id, best, why);
+	return found;
+}
+
+/* the binary of a file name and build id into best (best->f NULL: none, said once why) */
+static void locate(struct pt_symbolizer *s, const char *file, const char *id,
+		   struct pt_symbin *best)
+{
+	struct pt_buf why = PT_BUF_INIT;
+	int found = 0;
+
+	if (*file == '/')
+		found = try_file(file, id, best, &why);
+	if (!found)
+		found = search(s, file, id, best, &why);
+	/* a binary without symbols (stripped): its debug file, by the build id it has */
+	if (!found && best->f && !*id && *pt_symfile_build_id(best->f)) {
 		struct pt_buf bid = PT_BUF_INIT;
 		pt_buf_addstr(&bid, pt_symfile_build_id(best->f));
-		try_dir(s, DEBUG_DIR, strlen(DEBUG_DIR), "", bid.buf, best, &why);
+		search(s, "", bid.buf, best, &why);
 		pt_buf_release(&bid);
-	} else if (!found && *id) {
-		try_dir(s, DEBUG_DIR, strlen(DEBUG_DIR), "", id, best, &why);
 	}
+	if (best->f && !pt_symfile_has_symbols(best->f))
+		warn(s, "cannot symbolize '%s' well: it has no symbols but its exported ones (a "
+			"stripped binary? see --binary-path)%s",
+		     best->path, "");
 	if (!best->f) {
 		const char *name = *file ? file : id;
 		if (why.len)
@@ -201,6 +220,7 @@ static uint32_t mapping_bin(struct pt_symbolizer *s, struct pt_profile *p, uint3
 static void resolve(struct pt_symbolizer *s, struct pt_profile *p, uint32_t id)
 {
 	struct pt_symframe fr[MAX_INLINE];
+	struct pt_symbin *bin;
 	struct pt_frame f = p->frames[id];
 	struct pt_mapping *mp;
 	uint32_t b;
@@ -210,7 +230,13 @@ static void resolve(struct pt_symbolizer *s, struct pt_profile *p, uint32_t id)
 		return;
 	if (!(b = mapping_bin(s, p, f.mapping)))
 		return;
-	n = pt_symfile_lookup(s->bins[b - 1].f, f.addr - s->map_base[f.mapping], fr, MAX_INLINE);
+	bin = &s->bins[b - 1];
+	n = pt_symfile_lookup(bin->f, f.addr - s->map_base[f.mapping], fr, MAX_INLINE);
+	if (!bin->told_dwarf && pt_symfile_dwarf_broken(bin->f)) {
+		warn(s, "cannot read the DWARF of '%s': names from its symbol table%s", bin->path,
+		     "");
+		bin->told_dwarf = 1;
+	}
 	if (!n || !fr[n - 1].name)
 		return;
 	f.flags &= ~(uint32_t)PT_FRAME_NO_SYMBOL;
@@ -320,6 +346,7 @@ void pt_symbolizer_release(struct pt_symbolizer *s)
 	for (i = 0; i < s->nbins; i++) {
 		pt_symfile_close(s->bins[i].f);
 		pt_symfile_close(s->bins[i].layout);
+		free(s->bins[i].path);
 	}
 	free(s->bins);
 	free(s->map_bin);

@@ -72,6 +72,7 @@ struct pt_symfile {
 	Elf *elf;
 	char build_id[129];
 	int has_symtab, has_debug, dwarf_ok;
+	int dwarf_errors; /* lookups whose unit's DIEs could not be read */
 	struct sym *syms; /* sorted by address, made on the first lookup */
 	size_t nsyms;
 	int syms_ready;
@@ -238,7 +239,7 @@ int pt_symfile_has_symbols(const struct pt_symfile *f)
 
 int pt_symfile_dwarf_broken(const struct pt_symfile *f)
 {
-	return f->has_debug && !f->dwarf_ok;
+	return (f->has_debug && !f->dwarf_ok) || f->dwarf_errors;
 }
 
 uint64_t pt_symfile_base(const struct pt_symfile *f, uint64_t start, uint64_t limit,
@@ -396,6 +397,8 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	/* the lexical scopes of addr: past an inlined subroutine they are those of its
 	 * definition, so the chain of callers is its own containing DIEs */
 	n = f->api.getscopes(cu, addr - bias, &scopes);
+	if (n < 0)
+		f->dwarf_errors++;
 	for (i = 0; i < n; i++) {
 		int tag = f->api.tag(&scopes[i]);
 		if (tag == DW_TAG_inlined_subroutine) {
@@ -403,6 +406,8 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 			free(scopes);
 			scopes = NULL;
 			n = f->api.getscopes_die(&inl, &scopes);
+			if (n < 0)
+				f->dwarf_errors++;
 			i = 0;
 			break;
 		}

@@ -32,7 +32,9 @@ void pt_symfile_close(struct pt_symfile *f);
 const char *pt_symfile_build_id(const struct pt_symfile *f);
 /* 1 if the file has DWARF or a full symbol table (.symtab), not only .dynsym */
 int pt_symfile_has_symbols(const struct pt_symfile *f);
-/* 1 if the file's DWARF could not be read although it has debug sections (damaged) */
+/* 1 if the file's DWARF could not be read although it has debug sections, or a lookup
+ * met a unit it could not read (damaged, truncated): such addresses are named by the
+ * symbol table */
 int pt_symfile_dwarf_broken(const struct pt_symfile *f);
 
 /* pprof's GetBase: what to subtract from an address in the mapping (start, limit,
