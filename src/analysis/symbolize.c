@@ -21,7 +21,7 @@ struct pt_symbin {
 	/* the binary itself when f is its separate debug file (whose segments have no
 	 * file offsets): the layout that places a mapping; NULL: f's own */
 	struct pt_symfile *layout;
-	char *path;	 /* f's path (malloc'd), for the warnings */
+	char *path;	/* f's path (malloc'd), for the warnings */
 	int told_dwarf; /* its damaged DWARF was said */
 };
 
@@ -37,8 +37,7 @@ static void warn(struct pt_symbolizer *s, const char *fmt, const char *a, const 
 /* Try one candidate: 1 and *best replaced when it is the binary (its build id matches
  * when one is asked for, and it has symbols); a file without symbols is kept in *best
  * only while nothing better is found. Other failures are noted in *why once. */
-static int try_file(const char *path, const char *id,
-		    struct pt_symbin *best, struct pt_buf *why)
+static int try_file(const char *path, const char *id, struct pt_symbin *best, struct pt_buf *why)
 {
 	struct pt_symfile *f;
 	struct pt_diag d;
@@ -82,8 +81,8 @@ static void join(struct pt_buf *out, const char *dir, size_t dn, const char *a, 
 }
 
 /* the candidates of one search directory, in pprof's order */
-static int try_dir(const char *dir, size_t dn, const char *file,
-		   const char *id, struct pt_symbin *best, struct pt_buf *why)
+static int try_dir(const char *dir, size_t dn, const char *file, const char *id,
+		   struct pt_symbin *best, struct pt_buf *why)
 {
 	struct pt_buf path = PT_BUF_INIT, tail = PT_BUF_INIT;
 	const char *base = strrchr(file, '/');
@@ -122,8 +121,8 @@ static int try_dir(const char *dir, size_t dn, const char *file,
 
 /* every directory of the search path, then DEBUG_DIR, by file name (when file is not
  * "") and build id, until one has the binary with symbols */
-static int search(struct pt_symbolizer *s, const char *file, const char *id,
-		  struct pt_symbin *best, struct pt_buf *why)
+static int search(struct pt_symbolizer *s, const char *file, const char *id, struct pt_symbin *best,
+		  struct pt_buf *why)
 {
 	const char *dir = s->search;
 	int found = 0;
@@ -160,16 +159,18 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 		pt_buf_release(&bid);
 	}
 	if (best->f && !pt_symfile_has_symbols(best->f))
-		warn(s, "cannot symbolize '%s' well: it has no symbols but its exported ones (a "
-			"stripped binary? see --binary-path)%s",
+		warn(s,
+		     "cannot symbolize '%s' well: it has no symbols but its exported ones (a "
+		     "stripped binary? see --binary-path)%s",
 		     best->path, "");
 	if (!best->f) {
 		const char *name = *file ? file : id;
 		if (why.len)
 			warn(s, "cannot symbolize '%s': %s", name, why.buf);
 		else if (*id)
-			warn(s, "cannot symbolize '%s': no binary with build id %s found (see "
-				"--binary-path)",
+			warn(s,
+			     "cannot symbolize '%s': no binary with build id %s found (see "
+			     "--binary-path)",
 			     name, id);
 		else
 			warn(s, "cannot symbolize '%s': binary not found (see --binary-path)%s",
@@ -276,8 +277,8 @@ static void catch_up(struct pt_symbolizer *s, struct pt_profile *p)
 	}
 }
 
-static void forward(struct pt_symbolizer *s, struct pt_profile *p, const uint32_t *frames,
-		    size_t n, int leaf_first, uint32_t labels, const int64_t *values, int64_t time)
+static void forward(struct pt_symbolizer *s, struct pt_profile *p, const uint32_t *frames, size_t n,
+		    int leaf_first, uint32_t labels, const int64_t *values, int64_t time)
 {
 	if (s->inner)
 		s->inner->sample(s->inner, p, frames, n, leaf_first, labels, values, time);
@@ -286,9 +287,8 @@ static void forward(struct pt_symbolizer *s, struct pt_profile *p, const uint32_
 					      values, time);
 }
 
-static void sym_sample(struct pt_sink *sink, struct pt_profile *p, const uint32_t *frames,
-		       size_t n, int leaf_first, uint32_t labels, const int64_t *values,
-		       int64_t time)
+static void sym_sample(struct pt_sink *sink, struct pt_profile *p, const uint32_t *frames, size_t n,
+		       int leaf_first, uint32_t labels, const int64_t *values, int64_t time)
 {
 	struct pt_symbolizer *s = (struct pt_symbolizer *)sink;
 	size_t i, k = 0;

@@ -5,7 +5,9 @@
  * go tool pprof finds it: its own path, then each directory of the search path by
  * build id (DIR/ID/NAME, DIR/xx/yyyy.debug, DIR/.build-id/xx/yyyy.debug, DIR/NAME/ID)
  * and by name (DIR/BASENAME, DIR/PATH, DIR/PATH.debug). An address nothing names keeps
- * its frame. Each binary is opened once; each address is looked up once. */
+ * its frame. Each binary is opened once; each address is looked up once. The command
+ * hands it to the readers whose rows make such frames (pt_read_opts.addr_sink), so
+ * the others keep their own paths to the tree. */
 #ifndef PT_SYMBOLIZE_H
 #define PT_SYMBOLIZE_H
 
@@ -19,7 +21,7 @@
 struct pt_symfile;
 
 struct pt_symbolizer {
-	struct pt_sink sink; /* first: the reader's o->sink points here */
+	struct pt_sink sink;   /* first: the reader's o->sink points here */
 	struct pt_sink *inner; /* the command's sink, NULL: the tree */
 	const char *search;    /* DIR:DIR..., not owned; NULL or "" for none */
 	/* one entry per binary (file and build id); per mapping id, its binary + 1 and

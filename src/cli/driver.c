@@ -202,7 +202,7 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	/* addresses named before the stacks reach the fold or the tree */
 	pt_symbolizer_init(&sy, lo.read.sink, search);
 	if (!c->no_symbolize)
-		lo.read.sink = &sy.sink;
+		lo.read.addr_sink = &sy.sink;
 	pt_diag_init(&d, path);
 	if (pt_filter_needs_timeline(&c->filter))
 		lo.read.keep_timeline = 1;

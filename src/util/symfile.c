@@ -25,8 +25,8 @@ struct dw_api {
 	void (*report_begin)(Dwfl *dwfl);
 	Dwfl_Module *(*report_elf)(Dwfl *dwfl, const char *name, const char *file, int fd,
 				   GElf_Addr base, bool add_p_vaddr);
-	int (*report_end)(Dwfl *dwfl, int (*removed)(Dwfl_Module *, void *, const char *,
-						     Dwarf_Addr, void *),
+	int (*report_end)(Dwfl *dwfl,
+			  int (*removed)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *),
 			  void *arg);
 	int (*build_id)(Dwfl_Module *mod, const unsigned char **bits, GElf_Addr *vaddr);
 	Elf *(*getelf)(Dwfl_Module *mod, GElf_Addr *bias);
@@ -301,8 +301,7 @@ static void build_syms(struct pt_symfile *f)
 		GElf_Sym s;
 		GElf_Addr a;
 		Dwarf_Addr b;
-		const char *name =
-			f->api.getsym_info(f->mod, i, &s, &a, NULL, NULL, &b);
+		const char *name = f->api.getsym_info(f->mod, i, &s, &a, NULL, NULL, &b);
 		int t;
 		if (!name || !*name || s.st_shndx == SHN_UNDEF)
 			continue;
@@ -378,8 +377,7 @@ static void call_site(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Die *die, const
 }
 
 /* the DWARF frames of addr, innermost first; 0 if no compilation unit covers it */
-static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out,
-			   size_t max)
+static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu, *scopes = NULL;
@@ -435,8 +433,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	return k;
 }
 
-size_t pt_symfile_lookup(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out,
-			 size_t max)
+size_t pt_symfile_lookup(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
 {
 	size_t n = dwarf_frames(f, addr, out, max);
 

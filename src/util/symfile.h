@@ -46,7 +46,6 @@ uint64_t pt_symfile_base(const struct pt_symfile *f, uint64_t start, uint64_t li
  * inlined callee with the address's line, then each caller with its call's line), at
  * most max of them; returns how many (0: nothing covers addr). Cost: logarithmic in
  * the symbol table, and libdw's scope walk of the address's compilation unit. */
-size_t pt_symfile_lookup(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out,
-			 size_t max);
+size_t pt_symfile_lookup(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max);
 
 #endif
