@@ -45,60 +45,6 @@ test_expect_success 'the profile has samples in the program, named by address wi
 	"$PROFTOOL" top --symbolize none $ALL "$W/prog.prof" >out 2>err &&
 	grep -q "0x[0-9a-f]* ($W/bin/prog)" out && ! grep -q "ns::" out && test ! -s err'
 
-# the anchor: go parses the file (-raw -symbolize=none), addr2line -f -i -C names each
-# address (tests/symbolize/expect.py); our collapsed stacks must be the same, inlined
-# frames included, with the same sample counts
-if command -v go >/dev/null; then
-	go tool pprof -raw -symbolize=none "$W/prog.prof" 2>/dev/null |
-		python3 "$SRCDIR/tests/symbolize/expect.py" | LC_ALL=C sort >"$W/expect"
-	go tool pprof -proto -symbolize=none "$W/prog.prof" >"$W/addrs.pb.gz" 2>/dev/null
-fi
-have_go () {
-	command -v go >/dev/null || { echo "go is not installed: skipped"; return 0; }
-	return 1
-}
-
-test_expect_success 'every sampled address: the frames addr2line -f -i -C gives, inlined ones included' '
-	have_go && return 0
-	grep -q "ns::Engine::step(unsigned int);ns::mix(unsigned int) " "$W/expect" &&
-	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/prog.prof" >out 2>err &&
-	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
-
-test_expect_success 'a pprof profile of addresses only (go tool pprof -proto -symbolize=none): the same stacks' '
-	have_go && return 0
-	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/addrs.pb.gz" >out &&
-	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual'
-
-test_expect_success 'stripped binary at its path: one warning, then --binary-path to its debug copy names all' '
-	have_go && return 0
-	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/str.prof" >out 2>err &&
-	! grep -q "ns::mix" out &&
-	test_one_line_err "proftool: $W/str.prof: warning: cannot symbolize '"'"'$W/str/prog'"'"' well: it has no symbols but its exported ones (a stripped binary? see --binary-path)" &&
-	"$PROFTOOL" convert --to collapsed --sample-index samples --binary-path /nonexistent:"$W/dbg" \
-		"$W/str.prof" >out 2>err &&
-	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
-
-test_expect_success 'PROFTOOL_BINARY_PATH: the debug file in the .build-id/xx/yyyy.debug layout, by the build id of the stripped binary' '
-	have_go && return 0
-	PROFTOOL_BINARY_PATH="$W/bid" "$PROFTOOL" convert --to collapsed --sample-index samples \
-		"$W/str.prof" >out 2>err &&
-	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
-
-test_expect_success 'convert --to pprof: go tool pprof -top shows the names proftool top shows, mix as inlined' '
-	have_go && return 0
-	"$PROFTOOL" convert --to pprof -o sym.pb.gz "$W/prog.prof" &&
-	go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 sym.pb.gz >expect 2>/dev/null &&
-	grep -q " ns::mix(unsigned int) (inline)$" expect &&
-	"$PROFTOOL" top --style pprof $ALL "$W/prog.prof" >actual && test_cmp expect actual'
-
-test_expect_success 'convert --to pprof: an address and its inlined frames are one location of several lines' '
-	have_go && return 0
-	"$PROFTOOL" convert --to pprof -o sym.pb.gz "$W/prog.prof" &&
-	go tool pprof -raw sym.pb.gz 2>/dev/null >raw &&
-	awk "/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
-		on && / ns::mix\(unsigned int\) / { getline; if (\$1 == \"ns::Engine::step(unsigned\") n++ }
-		END { exit !n }" raw'
-
 test_expect_success 'a missing binary: its addresses kept, said once for its five mappings' '
 	"$PROFTOOL" top $ALL "$W/gone.prof" >out 2>err &&
 	grep -q "0x[0-9a-f]* ($W/zzz/prog)" out &&
@@ -124,6 +70,14 @@ test_expect_success 'a build id that matches nothing: one warning, addresses kep
 		python3 "$SRCDIR/tests/crafted.py" pprof-addrs 1 >good-id.pb &&
 	"$PROFTOOL" top good-id.pb >out 2>err && grep -q " outer(unsigned int) " out && test ! -s err'
 
+test_expect_success 'a stripped binary: one warning; its debug copy, by --binary-path or by build id, names the inlined frames' '
+	"$PROFTOOL" top $ALL "$W/str.prof" >out 2>err && ! grep -q "ns::mix" out &&
+	test "$(wc -l <err)" = 1 && grep -q "it has no symbols" err &&
+	"$PROFTOOL" top $ALL --binary-path "$W/dbg" "$W/str.prof" >out 2>err &&
+	grep -q "ns::mix(unsigned int) .*(inline)$" out && test ! -s err &&
+	PROFTOOL_BINARY_PATH="$W/bid" "$PROFTOOL" top $ALL "$W/str.prof" >out 2>err &&
+	grep -q "ns::mix(unsigned int) .*(inline)$" out && test ! -s err'
+
 test_expect_success '--symbolize takes none or local only' '
 	test_expect_code 2 "$PROFTOOL" top --symbolize remote "$W/prog.prof" &&
 	grep -q "bad value '"'"'remote'"'"' for --symbolize" err'
@@ -135,5 +89,49 @@ if test -z "$PROFTOOL_WRAPPER"; then
 		LD_DEBUG=files "$PROFTOOL" top "$W/prog.prof" 2>err >/dev/null &&
 		grep -q "file=libdw.so.1 .*dynamically loaded" err'
 fi
+
+# the anchor: go parses the file (-raw -symbolize=none), addr2line -f -i -C names each
+# address (tests/symbolize/expect.py); our collapsed stacks must be the same, inlined
+# frames included, with the same sample counts
+plain_build_judges 'the names against addr2line and go tool pprof'
+command -v go >/dev/null || { test_skip 'go tool pprof' 'go is not installed'; test_done; exit; }
+go tool pprof -raw -symbolize=none "$W/prog.prof" 2>/dev/null |
+	python3 "$SRCDIR/tests/symbolize/expect.py" | LC_ALL=C sort >"$W/expect"
+go tool pprof -proto -symbolize=none "$W/prog.prof" >"$W/addrs.pb.gz" 2>/dev/null
+
+test_expect_success 'every sampled address: the frames addr2line -f -i -C gives, inlined ones included' '
+	grep -q "ns::Engine::step(unsigned int);ns::mix(unsigned int) " "$W/expect" &&
+	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/prog.prof" >out 2>err &&
+	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
+
+test_expect_success 'a pprof profile of addresses only (go tool pprof -proto -symbolize=none): the same stacks' '
+	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/addrs.pb.gz" >out &&
+	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual'
+
+test_expect_success 'stripped binary at its path: one warning, then --binary-path to its debug copy names all' '
+	"$PROFTOOL" convert --to collapsed --sample-index samples "$W/str.prof" >out 2>err &&
+	! grep -q "ns::mix" out &&
+	test_one_line_err "proftool: $W/str.prof: warning: cannot symbolize '"'"'$W/str/prog'"'"' well: it has no symbols but its exported ones (a stripped binary? see --binary-path)" &&
+	"$PROFTOOL" convert --to collapsed --sample-index samples --binary-path /nonexistent:"$W/dbg" \
+		"$W/str.prof" >out 2>err &&
+	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
+
+test_expect_success 'PROFTOOL_BINARY_PATH: the debug file in the .build-id/xx/yyyy.debug layout, by the build id of the stripped binary' '
+	PROFTOOL_BINARY_PATH="$W/bid" "$PROFTOOL" convert --to collapsed --sample-index samples \
+		"$W/str.prof" >out 2>err &&
+	LC_ALL=C sort out >actual && test_cmp "$W/expect" actual && test ! -s err'
+
+test_expect_success 'convert --to pprof: go tool pprof -top shows the names proftool top shows, mix as inlined' '
+	"$PROFTOOL" convert --to pprof -o sym.pb.gz "$W/prog.prof" &&
+	go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 sym.pb.gz >expect 2>/dev/null &&
+	grep -q " ns::mix(unsigned int) (inline)$" expect &&
+	"$PROFTOOL" top --style pprof $ALL "$W/prog.prof" >actual && test_cmp expect actual'
+
+test_expect_success 'convert --to pprof: an address and its inlined frames are one location of several lines' '
+	"$PROFTOOL" convert --to pprof -o sym.pb.gz "$W/prog.prof" &&
+	go tool pprof -raw sym.pb.gz 2>/dev/null >raw &&
+	awk "/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		on && / ns::mix\(unsigned int\) / { getline; if (\$1 == \"ns::Engine::step(unsigned\") n++ }
+		END { exit !n }" raw'
 
 test_done
