@@ -24,7 +24,7 @@ struct pt_symframe {
 };
 
 /* Open path. 0 and *out set; else -1 with d filled ("not an ELF file", libdw missing,
- * the file missing: then errno_missing is set to 1 when it is given). */
+ * the file missing: then *missing, when missing is not NULL, is set to 1). */
 int pt_symfile_open(const char *path, struct pt_symfile **out, int *missing, struct pt_diag *d);
 void pt_symfile_close(struct pt_symfile *f);
 
