@@ -303,6 +303,35 @@ if want realistic && have_format cpuprofile 2 && command -v node >/dev/null 2>&1
 	row "node --cpu-prof of a deep workload, ${BENCH_NODE_SECONDS:-25} s -> top (least of $BENCH_REPEAT)" "$size" 0
 	BENCH_REPEAT=$repeat
 fi
+# Issue 37's symbolization: a pprof profile of BENCH_SYM_ADDRS (100,000) distinct
+# addresses spread over the text of a large binary (node's, or its libnode), each its
+# own location without lines (tests/crafted.py pprof-addrs), named by `convert --to
+# collapsed` against binutils' `addr2line -f -i -e BIN` given the same addresses in one
+# batch (the goal: at most 0.3x its CPU). BENCH_GROUPS=symbolize runs this row alone.
+if { want realistic || want symbolize; } && have_format pprof 2 && command -v node >/dev/null 2>&1 &&
+	command -v addr2line >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	bin=$(readlink -f "$(command -v node)")
+	lib=$(ldd "$bin" 2>/dev/null | awk '$1 ~ /^libnode/ { print $3 }')
+	test -n "$lib" && test "$(stat -c %s "$lib")" -gt "$(stat -c %s "$bin")" && bin=$lib
+	n=${BENCH_SYM_ADDRS:-100000}
+	# the largest executable segment: its address, size and file offset
+	readelf -lW "$bin" | python3 -c 'import sys
+n, f = int(sys.argv[1]), sys.argv[2]
+segs = [l.split() for l in sys.stdin if l.split()[:1] == ["LOAD"] and "E" in l.split()[6:-1]]
+off, va, size = max(((int(s[1], 16), int(s[2], 16), int(s[5], 16)) for s in segs),
+		    key=lambda s: s[2])
+print("%x %x %x %s" % (va, va + size, off, f))
+print("".join("%x\n" % (va + k * size // n + 1) for k in range(n)), end="")' "$n" "$bin" \
+		>"$work/sym.in"
+	tail -n +2 "$work/sym.in" >"$work/sym.addrs"
+	python3 "$top/tests/crafted.py" pprof-addrs "$n" <"$work/sym.in" >"$work/sym.pb"
+	size=$(stat -c %s "$work/sym.pb")
+	baseline "addr2line -f -i -e $(basename "$bin") (same addresses, one batch)" "$work/a2l" \
+		addr2line -f -i -e "$bin" "@$work/sym.addrs"
+	run "$work/out" "$PROFTOOL" convert --to collapsed "$work/sym.pb"
+	row "symbolize $n addresses of $(basename "$bin") ($(($(stat -c %s "$bin") / 1048576)) MB) -> convert --to collapsed" "$size" "$(stat -c %s "$work/out")"
+	rm -f "$work/sym.in" "$work/sym.addrs" "$work/sym.pb"
+fi
 # Issue 33's inputs against node's bare JSON.parse of the same file (the goal: at most
 # 0.2x its CPU): firefox-esr's raw Gecko profile with its samples repeated (the stacks
 # fixed, so peak RSS at the two sizes shows what the samples cost), and clang's

@@ -23,6 +23,10 @@ struct pt_read_opts {
 	const char *event; /* perf: keep only this event */
 	/* where readers that make stacks hand them (core/sink.h); NULL builds the tree */
 	struct pt_sink *sink;
+	/* for the readers whose row sets .addresses, the sink used instead of sink when
+	 * not NULL (the symbolizer, analysis/symbolize.h, in front of sink): the others
+	 * keep their own paths to the tree */
+	struct pt_sink *addr_sink;
 	/* a Go trace the reader does not read itself (a version it does not know, or
 	 * PT_READ_VIA_GO): its bytes handed to the command's adapter, which runs go tool
 	 * trace and fills p's four types (set by the reader) through o->sink; returns 0,
@@ -149,6 +153,9 @@ struct pt_format {
 	uint32_t diff_flags;
 	/* the writer's output is binary: never written to a terminal (as gzip refuses) */
 	int binary;
+	/* the reader makes frames that are bare addresses in a mapping (PT_FRAME_NO_SYMBOL
+	 * with an address), which the symbolizer names (pt_read_opts.addr_sink) */
+	int addresses;
 };
 
 /* What a row's readers yield, so that a command asks the registry for what it needs:

@@ -271,5 +271,6 @@ const struct pt_format pt_format_gperftools_cpu = {
 	.suffixes = gperf_cpu_suffixes,
 	.detect = gperf_cpu_detect,
 	.read = gperf_cpu_read,
+	.addresses = 1,
 	.write = NULL,
 };

@@ -350,5 +350,6 @@ const struct pt_format pt_format_gperftools_heap = {
 	.suffixes = gperf_heap_suffixes,
 	.detect = gperf_heap_detect,
 	.read = gperf_heap_read,
+	.addresses = 1,
 	.write = NULL,
 };

@@ -1659,6 +1659,7 @@ const struct pt_format pt_format_pprof = {
 	.suffixes = pprof_suffixes,
 	.detect = pprof_detect,
 	.read = pprof_read,
+	.addresses = 1,
 	.write = pprof_write,
 	.write_opts = PT_WOPTS_GZIP,
 	.binary = 1,

@@ -18,6 +18,10 @@ time by the tests and the bench rather than committed. Usage: crafted.py KIND N 
                    after a NUL byte ("f\\0" then the number), function k sampled k times
   pprof-nosym N    pprof (uncompressed protobuf): N locations with an address and no
                    line (unsymbolized), location k sampled k times under 'main'
+  pprof-addrs N    pprof (uncompressed protobuf): one mapping and N locations with an
+                   address and no line, each sampled once alone; stdin gives the
+                   mapping ("START LIMIT OFFSET FILE [BUILD_ID]", numbers in hex), then
+                   the N addresses (hex), one a line
   funcs N          collapsed: main calling N functions f1..fN, fK with K samples
   heapsnapshot N   V8 heap snapshot with V8's own meta: N objects of a few classes under
                    a global, holding one another (cycles), arrays with one owner and
@@ -253,6 +257,21 @@ def main():
         out.append(field(4, num(1, n + 1) + field(4, num(1, 1))))
         out.append(field(5, num(1, 1) + num(2, 3)))
         strings = [b"", b"samples", b"count", b"main"]
+        w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
+    elif kind == "pprof-addrs":
+        def num(f, v):
+            return varint(f << 3) + varint(v)
+        lines = sys.stdin.read().split("\n")
+        m = lines[0].split()
+        addrs = [int(x, 16) for x in lines[1:n + 1]]
+        strings = [b"", b"samples", b"count", m[3].encode(),
+                   (m[4] if len(m) > 4 else "").encode()]
+        out = [field(1, num(1, 1) + num(2, 2))]
+        out.append(field(3, num(1, 1) + num(2, int(m[0], 16)) + num(3, int(m[1], 16)) +
+                         num(4, int(m[2], 16)) + num(5, 3) + num(6, 4)))
+        for k, a in enumerate(addrs, 1):
+            out.append(field(2, field(1, varint(k)) + field(2, varint(1))))
+            out.append(field(4, num(1, k) + num(2, 1) + num(3, a)))
         w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
     elif kind == "heapsnapshot":
         w.write(heapsnapshot(n).encode())

@@ -73,6 +73,12 @@ const struct pt_opt pt_input_options[] = {
 	 "keep mangled C++ and Rust names as they are (default: demangled as c++filt)"},
 	{"simplify", 0, no_argument, PT_OPT_SIMPLIFY, NULL,
 	 "drop template and parameter lists from C++ and Rust names (text; csv/json keep them)"},
+	{"symbolize", 0, required_argument, PT_OPT_SYMBOLIZE, "none|local",
+	 "name addresses from their binaries' DWARF and symbols (default local; never the "
+	 "network)"},
+	{"binary-path", 0, required_argument, PT_OPT_BINARY_PATH, "DIR:DIR",
+	 "where else to look for binaries, by name and build id (default "
+	 "$PROFTOOL_BINARY_PATH)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -626,6 +632,16 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		return 1;
 	case PT_OPT_SIMPLIFY:
 		c->load.read.flags |= PT_READ_SIMPLIFY;
+		return 1;
+	case PT_OPT_SYMBOLIZE:
+		if (strcmp(arg, "none") && strcmp(arg, "local")) {
+			pt_usage_error(spec, "bad value '%s' for --symbolize (none or local)", arg);
+			return -1;
+		}
+		c->no_symbolize = !strcmp(arg, "none");
+		return 1;
+	case PT_OPT_BINARY_PATH:
+		c->binary_path = arg;
 		return 1;
 	case PT_OPT_MAX_INPUT_SIZE:
 		if (pt_parse_size(arg, &c->load.max_size) < 0 || !c->load.max_size) {

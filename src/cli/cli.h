@@ -58,6 +58,8 @@ enum pt_opt_id {
 	PT_OPT_COLLAPSE_RECURSION,
 	PT_OPT_NO_DEMANGLE, /* names */
 	PT_OPT_SIMPLIFY,
+	PT_OPT_SYMBOLIZE, /* addresses */
+	PT_OPT_BINARY_PATH,
 	PT_OPT_NODE_FRACTION,
 	PT_OPT_SECONDS, /* URL inputs */
 	PT_OPT_TIMEOUT,
@@ -165,6 +167,8 @@ struct pt_common {
 	struct pt_filter filter;  /* applied by pt_cli_load */
 	double node_fraction;
 	int node_fraction_set;
+	int no_symbolize;	  /* --symbolize none */
+	const char *binary_path; /* --binary-path, else $PROFTOOL_BINARY_PATH */
 	/* given on the command line (reports have their own default) */ /* reports drop
 									    entries with cum
 									    below this share

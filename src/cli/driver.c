@@ -13,6 +13,7 @@
 #include "cli/driver.h"
 #include "analysis/heapowner.h"
 #include "analysis/merge.h"
+#include "analysis/symbolize.h"
 #include "formats/format.h"
 #include "formats/load.h"
 #include "util/buf.h"
@@ -174,12 +175,23 @@ struct either {
 	int *is_heap;
 };
 
+/* the symbolizer's warnings (analysis/symbolize.h), one line each */
+static void print_symbolize_warnings(const struct pt_symbolizer *sy, const char *path)
+{
+	const char *s = sy->warnings.buf, *nl;
+
+	for (; s && (nl = strchr(s, '\n')); s = nl + 1)
+		fprintf(stderr, "proftool: %s: warning: %.*s\n", path, (int)(nl - s), s);
+}
+
 static int read_one_either(const struct pt_common *c, const char *path, struct pt_profile *p,
 			   struct pt_fold *fold, int *folded, const struct either *heap)
 {
 	struct pt_load_opts lo = c->load;
 	struct pt_fetch_hooks hooks = {fetch_start, fetch_done, (void *)c};
+	struct pt_symbolizer sy;
 	struct pt_diag d;
+	const char *search = c->binary_path ? c->binary_path : getenv("PROFTOOL_BINARY_PATH");
 	int ret;
 
 	lo.hooks = &hooks;
@@ -187,11 +199,18 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 		return ret;
 	if (fold)
 		lo.read.sink = &fold->sink;
+	/* addresses named before the stacks reach the fold or the tree */
+	pt_symbolizer_init(&sy, lo.read.sink, search);
+	if (!c->no_symbolize)
+		lo.read.addr_sink = &sy.sink;
 	pt_diag_init(&d, path);
 	if (pt_filter_needs_timeline(&c->filter))
 		lo.read.keep_timeline = 1;
-	if ((heap ? pt_load_either(path, &lo, p, heap->g, heap->is_heap, &d)
-		  : pt_load(path, &lo, p, &d)) < 0)
+	ret = heap ? pt_load_either(path, &lo, p, heap->g, heap->is_heap, &d)
+		   : pt_load(path, &lo, p, &d);
+	print_symbolize_warnings(&sy, path);
+	pt_symbolizer_release(&sy);
+	if (ret < 0)
 		return pt_cli_fail(&d);
 	if (fold && !(heap && *heap->is_heap))
 		*folded = pt_fold_finish(fold, p);

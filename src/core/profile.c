@@ -637,11 +637,21 @@ static uint32_t row_for(struct pt_profile *p, uint32_t node, uint32_t labels)
 uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,
 			       const int64_t *values, int64_t time)
 {
-	uint32_t row, t;
-	int64_t *rv, *nv;
+	uint32_t row;
 
 	if (pt_profile_account(p, values) < 0)
 		return row_for(p, node, labels);
+	row = pt_profile_add_sample_counted(p, node, labels, values, time);
+	p->nrecords++;
+	return row;
+}
+
+uint32_t pt_profile_add_sample_counted(struct pt_profile *p, uint32_t node, uint32_t labels,
+				       const int64_t *values, int64_t time)
+{
+	uint32_t row, t;
+	int64_t *rv, *nv;
+
 	row = row_for(p, node, labels);
 	rv = p->sample_values + (size_t)row * p->stride;
 	nv = p->node_self + (size_t)node * p->stride;
@@ -650,7 +660,6 @@ uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t lab
 		rv[t] = pt_add(rv[t], values[t]);
 		nv[t] = pt_add(nv[t], values[t]);
 	}
-	p->nrecords++;
 	if (p->keep_timeline) {
 		size_t e = p->nevents;
 		if (e + 1 > p->events_alloc) {

@@ -347,6 +347,10 @@ uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n
  * input record. With keep_timeline, also appends an event at `time`. */
 uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,
 			       const int64_t *values, int64_t time);
+/* The same for a record its caller accounted (pt_profile_account) and counts itself:
+ * a sink that builds the tree after changing the stack (analysis/symbolize.h) */
+uint32_t pt_profile_add_sample_counted(struct pt_profile *p, uint32_t node, uint32_t labels,
+				       const int64_t *values, int64_t time);
 /* Add a single value of type t to the row, nothing else (no record counted, no event). */
 void pt_profile_add_value(struct pt_profile *p, uint32_t node, uint32_t labels, uint32_t t,
 			  int64_t v);

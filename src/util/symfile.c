@@ -1,0 +1,451 @@
+/* symfile.c: an ELF binary's frames for an address, through libdwfl (libdw) and libelf,
+ * both opened with dlopen on first use: linked, they would cost every run their
+ * mapping, and only an address without a name needs them. The symbol table is sorted
+ * once into our own array (dwfl_module_addrsym scans every symbol per call). */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/sort.h"
+#include "util/symfile.h"
+#include "util/xalloc.h"
+
+/* the libdw and libelf calls we make, from the library dlopen found */
+struct dw_api {
+	Dwfl *(*begin)(const Dwfl_Callbacks *cb);
+	void (*end)(Dwfl *dwfl);
+	void (*report_begin)(Dwfl *dwfl);
+	Dwfl_Module *(*report_elf)(Dwfl *dwfl, const char *name, const char *file, int fd,
+				   GElf_Addr base, bool add_p_vaddr);
+	int (*report_end)(Dwfl *dwfl,
+			  int (*removed)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *),
+			  void *arg);
+	int (*build_id)(Dwfl_Module *mod, const unsigned char **bits, GElf_Addr *vaddr);
+	Elf *(*getelf)(Dwfl_Module *mod, GElf_Addr *bias);
+	Dwarf *(*getdwarf)(Dwfl_Module *mod, Dwarf_Addr *bias);
+	Dwarf_Die *(*addrdie)(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias);
+	Dwfl_Line *(*getsrc)(Dwfl_Module *mod, Dwarf_Addr addr);
+	const char *(*lineinfo)(Dwfl_Line *line, Dwarf_Addr *addr, int *linep, int *colp,
+				Dwarf_Word *mtime, Dwarf_Word *length);
+	int (*getsymtab)(Dwfl_Module *mod);
+	const char *(*getsym_info)(Dwfl_Module *mod, int ndx, GElf_Sym *sym, GElf_Addr *addr,
+				   GElf_Word *shndxp, Elf **elfp, Dwarf_Addr *bias);
+	int (*getscopes)(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes);
+	int (*getscopes_die)(Dwarf_Die *die, Dwarf_Die **scopes);
+	int (*tag)(Dwarf_Die *die);
+	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *die, unsigned int name,
+					   Dwarf_Attribute *result);
+	const char *(*formstring)(Dwarf_Attribute *attr);
+	int (*formudata)(Dwarf_Attribute *attr, Dwarf_Word *val);
+	int (*getsrcfiles)(Dwarf_Die *cudie, Dwarf_Files **files, size_t *nfiles);
+	const char *(*filesrc)(Dwarf_Files *file, size_t idx, Dwarf_Word *mtime,
+			       Dwarf_Word *length);
+	GElf_Ehdr *(*getehdr)(Elf *elf, GElf_Ehdr *dst);
+	int (*getphdrnum)(Elf *elf, size_t *dst);
+	GElf_Phdr *(*getphdr)(Elf *elf, int ndx, GElf_Phdr *dst);
+	Elf_Scn *(*nextscn)(Elf *elf, Elf_Scn *scn);
+	GElf_Shdr *(*getshdr)(Elf_Scn *scn, GElf_Shdr *dst);
+	int (*shdrstrndx)(Elf *elf, size_t *dst);
+	const char *(*strptr)(Elf *elf, size_t section, size_t offset);
+};
+
+struct sym {
+	uint64_t addr, size;
+	const char *name;
+	int index; /* in the symbol table */
+};
+
+struct pt_symfile {
+	void *lib;
+	struct dw_api api;
+	Dwfl_Callbacks cb;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	char build_id[129];
+	int has_symtab, has_debug, dwarf_ok;
+	int dwarf_errors; /* lookups whose unit's DIEs could not be read */
+	struct sym *syms; /* sorted by address, made on the first lookup */
+	size_t nsyms;
+	int syms_ready;
+};
+
+/* No separate debug file is looked for (no /usr/lib/debug, no debuginfod and so no
+ * network): the binary found is the one read. */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+#define LOAD(field, name) (*(void **)&api->field = dlsym(lib, name))
+
+static int load_api(struct dw_api *api, void *lib)
+{
+	void **v = (void **)api;
+	size_t i;
+
+	LOAD(begin, "dwfl_begin");
+	LOAD(end, "dwfl_end");
+	LOAD(report_begin, "dwfl_report_begin");
+	LOAD(report_elf, "dwfl_report_elf");
+	LOAD(report_end, "dwfl_report_end");
+	LOAD(build_id, "dwfl_module_build_id");
+	LOAD(getelf, "dwfl_module_getelf");
+	LOAD(getdwarf, "dwfl_module_getdwarf");
+	LOAD(addrdie, "dwfl_module_addrdie");
+	LOAD(getsrc, "dwfl_module_getsrc");
+	LOAD(lineinfo, "dwfl_lineinfo");
+	LOAD(getsymtab, "dwfl_module_getsymtab");
+	LOAD(getsym_info, "dwfl_module_getsym_info");
+	LOAD(getscopes, "dwarf_getscopes");
+	LOAD(getscopes_die, "dwarf_getscopes_die");
+	LOAD(tag, "dwarf_tag");
+	LOAD(attr_integrate, "dwarf_attr_integrate");
+	LOAD(formstring, "dwarf_formstring");
+	LOAD(formudata, "dwarf_formudata");
+	LOAD(getsrcfiles, "dwarf_getsrcfiles");
+	LOAD(filesrc, "dwarf_filesrc");
+	LOAD(getehdr, "gelf_getehdr");
+	LOAD(getphdrnum, "elf_getphdrnum");
+	LOAD(getphdr, "gelf_getphdr");
+	LOAD(nextscn, "elf_nextscn");
+	LOAD(getshdr, "gelf_getshdr");
+	LOAD(shdrstrndx, "elf_getshdrstrndx");
+	LOAD(strptr, "elf_strptr");
+	for (i = 0; i < sizeof(*api) / sizeof(void *); i++)
+		if (!v[i])
+			return -1;
+	return 0;
+}
+
+/* which sections the file has: a full symbol table, debug sections */
+static void scan_sections(struct pt_symfile *f)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (f->api.shdrstrndx(f->elf, &shstr) < 0)
+		return;
+	while ((scn = f->api.nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!f->api.getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			f->has_symtab = 1;
+		name = f->api.strptr(f->elf, shstr, sh.sh_name);
+		if (name && !strcmp(name, ".debug_info") && sh.sh_type != SHT_NOBITS)
+			f->has_debug = 1;
+	}
+}
+
+static void read_build_id(struct pt_symfile *f)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = f->api.build_id(f->mod, &bits, &vaddr), i;
+
+	if (n <= 0 || n > 64)
+		return;
+	for (i = 0; i < n; i++) {
+		f->build_id[2 * i] = "0123456789abcdef"[bits[i] >> 4];
+		f->build_id[2 * i + 1] = "0123456789abcdef"[bits[i] & 15];
+	}
+	f->build_id[2 * n] = '\0';
+}
+
+int pt_symfile_open(const char *path, struct pt_symfile **out, int *missing, struct pt_diag *d)
+{
+	struct pt_symfile *f;
+	GElf_Addr bias;
+	int fd;
+
+	*out = NULL;
+	if (missing)
+		*missing = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (missing)
+			*missing = errno == ENOENT || errno == ENOTDIR;
+		return pt_diag_error(d, "cannot open '%s': %s", path, strerror(errno));
+	}
+	f = pt_xcalloc(1, sizeof(*f));
+	/* the soname of Debian's libdw1, then the development link */
+	f->lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!f->lib)
+		f->lib = dlopen("libdw.so", RTLD_NOW | RTLD_LOCAL);
+	if (!f->lib || load_api(&f->api, f->lib) < 0) {
+		close(fd);
+		pt_symfile_close(f);
+		return pt_diag_error(d, "cannot load libdw (install the Debian package libdw1)");
+	}
+	f->cb.find_debuginfo = no_debuginfo;
+	f->dwfl = f->api.begin(&f->cb);
+	if (f->dwfl) {
+		f->api.report_begin(f->dwfl);
+		/* libdwfl owns fd from here, even on failure */
+		f->mod = f->api.report_elf(f->dwfl, "bin", path, fd, 0, true);
+		f->api.report_end(f->dwfl, NULL, NULL);
+	} else {
+		close(fd);
+	}
+	if (!f->mod || !(f->elf = f->api.getelf(f->mod, &bias))) {
+		pt_symfile_close(f);
+		return pt_diag_error(d, "'%s' is not an ELF file", path);
+	}
+	scan_sections(f);
+	read_build_id(f);
+	if (f->has_debug) {
+		Dwarf_Addr b;
+		f->dwarf_ok = f->api.getdwarf(f->mod, &b) != NULL;
+	}
+	*out = f;
+	return 0;
+}
+
+void pt_symfile_close(struct pt_symfile *f)
+{
+	if (!f)
+		return;
+	if (f->dwfl)
+		f->api.end(f->dwfl);
+	if (f->lib)
+		dlclose(f->lib);
+	free(f->syms);
+	free(f);
+}
+
+const char *pt_symfile_build_id(const struct pt_symfile *f)
+{
+	return f->build_id;
+}
+
+int pt_symfile_has_symbols(const struct pt_symfile *f)
+{
+	return f->has_symtab || f->dwarf_ok;
+}
+
+int pt_symfile_dwarf_broken(const struct pt_symfile *f)
+{
+	return (f->has_debug && !f->dwarf_ok) || f->dwarf_errors;
+}
+
+uint64_t pt_symfile_base(const struct pt_symfile *f, uint64_t start, uint64_t limit,
+			 uint64_t offset)
+{
+	GElf_Ehdr eh;
+	size_t n, i;
+	int seg = -1;
+	GElf_Phdr ph, load = {0};
+
+	if (!f->api.getehdr(f->elf, &eh) || f->api.getphdrnum(f->elf, &n) < 0)
+		return 0;
+	/* a mapping of the whole address space (or none): addresses are the binary's */
+	if (start == 0 && offset == 0 && (limit == 0 || limit == UINT64_MAX))
+		return 0;
+	/* the executable segment holding the mapping's file offset */
+	for (i = 0; i < n && i < 65536; i++) {
+		if (!f->api.getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
+			continue;
+		if (seg < 0 || (offset >= ph.p_offset && offset < ph.p_offset + ph.p_memsz)) {
+			load = ph;
+			seg = (int)i;
+		}
+	}
+	/* a separate debug file's segments have no bytes in the file, nor offsets: the
+	 * linker's usual layout (text at the offset equal to its address) is assumed */
+	if (seg >= 0 && !load.p_filesz && !load.p_offset)
+		load.p_offset = load.p_vaddr;
+	if (eh.e_type == ET_EXEC) {
+		if (seg < 0 || start >= 0x8000000000000000ull)
+			return 0;
+		return start - offset + load.p_offset - load.p_vaddr;
+	}
+	if (seg < 0)
+		return start - offset;
+	return start - offset + load.p_offset - load.p_vaddr;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* aliases at one address: the sized one, then the one first in the table (as
+	 * binutils' addr2line picks a constructor's C2 name over its C1 alias) */
+	if ((x->size == 0) != (y->size == 0))
+		return x->size ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void build_syms(struct pt_symfile *f)
+{
+	int n = f->api.getsymtab(f->mod), i;
+	size_t alloc = 0;
+
+	f->syms_ready = 1;
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Addr a;
+		Dwarf_Addr b;
+		const char *name = f->api.getsym_info(f->mod, i, &s, &a, NULL, NULL, &b);
+		int t;
+		if (!name || !*name || s.st_shndx == SHN_UNDEF)
+			continue;
+		t = GELF_ST_TYPE(s.st_info);
+		if (t != STT_FUNC && t != STT_GNU_IFUNC)
+			continue;
+		PT_ALLOC_GROW(f->syms, f->nsyms + 1, alloc);
+		f->syms[f->nsyms].addr = a;
+		f->syms[f->nsyms].size = s.st_size;
+		f->syms[f->nsyms].index = i;
+		f->syms[f->nsyms++].name = name;
+	}
+	if (f->nsyms)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
+}
+
+/* the symbol of addr: the last starting at or below it, whatever its size (the
+ * padding after a function is named by it, as binutils' addr2line names it) */
+static const char *sym_at(struct pt_symfile *f, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!f->syms_ready)
+		build_syms(f);
+	hi = f->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		size_t first = lo - 1;
+		/* the first (sized) one of the symbols at this address */
+		while (first > 0 && f->syms[first - 1].addr == f->syms[lo - 1].addr)
+			first--;
+		return f->syms[first].name;
+	}
+	return NULL;
+}
+
+static const char *die_name(struct pt_symfile *f, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s = NULL;
+
+	if (f->api.attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    f->api.attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		s = f->api.formstring(&a);
+	if (!s && f->api.attr_integrate(die, DW_AT_name, &a))
+		s = f->api.formstring(&a);
+	return s;
+}
+
+/* where an inlined call was made: its DW_AT_call_file and DW_AT_call_line */
+static void call_site(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Die *die, const char **file,
+		      int64_t *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (f->api.attr_integrate(die, DW_AT_call_line, &a) && f->api.formudata(&a, &w) == 0 &&
+	    w <= INT64_MAX)
+		*line = (int64_t)w;
+	if (f->api.attr_integrate(die, DW_AT_call_file, &a) && f->api.formudata(&a, &w) == 0 &&
+	    f->api.getsrcfiles(cu, &files, &nfiles) == 0 && w < nfiles)
+		*file = f->api.filesrc(files, w, NULL, NULL);
+}
+
+/* the DWARF frames of addr, innermost first; 0 if no compilation unit covers it */
+static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwfl_Line *ln;
+	const char *file = NULL;
+	int64_t line = 0;
+	int n, i, lineno = 0;
+	size_t k = 0;
+
+	if (!f->dwarf_ok || !(cu = f->api.addrdie(f->mod, addr, &bias)))
+		return 0;
+	if ((ln = f->api.getsrc(f->mod, addr)) &&
+	    (file = f->api.lineinfo(ln, NULL, &lineno, NULL, NULL, NULL)))
+		line = lineno;
+	/* the lexical scopes of addr: past an inlined subroutine they are those of its
+	 * definition, so the chain of callers is its own containing DIEs */
+	n = f->api.getscopes(cu, addr - bias, &scopes);
+	if (n < 0)
+		f->dwarf_errors++;
+	for (i = 0; i < n; i++) {
+		int tag = f->api.tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inl = scopes[i];
+			free(scopes);
+			scopes = NULL;
+			n = f->api.getscopes_die(&inl, &scopes);
+			if (n < 0)
+				f->dwarf_errors++;
+			i = 0;
+			break;
+		}
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	for (; i < n && k < max; i++) {
+		int tag = f->api.tag(&scopes[i]);
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		out[k].name = die_name(f, &scopes[i]);
+		out[k].file = file;
+		out[k++].line = line;
+		if (tag == DW_TAG_subprogram)
+			break;
+		call_site(f, cu, &scopes[i], &file, &line);
+	}
+	free(scopes);
+	/* a unit with lines but no function (assembly): the line, named by the symbol */
+	if (!k && max) {
+		out[0].name = NULL;
+		out[0].file = file;
+		out[k++].line = line;
+	}
+	return k;
+}
+
+size_t pt_symfile_lookup(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
+{
+	size_t n = dwarf_frames(f, addr, out, max);
+
+	if (!max)
+		return 0;
+	/* the outermost one unnamed: the symbol table names it */
+	if (n && !out[n - 1].name)
+		out[n - 1].name = sym_at(f, addr);
+	if (n)
+		return n;
+	out[0].name = sym_at(f, addr);
+	out[0].file = NULL;
+	out[0].line = 0;
+	return out[0].name ? 1 : 0;
+}
