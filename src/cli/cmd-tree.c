@@ -44,6 +44,8 @@ int cmd_tree(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
+	/* Go's "created by F" is no function row (pprof's debug=0 profile has none) */
+	common.load.read.flags |= PT_READ_NO_CREATOR;
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
