@@ -110,6 +110,7 @@ static int top(int argc, char **argv, int may_fold)
 						      : 0;
 
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */

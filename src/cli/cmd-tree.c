@@ -64,6 +64,7 @@ int cmd_tree(int argc, char **argv)
 
 	o.node_fraction = common.node_fraction;
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	r.views = PT_AGG_EDGES | PT_AGG_GRAPH; /* the call graph (report/tree.c) */
