@@ -62,7 +62,8 @@ static void gather(struct values *v, uint32_t key, const uint8_t *used)
 			uint32_t *slot;
 			if (l->key != key)
 				continue;
-			slot = l->str ? pt_map_put(&strs, l->str) : pt_map_put(&nums, (uint64_t)l->num);
+			slot = l->str ? pt_map_put(&strs, l->str)
+				      : pt_map_put(&nums, (uint64_t)l->num);
 			if (*slot != PT_MAP_NEW)
 				continue;
 			*slot = 0;
@@ -131,7 +132,8 @@ static void note_labels(struct pt_filter_scope *s, const struct pt_profile *p,
 	for (i = 0; i < f->ntags; i++) {
 		const struct pt_tag_cond *c = &f->tags[i];
 		for (j = 0; j < i; j++)
-			if (f->tags[j].keylen == c->keylen && !memcmp(f->tags[j].key, c->key, c->keylen))
+			if (f->tags[j].keylen == c->keylen &&
+			    !memcmp(f->tags[j].key, c->key, c->keylen))
 				break;
 		if (j == i)
 			note_key(&s->labels, p, c->key, c->keylen, used);

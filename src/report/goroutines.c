@@ -31,7 +31,7 @@ struct group {
 struct gctx {
 	const struct pt_profile *p;
 	uint32_t state_key, wait_key, locked_key, id_key;
-	int crash;	 /* the dump is a crash's: crashed_id is its goroutine */
+	int crash; /* the dump is a crash's: crashed_id is its goroutine */
 	int64_t crashed_id;
 };
 

@@ -289,8 +289,9 @@ static void method_code(struct pt_buf *b, const struct pt_profile *p, const stru
 	if (!fp) {
 		/* a file we could not open (not stackprof's "<cfunc>"): say where to look */
 		const char *f = e->file ? pt_s(p, e->file) : "";
-		pt_buf_addstr(b, *f && *f != '<' ? "        SOURCE UNAVAILABLE (use --source-path DIR)\n"
-						 : "        SOURCE UNAVAILABLE\n");
+		pt_buf_addstr(b, *f && *f != '<'
+					 ? "        SOURCE UNAVAILABLE (use --source-path DIR)\n"
+					 : "        SOURCE UNAVAILABLE\n");
 		for (k = 0; k < nrows; k++)
 			code_line(b, p, o->type, total, &rows[k], rows[k].line, "");
 		return;
