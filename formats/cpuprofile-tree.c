@@ -14,6 +14,9 @@
 #include "util/sort.h"
 #include "util/xalloc.h"
 
+/* what an error that --lenient reads past adds (speedscope reads such traces) */
+#define LENIENT_HINT " (--lenient reads past lost nodes)"
+
 static int is_synthetic(const char *name)
 {
 	return !strcmp(name, "(root)") || !strcmp(name, "(program)") || !strcmp(name, "(idle)") ||
@@ -192,7 +195,9 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 	size_t i;
 
 	if (!u->nnodes) {
-		pt_diag_error_at(r->j.d, r->j.end_off, "the profile has no nodes");
+		/* a trace's profile whose chunks were all lost: --lenient leaves it out */
+		pt_diag_error_at(r->j.d, r->j.end_off, "the profile has no nodes%s",
+				 r->is_trace ? LENIENT_HINT : "");
 		return -1;
 	}
 	for (i = 0; i < u->nnodes; i++) {
@@ -217,7 +222,7 @@ static int link_nodes(struct reader *r, struct unit *u, struct idmap *ids, uint3
 			if (pi == UINT32_MAX) {
 				pt_diag_error_at(r->j.d, n->off,
 						 "unknown parent node id %" PRId64
-						 " of node %" PRId64,
+						 " of node %" PRId64 LENIENT_HINT,
 						 n->parent_id, n->id);
 				return -1;
 			}
@@ -518,7 +523,7 @@ static int add_samples(struct reader *r, struct unit *u, const struct idmap *ids
 			if (!r->lenient) {
 				pt_diag_error_at(r->j.d, u->samples_off,
 						 "unknown node id %" PRId64
-						 " in samples (entry %zu)",
+						 " in samples (entry %zu)" LENIENT_HINT,
 						 u->samples[s], s);
 				goto out;
 			}

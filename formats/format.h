@@ -55,6 +55,9 @@ enum pt_read_flag {
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
 	PT_READ_VIA_GO = 1 << 6,	/* gotrace: read through go tool trace (via_go) */
+	/* goroutine: no "created by" root frame (the function tables: go tool pprof's
+	 * debug=0 profile of the same moment has none) */
+	PT_READ_NO_CREATOR = 1 << 7,
 	/* every reader (the model does it as functions are made, core/profile.h
 	 * PT_NAMES_*): mangled names kept as they are; template and parameter lists
 	 * dropped */

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,7 @@ struct reader {
 	size_t lok_alloc;
 	uint32_t k_state, k_wait, k_minutes, k_locked, k_thread, k_goroutine; /* label keys */
 	int panicked; /* the first "panic:" line is kept as metadata */
+	int fatal;    /* a "fatal error:" line was met */
 	/* the line being read; the first with a NUL kept */
 	uint64_t cur_line, nul_line;
 	uint64_t ngoroutines;
@@ -220,8 +222,10 @@ static void flush_pending(struct reader *r, const char *file, size_t fl, int64_t
 	if (r->pending && !line && !fl && !r->no_file++)
 		r->first_no_file = r->pending_line;
 	if (r->pending == 2) {
-		r->creator = frame_for(r, r->fn.buf, r->fn.len, file, fl, line,
-				       PT_FRAME_CREATOR | PT_FRAME_SYNTHETIC);
+		/* left out, no frame is made for it: one no sample uses */
+		if (!(r->flags & PT_READ_NO_CREATOR))
+			r->creator = frame_for(r, r->fn.buf, r->fn.len, file, fl, line,
+					       PT_FRAME_CREATOR | PT_FRAME_SYNTHETIC);
 		r->have_creator = 1;
 	} else if (r->pending == 1) {
 		push(r, frame_for(r, r->fn.buf, r->fn.len, file, fl, line, 0));
@@ -295,7 +299,7 @@ static void emit(struct reader *r)
 	flush_pending(r, "", 0, 0);
 	if (r->elided)
 		push(r, frame_for(r, ELIDED, strlen(ELIDED), "", 0, 0, PT_FRAME_SYNTHETIC));
-	if (r->have_creator)
+	if (r->have_creator && !(r->flags & PT_READ_NO_CREATOR))
 		push(r, r->creator);
 	pt_sink_sample(r->sink, r->p, r->frames, r->nframes, 1, labels_of(r), &r->one, 0);
 	r->ngoroutines++;
@@ -313,6 +317,12 @@ static void start_goroutine(struct reader *r, const char *s, size_t a, size_t b,
 	r->in_g = 1;
 	r->g_line = lineno;
 	r->gid = id;
+	if (!r->ngoroutines && (r->panicked || r->fatal)) {
+		/* a crash prints the goroutine that crashed first (panicparse's "first") */
+		char v[24];
+		snprintf(v, sizeof(v), "%lld", (long long)id);
+		pt_profile_add_meta(r->p, PT_GO_META_CRASHED, v);
+	}
 	r->nframes = 0;
 	r->have_creator = r->elided = r->has_wait = r->locked = 0;
 	r->pending = 0;
@@ -398,9 +408,10 @@ static int goroutine_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		 * registers, the crashing thread's own stack */
 		if (starts(s, n, "panic: ") && !r->ngoroutines && !r->panicked) {
 			r->panicked = 1;
-			pt_profile_add_meta(r->p, "panic", s + 7);
+			pt_profile_add_meta(r->p, PT_GO_META_PANIC, s + 7);
 		} else if (starts(s, n, "fatal error: ")) {
-			pt_profile_add_meta(r->p, "fatal error", s + 13);
+			r->fatal = 1;
+			pt_profile_add_meta(r->p, PT_GO_META_FATAL, s + 13);
 		} else if (starts(s, n, "SIG") && memchr(s, ':', n)) {
 			pt_profile_add_meta(r->p, "signal", s);
 		}

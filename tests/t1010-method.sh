@@ -52,14 +52,14 @@ test_expect_success 'aggregate-only dump: the per-occurrence edges, marked as su
 
 for m in fib ping hot_leaf; do
 	test_expect_success "aggregate-only dump: $m source lines as stackprof annotates them" '
-		"$PROFTOOL" method --source-path "$SRC" Workload#'$m' "$S/cpu.dump" >out &&
+		"$PROFTOOL" method --context 1 --source-path "$SRC" Workload#'$m' "$S/cpu.dump" >out &&
 		code "$R/cpu.stackprof-method.'$m'.txt" >expect && code out >actual &&
 		test_cmp expect actual'
 done
 
 for m in fib ping hot_leaf; do
 	test_expect_success "raw dump from stackprof 0.2.21: $m lines as stackprof annotates them, marked" '
-		"$PROFTOOL" method --source-path "$SRC" Workload#'$m' "$S/cpu-raw.dump" >out &&
+		"$PROFTOOL" method --context 1 --source-path "$SRC" Workload#'$m' "$S/cpu-raw.dump" >out &&
 		grep -q "^  code (line totals counted per occurrence):\$" out &&
 		code "$R/cpu-raw.stackprof-method.'$m'.txt" >expect && code out >actual &&
 		test_cmp expect actual &&
@@ -68,7 +68,7 @@ for m in fib ping hot_leaf; do
 done
 
 test_expect_success 'combined dump (String frame ids): the same source annotation' '
-	"$PROFTOOL" method --source-path "$SRC" Workload#fib "$S/combined-cli.dump" >out &&
+	"$PROFTOOL" method --context 1 --source-path "$SRC" Workload#fib "$S/combined-cli.dump" >out &&
 	code "$R/combined-cli.stackprof-method.fib.txt" >expect && code out >actual &&
 	test_cmp expect actual'
 
@@ -138,7 +138,7 @@ test_expect_success '--source-path finds a moved source tree by the tail of its 
 		"$S/cpu-raw.json" >moved.json &&
 	"$PROFTOOL" method Workload#fib moved.json >out &&
 	sed -n "/^  code/,\$p" out | sed -n 2p >actual &&
-	echo "        SOURCE UNAVAILABLE" >expect && test_cmp expect actual &&
+	echo "        SOURCE UNAVAILABLE (use --source-path DIR)" >expect && test_cmp expect actual &&
 	"$PROFTOOL" method --source-path "$SRC" Workload#fib moved.json >out &&
 	grep -q "|    29  |   def fib(n)$" out &&
 	"$PROFTOOL" method --source-path "/nonexistent:$S" Workload#fib moved.json >out &&
@@ -191,5 +191,37 @@ test_expect_success 'top --style stackprof on a non-stackprof input: same layout
 
 test_expect_success 'a missing PATTERN is a usage error' '
 	test_expect_code 2 "$PROFTOOL" method'
+
+# "LINE FLAT CUM" of every source line go tool pprof -list prints, read from its layout
+list_lines () {
+	sed -n 's/^ *\([0-9.]*[a-z]*\|\.\) *\([0-9.]*[a-z]*\|\.\) *\([0-9]*\):.*/\3 \1 \2/p' "$1" |
+		sed 's/ \. / 0 /; s/ \.$/ 0/'
+}
+
+test_expect_success 'Go: the lines go tool pprof -list shows, context included, with its values' '
+	list_lines "$REF/pprof/cpu.pprof-list.hotLeaf.txt" >expect &&
+	test "$(wc -l <expect)" -ge 10 &&
+	"$PROFTOOL" method --source-path "$SAMPLES/go/src" "main.hotLeaf" "$SAMPLES/go/cpu.pb.gz" >out &&
+	sed -n "/^  code/,\$p" out | sed 1d |
+		sed -E "s/^ *([0-9.]+[a-z]*) +\([^)]*\) \/ +([0-9.]+[a-z]*) +\([^)]*\) +\| +([0-9]+) +\|.*/\3 \2 \1/;
+			s/^ *([0-9.]+[a-z]*) +\([^)]*\) +\| +([0-9]+) +\|.*/\2 0 \1/;
+			s/^ +\| +([0-9]+) +\|.*/\1 0 0/" >actual &&
+	test_cmp expect actual'
+
+test_expect_success '--context N: lines past the last sampled one; a bad count is a usage error' '
+	"$PROFTOOL" method --context 0 --source-path "$SAMPLES/go/src" "main.hotLeaf" "$SAMPLES/go/cpu.pb.gz" >out &&
+	last=$(list_lines "$REF/pprof/cpu.pprof-list.hotLeaf.txt" | awk "\$2 != 0 || \$3 != 0 { l = \$1 } END { print l }") &&
+	test "$(tail -1 out | sed -E "s/.*\| +([0-9]+) +\|.*/\1/")" = "$last" &&
+	"$PROFTOOL" method --context 2 --source-path "$SAMPLES/go/src" "main.hotLeaf" "$SAMPLES/go/cpu.pb.gz" >out &&
+	test "$(tail -1 out | sed -E "s/.*\| +([0-9]+) +\|.*/\1/")" = "$((last + 2))" &&
+	test_expect_code 2 "$PROFTOOL" method --context x main "$SAMPLES/go/cpu.pb.gz" &&
+	test_one_line_err "proftool: method: --context takes a count of lines, not '"'x'"' (see '"'proftool method --help'"')"'
+
+test_expect_success 'a source file not found: SOURCE UNAVAILABLE names --source-path, the sampled lines follow' '
+	"$PROFTOOL" method "main.hotLeaf" "$SAMPLES/go/cpu.pb.gz" >out &&
+	sed -n "/^  code/,\$p" out | sed -n 2p >actual &&
+	echo "        SOURCE UNAVAILABLE (use --source-path DIR)" >expect && test_cmp expect actual &&
+	test "$(sed -n "/^  code/,\$p" out | grep -c "|    [0-9]*  | \$")" = \
+		"$(list_lines "$REF/pprof/cpu.pprof-list.hotLeaf.txt" | awk "\$2 != 0 || \$3 != 0" | wc -l)"'
 
 test_done

@@ -76,7 +76,8 @@ test_expect_success 'an empty input read as perf prints nothing, exit 0 (as stac
 	: >empty.txt &&
 	"$PROFTOOL" convert --from perf --to collapsed empty.txt >out 2>err &&
 	test ! -s out && test ! -s err &&
-	"$PROFTOOL" top --from perf empty.txt >out 2>err && test ! -s err'
+	"$PROFTOOL" top --from perf empty.txt >out 2>err &&
+	test_one_line_err "proftool: empty.txt: the profile has no samples"'
 
 test_expect_success 'an empty input not said to be perf is still an error (nothing to detect)' '
 	: >empty.txt &&

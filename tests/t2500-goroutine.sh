@@ -31,6 +31,18 @@ test_expect_success 'debug=1: total and every non-runtime cum equal go tool ppro
 	awk -f "$SRCDIR/tests/gocum.awk" top | sort >actual &&
 	test_cmp expect actual'
 
+test_expect_success 'debug=2: "created by F" is no function row of top or tree; stacks keep it' '
+	grep -q "^created by main.park" "$G/goroutine.debug2.txt" &&
+	! grep -q "created by" "$R/goroutine-text.pprof-top.all.txt" &&
+	"$PROFTOOL" top --style pprof $ALL "$G/goroutine.debug2.txt" >top &&
+	! grep -q "created by" top &&
+	"$PROFTOOL" top -n 0 --format csv "$G/goroutine.debug2.txt" >top.csv &&
+	! grep -q "created by" top.csv &&
+	"$PROFTOOL" tree -n 0 "$G/goroutine.debug2.txt" >tree &&
+	! grep -q "created by" tree &&
+	"$PROFTOOL" convert --to collapsed "$G/goroutine.debug2.txt" | grep -q "^created by main.park;" &&
+	"$PROFTOOL" goroutines "$G/goroutine.debug2.txt" | grep -q "^    created by main.park$"'
+
 if command -v go >/dev/null 2>&1; then
 	test_expect_success 'go tool pprof run now agrees with the committed reference' '
 		(cd "$G" && PPROF_BINARY_PATH=/nonexistent go tool pprof -top -nodefraction=0 \
@@ -130,6 +142,38 @@ test_expect_success 'goroutines -n 2 prints two groups; --sort takes count or wa
 	test "$(grep -c "^[0-9]*: " out)" = 2 &&
 	test_expect_code 2 "$PROFTOOL" goroutines --sort name "$G/goroutine.debug2.txt"'
 
+# the id of the first goroutine a dump prints (the one that crashed), read with sed
+first_id () {
+	sed -n "s/^goroutine \([0-9]*\) \[.*/\1/p" "$1" | head -1
+}
+
+for f in panic repanic crash deadlock; do
+	test_expect_success "goroutines, $f: the reason first, then the crashing goroutine's group" '
+		"$PROFTOOL" goroutines "$G/'$f'.txt" >out &&
+		head -1 "$G/'$f'.txt" >expect && sed -n 1p out >actual && test_cmp expect actual &&
+		test -z "$(sed -n 2p out)" &&
+		sed -n 3p out | grep -q "^[0-9]* goroutines in [0-9]* groups$" &&
+		sed -n 5p out | grep -q "^[0-9]*: [a-z ,]*goroutines* \([0-9 ]* \)*$(first_id "$G/'$f'.txt")\( \|$\)" &&
+		"$PROFTOOL" goroutines --format json "$G/'$f'.txt" >out.json &&
+		test "$(jq -r .reason out.json)" = "$(head -1 "$G/'$f'.txt")" &&
+		test "$(jq .crashing_goroutine out.json)" = "$(first_id "$G/'$f'.txt")" &&
+		test "$(jq "[.groups[] | select(.crashed)] | length" out.json)" = 1 &&
+		jq -e ".groups[0].crashed and (.groups[0].ids | index($(first_id "$G/'$f'.txt")))" out.json'
+done
+
+test_expect_success 'goroutines, repanic: the rest follow the crashing group, largest first' '
+	"$PROFTOOL" goroutines "$G/repanic.txt" >out &&
+	grep "^[0-9]*: " out | sed 1d | cut -d: -f1 >counts &&
+	sort -rn counts >sorted && test_cmp sorted counts &&
+	head -1 counts | grep -qx 3 &&
+	"$PROFTOOL" goroutines --sort wait -n 1 "$G/repanic.txt" | sed -n 5p |
+		grep -q "^1: running goroutine 1$"'
+
+test_expect_success 'a dump that is no crash has no reason line and nothing marked crashed' '
+	"$PROFTOOL" goroutines "$G/sigquit.txt" | sed -n 1p | grep -q "^[0-9]* goroutines in" &&
+	"$PROFTOOL" goroutines --format json "$G/goroutine.debug2.txt" >out.json &&
+	test "$(jq "has(\"reason\") or any(.groups[]; .crashed)" out.json)" = false'
+
 # --- hostile input ---
 
 test_expect_success 'a truncated dump keeps every goroutine read, the last one partial' '
@@ -171,7 +215,7 @@ test_expect_success 'a 100000-deep stack is read' '
 	awk "BEGIN { print \"goroutine 1 [select]:\"; for (i = 0; i < 100000; i++) { print \"main.f\" i \"()\"; print \"\t/x/f.go:\" i+1 \" +0x1\" } print \"created by main.main\"; print \"\t/x/m.go:1 +0x1\" }" >deep.txt &&
 	"$PROFTOOL" info deep.txt >out &&
 	grep -q "goroutines \[count\] total 1 " out &&
-	"$PROFTOOL" top -n 1 --cum deep.txt | grep -q "created by main.main"'
+	"$PROFTOOL" top -n 1 --cum deep.txt | grep -q "^ *1 100.00% 100.00% *1 100.00%  main.f0 "'
 
 test_expect_success 'debug=1 with a frame line before any sample fails on that line' '
 	printf "goroutine profile: total 1\n#\t0x1\tmain.f+0x1\t/x/f.go:1\n" >bad1.txt &&

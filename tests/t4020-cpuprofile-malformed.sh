@@ -80,10 +80,31 @@ test_expect_success 'a trace that lost chunks: an error, or with --lenient read 
 	  echo "\"samples\":[2,9,4,2]},\"timeDeltas\":[10,20,30,40]}}}," &&
 	  echo "{\"name\":\"Profile\",\"ph\":\"P\",\"pid\":1,\"tid\":2,\"id\":\"0x2\",\"ts\":0,\"args\":{\"data\":{\"startTime\":0}}}]}"; } >lost.json &&
 	test_expect_code 1 "$PROFTOOL" top lost.json &&
-	test_one_line_err "proftool: lost.json: byte 357: profile pid 1 id '"'"'0x1'"'"': unknown parent node id 3 of node 4" &&
+	test_one_line_err "proftool: lost.json: byte 357: profile pid 1 id '"'"'0x1'"'"': unknown parent node id 3 of node 4 (--lenient reads past lost nodes)" &&
 	"$PROFTOOL" convert --lenient --to collapsed --sample-index wall lost.json >out 2>err &&
 	printf "%s\n" "lost 40" "main 50" >expect &&
 	test_cmp expect out &&
 	test_one_line_err "proftool: lost.json: byte 357: warning: 2 references to nodes the input lacks (the first here): such nodes hang from the root, such samples are left out"'
+
+test_expect_success 'an error --lenient reads past says so; one it does not, does not' '
+	for f in cpuprofile-unknown-parent.cpuprofile cpuprofile-unknown-sample.cpuprofile \
+		trace-unknown-sample.json; do
+		grep -q " (--lenient reads past lost nodes)\$" "$SRCDIR/tests/malformed/$f.err" &&
+		"$PROFTOOL" top --lenient "$SRCDIR/tests/malformed/$f" >out 2>err &&
+		grep -q "^Total: " out || exit 1
+	done &&
+	! grep -q lenient "$SRCDIR/tests/malformed/cpuprofile-unknown-child.cpuprofile.err" &&
+	test_expect_code 1 "$PROFTOOL" top --lenient "$SRCDIR/tests/malformed/cpuprofile-unknown-child.cpuprofile"'
+
+test_expect_success 'a trace profile whose chunks were all lost: the error names --lenient, which leaves it out' '
+	{ printf "%s" "{\"traceEvents\":[{\"name\":\"Profile\",\"ph\":\"P\",\"pid\":1,\"tid\":1,\"id\":\"0x1\",\"ts\":0,\"args\":{\"data\":{\"startTime\":0}}}," &&
+	  printf "%s" "{\"name\":\"Profile\",\"ph\":\"P\",\"pid\":1,\"tid\":2,\"id\":\"0x2\",\"ts\":0,\"args\":{\"data\":{\"startTime\":0}}}," &&
+	  printf "%s" "{\"name\":\"ProfileChunk\",\"ph\":\"P\",\"pid\":1,\"tid\":2,\"id\":\"0x2\",\"ts\":0,\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[" &&
+	  printf "%s" "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\"}},{\"id\":2,\"parent\":1,\"callFrame\":{\"functionName\":\"main\",\"url\":\"a.js\"}}]," &&
+	  echo "\"samples\":[2,2]},\"timeDeltas\":[10,20]}}}]}"; } >nonodes.json &&
+	test_expect_code 1 "$PROFTOOL" top nonodes.json &&
+	test_one_line_err "proftool: nonodes.json: byte $(($(wc -c <nonodes.json))): profile pid 1 id '"'"'0x1'"'"': the profile has no nodes (--lenient reads past lost nodes)" &&
+	"$PROFTOOL" convert --lenient --to collapsed nonodes.json >out &&
+	echo "main 2" >expect && test_cmp expect out'
 
 test_done

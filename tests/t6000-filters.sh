@@ -184,4 +184,47 @@ test_expect_success 'filters apply to every input of a two-count file' '
 		"$SAMPLES/collapsed/perfdemo-g-vs-dwarf.diff.collapsed" >expect &&
 	grep "^\"\\?hot_leaf\"\\?," out | cut -d, -f6 >actual && test_cmp expect actual'
 
+# --- a filter that keeps nothing: one line naming what there is, exit 0 ---
+
+test_expect_success '--tag that keeps nothing: one line with the values of that key (pprof -tags)' '
+	sed -n "s/^ *[0-9.]*[a-z]* ([0-9.]*%): //p" "$REF/pprof/cpu.pprof-tags.txt" | LC_ALL=C sort |
+		paste -sd, - | sed "s/,/, /g" >values &&
+	test "$(cat values)" = "alpha, beta" &&
+	"$PROFTOOL" top --tag worker=zzz "$SAMPLES/go/cpu.pb.gz" >out 2>err &&
+	grep -q "^Total: 0$" out &&
+	test_one_line_err "proftool: $SAMPLES/go/cpu.pb.gz: labels worker=zzz keeps no samples; worker: $(cat values)" &&
+	"$PROFTOOL" top --tag nokey=1 "$SAMPLES/go/cpu.pb.gz" >out 2>err &&
+	test_one_line_err "proftool: $SAMPLES/go/cpu.pb.gz: labels nokey=1 keeps no samples; no label nokey"'
+
+test_expect_success '--thread that keeps nothing names the threads (perf script comm fields)' '
+	P=$SAMPLES/perf/perfdemo-2events.txt &&
+	grep -v "^[[:space:]]" "$P" | grep -v "^#" | sed -n "s/ *[0-9][0-9]* *[0-9.]*: .*//p" |
+		LC_ALL=C sort -u | paste -sd, - | sed "s/,/, /g" >comms &&
+	test "$(wc -w <comms)" -ge 4 &&
+	"$PROFTOOL" traces --thread nosuch "$P" >out 2>err &&
+	test_one_line_err "proftool: $P: labels thread=nosuch|comm=nosuch keeps no samples; no label thread; comm: $(cat comms)"'
+
+test_expect_success 'a time window past the end names the span of the samples (jq over timeDeltas)' '
+	P=$SAMPLES/node/small.cpuprofile &&
+	span=$(printf "%g" "$(jq "[.timeDeltas[1:][]] | add / 1000000" "$P")") &&
+	"$PROFTOOL" top --time-from 1000 "$P" >out 2>err &&
+	test_one_line_err "proftool: $P: --time-from 1000 keeps no samples; its samples span 0 to $span s" &&
+	"$PROFTOOL" top --time-from 0.5 "$P" >out 2>err && test ! -s err'
+
+test_expect_success '--focus that keeps nothing says so; a filter that keeps some says nothing' '
+	"$PROFTOOL" tree --focus "^zzz" "$SAMPLES/go/cpu.pb.gz" >out 2>err &&
+	test_one_line_err "proftool: $SAMPLES/go/cpu.pb.gz: --focus '"'^zzz'"' keeps no samples" &&
+	"$PROFTOOL" top --tag worker=zzz --focus main "$SAMPLES/go/cpu.pb.gz" >out 2>err &&
+	test_one_line_err "proftool: $SAMPLES/go/cpu.pb.gz: labels worker=zzz keeps no samples; worker: alpha, beta" &&
+	"$PROFTOOL" top --tag worker=alpha --focus main "$SAMPLES/go/cpu.pb.gz" >out 2>err &&
+	test ! -s err'
+
+test_expect_success 'an empty profile says so, exit 0; filters on it add nothing' '
+	"$PROFTOOL" top "$SAMPLES/stackprof/empty-cpu.dump" >out 2>err &&
+	test_one_line_err "proftool: $SAMPLES/stackprof/empty-cpu.dump: the profile has no samples" &&
+	: >empty.txt &&
+	"$PROFTOOL" tree --from perf --focus x empty.txt >out 2>err &&
+	test_one_line_err "proftool: empty.txt: the profile has no samples" &&
+	"$PROFTOOL" convert --from perf --to collapsed empty.txt >out 2>err && test ! -s err'
+
 test_done

@@ -76,4 +76,37 @@ test_expect_success 'a bad PATTERN is a usage error' '
 test_expect_success 'csv is refused: the layout is nested' '
 	test_expect_code 2 "$PROFTOOL" tree --format csv "$D/recursion.collapsed"'
 
+# "CALLER CALLEE" of every call pprof -peek marks (inline), read from its layout: in a
+# block, the lines above the function's own line are its callers, those below its callees
+peek_inline () {
+	awk '/^-+\+-+$/ { n = 0; self = ""; next }
+		/^ +[0-9.]+[a-z]* +[0-9.]+% +\|   / {
+			name = $0; sub(/^[^|]*\|   /, "", name)
+			inl = sub(/ \(inline\)$/, "", name)
+			if (self == "") { n++; callers[n] = name; cinl[n] = inl }
+			else if (inl) print self, name
+			next }
+		/^ +[0-9.]+[a-z]* +[0-9.]+% +[0-9.]+% +[0-9.]+[a-z]* +[0-9.]+% +\| / {
+			self = $0; sub(/^[^|]*\| /, "", self)
+			for (i = 1; i <= n; i++) if (cinl[i]) print callers[i], self }' "$1" |
+		LC_ALL=C sort -u
+}
+
+test_expect_success 'inlined calls are marked (inline) on both sides, as go tool pprof -peek marks them' '
+	peek_inline "$REF/pprof/cpu.pprof-peek.all.txt" >expect &&
+	test "$(wc -l <expect)" = 3 &&
+	"$PROFTOOL" tree -n 0 --node-fraction 0 --format json "$SAMPLES/go/cpu.pb.gz" |
+		jq -r ".nodes[] | .name as \$n | (.callers[] | select(.inline) | \"\(.name) \(\$n)\"),
+			(.callees[] | select(.inline) | \"\(\$n) \(.name)\")" | LC_ALL=C sort -u >actual &&
+	test_cmp expect actual &&
+	"$PROFTOOL" tree -n 0 --node-fraction 0 "$SAMPLES/go/cpu.pb.gz" >out &&
+	test "$(grep -c " (inline)\$" out)" = "$(grep -c " (inline)\$" "$REF/pprof/cpu.pprof-peek.all.txt")" &&
+	grep -q "|   main.mix (proftool-sample/main.go) (inline)\$" out'
+
+test_expect_success 'a call inlined at some occurrences only is no inline call; without inlined frames no mark' '
+	"$PROFTOOL" tree -n 0 --format json "$SAMPLES/go/cpu.pb.gz" |
+		jq -e "[.nodes[] | select(.name == \"main.hotLeaf\") | .callers[] | select(.inline)] | length == 0" &&
+	grep -q "main.spin\$" "$REF/pprof/cpu.pprof-peek.hotLeaf.txt" &&
+	"$PROFTOOL" tree -n 0 "$D/recursion.collapsed" >out && ! grep -q "(inline)" out'
+
 test_done

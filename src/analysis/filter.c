@@ -825,6 +825,7 @@ static void log_step(struct pt_filter_log *l, const struct pt_profile *before,
 	s = &l->v[l->n++];
 	l->ntypes = before->ntypes;
 	s->what = pt_xstrdup(what);
+	s->kind = PT_STEP_STACKS;
 	s->before = pt_xcalloc(before->ntypes ? before->ntypes : 1, sizeof(int64_t));
 	s->removed = pt_xcalloc(before->ntypes ? before->ntypes : 1, sizeof(int64_t));
 	for (t = 0; t < before->ntypes; t++) {
@@ -916,6 +917,8 @@ static int time_window(struct pt_profile *p, const struct pt_filter *f, struct p
 	}
 	describe_time(&what, f);
 	run_pass(p, &pl, log, what.buf);
+	if (log)
+		log->v[log->n - 1].kind = PT_STEP_TIME;
 	pt_buf_release(&what);
 	return 0;
 }
@@ -1056,6 +1059,8 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		free(ls_ok);
 		describe_tags(&what, f);
 		run_pass(p, &pl, log, what.buf);
+		if (log)
+			log->v[log->n - 1].kind = PT_STEP_LABELS;
 		pt_buf_release(&what);
 	}
 	for (k = K_FOCUS; k <= K_PRUNE_FROM; k++) {

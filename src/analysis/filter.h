@@ -66,9 +66,13 @@ int pt_filter_needs_timeline(const struct pt_filter *f);
 /* Check the regexes; -1 with d filled naming the bad one. */
 int pt_filter_check(const struct pt_filter *f, struct pt_diag *d);
 
+/* which pass a step is, for a note on what the profile holds when it kept nothing */
+enum pt_filter_step_kind { PT_STEP_STACKS, PT_STEP_TIME, PT_STEP_LABELS };
+
 /* what one filter pass removed, per sample type */
 struct pt_filter_step {
 	char *what;	  /* "--focus 'RE'" */
+	enum pt_filter_step_kind kind;
 	int64_t *before;  /* ntypes totals before the pass */
 	int64_t *removed; /* ntypes */
 };

@@ -526,12 +526,28 @@ static void graph_values(struct pt_graph *gr, const struct pt_agg *a, uint32_t t
 	}
 }
 
+static int any_inlined(const struct pt_profile *p)
+{
+	uint32_t f;
+
+	for (f = 1; f < p->nframes; f++)
+		if (p->frames[f].flags & PT_FRAME_INLINED)
+			return 1;
+	return 0;
+}
+
 int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d)
 {
 	memset(graph, 0, sizeof(*graph));
 	if (pt_aggregate_views(p, g, views | PT_AGG_EDGES, out, d) < 0)
 		return -1;
+	if (!p->agg && any_inlined(p)) {
+		/* the table's edges do not say which calls were inlined: a walk of the
+		 * graph's own does (the same edges and values, and pprof's inline rule) */
+		pt_graph_of_table(graph, p, out, t, 1, NULL, PT_GRAPH_SELF_EDGES);
+		return 0;
+	}
 	pt_graph_init(graph, out->nentries);
 	if (p->agg) { /* its table's edges count every occurrence */
 		pt_graph_from_agg(graph, out, t, 1, NULL);

@@ -104,8 +104,9 @@ static inline const int64_t *pt_graph_values(const struct pt_graph *g, uint32_t 
 /* pt_aggregate_views with the edges, and with them the call graph of sample type t
  * whose vertices are the table's entries and whose edges are the table's, in their
  * order, with their values of type t: read from the table that one walk made, not from
- * a walk of its own. graph is initialized here (the caller releases it, also after a
- * failure). */
+ * a walk of its own, except when some frame is inlined: then a walk of the graph's
+ * own marks the inlined calls (not_inline). graph is initialized here (the caller
+ * releases it, also after a failure). */
 int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       uint32_t t, struct pt_agg *out, struct pt_graph *graph, struct pt_diag *d);
 

@@ -11,12 +11,13 @@
 #include "cli/driver.h"
 #include "report/report.h"
 
-enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH };
+enum { OPT_REGEX = PT_OPT_CMD_BASE, OPT_SOURCE_PATH, OPT_CONTEXT };
 
 /* method's own options */
 struct method_args {
 	int use_regex;
 	const char *source_path;
+	long context;
 };
 
 static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
@@ -26,6 +27,9 @@ static const struct pt_opt method_options[] = {
 	 "PATTERN is a regex, as the filters take (default: a literal substring)"},
 	{"source-path", 0, required_argument, OPT_SOURCE_PATH, "DIR[:DIR...]",
 	 "look for source files under DIR (the recorded path, then shorter tails of it)"},
+	{"context", 0, required_argument, OPT_CONTEXT, "N",
+	 "show N source lines past the last sampled one (default 5, as pprof -list; 1 is\n"
+	 "stackprof --method's range)"},
 	PT_OPT_FORMAT_ROW("text|json", "output format"),
 	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -44,13 +48,18 @@ static int method_option(void *ctx, const struct pt_cmd_spec *sp, int id, const 
 {
 	struct method_args *ma = ctx;
 
-	(void)sp;
 	switch (id) {
 	case OPT_REGEX:
 		ma->use_regex = 1;
 		return 1;
 	case OPT_SOURCE_PATH:
 		ma->source_path = arg;
+		return 1;
+	case OPT_CONTEXT:
+		if (pt_parse_count(arg, &ma->context) < 0 || ma->context > 1000000) {
+			pt_usage_error(sp, "--context takes a count of lines, not '%s'", arg);
+			return -1;
+		}
 		return 1;
 	}
 	return 0;
@@ -65,7 +74,7 @@ int cmd_method(int argc, char **argv)
 {
 	struct pt_common common;
 	struct pt_report_args ra;
-	struct method_args ma = {0, NULL};
+	struct method_args ma = {0, NULL, 5};
 	struct pt_method_opts o;
 	struct pt_run r;
 	int ret = PT_EXIT_OK;
@@ -77,6 +86,7 @@ int cmd_method(int argc, char **argv)
 		return ret;
 	o.format = ra.format;
 	o.source_path = ma.source_path;
+	o.context = ma.context;
 	if (optind >= argc)
 		return pt_usage_error(&spec, "a PATTERN is required");
 	o.pattern = argv[optind++];
@@ -87,6 +97,7 @@ int cmd_method(int argc, char **argv)
 	}
 
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	r.views = PT_AGG_EDGES | PT_AGG_LINES;
 	if (!(ret = pt_run_prepare(&r))) {

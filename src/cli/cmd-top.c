@@ -95,6 +95,8 @@ static int top(int argc, char **argv, int may_fold)
 	memset(&o, 0, sizeof(o));
 	o.edge_fraction = 0.001;
 	pt_common_init(&common);
+	/* Go's "created by F" is no function row (pprof's debug=0 profile has none) */
+	common.load.read.flags |= PT_READ_NO_CREATOR;
 	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, &o)) >= 0)
 		return ret;
@@ -108,6 +110,7 @@ static int top(int argc, char **argv, int may_fold)
 						      : 0;
 
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */

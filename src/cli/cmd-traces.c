@@ -41,6 +41,7 @@ int cmd_traces(int argc, char **argv)
 		return ret;
 
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
 		ret = pt_run_emit(&r, ra.outpath, emit_traces, NULL);

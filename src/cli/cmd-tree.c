@@ -44,6 +44,8 @@ int cmd_tree(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	pt_common_init(&common);
+	/* Go's "created by F" is no function row (pprof's debug=0 profile has none) */
+	common.load.read.flags |= PT_READ_NO_CREATOR;
 	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
 	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
 		return ret;
@@ -62,6 +64,7 @@ int cmd_tree(int argc, char **argv)
 
 	o.node_fraction = common.node_fraction;
 	pt_run_init(&r, &common, "-");
+	r.say_empty = 1;
 	pt_run_files(&r, argc, argv);
 	r.gran = ra.gran;
 	r.views = PT_AGG_EDGES | PT_AGG_GRAPH; /* the call graph (report/tree.c) */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/driver.h"
+#include "analysis/emptied.h"
 #include "analysis/heapowner.h"
 #include "analysis/merge.h"
 #include "analysis/symbolize.h"
@@ -258,15 +259,41 @@ static int regroup(const char *path, struct pt_profile *p, enum pt_granularity g
 	return 0;
 }
 
+/* the filters; when they keep nothing of a profile that had samples, one line says so
+ * and names what there is (the exit status stays 0) */
 static int filter(const struct pt_common *c, const char *path, struct pt_profile *p,
 		  struct pt_filter_log *log)
 {
+	struct pt_filter_log own;
+	struct pt_filter_scope scope;
+	struct pt_buf note = PT_BUF_INIT;
 	struct pt_diag d;
+	int ret = 0;
 
+	if (!pt_filter_active(&c->filter))
+		return 0;
+	pt_filter_log_init(&own);
+	pt_filter_scope_init(&scope, p, &c->filter);
 	pt_diag_init(&d, path);
-	if (pt_filter_apply(p, &c->filter, log, &d) < 0)
-		return pt_cli_fail(&d);
-	return 0;
+	if (pt_filter_apply(p, &c->filter, log ? log : &own, &d) < 0)
+		ret = pt_cli_fail(&d);
+	else if (pt_filter_emptied(log ? log : &own, &scope, &note))
+		fprintf(stderr, "proftool: %s: %s\n", path, note.buf);
+	pt_buf_release(&note);
+	pt_filter_scope_release(&scope);
+	pt_filter_log_release(&own);
+	return ret;
+}
+
+/* an input without samples says so, once (the exit status stays 0) */
+static void note_empty(const struct pt_run *r)
+{
+	if (!r->say_empty || !pt_profile_empty(&r->p))
+		return;
+	if (r->npaths > 1)
+		fprintf(stderr, "proftool: none of the %zu profiles has samples\n", r->npaths);
+	else
+		fprintf(stderr, "proftool: %s: the profile has no samples\n", r->path);
 }
 
 int pt_run_load(struct pt_run *r)
@@ -283,6 +310,7 @@ int pt_run_load(struct pt_run *r)
 	if ((ret = read_one(c, r->path, &r->p, r->have_fold ? &r->folder : NULL, &r->folded)) ||
 	    (r->npaths > 1 && (ret = read_rest(c, r->paths, r->npaths, &r->p))))
 		return ret;
+	note_empty(r);
 	if ((ret = filter(c, r->path, &r->p, &r->log)) || !r->regroup)
 		return ret;
 	return regroup(r->path, &r->p, r->gran);

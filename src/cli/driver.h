@@ -32,6 +32,7 @@ struct pt_run {
 	int tree_only; /* never fold: the table from the tree all the same (cmd_top_tree); 0 */
 	int regroup;   /* merge frames to gran after the filters (convert); 0 */
 	int all_types; /* --sample-index all is allowed (writers): write_type; 0 */
+	int say_empty; /* an input without samples says so on stderr (the reports); 0 */
 
 	/* what the steps fill */
 	struct pt_profile p;

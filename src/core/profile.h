@@ -377,6 +377,11 @@ void pt_profile_drop_timeline(struct pt_profile *p);
 void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *value);
 /* the value of the first metadata entry named key, or NULL if there is none */
 const char *pt_profile_meta(const struct pt_profile *p, const char *key);
+/* the metadata a Go crash dump sets: its reason ("panic", "fatal error") and the id of
+ * the goroutine it printed first, the one that crashed */
+#define PT_GO_META_PANIC "panic"
+#define PT_GO_META_FATAL "fatal error"
+#define PT_GO_META_CRASHED "crashing goroutine"
 void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 
 /* Whether p has stacks (a call tree). Without (p->agg, the per-function table its

@@ -25,11 +25,14 @@ struct group {
 	uint32_t nstates, more_states;
 	int64_t ids[PT_GOROUTINES_IDS]; /* the smallest ids, ascending */
 	uint32_t nids;
+	int crashed; /* holds the goroutine a crash dump printed first */
 };
 
 struct gctx {
 	const struct pt_profile *p;
 	uint32_t state_key, wait_key, locked_key, id_key;
+	int crash; /* the dump is a crash's: crashed_id is its goroutine */
+	int64_t crashed_id;
 };
 
 /* id into the smallest PT_GOROUTINES_IDS ids, ascending */
@@ -74,8 +77,11 @@ static void add_row(const struct gctx *c, struct group *g, const struct pt_label
 			wait = l->num;
 		else if (l->key == c->locked_key)
 			g->locked = pt_add(g->locked, v);
-		else if (l->key == c->id_key && !l->str)
+		else if (l->key == c->id_key && !l->str) {
 			add_id(g->ids, &g->nids, l->num);
+			if (c->crash && l->num == c->crashed_id)
+				g->crashed = 1;
+		}
 	}
 	if (!g->has_wait || wait < g->wait_min)
 		g->wait_min = wait;
@@ -107,10 +113,13 @@ static int cmp_tail(const struct group *a, const struct group *b)
 	return a->node < b->node ? -1 : a->node > b->node;
 }
 
+/* panicparse's order: the group of the goroutine that crashed first, then the rest */
 static int by_count(const void *x, const void *y)
 {
 	const struct group *a = x, *b = y;
-	int c = cmp_count(a, b);
+	int c = b->crashed - a->crashed;
+	if (!c)
+		c = cmp_count(a, b);
 	if (!c)
 		c = cmp_wait(a, b);
 	return c ? c : cmp_tail(a, b);
@@ -119,7 +128,9 @@ static int by_count(const void *x, const void *y)
 static int by_wait(const void *x, const void *y)
 {
 	const struct group *a = x, *b = y;
-	int c = cmp_wait(a, b);
+	int c = b->crashed - a->crashed;
+	if (!c)
+		c = cmp_wait(a, b);
 	if (!c)
 		c = cmp_count(a, b);
 	return c ? c : cmp_tail(a, b);
@@ -193,6 +204,10 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 	for (k = 0; k < g->nids; k++)
 		pt_json_int(j, g->ids[k]);
 	yajl_gen_array_close(j);
+	if (g->crashed) {
+		pt_json_cstr(j, "crashed");
+		yajl_gen_bool(j, 1);
+	}
 	pt_json_cstr(j, "frames");
 	yajl_gen_array_open(j);
 	for (n = g->node; n; n = p->nodes[n].parent) {
@@ -445,9 +460,52 @@ static int trace_goroutines(const struct pt_profile *p, const struct pt_goroutin
 	return 0;
 }
 
+/* a crash dump's reason ("panic: ...", "fatal error: ..."), a line each in input order */
+static void crash_reason(const struct pt_profile *p, struct pt_buf *b)
+{
+	size_t k;
+
+	for (k = 0; k < p->nmeta; k++) {
+		const char *key = pt_s(p, p->meta[k].key);
+		if (!strcmp(key, PT_GO_META_PANIC) || !strcmp(key, PT_GO_META_FATAL))
+			pt_buf_addf(b, "%s: %s\n", key, pt_s(p, p->meta[k].value));
+	}
+}
+
+static void dump_json(const struct pt_profile *p, const struct gctx *c, const struct group *groups,
+		      uint32_t n, int64_t total, FILE *out)
+{
+	yajl_gen j = pt_json_gen(out);
+	uint32_t i;
+
+	yajl_gen_map_open(j);
+	pt_json_cstr(j, "total");
+	pt_json_int(j, total);
+	if (c->crash) {
+		struct pt_buf b = PT_BUF_INIT;
+		crash_reason(p, &b);
+		if (b.len)
+			b.buf[--b.len] = '\0';
+		pt_json_cstr(j, "reason");
+		yajl_gen_string(j, (const unsigned char *)b.buf, b.len);
+		pt_json_cstr(j, "crashing_goroutine");
+		pt_json_int(j, c->crashed_id);
+		pt_buf_release(&b);
+	}
+	pt_json_cstr(j, "groups");
+	yajl_gen_array_open(j);
+	for (i = 0; i < n; i++)
+		json_group(p, &groups[i], j);
+	yajl_gen_array_close(j);
+	yajl_gen_map_close(j);
+	yajl_gen_free(j);
+	fputc('\n', out);
+}
+
 int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,
 			 struct pt_diag *d)
 {
+	const char *crashed;
 	struct gctx c;
 	struct group *groups = NULL;
 	uint32_t *group_of, i, ngroups = 0, all;
@@ -466,6 +524,9 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	c.wait_key = pt_intern_find(&p->strings, "wait", 4);
 	c.locked_key = pt_intern_find(&p->strings, "locked", 6);
 	c.id_key = pt_intern_find(&p->strings, "goroutine", 9);
+	crashed = pt_profile_meta(p, PT_GO_META_CRASHED);
+	c.crash = crashed != NULL;
+	c.crashed_id = crashed ? strtoll(crashed, NULL, 10) : 0;
 	/* pt_intern_find gives 0 for an absent string; 0 is "" and no label key */
 	group_of = pt_xcalloc((size_t)p->nnodes + 1, sizeof(uint32_t));
 	for (i = 0; i < p->nsamples; i++) {
@@ -490,20 +551,13 @@ int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_
 	all = ngroups;
 	ngroups = (uint32_t)pt_report_shown(o->limit, ngroups);
 	if (o->format == PT_FMT_JSON) {
-		yajl_gen j = pt_json_gen(out);
-		yajl_gen_map_open(j);
-		pt_json_cstr(j, "total");
-		pt_json_int(j, total);
-		pt_json_cstr(j, "groups");
-		yajl_gen_array_open(j);
-		for (i = 0; i < ngroups; i++)
-			json_group(p, &groups[i], j);
-		yajl_gen_array_close(j);
-		yajl_gen_map_close(j);
-		yajl_gen_free(j);
-		fputc('\n', out);
+		dump_json(p, &c, groups, ngroups, total, out);
 	} else {
 		struct pt_buf b = PT_BUF_INIT;
+		/* a crash: its reason first, as Go printed it, then the groups */
+		crash_reason(p, &b);
+		if (b.len)
+			pt_buf_addch(&b, '\n');
 		pt_buf_addf(&b, "%lld goroutines in %u groups\n\n", (long long)total, all);
 		for (i = 0; i < ngroups; i++) {
 			text_group(p, &groups[i], &b);

@@ -279,13 +279,19 @@ static void method_code(struct pt_buf *b, const struct pt_profile *p, const stru
 	char *line = NULL;
 	size_t cap = 0, k = 0;
 
-	/* stackprof's range: the def line to one past the last line with samples */
-	first = e->line > 0 ? e->line : nrows ? rows[0].line : 1;
+	/* pprof -list's range: the function's first line (or context lines before its first
+	 * sampled line when the profile does not say where it starts) to context lines past
+	 * its last; with a context of 1, stackprof's */
+	first = e->line > 0 ? e->line : nrows ? rows[0].line - o->context : 1;
 	if (nrows && rows[0].line < first)
 		first = rows[0].line;
-	last = nrows ? rows[nrows - 1].line + 1 : first + 5;
+	last = nrows ? rows[nrows - 1].line + o->context : first + 5;
 	if (!fp) {
-		pt_buf_addstr(b, "        SOURCE UNAVAILABLE\n");
+		/* a file we could not open (not stackprof's "<cfunc>"): say where to look */
+		const char *f = e->file ? pt_s(p, e->file) : "";
+		pt_buf_addstr(b, *f && *f != '<'
+					 ? "        SOURCE UNAVAILABLE (use --source-path DIR)\n"
+					 : "        SOURCE UNAVAILABLE\n");
 		for (k = 0; k < nrows; k++)
 			code_line(b, p, o->type, total, &rows[k], rows[k].line, "");
 		return;

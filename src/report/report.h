@@ -61,6 +61,7 @@ struct pt_method_opts {
 	struct pt_pattern *re;	      /* ... or, if not NULL, this compiled regex */
 	const char *source_path;      /* ':'-separated directories to find sources in, or NULL */
 	enum pt_report_format format; /* text or json */
+	long context;		      /* source lines past the last sampled one (pprof: 5) */
 };
 
 /* `proftool method`: every function whose name matches, in top's order. Error (d) if

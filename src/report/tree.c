@@ -67,6 +67,9 @@ static void edge_line(struct pt_buf *line, const struct pt_profile *p, const str
 	pt_buf_add_pprof_pct(line, val, cum);
 	pt_buf_addstr(line, " |   ");
 	pt_report_entry_label(line, p, &a->entries[other]);
+	/* pprof -peek's mark of a call inlined at every occurrence, on either side */
+	if (!e->not_inline)
+		pt_buf_addstr(line, " (inline)");
 	pt_buf_addch(line, '\n');
 	pt_buf_release(&v);
 }
@@ -93,6 +96,10 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 		json_entry_open(g, p, &a->entries[callers ? e->from : e->to]);
 		pt_json_cstr(g, "value");
 		pt_json_raw(g, e->weight, p->types[t].decimals);
+		if (!e->not_inline) {
+			pt_json_cstr(g, "inline");
+			yajl_gen_bool(g, 1);
+		}
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

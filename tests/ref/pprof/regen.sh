@@ -58,6 +58,10 @@ run cpu.pprof-top.nodecount3.txt  -top -nodecount=3 cpu.pb.gz
 run cpu.pprof-callgrind.txt       -callgrind cpu.pb.gz
 run cpu.pprof-peek.hotLeaf.txt    -peek 'main\.hotLeaf$' cpu.pb.gz
 run cpu.pprof-peek.ping.txt       -peek 'main\.ping$' cpu.pb.gz
+# every function, with the (inline) marks of inlined calls
+run cpu.pprof-peek.all.txt        -peek . $all cpu.pb.gz
+# the source of one function (samples/go/src/main.go), as -list shows it
+run cpu.pprof-list.hotLeaf.txt    -list 'main\.hotLeaf$' -trim_path proftool-sample -source_path src cpu.pb.gz
 # the raw (not gzipped) protobuf must give the same report
 run cpu-raw.pprof-top.txt         -top $n cpu.pb
 
