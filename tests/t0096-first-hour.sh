@@ -58,7 +58,7 @@ test_expect_success 'a value that looks like a pprof option stays a value' '
 	"$PROFTOOL" top -n 3 -o top.txt "$GO" && test -s top.txt'
 
 test_expect_success 'an ambiguous prefix lists what it could be; a plain unknown option says only that' '
-	"$PROFTOOL" top --help | sed -n "s/^  -., \(--s[a-z-]*\).*/\1/p; s/^      \(--s[a-z-]*\).*/\1/p" >s-options &&
+	help_with_shared top | sed -n "s/^  -., \(--s[a-z-]*\).*/\1/p; s/^      \(--s[a-z-]*\).*/\1/p" >s-options &&
 	test "$(wc -l <s-options)" -ge 4 &&
 	test_expect_code 2 "$PROFTOOL" top --s "$GO" &&
 	test_one_line_err "proftool: top: option '"'--s'"' is ambiguous: $(paste -sd, s-options | sed "s/,/, /g") (see '"'proftool top --help'"')" &&

@@ -151,6 +151,16 @@ struct pt_cmd_spec {
 };
 
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp);
+/* `proftool help input` and `proftool help filters`: the shared options that each
+ * command's --help names in one line; -1 for another topic */
+int pt_help_topic(const char *topic, FILE *fp);
+/* the line of a command's --help that names them */
+#define PT_HELP_SHARED_LINE                                                                        \
+	"Also the input options and filters of every reading command: proftool help input, "     \
+	"proftool help filters"
+/* where the manual is: `man proftool`, or `man -l` on the tree's copy when the page is
+ * not installed */
+void pt_manual_hint(FILE *fp);
 /* print "proftool: CMD: MSG (see 'proftool CMD --help')" and return PT_EXIT_USAGE */
 int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
