@@ -82,4 +82,38 @@ test_expect_success 'info gives the start as a date and time in the local zone, 
 	want=$(TZ=Asia/Tokyo date -d "@$(echo "$ns" | sed "s/\(.........\)$/.\1/")" "+%Y-%m-%d %H:%M:%S.%N %Z") &&
 	grep -qx "Start: $want ($ns ns since the epoch)" out'
 
+test_expect_success 'README: a quick start per producer, ten lines at most, above the reference' '
+	R=$SRCDIR/README &&
+	grep -qx "    ./bootstrap && src/proftool top -n 30 --cum samples/stackprof/cpu-raw.dump" "$R" &&
+	grep -qx "    tests/run-suite" "$R" &&
+	qs=$(grep -nx "Quick start by producer" "$R" | cut -d: -f1) &&
+	ref=$(grep -nx "Commands" "$R" | cut -d: -f1) &&
+	test -n "$qs" && test -n "$ref" && test "$qs" -lt "$ref" &&
+	awk -v from="$qs" -v to="$ref" "NR > from && NR < to && /^(Go|Ruby|Node|perf) \\(/ { p = \$1 }
+		NR > from && NR < to && /^    / && p { n[p]++ } /^Building by hand/ { p = \"\" }
+		END { for (k in n) print k, n[k] }" "$R" | sort >counts &&
+	test "$(cut -d" " -f1 counts | tr "\n" " ")" = "Go Node Ruby perf " &&
+	awk "\$2 > 10 { print; bad = 1 } END { exit bad }" counts'
+
+test_expect_success 'README: the quick starts'"'"' proftool lines run on the bundled samples' '
+	awk "/^Quick start by producer/ { on = 1 } /^Building by hand/ { on = 0 }
+		on && /^    proftool / { sub(/^    /, \"\"); sub(/ +#.*/, \"\"); print }" \
+		"$SRCDIR/README" | grep -v -e " record " -e "http://" >lines &&
+	test "$(wc -l <lines)" -ge 12 &&
+	sed -e "s|cpu\.pb\.gz|$SAMPLES/go/cpu.pb.gz|g" -e "s|mypkg|main|g" \
+		-e "s|wall\.dump|$SAMPLES/stackprof/cpu-raw.dump|g" -e "s|Foo#bar|Workload#churn|g" \
+		-e "s|heap\.json|$SAMPLES/ruby/leaky.json.gz|g" \
+		-e "s|prof/\*\.cpuprofile|$SAMPLES/node/small.cpuprofile $SAMPLES/node/lines.cpuprofile|g" \
+		-e "s|before\.heapsnapshot|$SAMPLES/node/shapes-1.heapsnapshot.gz|g" \
+		-e "s|after\.heapsnapshot|$SAMPLES/node/shapes-2.heapsnapshot.gz|g" \
+		-e "s|app\.heapsnapshot|$SAMPLES/node/shapes-1.heapsnapshot.gz|g" \
+		-e "s|perf\.txt|$SAMPLES/perf/perfdemo-g.txt|g" \
+		-e "s|before\.txt|$SAMPLES/perf/perfdemo-g.txt|g" \
+		-e "s|after\.txt|$SAMPLES/perf/perfdemo-dwarf.txt|g" \
+		-e "s|^proftool |\"\$PROFTOOL\" |" lines >run &&
+	while IFS= read -r line; do
+		eval "$line" >/dev/null 2>err; rc=$?
+		test $rc = 0 || test $rc = 3 || { echo "$line: exit $rc"; cat err; return 1; }
+	done <run'
+
 test_done
