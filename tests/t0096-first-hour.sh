@@ -116,4 +116,31 @@ test_expect_success 'README: the quick starts'"'"' proftool lines run on the bun
 		test $rc = 0 || test $rc = 3 || { echo "$line: exit $rc"; cat err; return 1; }
 	done <run'
 
+# PROFTOOL_PROGRESS_DELAY (HACKING): seconds before progress shows, 2 unless set
+test_expect_success 'progress on a terminal: bytes read of the file size; never on a pipe or with --quiet' '
+	P=$SAMPLES/perf/perfdemo-g.txt &&
+	want=$(wc -c <"$P" | awk "{ printf \"%.1f MB\", \$1 / 1e6 }") &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" top -n 1 "$P" >out &&
+	grep -qx "rc=0" out &&
+	grep -a "proftool: reading $P: " out >lines &&
+	test -s lines && grep -q " of $want (100%)" lines &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" top --quiet -n 1 "$P" >out &&
+	grep -qx "rc=0" out && ! grep -aq "proftool: reading" out &&
+	$TTY --stderr-tty "$PROFTOOL" top -n 1 "$P" >out &&
+	! grep -aq "proftool: reading" out &&
+	PROFTOOL_PROGRESS_DELAY=0 "$PROFTOOL" top -n 1 "$P" >/dev/null 2>err &&
+	test ! -s err'
+
+test_expect_success 'progress: a fifo fed slowly shows the bytes read, a merge the files merged' '
+	P=$SAMPLES/perf/perfdemo-g.txt
+	mkfifo slow || return 1
+	{ head -c 30000 "$P"; sleep 1; tail -c +30001 "$P"; } >slow &
+	PROFTOOL_PROGRESS_DELAY=0.5 $TTY --stderr-tty "$PROFTOOL" top -n 1 slow >out &&
+	wait &&
+	grep -qx "rc=0" out &&
+	grep -aq "proftool: reading slow: [0-9.]* MB" out &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" merge -o m.pb.gz "$P" \
+		$SAMPLES/perf/perfdemo-dwarf.txt $SAMPLES/perf/perfdemo-nog.txt >out &&
+	grep -qx "rc=0" out && grep -aq "proftool: merged 2 files" out'
+
 test_done

@@ -37,6 +37,8 @@ const struct pt_opt pt_input_options[] = {
 	{"save", 0, required_argument, PT_OPT_SAVE, "FILE",
 	 "URL inputs: also keep the bytes fetched in FILE (default: in $PROFTOOL_SAVE_DIR "
 	 "when set, named as pprof names them)"},
+	{"quiet", 0, no_argument, PT_OPT_QUIET, NULL,
+	 "no progress on a terminal's standard error (shown for reads and merges past 2 s)"},
 	{"via-go", 0, no_argument, PT_OPT_VIA_GO, NULL,
 	 "Go execution traces: read through go tool trace -pprof, not proftool's reader"},
 	{"no-demangle", 0, no_argument, PT_OPT_NO_DEMANGLE, NULL,
@@ -658,6 +660,9 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		return 1;
 	case PT_OPT_LENIENT:
 		c->load.read.lenient = 1;
+		return 1;
+	case PT_OPT_QUIET:
+		c->quiet = 1;
 		return 1;
 	case PT_OPT_VIA_GO:
 		c->load.read.flags |= PT_READ_VIA_GO;

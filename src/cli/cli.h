@@ -62,6 +62,7 @@ enum pt_opt_id {
 	PT_OPT_TIMEOUT,
 	PT_OPT_SAVE,
 	PT_OPT_VIA_GO, /* Go execution traces */
+	PT_OPT_QUIET,  /* no progress */
 	/* perf script reading */
 	PT_OPT_PERF_PID,
 	PT_OPT_PERF_TID,
@@ -169,6 +170,7 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 struct pt_common {
 	const struct pt_cmd_spec *spec; /* the command parsing into it (pt_cli_parse) */
 	const char *save;		/* URL inputs: --save FILE, or NULL */
+	int quiet;			/* --quiet: no progress on a terminal */
 	struct pt_load_opts load;
 	const char *sample_index; /* NULL = the profile's default */
 	struct pt_filter filter;  /* applied by pt_cli_load */
