@@ -382,8 +382,11 @@ static int load(const char *path, const struct pt_load_opts *o, struct target *t
 
 	if (pt_is_url(path))
 		return load_url(path, o, t, d);
-	if (pt_input_open(&in, path, o->max_size, d) == 0)
+	if (pt_input_open(&in, path, o->max_size, d) == 0) {
+		if (o->progress)
+			pt_input_watch(&in, o->progress, o->progress_ctx);
 		ret = read_input(&in, o, t, d);
+	}
 	pt_input_close(&in);
 	return ret;
 }

@@ -31,6 +31,9 @@ struct pt_load_opts {
 	 * in the URL, and half again, at least 5 more; else 60) */
 	long timeout;
 	const struct pt_fetch_hooks *hooks; /* URL inputs; NULL: none */
+	/* told of the bytes read as a file is read (pt_input_watch), or NULL */
+	void (*progress)(void *ctx, const char *name, uint64_t done, uint64_t size);
+	void *progress_ctx;
 	struct pt_read_opts read;
 };
 

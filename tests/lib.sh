@@ -112,3 +112,17 @@ test_one_line_err () {
 	test "$(wc -l <err)" = 1 || { echo "stderr has $(wc -l <err) lines:"; cat err; return 1; }
 	test "$(cat err)" = "$1" || { echo "stderr: $(cat err)"; echo "wanted: $1"; return 1; }
 }
+
+# help_with_shared CMD: CMD's --help with the shared options its one line names
+# ('proftool help input', 'proftool help filters') listed in its place, in the parser's
+# order: every option CMD takes
+help_with_shared () {
+	"$PROFTOOL" "$1" --help | while IFS= read -r line; do
+		case $line in
+		*"proftool help input, proftool help filters"*)
+			"$PROFTOOL" help input | sed 1d
+			"$PROFTOOL" help filters | sed 1d ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+}

@@ -19,7 +19,7 @@ for cmd in top info convert formats; do
 done
 
 test_expect_success 'every option in top --help is accepted by the parser' '
-	"$PROFTOOL" top --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
+	help_with_shared top | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
 	test -s opts &&
 	while read o; do
 		case $o in help) continue;; esac
@@ -31,7 +31,7 @@ test_expect_success 'no command lists the same option twice' '
 	"$PROFTOOL" --help | sed -n "s/^  \([a-z]*\) .*/\1/p" >cmds &&
 	test "$(wc -l <cmds)" -ge 10 &&
 	while read c; do
-		"$PROFTOOL" $c --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" | sort | uniq -d >dups &&
+		help_with_shared $c | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" | sort | uniq -d >dups &&
 		test ! -s dups || { echo "$c: $(cat dups)"; exit 1; }
 	done <cmds'
 
@@ -39,12 +39,37 @@ test_expect_success 'every option of every command is in the man page' '
 	"$PROFTOOL" --help | sed -n "s/^  \([a-z]*\) .*/\1/p" >cmds &&
 	while read c; do
 		grep -q "^\.SS \"proftool $c" "$SRCDIR/man/proftool.1" || { echo "no section for $c"; exit 1; }
-		"$PROFTOOL" $c --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
+		help_with_shared $c | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
 		while read o; do
 			m=$(printf "%s" "--$o" | sed "s/-/\\\\-/g") &&
 			grep -qF -- "$m" "$SRCDIR/man/proftool.1" || { echo "$c --$o"; exit 1; }
 		done <opts
 	done <cmds'
+
+test_expect_success 'help input and help filters list the shared options; each command names them in one line' '
+	"$PROFTOOL" help input >in && "$PROFTOOL" help filters >fl &&
+	grep -q "^      --from FORMAT " in && grep -q "^      --sample-index NAME|N " in &&
+	grep -q "^      --focus RE " fl && grep -q "^      --node-fraction F " fl &&
+	! grep -q -- "--focus" in && ! grep -q -- "--from" fl &&
+	for c in top tree traces info convert flamegraph diff merge method export tags goroutines; do
+		"$PROFTOOL" $c --help >h &&
+		test "$(grep -c "proftool help input, proftool help filters" h)" = 1 &&
+		! grep -q -- "^      --focus " h && ! grep -q -- "^      --from " h ||
+			{ echo "$c"; return 1; }
+	done'
+
+test_expect_success 'the manual: man -l on the tree'"'"'s copy while the page is not installed' '
+	"$PROFTOOL" top --help | tail -1 >line &&
+	"$PROFTOOL" --help | tail -1 | cmp - line &&
+	case $(cat line) in
+	"The manual: man -l "*)
+		page=$(sed "s/^The manual: man -l //" line) &&
+		test "$(cd "$(dirname "$page")" && pwd -P)" = "$(cd "$SRCDIR/man" && pwd -P)" &&
+		if command -v man >/dev/null; then
+			man -l -P cat "$page" 2>/dev/null | grep -q "^NAME"
+		fi ;;
+	*) test "$(cat line)" = "The manual: man proftool" && man -w proftool >/dev/null ;;
+	esac'
 
 test_expect_success 'no command is a usage error' '
 	test_expect_code 2 "$PROFTOOL" && grep -q "^usage:" err'

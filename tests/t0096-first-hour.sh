@@ -58,7 +58,7 @@ test_expect_success 'a value that looks like a pprof option stays a value' '
 	"$PROFTOOL" top -n 3 -o top.txt "$GO" && test -s top.txt'
 
 test_expect_success 'an ambiguous prefix lists what it could be; a plain unknown option says only that' '
-	"$PROFTOOL" top --help | sed -n "s/^  -., \(--s[a-z-]*\).*/\1/p; s/^      \(--s[a-z-]*\).*/\1/p" >s-options &&
+	help_with_shared top | sed -n "s/^  -., \(--s[a-z-]*\).*/\1/p; s/^      \(--s[a-z-]*\).*/\1/p" >s-options &&
 	test "$(wc -l <s-options)" -ge 4 &&
 	test_expect_code 2 "$PROFTOOL" top --s "$GO" &&
 	test_one_line_err "proftool: top: option '"'--s'"' is ambiguous: $(paste -sd, s-options | sed "s/,/, /g") (see '"'proftool top --help'"')" &&
@@ -81,5 +81,66 @@ test_expect_success 'info gives the start as a date and time in the local zone, 
 	TZ=Asia/Tokyo "$PROFTOOL" info "$GO" >out &&
 	want=$(TZ=Asia/Tokyo date -d "@$(echo "$ns" | sed "s/\(.........\)$/.\1/")" "+%Y-%m-%d %H:%M:%S.%N %Z") &&
 	grep -qx "Start: $want ($ns ns since the epoch)" out'
+
+test_expect_success 'README: a quick start per producer, ten lines at most, above the reference' '
+	R=$SRCDIR/README &&
+	grep -qx "    ./bootstrap && src/proftool top -n 30 --cum samples/stackprof/cpu-raw.dump" "$R" &&
+	grep -qx "    tests/run-suite" "$R" &&
+	qs=$(grep -nx "Quick start by producer" "$R" | cut -d: -f1) &&
+	ref=$(grep -nx "Commands" "$R" | cut -d: -f1) &&
+	test -n "$qs" && test -n "$ref" && test "$qs" -lt "$ref" &&
+	awk -v from="$qs" -v to="$ref" "NR > from && NR < to && /^(Go|Ruby|Node|perf) \\(/ { p = \$1 }
+		NR > from && NR < to && /^    / && p { n[p]++ } /^Building by hand/ { p = \"\" }
+		END { for (k in n) print k, n[k] }" "$R" | sort >counts &&
+	test "$(cut -d" " -f1 counts | tr "\n" " ")" = "Go Node Ruby perf " &&
+	awk "\$2 > 10 { print; bad = 1 } END { exit bad }" counts'
+
+test_expect_success 'README: the quick starts'"'"' proftool lines run on the bundled samples' '
+	awk "/^Quick start by producer/ { on = 1 } /^Building by hand/ { on = 0 }
+		on && /^    proftool / { sub(/^    /, \"\"); sub(/ +#.*/, \"\"); print }" \
+		"$SRCDIR/README" | grep -v -e " record " -e "http://" >lines &&
+	test "$(wc -l <lines)" -ge 12 &&
+	sed -e "s|cpu\.pb\.gz|$SAMPLES/go/cpu.pb.gz|g" -e "s|mypkg|main|g" \
+		-e "s|wall\.dump|$SAMPLES/stackprof/cpu-raw.dump|g" -e "s|Foo#bar|Workload#churn|g" \
+		-e "s|heap\.json|$SAMPLES/ruby/leaky.json.gz|g" \
+		-e "s|prof/\*\.cpuprofile|$SAMPLES/node/small.cpuprofile $SAMPLES/node/lines.cpuprofile|g" \
+		-e "s|before\.heapsnapshot|$SAMPLES/node/shapes-1.heapsnapshot.gz|g" \
+		-e "s|after\.heapsnapshot|$SAMPLES/node/shapes-2.heapsnapshot.gz|g" \
+		-e "s|app\.heapsnapshot|$SAMPLES/node/shapes-1.heapsnapshot.gz|g" \
+		-e "s|perf\.txt|$SAMPLES/perf/perfdemo-g.txt|g" \
+		-e "s|before\.txt|$SAMPLES/perf/perfdemo-g.txt|g" \
+		-e "s|after\.txt|$SAMPLES/perf/perfdemo-dwarf.txt|g" \
+		-e "s|^proftool |\"\$PROFTOOL\" |" lines >run &&
+	while IFS= read -r line; do
+		eval "$line" >/dev/null 2>err; rc=$?
+		test $rc = 0 || test $rc = 3 || { echo "$line: exit $rc"; cat err; return 1; }
+	done <run'
+
+# PROFTOOL_PROGRESS_DELAY (HACKING): seconds before progress shows, 2 unless set
+test_expect_success 'progress on a terminal: bytes read of the file size; never on a pipe or with --quiet' '
+	P=$SAMPLES/perf/perfdemo-g.txt &&
+	want=$(wc -c <"$P" | awk "{ printf \"%.1f MB\", \$1 / 1e6 }") &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" top -n 1 "$P" >out &&
+	grep -qx "rc=0" out &&
+	grep -a "proftool: reading $P: " out >lines &&
+	test -s lines && grep -q " of $want (100%)" lines &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" top --quiet -n 1 "$P" >out &&
+	grep -qx "rc=0" out && ! grep -aq "proftool: reading" out &&
+	$TTY --stderr-tty "$PROFTOOL" top -n 1 "$P" >out &&
+	! grep -aq "proftool: reading" out &&
+	PROFTOOL_PROGRESS_DELAY=0 "$PROFTOOL" top -n 1 "$P" >/dev/null 2>err &&
+	test ! -s err'
+
+test_expect_success 'progress: a fifo fed slowly shows the bytes read, a merge the files merged' '
+	P=$SAMPLES/perf/perfdemo-g.txt
+	mkfifo slow || return 1
+	{ head -c 30000 "$P"; sleep 1; tail -c +30001 "$P"; } >slow &
+	PROFTOOL_PROGRESS_DELAY=0.5 $TTY --stderr-tty "$PROFTOOL" top -n 1 slow >out &&
+	wait &&
+	grep -qx "rc=0" out &&
+	grep -aq "proftool: reading slow: [0-9.]* MB" out &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" merge -o m.pb.gz "$P" \
+		$SAMPLES/perf/perfdemo-dwarf.txt $SAMPLES/perf/perfdemo-nog.txt >out &&
+	grep -qx "rc=0" out && grep -aq "proftool: merged 2 files" out'
 
 test_done

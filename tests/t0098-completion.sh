@@ -7,7 +7,7 @@ commands () {
 	"$PROFTOOL" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }'
 }
 help_options () {
-	"$PROFTOOL" "$1" --help | sed -n 's/^  -., \(--[a-z0-9-]*\).*/\1/p; s/^      \(--[a-z0-9-]*\).*/\1/p' | sort
+	help_with_shared "$1" | sed -n 's/^  -., \(--[a-z0-9-]*\).*/\1/p; s/^      \(--[a-z0-9-]*\).*/\1/p' | sort
 }
 
 # complete_bash WORD...: the words bash completion offers for the last WORD

@@ -155,15 +155,15 @@ test_expect_success '--format json: values in the chosen sample type' '
 	grep -q "^\[{\"name\":\"Workload#fib\",\"file\":\"/tmp/proftool-stackprof-src/workload.rb\",\"line\":29,\"self\":18000,\"total\":161000,\"per_occurrence\":false," out'
 
 test_expect_success 'method --help lists every option, and help method is the same' '
-	"$PROFTOOL" method --help >out &&
+	help_with_shared method >out &&
 	grep -q "^usage: proftool method \[OPTIONS\] PATTERN \[FILE...\]" out &&
 	for o in --regex --source-path --format --output --sample-index --from; do
 		grep -q -- "$o" out || { echo "$o missing"; return 1; }
 	done &&
-	"$PROFTOOL" help method >out2 && test_cmp out out2'
+	"$PROFTOOL" method --help >out && "$PROFTOOL" help method >out2 && test_cmp out out2'
 
 test_expect_success 'every option in method --help is accepted by the parser' '
-	"$PROFTOOL" method --help | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
+	help_with_shared method | sed -n "s/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p" >opts &&
 	test -s opts &&
 	while read o; do
 		case $o in help) continue;; esac

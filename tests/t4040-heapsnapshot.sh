@@ -105,6 +105,22 @@ test_expect_success '--fail-on-growth speaks: a stderr line per row over the gat
 	sort -rn deltas | cmp - deltas &&
 	"$PROFTOOL" heap --diff --fail-on-growth 1M "$S1" "$S2" >/dev/null 2>err && test ! -s err'
 
+test_expect_success '--junit and --metrics: a case per changed constructor, the rows past the gate fail' '
+	"$PROFTOOL" heap --diff --format json -n 0 "$S1" "$S2" >d.json &&
+	jq -r ".rows[] | [.name, (if .size_delta > 20000 then \"fail\" else \"pass\" end)] | @tsv" \
+		d.json | LC_ALL=C sort >want &&
+	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 20000 --junit j.xml \
+		--metrics m.txt "$S1" "$S2" >/dev/null &&
+	python3 "$SRCDIR/tests/ci-check.py" junit j.xml | LC_ALL=C sort >got &&
+	test_cmp want got &&
+	jq -r ".rows[] | [\"proftool_heap_size_change_bytes\", .name, .size_delta] | @tsv" d.json |
+		LC_ALL=C sort >want &&
+	python3 "$SRCDIR/tests/ci-check.py" metrics m.txt >all &&
+	grep "^proftool_heap_size_change_bytes	" all | LC_ALL=C sort >got &&
+	test_cmp want got &&
+	test "$(grep -c "^proftool_heap_base_bytes	" all)" = "$(wc -l <want)" &&
+	test_expect_code 2 "$PROFTOOL" heap --junit j.xml "$S1"'
+
 test_expect_success '--fail-on-growth: exit 3 past a size or a share, 0 under it' '
 	"$PROFTOOL" heap --diff --fail-on-growth 1M "$S1" "$S2" >/dev/null &&
 	test_expect_code 3 "$PROFTOOL" heap --diff --fail-on-growth 100K "$S1" "$S2" >/dev/null &&

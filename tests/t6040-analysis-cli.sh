@@ -13,14 +13,16 @@ test_expect_success '--help lists the new commands' '
 for cmd in diff merge tree; do
 	test_expect_success "$cmd --help prints its usage; help $cmd is the same" '
 		"$PROFTOOL" $cmd --help >a && "$PROFTOOL" help $cmd >b && test_cmp a b &&
-		grep -q "^usage: proftool $cmd " a && grep -q -- "--focus RE" a'
+		grep -q "^usage: proftool $cmd " a &&
+		help_with_shared $cmd | grep -q -- "--focus RE"'
 done
 
 for opt in focus ignore hide show show-from prune-from match-file tag thread process \
 	time-from time-to collapse-recursion node-fraction; do
-	test_expect_success "every reading command lists --$opt" '
+	test_expect_success "every reading command takes --$opt, listed once in help filters" '
+		"$PROFTOOL" help filters | grep -q -- "^      --$opt" &&
 		for cmd in top info convert tree diff merge; do
-			"$PROFTOOL" $cmd --help | grep -q -- "^      --$opt" ||
+			help_with_shared $cmd | grep -q -- "^      --$opt" ||
 				{ echo "$cmd lacks --$opt"; return 1; }
 		done'
 done

@@ -158,6 +158,11 @@ test_expect_success 'JUnit: a test case per function tested, the offender a fail
 	grep -q "<testsuites tests=\"3\" failures=\"1\">" j.xml &&
 	grep -A1 "name=\"parse\"" j.xml | grep -q "<failure message=\"median cum 40.00% -&gt; 44.66%" &&
 	if command -v xmllint >/dev/null; then xmllint --noout j.xml; fi &&
+	python3 "$SRCDIR/tests/ci-check.py" junit j.xml >cases &&
+	test "$(wc -l <cases)" = 3 && test "$(grep -c "	fail\$" cases)" = 1 &&
+	grep -qx "parse	fail" cases &&
+	python3 "$SRCDIR/tests/ci-check.py" metrics m.txt >samples &&
+	test "$(grep -c "^proftool_cum_share_change	" samples)" = 3 &&
 	grep -q "^proftool_cum_share_change{function=\"parse\"} 4.66" m.txt &&
 	test "$(tail -1 m.txt)" = "# EOF"'
 

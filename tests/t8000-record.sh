@@ -82,8 +82,34 @@ if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 		sleep 0.5 &&
 		pkill -INT -f "record -o int.collapsed" &&
 		wait &&
-		test "$(cat rc)" = 143 &&
+		test "$(cat rc)" = 130 &&
 		grep -q hot_loop int.collapsed'
+	test_expect_success 'SIGINT: status 130, the command stopped, no temporary file left' '
+		tmp=$(mktemp -d /tmp/ptrec.XXXXXX)
+		TMPDIR=$tmp "$PROFTOOL" record -o int2.collapsed -- "$TRASH/hot" 100001 \
+			>/dev/null 2>&1 &
+		pid=$!
+		i=0
+		while ! pgrep -f "^$TRASH/hot 100001" >/dev/null && test $i -lt 300; do
+			sleep 0.1; i=$((i + 1))
+		done
+		sleep 0.5
+		kill -INT $pid
+		wait $pid
+		test $? = 130 &&
+		grep -q hot_loop int2.collapsed &&
+		! pgrep -f "^$TRASH/hot 100001" &&
+		test -z "$(ls "$tmp")" && rmdir "$tmp"'
+	test_expect_success 'a command that does not exist: the reason, not a perf script failure' '
+		test_expect_code 1 "$PROFTOOL" record -- no_such_cmd_pt &&
+		test_one_line_err "proftool: record: cannot run no_such_cmd_pt: No such file or directory"'
+	test_expect_success '--pid of no process: perf'"'"'s own error, not a perf script failure' '
+		pid=$(($(cat /proc/sys/kernel/pid_max) - 1)) &&
+		! kill -0 $pid 2>/dev/null &&
+		test_expect_code 1 "$PROFTOOL" record --pid $pid --duration 1 &&
+		grep -q "No such process" err &&
+		grep -qx "proftool: record: perf record recorded nothing (exit status [0-9]*)" err &&
+		! grep -q "perf script" err'
 else
 	test_skip 'record under perf' 'perf record cannot run here (Debian package linux-perf)'
 fi
@@ -93,6 +119,11 @@ if command -v ruby >/dev/null 2>&1 && ruby -e 'require "stackprof"' 2>/dev/null;
 		test_expect_code 4 "$PROFTOOL" record -- ruby "$R/work.rb" &&
 		grep -x "ruby done" out &&
 		sed -n "6p" out | grep -q "Object#hot_method"'
+	test_expect_success 'record -o FILE.dump keeps stackprof'"'"'s own dump' '
+		test_expect_code 4 "$PROFTOOL" record -o w.dump -- ruby "$R/work.rb" &&
+		ruby -e "r = Marshal.load(File.binread(ARGV[0]))
+			exit(r[:mode] == :cpu && r[:frames].values.any? { |f| f[:name] == %q(Object#hot_method) } ? 0 : 1)" w.dump &&
+		"$PROFTOOL" info w.dump >info && grep -qx "Format: stackprof" info'
 	test_expect_success 'stackprof modes: wall and object' '
 		test_expect_code 4 "$PROFTOOL" record --mode wall -o wall.pb.gz -- ruby "$R/work.rb" &&
 		"$PROFTOOL" info wall.pb.gz >info && grep -q "^Format: pprof" info &&
@@ -111,6 +142,13 @@ if command -v node >/dev/null 2>&1; then
 		"$PROFTOOL" record -- node "$R/work.js" >out &&
 		grep -x "node done" out &&
 		sed -n "6p" out | grep -q "hotFn"'
+	test_expect_success 'record -o FILE.cpuprofile keeps the profile node wrote' '
+		"$PROFTOOL" record -o n.cpuprofile -- node "$R/work.js" >out &&
+		node -e "const p = JSON.parse(require(\"fs\").readFileSync(\"n.cpuprofile\"));
+			process.exit(p.nodes.some(n => n.callFrame.functionName === \"hotFn\") &&
+				p.samples.length === p.timeDeltas.length ? 0 : 1)" &&
+		"$PROFTOOL" convert -o ours.cpuprofile n.cpuprofile &&
+		! cmp -s n.cpuprofile ours.cpuprofile'
 else
 	test_skip 'record under node' 'no node (Debian package nodejs)'
 fi
@@ -121,6 +159,14 @@ if command -v go >/dev/null 2>&1; then
 		"$PROFTOOL" record -- go test . >out &&
 		grep -q "^ok" out &&
 		awk "NR > 5 && \$6 ~ /hotpkg\\./ { print \$6; exit }" out | grep -q "hotpkg.hotSum"'
+	test_expect_success 'record -o FILE.pb.gz keeps go test'"'"'s own profile' '
+		cp -R "$R/gotest" gt && cd gt &&
+		"$PROFTOOL" record -o ../go.pb.gz -- go test . >out &&
+		cd .. &&
+		go tool pprof -raw go.pb.gz >raw 2>/dev/null &&
+		grep -q "hotpkg.hotSum" raw &&
+		"$PROFTOOL" convert -o ours.pb.gz go.pb.gz &&
+		! cmp -s go.pb.gz ours.pb.gz'
 else
 	test_skip 'record under go test' 'no go (Debian package golang-go)'
 fi

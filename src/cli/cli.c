@@ -37,8 +37,20 @@ const struct pt_opt pt_input_options[] = {
 	{"save", 0, required_argument, PT_OPT_SAVE, "FILE",
 	 "URL inputs: also keep the bytes fetched in FILE (default: in $PROFTOOL_SAVE_DIR "
 	 "when set, named as pprof names them)"},
+	{"quiet", 0, no_argument, PT_OPT_QUIET, NULL,
+	 "no progress on a terminal's standard error (shown for reads and merges past 2 s)"},
 	{"via-go", 0, no_argument, PT_OPT_VIA_GO, NULL,
 	 "Go execution traces: read through go tool trace -pprof, not proftool's reader"},
+	{"no-demangle", 0, no_argument, PT_OPT_NO_DEMANGLE, NULL,
+	 "keep mangled C++ and Rust names as they are (default: demangled as c++filt)"},
+	{"simplify", 0, no_argument, PT_OPT_SIMPLIFY, NULL,
+	 "drop template and parameter lists from C++ and Rust names (text; csv/json keep them)"},
+	{"symbolize", 0, required_argument, PT_OPT_SYMBOLIZE, "none|local",
+	 "name addresses from their binaries' DWARF and symbols (default local; never the "
+	 "network)"},
+	{"binary-path", 0, required_argument, PT_OPT_BINARY_PATH, "DIR:DIR",
+	 "where else to look for binaries, by name and build id (default "
+	 "$PROFTOOL_BINARY_PATH)"},
 	{"focus", 0, required_argument, PT_OPT_FOCUS, "RE",
 	 "keep only stacks with a function matching RE (RE2/PCRE2 syntax: \\d, (?i); man "
 	 "proftool, PATTERNS)"},
@@ -69,16 +81,6 @@ const struct pt_opt pt_input_options[] = {
 	 "fold recursion: a function already on the stack returns to that frame"},
 	{"node-fraction", 0, required_argument, PT_OPT_NODE_FRACTION, "F",
 	 "reports leave out entries whose cum is below F of the total (0.005 = 0.5%)"},
-	{"no-demangle", 0, no_argument, PT_OPT_NO_DEMANGLE, NULL,
-	 "keep mangled C++ and Rust names as they are (default: demangled as c++filt)"},
-	{"simplify", 0, no_argument, PT_OPT_SIMPLIFY, NULL,
-	 "drop template and parameter lists from C++ and Rust names (text; csv/json keep them)"},
-	{"symbolize", 0, required_argument, PT_OPT_SYMBOLIZE, "none|local",
-	 "name addresses from their binaries' DWARF and symbols (default local; never the "
-	 "network)"},
-	{"binary-path", 0, required_argument, PT_OPT_BINARY_PATH, "DIR:DIR",
-	 "where else to look for binaries, by name and build id (default "
-	 "$PROFTOOL_BINARY_PATH)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -272,9 +274,12 @@ static int short_id(const struct pt_getopt *g, int c)
 
 /* go tool pprof's names for options proftool spells otherwise */
 static const char *const pprof_names[][2] = {
-	{"nodecount", "nodes"},		{"nodefraction", "node-fraction"},
-	{"edgefraction", "edge-fraction"}, {"tagfocus", "tag"},
-	{"tagignore", "tag-ignore"},	{"output", "output"},
+	{"nodecount", "nodes"},
+	{"nodefraction", "node-fraction"},
+	{"edgefraction", "edge-fraction"},
+	{"tagfocus", "tag"},
+	{"tagignore", "tag-ignore"},
+	{"output", "output"},
 };
 
 /* the long option named by s (up to '=' or its end, of n bytes), '_' read as '-' as
@@ -293,7 +298,8 @@ static const struct option *long_named(const struct pt_getopt *g, const char *s,
 	for (o = g->longopts; o->name; o++) {
 		if (strlen(o->name) != n)
 			continue;
-		for (i = 0; i < n && (s[i] == o->name[i] || (s[i] == '_' && o->name[i] == '-')); i++)
+		for (i = 0; i < n && (s[i] == o->name[i] || (s[i] == '_' && o->name[i] == '-'));
+		     i++)
 			;
 		if (i == n)
 			return o;
@@ -326,8 +332,8 @@ static int pprof_style(const struct pt_getopt *g, const struct pt_cmd_spec *spec
 			continue;
 		}
 		if (n >= 2 && o)
-			return pt_usage_error(spec, "unknown option '%s': did you mean '--%s%s'?", a,
-					      o->name, a + 1 + n);
+			return pt_usage_error(spec, "unknown option '%s': did you mean '--%s%s'?",
+					      a, o->name, a + 1 + n);
 	}
 	return 0;
 }
@@ -429,27 +435,74 @@ int pt_cli_parse_in_order(const struct pt_cmd_spec *spec, int argc, char **argv,
 	return parse(spec, argc, argv, common, report, own, 1);
 }
 
+/* the filters among pt_input_options: `proftool help filters`; the rest is `help input` */
+static int is_filter(int id)
+{
+	return (id >= PT_OPT_FOCUS && id <= PT_OPT_COLLAPSE_RECURSION) ||
+	       id == PT_OPT_NODE_FRACTION;
+}
+
+static void usage_row(const struct pt_opt *o, FILE *fp)
+{
+	struct pt_buf left = PT_BUF_INIT;
+
+	if (o->shortopt)
+		pt_buf_addf(&left, "  -%c, --%s", o->shortopt, o->name);
+	else
+		pt_buf_addf(&left, "      --%s", o->name);
+	if (o->argname)
+		pt_buf_addf(&left, " %s", o->argname);
+	if (left.len < 30)
+		fprintf(fp, "%-30s %s\n", left.buf, o->help);
+	else
+		fprintf(fp, "%s\n%-30s %s\n", left.buf, "", o->help);
+	pt_buf_release(&left);
+}
+
+void pt_manual_hint(FILE *fp)
+{
+	/* the tree's copy when the page is not where `make install` puts it */
+	if (access(PT_MAN_INSTALLED, R_OK) != 0 && access(PT_MAN_TREE, R_OK) == 0)
+		fprintf(fp, "The manual: man -l %s\n", PT_MAN_TREE);
+	else
+		fputs("The manual: man proftool\n", fp);
+}
+
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp)
 {
 	size_t i, j;
 
 	fprintf(fp, "usage: proftool %s\n\n%s\n\n", spec->usage, spec->summary);
-	for (i = 0; spec->tables[i]; i++)
-		for (j = 0; spec->tables[i][j].name; j++) {
-			const struct pt_opt *o = &spec->tables[i][j];
-			struct pt_buf left = PT_BUF_INIT;
-			if (o->shortopt)
-				pt_buf_addf(&left, "  -%c, --%s", o->shortopt, o->name);
-			else
-				pt_buf_addf(&left, "      --%s", o->name);
-			if (o->argname)
-				pt_buf_addf(&left, " %s", o->argname);
-			if (left.len < 30)
-				fprintf(fp, "%-30s %s\n", left.buf, o->help);
-			else
-				fprintf(fp, "%s\n%-30s %s\n", left.buf, "", o->help);
-			pt_buf_release(&left);
+	for (i = 0; spec->tables[i]; i++) {
+		if (spec->tables[i] == pt_input_options) {
+			/* shared by every reading command: listed once, named here */
+			fputs(PT_HELP_SHARED_LINE "\n", fp);
+			continue;
 		}
+		for (j = 0; spec->tables[i][j].name; j++)
+			usage_row(&spec->tables[i][j], fp);
+	}
+	pt_manual_hint(fp);
+}
+
+int pt_help_topic(const char *topic, FILE *fp)
+{
+	int filters = !strcmp(topic, "filters");
+	size_t j;
+
+	if (!filters && strcmp(topic, "input"))
+		return -1;
+	fputs(filters ? "Filters of every reading command (top, tree, traces, info, convert, "
+			"flamegraph, diff, merge, method, export, tags, goroutines); see FILTERS "
+			"and PATTERNS in the manual:\n"
+		      : "Input options of every reading command (top, tree, traces, info, convert, "
+			"flamegraph, diff, merge, method, export, tags, goroutines):\n",
+	      fp);
+	for (j = 0; pt_input_options[j].name; j++)
+		if (is_filter(pt_input_options[j].id) == filters)
+			usage_row(&pt_input_options[j], fp);
+	pt_manual_hint(fp);
+	return 0;
 }
 
 void pt_common_init(struct pt_common *c)
@@ -623,6 +676,9 @@ int pt_common_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id
 		return 1;
 	case PT_OPT_LENIENT:
 		c->load.read.lenient = 1;
+		return 1;
+	case PT_OPT_QUIET:
+		c->quiet = 1;
 		return 1;
 	case PT_OPT_VIA_GO:
 		c->load.read.flags |= PT_READ_VIA_GO;

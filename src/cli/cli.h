@@ -65,6 +65,7 @@ enum pt_opt_id {
 	PT_OPT_TIMEOUT,
 	PT_OPT_SAVE,
 	PT_OPT_VIA_GO, /* Go execution traces */
+	PT_OPT_QUIET,  /* no progress */
 	/* perf script reading */
 	PT_OPT_PERF_PID,
 	PT_OPT_PERF_TID,
@@ -154,6 +155,16 @@ struct pt_cmd_spec {
 };
 
 void pt_usage(const struct pt_cmd_spec *spec, FILE *fp);
+/* `proftool help input` and `proftool help filters`: the shared options that each
+ * command's --help names in one line; -1 for another topic */
+int pt_help_topic(const char *topic, FILE *fp);
+/* the line of a command's --help that names them */
+#define PT_HELP_SHARED_LINE                                                                        \
+	"Also the input options and filters of every reading command: proftool help input, "     \
+	"proftool help filters"
+/* where the manual is: `man proftool`, or `man -l` on the tree's copy when the page is
+ * not installed */
+void pt_manual_hint(FILE *fp);
 /* print "proftool: CMD: MSG (see 'proftool CMD --help')" and return PT_EXIT_USAGE */
 int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -162,6 +173,7 @@ int pt_usage_error(const struct pt_cmd_spec *spec, const char *fmt, ...)
 struct pt_common {
 	const struct pt_cmd_spec *spec; /* the command parsing into it (pt_cli_parse) */
 	const char *save;		/* URL inputs: --save FILE, or NULL */
+	int quiet;			/* --quiet: no progress on a terminal */
 	struct pt_load_opts load;
 	const char *sample_index; /* NULL = the profile's default */
 	struct pt_filter filter;  /* applied by pt_cli_load */

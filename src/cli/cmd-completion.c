@@ -75,6 +75,19 @@ static int help_text(const struct pt_cmd *c, struct pt_buf *out)
 	close(fd[0]);
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
+	if (strstr(out->buf, PT_HELP_SHARED_LINE)) {
+		/* the shared options the help names in one line are the command's too */
+		char *mem = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&mem, &len);
+		if (!m)
+			return -1;
+		pt_help_topic("input", m);
+		pt_help_topic("filters", m);
+		fclose(m);
+		pt_buf_add(out, mem, len);
+		free(mem);
+	}
 	return 0;
 }
 
@@ -270,8 +283,9 @@ static void fish_script(const struct ccmd *c, size_t n, struct pt_buf *b)
 			    c[i].cmd->name);
 		for (j = 0; j < c[i].n; j++) {
 			const struct copt *o = &c[i].v[j];
-			pt_buf_addf(b, "complete -c proftool -n '__fish_seen_subcommand_from %s' -l %s",
-				    c[i].cmd->name, o->name);
+			pt_buf_addf(
+				b, "complete -c proftool -n '__fish_seen_subcommand_from %s' -l %s",
+				c[i].cmd->name, o->name);
 			if (o->shortc)
 				pt_buf_addf(b, " -s %c", o->shortc);
 			if (o->arg)

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/driver.h"
+#include "report/ci.h"
 #include "report/heap.h"
 #include "util/xalloc.h"
 
@@ -28,6 +29,8 @@ enum {
 	OPT_PAGES,
 	OPT_PAGE_SIZE,
 	OPT_SLOT_SIZE,
+	OPT_JUNIT,
+	OPT_METRICS,
 };
 
 struct heap_args {
@@ -42,6 +45,7 @@ struct heap_args {
 	int64_t fail_leak;
 	int pages;
 	uint64_t page_size, slot_size;
+	const char *junit, *metrics; /* --diff's CI reports, or NULL */
 };
 
 static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const char *arg);
@@ -61,6 +65,12 @@ static const struct pt_opt heap_options[] = {
 	{"fail-on-growth", 0, required_argument, OPT_FAIL_GROWTH, "BYTES|PCT%",
 	 "with --diff: exit 3 when a constructor's size grew by more than BYTES (64K, 1M...) "
 	 "or PCT percent of its size in BASE"},
+	{"junit", 0, required_argument, OPT_JUNIT, "FILE",
+	 "with --diff: also write a JUnit XML report, a test case per changed row, a "
+	 "failure for each past --fail-on-growth"},
+	{"metrics", 0, required_argument, OPT_METRICS, "FILE",
+	 "with --diff: also write OpenMetrics lines, each changed row's size in BASE and NEW "
+	 "and its change"},
 	{"by", 0, required_argument, OPT_BY, "class|site|generation",
 	 "group objects by class (the default), or, for a Ruby dump made with allocation "
 	 "tracing, by allocation site (file:line) or GC generation; also for --diff and "
@@ -128,6 +138,12 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 				       arg);
 			return -1;
 		}
+		return 1;
+	case OPT_JUNIT:
+		a->junit = arg;
+		return 1;
+	case OPT_METRICS:
+		a->metrics = arg;
 		return 1;
 	case OPT_LEAKS:
 		a->leaks = 1;
@@ -206,13 +222,12 @@ struct emit_ctx {
 	const struct heap_args *a;
 	const struct pt_report_args *ra;
 	const char *path;
-	struct pt_heapgraph *g, *g2;
+	struct pt_heapgraph *g;
 	struct pt_heap_dom *dom;
 	struct pt_heap_summary *s;
 	struct pt_pattern *re;
 	struct pt_heap_pages *pages;
-	int grew;
-	struct pt_buf offenders; /* --diff's gate: a line per row over it */
+	struct pt_heap_diff *df;
 };
 
 /* -o FILE.html (or .htm): the summary as a page */
@@ -245,10 +260,124 @@ static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	(void)d;
-	return pt_report_heap_diff_by(
-		c->g, c->g2, c->a->by,
-		pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1), c->ra->format,
-		c->a->fail_bytes, c->a->fail_pct, &c->grew, &c->offenders, out);
+	return pt_report_heap_diff_rows(
+		c->df, pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
+		c->ra->format, out);
+}
+
+/* --junit: a test case per changed row, the rows past the gate failures */
+static int emit_junit(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct emit_ctx *c = ctx;
+	const struct pt_heap_diff *df = c->df;
+	struct pt_ci_case *cases = pt_xcalloc(df->n ? df->n : 1, sizeof(*cases));
+	struct pt_buf *text = pt_xcalloc(2 * (df->n ? df->n : 1), sizeof(*text));
+	size_t i;
+
+	(void)d;
+	for (i = 0; i < df->n; i++) {
+		const struct pt_heap_diff_row *r = &df->rows[i];
+		cases[i].name = r->name;
+		pt_buf_addf(&text[2 * i],
+			    "%" PRIu64 " new, %" PRIu64 " deleted, %+" PRId64 " bytes (%" PRIu64
+			    " -> %" PRId64 " bytes)",
+			    r->added, r->deleted, r->size_delta, r->base_size,
+			    (int64_t)r->base_size + r->size_delta);
+		cases[i].detail = text[2 * i].buf;
+		if (r->over) {
+			pt_heap_diff_offender(&text[2 * i + 1], r);
+			pt_buf_addstr(&text[2 * i + 1], ": grew past --fail-on-growth");
+			cases[i].failure = text[2 * i + 1].buf;
+		}
+	}
+	pt_ci_junit(out, "proftool heap --diff", cases, df->n);
+	for (i = 0; i < 2 * df->n; i++)
+		pt_buf_release(&text[i]);
+	free(text);
+	free(cases);
+	return 0;
+}
+
+/* --metrics: each changed row's bytes in BASE and NEW and the change */
+static int emit_metrics(void *ctx, FILE *out, struct pt_diag *d)
+{
+	struct emit_ctx *c = ctx;
+	const struct pt_heap_diff *df = c->df;
+	static const char *const names[3] = {"proftool_heap_base_bytes", "proftool_heap_new_bytes",
+					     "proftool_heap_size_change_bytes"};
+	static const char *const help[3] = {"the row's objects' size in BASE, bytes",
+					    "the row's objects' size in NEW, bytes",
+					    "NEW's size less BASE's, bytes"};
+	const char *label = c->a->by == PT_HEAP_BY_SITE		? "site"
+			    : c->a->by == PT_HEAP_BY_GENERATION ? "generation"
+								: "class";
+	size_t i;
+	int m;
+
+	(void)d;
+	for (m = 0; m < 3; m++) {
+		pt_ci_metric_family(out, names[m], help[m]);
+		for (i = 0; i < df->n; i++) {
+			const struct pt_heap_diff_row *r = &df->rows[i];
+			double v = m == 0   ? (double)r->base_size
+				   : m == 1 ? (double)r->base_size + (double)r->size_delta
+					    : (double)r->size_delta;
+			pt_ci_metric(out, names[m], label, r->name, v);
+		}
+	}
+	pt_ci_metrics_end(out);
+	return 0;
+}
+
+/* --diff: the table, the CI reports, then the gate's lines on standard error */
+static int run_diff(const struct heap_args *a, const struct pt_report_args *ra, char **files)
+{
+	struct pt_heapgraph g, g2;
+	struct pt_heap_diff df;
+	struct emit_ctx c;
+	size_t i, n = 0;
+	int ret;
+
+	if ((ret = load(files[0], a, &g))) {
+		pt_heapgraph_release(&g);
+		return ret;
+	}
+	if ((ret = load(files[1], a, &g2))) {
+		pt_heapgraph_release(&g);
+		pt_heapgraph_release(&g2);
+		return ret;
+	}
+	pt_heap_diff_by(&g, &g2, a->by, a->fail_bytes, a->fail_pct, &df);
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.ra = ra;
+	c.path = files[1];
+	c.df = &df;
+	ret = pt_cli_emit(ra->outpath, files[1], emit_diff, &c);
+	if (!ret && a->junit)
+		ret = pt_cli_emit(a->junit, a->junit, emit_junit, &c);
+	if (!ret && a->metrics)
+		ret = pt_cli_emit(a->metrics, a->metrics, emit_metrics, &c);
+	if (!ret && df.grew_over) {
+		struct pt_buf b = PT_BUF_INIT;
+		/* each offender on standard error, as diff --fail-on-regression does */
+		for (i = 0; i < df.n; i++) {
+			if (!df.rows[i].over)
+				continue;
+			pt_buf_reset(&b);
+			pt_heap_diff_offender(&b, &df.rows[i]);
+			fprintf(stderr, "proftool: heap: regression: %s\n", b.buf);
+			n++;
+		}
+		pt_buf_release(&b);
+		fprintf(stderr, "proftool: heap: %zu %s grew past --fail-on-growth\n", n,
+			n == 1 ? "row" : "rows");
+		ret = PT_EXIT_REGRESSION;
+	}
+	pt_heap_diff_release(&df);
+	pt_heapgraph_release(&g);
+	pt_heapgraph_release(&g2);
+	return ret;
 }
 
 /* --fail-on-leak: one stderr line per row whose leaked objects retain more than the
@@ -377,7 +506,7 @@ int cmd_heap(int argc, char **argv)
 {
 	struct heap_args a;
 	struct pt_report_args ra;
-	struct pt_heapgraph g, g2;
+	struct pt_heapgraph g;
 	struct pt_heap_dom dom;
 	struct pt_heap_summary s;
 	struct emit_ctx c;
@@ -416,6 +545,8 @@ int cmd_heap(int argc, char **argv)
 						    : "one snapshot FILE expected");
 	if (!a.diff && (a.fail_bytes >= 0 || a.fail_pct >= 0))
 		return pt_usage_error(&spec, "--fail-on-growth needs --diff");
+	if (!a.diff && (a.junit || a.metrics))
+		return pt_usage_error(&spec, "--junit and --metrics need --diff");
 	if (a.diff && a.retainers)
 		return pt_usage_error(&spec, "--retainers and --diff do not go together");
 	if (a.retainers && ra.format == PT_FMT_CSV)
@@ -424,40 +555,11 @@ int cmd_heap(int argc, char **argv)
 	c.a = &a;
 	c.ra = &ra;
 	c.path = argv[optind];
-	if (a.diff) {
-		if ((ret = load(argv[optind], &a, &g))) {
-			pt_heapgraph_release(&g);
-			return ret;
-		}
-		if ((ret = load(argv[optind + 1], &a, &g2))) {
-			pt_heapgraph_release(&g);
-			pt_heapgraph_release(&g2);
-			return ret;
-		}
-		c.g = &g;
-		c.g2 = &g2;
-		ret = pt_cli_emit(ra.outpath, argv[optind + 1], emit_diff, &c);
-		if (!ret && c.grew) {
-			const char *line = c.offenders.buf, *nl;
-			size_t n = 0;
-			/* each offender on standard error, as diff --fail-on-regression does */
-			for (; line && *line; line = nl + 1, n++) {
-				nl = strchr(line, '\n');
-				fprintf(stderr, "proftool: heap: regression: %.*s\n", (int)(nl - line),
-					line);
-			}
-			fprintf(stderr, "proftool: heap: %zu %s grew past --fail-on-growth\n", n,
-				n == 1 ? "row" : "rows");
-			ret = PT_EXIT_REGRESSION;
-		}
-		pt_buf_release(&c.offenders);
-		pt_heapgraph_release(&g);
-		pt_heapgraph_release(&g2);
-		return ret;
-	}
+	if (a.diff)
+		return run_diff(&a, &ra, argv + optind);
 	if (a.retainers && !(re = pt_pattern_compile(a.retainers, err, sizeof(err))))
-		return pt_usage_error(&spec, "bad regular expression '%s' for --retainers: %s", a.retainers,
-				      err);
+		return pt_usage_error(&spec, "bad regular expression '%s' for --retainers: %s",
+				      a.retainers, err);
 	if ((ret = load(argv[optind], &a, &g))) {
 		pt_heapgraph_release(&g);
 		pt_pattern_free(re);

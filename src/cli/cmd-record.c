@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,7 @@ struct job {
 	char dir[64];		/* the private temporary folder */
 	struct pt_buf result;	/* the profile it leaves, or the folder of node's */
 	struct pt_buf perfdata; /* perf's own file, read back through perf script */
+	struct pt_buf perferr;	/* perf's standard error when it has no workload, or "" */
 	char **argv;		/* what runs */
 	size_t argc, alloc;
 	struct pt_buf env[6]; /* "NAME=value" for the child */
@@ -377,7 +379,12 @@ static int plan(struct job *j, char **cmd)
 		pt_buf_addf(&j->result, "%s/perf.txt", j->dir);
 		push(j, "perf");
 		push(j, "record");
-		push(j, "-q");
+		/* -q silences perf's errors too: with no workload of ours on its standard
+		 * error, perf speaks into a file we show if it fails */
+		if (a->pid || j->spawn)
+			pt_buf_addf(&j->perferr, "%s/perf.err", j->dir);
+		else
+			push(j, "-q");
 		push(j, "-g");
 		push(j, "-o");
 		push(j, j->perfdata.buf);
@@ -411,16 +418,21 @@ static int plan(struct job *j, char **cmd)
 	return ret;
 }
 
-/* the child being waited for, for the signal forwarder */
-static volatile sig_atomic_t child_pid;
+/* the child being waited for, for the signal forwarder; the SIGINTs proftool got */
+static volatile sig_atomic_t child_pid, interrupted;
 
 /* SIGINT and SIGQUIT typed at the terminal reach the child by themselves (one process
  * group; the kernel sends them, si_code SI_KERNEL), so only those sent by a process
  * (kill, timeout) are passed on: the child never sees one keystroke twice. SIGTERM and
- * SIGHUP are always passed on. */
+ * SIGHUP are always passed on. A second SIGINT stops a child that outlived the first
+ * (SIGKILL); record then ends with status 130, as a shell's interrupted command. */
 static void forward(int sig, siginfo_t *info, void *uctx)
 {
 	(void)uctx;
+	if (sig == SIGINT && ++interrupted > 1 && child_pid > 0) {
+		kill((pid_t)child_pid, SIGKILL);
+		return;
+	}
 	if ((sig == SIGINT || sig == SIGQUIT) && info && info->si_code == SI_KERNEL)
 		return;
 	if (child_pid > 0)
@@ -428,8 +440,9 @@ static void forward(int sig, siginfo_t *info, void *uctx)
 }
 
 /* Run argv with the extra environment; its wait status, or -1 if it could not start
- * (printed). Signals meant for the command reach it as forward() says. */
-static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
+ * (printed). Signals meant for the command reach it as forward() says. errpath (or
+ * NULL): the child's standard error goes there. */
+static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout, const char *errpath)
 {
 	struct sigaction fwd, old_int, old_quit, old_term, old_hup;
 	int status = -1, fds[2];
@@ -460,6 +473,13 @@ static int run(char **argv, struct pt_buf *env, size_t nenv, int quiet_stdout)
 		close(fds[0]);
 		for (i = 0; i < nenv; i++)
 			putenv(env[i].buf);
+		if (errpath) {
+			int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (fd >= 0 && fd != 2) {
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
 		if (quiet_stdout)
 			dup2(2, 1);
 		execvp(argv[0], argv);
@@ -503,6 +523,39 @@ static int exit_status(int status)
 	return 1;
 }
 
+/* Did perf record write no events? Its file's header (perf_file_header: magic, size,
+ * attr_size, the attrs section, then the data section's offset and size) says a data
+ * size of 0 when perf failed before the workload ran or could not attach. Then perf's
+ * own words are shown (from perf.err, or perf's standard error directly), not a
+ * failure of perf script later. */
+static int perf_recorded_nothing(const struct job *j, int status)
+{
+	unsigned char h[56];
+	uint64_t size = 0;
+	FILE *fp = fopen(j->perfdata.buf, "rb");
+	int i;
+
+	if (fp) {
+		if (fread(h, 1, sizeof(h), fp) == sizeof(h) && !memcmp(h, "PERFILE2", 8))
+			for (i = 7; i >= 0; i--)
+				size = size << 8 | h[48 + i];
+		fclose(fp);
+	}
+	if (size)
+		return 0;
+	fp = j->perferr.len ? fopen(j->perferr.buf, "r") : NULL;
+	if (fp) {
+		char line[1024];
+		while (fgets(line, sizeof(line), fp))
+			if (strncmp(line, "[ perf record:", 14))
+				fputs(line, stderr);
+		fclose(fp);
+	}
+	fprintf(stderr, "proftool: record: perf record recorded nothing (exit status %d)\n",
+		exit_status(status));
+	return 1;
+}
+
 /* perf.data -> perf script text, which the perf reader reads */
 static int perf_script(struct job *j)
 {
@@ -519,7 +572,7 @@ static int perf_script(struct job *j)
 	saved = dup(1);
 	dup2(fd, 1);
 	close(fd);
-	st = run(argv, NULL, 0, 0);
+	st = run(argv, NULL, 0, 0, NULL);
 	dup2(saved, 1);
 	close(saved);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -568,10 +621,27 @@ static int emit_top(const struct pt_run *r, const void *o, FILE *out, struct pt_
 	return pt_report_top(&r->p, &r->agg, o, out, d);
 }
 
-/* -o FILE.trace under --mode trace: the trace kept as Go wrote it */
-static int keeps_trace(const struct record_args *a)
+/* Is -o the producer's own format? Then its file is kept as it wrote it: a Go trace
+ * (-o FILE.trace under --mode trace), go test's CPU profile (.pb.gz, .pb, .pprof),
+ * stackprof's dump (.dump), node's profile (.cpuprofile, when one process wrote one) */
+static int keeps_own(const struct record_args *a, enum profiler prof, size_t nprofiles)
 {
-	return a->mode == MODE_TRACE && a->to && ends_with(a->to, ".trace");
+	const char *to = a->to;
+
+	if (!to)
+		return 0;
+	if (a->mode == MODE_TRACE)
+		return ends_with(to, ".trace");
+	switch (prof) {
+	case PROF_GO:
+		return ends_with(to, ".pb.gz") || ends_with(to, ".pb") || ends_with(to, ".pprof");
+	case PROF_RUBY:
+		return ends_with(to, ".dump");
+	case PROF_NODE:
+		return ends_with(to, ".cpuprofile") && nprofiles == 1;
+	default:
+		return 0;
+	}
 }
 
 /* the recorded file (ctx) copied to out */
@@ -596,7 +666,7 @@ static int copy_file(void *ctx, FILE *out, struct pt_diag *d)
 }
 
 /* read what was recorded and print top, or write -o */
-static int report(const struct record_args *a, char **paths, size_t n)
+static int report(const struct record_args *a, enum profiler prof, char **paths, size_t n)
 {
 	struct pt_common common;
 	struct pt_run r;
@@ -604,7 +674,7 @@ static int report(const struct record_args *a, char **paths, size_t n)
 	int ret;
 
 	pt_common_init(&common);
-	if (keeps_trace(a)) {
+	if (keeps_own(a, prof, n)) {
 		/* read first: a trace proftool cannot read is an error here too */
 		pt_run_init(&r, &common, paths[0]);
 		pt_run_inputs(&r, (const char *const *)paths, n);
@@ -674,6 +744,7 @@ static void job_release(struct job *j)
 		pt_buf_release(&j->env[i]);
 	pt_buf_release(&j->result);
 	pt_buf_release(&j->perfdata);
+	pt_buf_release(&j->perferr);
 	if (j->dir[0])
 		clean(j->dir);
 }
@@ -696,16 +767,18 @@ int cmd_record(int argc, char **argv)
 		return pt_usage_error(&spec, "a COMMAND to run, or --pid PID, is needed");
 	if (a.pid && *cmd)
 		return pt_usage_error(&spec, "--pid attaches to a running process: no COMMAND");
-	if (a.to && !pt_format_for_path(a.to) && !keeps_trace(&a))
-		return pt_usage_error(&spec, "no format for the suffix of '%s'", a.to);
 
 	memset(&j, 0, sizeof(j));
 	j.a = &a;
 	j.prof = a.pid ? PROF_PERF : a.profiler ? a.profiler : choose(cmd);
+	if (a.to && !pt_format_for_path(a.to) && !keeps_own(&a, j.prof, 1))
+		return pt_usage_error(&spec, "no format for the suffix of '%s'", a.to);
 	if (a.pid && a.profiler && a.profiler != PROF_PERF)
 		return pt_usage_error(&spec, "--pid works with the perf profiler only");
 	pt_buf_init(&j.result);
 	pt_buf_init(&j.perfdata);
+	pt_buf_init(&j.perferr);
+	interrupted = 0;
 	/* the profiler's own program: there, or the package that brings it */
 	if (!find_program(j.prof == PROF_PERF	? "perf"
 			  : j.prof == PROF_GO	? cmd[0]
@@ -732,6 +805,14 @@ int cmd_record(int argc, char **argv)
 		job_release(&j);
 		return PT_EXIT_INPUT;
 	}
+	if (j.prof == PROF_PERF && !a.pid && !find_program(cmd[0], &prog)) {
+		/* perf record -q would fail without a word */
+		fprintf(stderr, "proftool: record: cannot run %s: %s\n", cmd[0], strerror(errno));
+		pt_buf_release(&prog);
+		job_release(&j);
+		return PT_EXIT_INPUT;
+	}
+	pt_buf_release(&prog);
 	if (plan(&j, cmd) < 0) {
 		job_release(&j);
 		return PT_EXIT_INPUT;
@@ -758,27 +839,32 @@ int cmd_record(int argc, char **argv)
 		j.argv[j.pid_arg] = pt_xstrdup(num);
 		/* perf for the duration (quiet on stdout: the command owns it), then the
 		 * command to its end */
-		status = run(j.argv, NULL, 0, 1);
+		status = run(j.argv, NULL, 0, 1, j.perferr.buf);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	} else {
-		status = run(j.argv, j.env, j.nenv, 0);
+		status = run(j.argv, j.env, j.nenv, 0, j.perferr.len ? j.perferr.buf : NULL);
 	}
 	if (status < 0) {
 		job_release(&j);
 		return PT_EXIT_INPUT;
 	}
 	child_ret = exit_status(status);
-	if (j.prof == PROF_PERF && perf_script(&j) < 0)
+	if (j.prof == PROF_PERF && perf_recorded_nothing(&j, status))
+		ret = PT_EXIT_INPUT;
+	else if (j.prof == PROF_PERF && perf_script(&j) < 0)
 		ret = PT_EXIT_INPUT;
 	else if (results(&j, &paths, &npaths) < 0)
 		ret = PT_EXIT_INPUT;
 	else
-		ret = report(&a, paths, npaths);
+		ret = report(&a, j.prof, paths, npaths);
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
 	job_release(&j);
-	/* the command's status, unless profiling failed */
+	/* interrupted: what ran is read, and the status says SIGINT, as a shell's;
+	 * else the command's status, unless profiling failed */
+	if (interrupted)
+		return 128 + SIGINT;
 	return ret ? ret : child_ret;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/driver.h"
@@ -99,9 +100,8 @@ static int save_name(struct pt_buf *b, const char *dir, const char *format,
 		     const struct pt_profile *p, struct pt_diag *d)
 {
 	const struct pt_format *f = format ? pt_format_find(format) : NULL;
-	const char *suffix = format && !strcmp(format, "pprof")		? ".pb.gz"
-			     : f && f->suffixes && f->suffixes[0] &&
-					       !strchr(f->suffixes[0], '*')
+	const char *suffix = format && !strcmp(format, "pprof") ? ".pb.gz"
+			     : f && f->suffixes && f->suffixes[0] && !strchr(f->suffixes[0], '*')
 				     ? f->suffixes[0]
 				     : "";
 	size_t base;
@@ -169,6 +169,68 @@ out:
 	return ret;
 }
 
+/* Progress on a terminal's standard error for work that has taken longer than
+ * PROFTOOL_PROGRESS_DELAY seconds (2; HACKING), redrawn at most 5 times a second; never
+ * on a pipe or a file, nor with --quiet. */
+struct progress {
+	int on, shown;
+	double start, delay, last;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_init(struct progress *pr, int quiet)
+{
+	const char *e = getenv("PROFTOOL_PROGRESS_DELAY");
+	double delay = e && *e ? strtod(e, NULL) : 2.0;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->on = !quiet && isatty(STDERR_FILENO);
+	pr->delay = delay >= 0 ? delay : 2.0;
+	pr->start = now_seconds();
+}
+
+static int progress_due(struct progress *pr)
+{
+	double t;
+
+	if (!pr->on)
+		return 0;
+	t = now_seconds();
+	if (t - pr->start < pr->delay || (pr->shown && t - pr->last < 0.2))
+		return 0;
+	pr->last = t;
+	pr->shown = 1;
+	return 1;
+}
+
+/* the line drawn last is cleared: what follows starts on a clean line */
+static void progress_end(struct progress *pr)
+{
+	if (pr->shown)
+		fputs("\r\033[K", stderr);
+	pr->shown = 0;
+}
+
+static void read_progress(void *ctx, const char *name, uint64_t done, uint64_t size)
+{
+	struct progress *pr = ctx;
+
+	if (!progress_due(pr))
+		return;
+	if (size)
+		fprintf(stderr, "\r\033[Kproftool: reading %s: %.1f of %.1f MB (%d%%)", name,
+			(double)done / 1e6, (double)size / 1e6,
+			(int)(100.0 * (double)(done < size ? done : size) / (double)size));
+	else
+		fprintf(stderr, "\r\033[Kproftool: reading %s: %.1f MB", name, (double)done / 1e6);
+}
+
 /* heap (info): read a heap graph into heap->g instead when only a heap reader claims
  * the input (heap->is_heap set); NULL for the profile commands */
 struct either {
@@ -193,9 +255,13 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	struct pt_symbolizer sy;
 	struct pt_diag d;
 	const char *search = c->binary_path ? c->binary_path : getenv("PROFTOOL_BINARY_PATH");
+	struct progress pr;
 	int ret;
 
 	lo.hooks = &hooks;
+	progress_init(&pr, c->quiet);
+	lo.progress = read_progress;
+	lo.progress_ctx = &pr;
 	if ((ret = pt_cli_stdin_terminal(c->spec, c->spec ? c->spec->name : "proftool", path)))
 		return ret;
 	if (fold)
@@ -211,6 +277,7 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 		   : pt_load(path, &lo, p, &d);
 	print_symbolize_warnings(&sy, path);
 	pt_symbolizer_release(&sy);
+	progress_end(&pr);
 	if (ret < 0)
 		return pt_cli_fail(&d);
 	if (fold && !(heap && *heap->is_heap))
@@ -232,17 +299,22 @@ static int read_rest(const struct pt_common *c, const char *const *paths, size_t
 	struct pt_merge m;
 	struct pt_profile src;
 	struct pt_diag d;
+	struct progress pr;
 	size_t i;
 	int ret = 0;
 
+	progress_init(&pr, c->quiet);
 	pt_merge_init(&m, p, paths[0]);
 	for (i = 1; i < n && !ret; i++) {
+		if (progress_due(&pr))
+			fprintf(stderr, "\r\033[Kproftool: merged %zu of %zu files", i, n);
 		pt_profile_init(&src);
 		if (!(ret = read_one(c, paths[i], &src, NULL, NULL)) &&
 		    pt_merge_add(&m, &src, paths[i], &d) < 0)
 			ret = pt_cli_fail(&d);
 		pt_profile_release(&src);
 	}
+	progress_end(&pr);
 	pt_merge_finish(&m);
 	pt_merge_release(&m);
 	return ret;
@@ -464,8 +536,11 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	struct pt_profile src;
 	struct pt_diag d;
 	const char *path;
+	struct progress pr;
+	size_t done = 1;
 	int n, ret;
 
+	progress_init(&pr, c->quiet);
 	if ((n = next(ctx, &path, &d)) <= 0)
 		return n ? pt_cli_fail(&d) : PT_RUN_NO_INPUT;
 	/* the stream may reuse its buffer: the first input's name is kept */
@@ -487,7 +562,10 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 		    pt_merge_add(&m, &src, path, &d) < 0)
 			ret = pt_cli_fail(&d);
 		pt_profile_release(&src);
+		if (!ret && ++done && progress_due(&pr))
+			fprintf(stderr, "\r\033[Kproftool: merged %zu files", done);
 	}
+	progress_end(&pr);
 	pt_merge_finish(&m);
 	pt_merge_release(&m);
 	return ret;
@@ -497,6 +575,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 {
 	struct pt_load_opts o;
 	struct pt_diag d;
+	struct progress pr;
 	int ret;
 
 	pt_heapgraph_init(g); /* released by the caller whatever happens here */
@@ -504,8 +583,13 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
+	progress_init(&pr, 0);
+	o.progress = read_progress;
+	o.progress_ctx = &pr;
 	pt_diag_init(&d, path);
-	if (pt_load_heap(path, &o, g, &d) < 0)
+	ret = pt_load_heap(path, &o, g, &d);
+	progress_end(&pr);
+	if (ret < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
 	if (!raw_sizes) /* DevTools' shallow sizes, before anything reads them */

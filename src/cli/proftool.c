@@ -31,7 +31,7 @@ const struct pt_cmd pt_commands[] = {
 };
 const size_t pt_ncommands = sizeof(pt_commands) / sizeof(pt_commands[0]);
 #define NCOMMANDS pt_ncommands
-#define commands pt_commands
+#define commands  pt_commands
 
 static void usage(FILE *fp)
 {
@@ -42,10 +42,12 @@ static void usage(FILE *fp)
 		    "Commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(fp, "\n'proftool COMMAND --help' describes a command's options; "
-		    "man proftool has the rest.\n"
+	fprintf(fp, "\n'proftool COMMAND --help' describes a command's options; 'proftool help "
+		    "input' and\n'proftool help filters' the options every reading command "
+		    "takes.\n"
 		    "Exit status: 0 success, 1 bad input or I/O error, 2 usage error, "
 		    "3 regression found (diff).\n");
+	pt_manual_hint(fp);
 }
 
 static const struct pt_cmd *find_command(const char *name)
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
 		return PT_EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "help")) {
+		if (optind + 1 < argc && !pt_help_topic(argv[optind + 1], stdout))
+			return finish(PT_EXIT_OK);
 		/* `proftool help CMD` is `proftool CMD --help` */
 		if (optind + 1 < argc && (cmd = find_command(argv[optind + 1]))) {
 			static char help_arg[] = "--help";

@@ -564,48 +564,32 @@ static struct dobj *diff_objects(const struct pt_heapgraph *g, enum pt_heap_by b
 	return v;
 }
 
-struct drow {
-	const char *cls;
-	uint64_t added, deleted, added_size, deleted_size, base_size;
-	int64_t size_delta;
-	int over; /* past the gate */
-};
-
 static int cmp_drow(const void *a, const void *b)
 {
-	const struct drow *x = a, *y = b;
+	const struct pt_heap_diff_row *x = a, *y = b;
 	if (x->size_delta != y->size_delta)
 		return x->size_delta > y->size_delta ? -1 : 1;
-	return strcmp(x->cls, y->cls);
+	return strcmp(x->name, y->name);
 }
 
-int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
-			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
-			int *grew_over, FILE *out)
+void pt_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
+		     enum pt_heap_by by, int64_t fail_bytes, double fail_pct,
+		     struct pt_heap_diff *df)
 {
-	return pt_report_heap_diff_by(base, cur, PT_HEAP_BY_CLASS, limit, format, fail_bytes,
-				      fail_pct, grew_over, NULL, out);
-}
+	size_t nb, ncur, i = 0, j = 0, alloc = 0;
+	struct dobj *b, *c;
 
-int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
-			   enum pt_heap_by by, long limit, enum pt_report_format format,
-			   int64_t fail_bytes, double fail_pct, int *grew_over,
-			   struct pt_buf *offenders, FILE *out)
-{
-	struct pt_heap_summary bs, cs;
-	size_t nb, ncur, i = 0, j = 0, nrows = 0, alloc = 0, k, shown;
-	struct dobj *b = diff_objects(base, by, &bs, &nb), *c = diff_objects(cur, by, &cs, &ncur);
-	struct drow *rows = NULL;
-	int64_t total_delta = 0;
-
-	*grew_over = 0;
+	memset(df, 0, sizeof(*df));
+	b = diff_objects(base, by, &df->base_s, &nb);
+	c = diff_objects(cur, by, &df->cur_s, &ncur);
+	df->what = df->cur_s.what;
 	while (i < nb || j < ncur) {
 		const char *cls = i < nb && (j == ncur || strcmp(b[i].cls, c[j].cls) <= 0)
 					  ? b[i].cls
 					  : c[j].cls;
-		struct drow r;
+		struct pt_heap_diff_row r;
 		memset(&r, 0, sizeof(r));
-		r.cls = cls;
+		r.name = cls;
 		while (i < nb || j < ncur) {
 			int in_b = i < nb && !strcmp(b[i].cls, cls);
 			int in_c = j < ncur && !strcmp(c[j].cls, cls);
@@ -630,84 +614,102 @@ int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heap
 		if ((fail_bytes >= 0 && r.size_delta > fail_bytes) ||
 		    (fail_pct >= 0 && r.size_delta > 0 &&
 		     (double)r.size_delta > fail_pct / 100.0 * (double)r.base_size))
-			r.over = *grew_over = 1;
-		total_delta += r.size_delta;
-		PT_ALLOC_GROW(rows, nrows + 1, alloc);
-		rows[nrows++] = r;
+			r.over = df->grew_over = 1;
+		df->total_delta += r.size_delta;
+		PT_ALLOC_GROW(df->rows, df->n + 1, alloc);
+		df->rows[df->n++] = r;
 	}
-	pt_qsort(rows, nrows, sizeof(*rows), cmp_drow);
-	for (k = 0; offenders && k < nrows; k++)
-		if (rows[k].over) {
-			pt_buf_add_printable(offenders, rows[k].cls, strlen(rows[k].cls));
-			pt_buf_addf(offenders, ": %+" PRId64 " bytes (%" PRIu64 " -> %" PRId64 " bytes)\n",
-				    rows[k].size_delta, rows[k].base_size,
-				    (int64_t)rows[k].base_size + rows[k].size_delta);
-		}
-	shown = pt_report_shown(limit, nrows);
-	if (format == PT_FMT_JSON) {
-		yajl_gen g = pt_json_gen(out);
+	pt_qsort(df->rows, df->n, sizeof(*df->rows), cmp_drow);
+	free(b);
+	free(c);
+}
+
+void pt_heap_diff_release(struct pt_heap_diff *df)
+{
+	free(df->rows);
+	pt_heap_summary_release(&df->base_s);
+	pt_heap_summary_release(&df->cur_s);
+	memset(df, 0, sizeof(*df));
+}
+
+void pt_heap_diff_offender(struct pt_buf *b, const struct pt_heap_diff_row *r)
+{
+	pt_buf_add_printable(b, r->name, strlen(r->name));
+	pt_buf_addf(b, ": %+" PRId64 " bytes (%" PRIu64 " -> %" PRId64 " bytes)", r->size_delta,
+		    r->base_size, (int64_t)r->base_size + r->size_delta);
+}
+
+static void diff_json(const struct pt_heap_diff *df, size_t shown, FILE *out)
+{
+	yajl_gen g = pt_json_gen(out);
+	size_t k;
+
+	yajl_gen_map_open(g);
+	pt_json_cstr(g, "size_delta");
+	pt_json_int(g, df->total_delta);
+	pt_json_cstr(g, "rows");
+	yajl_gen_array_open(g);
+	for (k = 0; k < shown; k++) {
+		const struct pt_heap_diff_row *r = &df->rows[k];
 		yajl_gen_map_open(g);
+		pt_json_cstr(g, "name");
+		pt_json_cstr(g, r->name);
+		pt_json_cstr(g, "added");
+		pt_json_int(g, (int64_t)r->added);
+		pt_json_cstr(g, "deleted");
+		pt_json_int(g, (int64_t)r->deleted);
+		pt_json_cstr(g, "count_delta");
+		pt_json_int(g, (int64_t)r->added - (int64_t)r->deleted);
+		pt_json_cstr(g, "added_size");
+		pt_json_int(g, (int64_t)r->added_size);
+		pt_json_cstr(g, "deleted_size");
+		pt_json_int(g, (int64_t)r->deleted_size);
 		pt_json_cstr(g, "size_delta");
-		pt_json_int(g, total_delta);
-		pt_json_cstr(g, "rows");
-		yajl_gen_array_open(g);
-		for (k = 0; k < shown; k++) {
-			yajl_gen_map_open(g);
-			pt_json_cstr(g, "name");
-			pt_json_cstr(g, rows[k].cls);
-			pt_json_cstr(g, "added");
-			pt_json_int(g, (int64_t)rows[k].added);
-			pt_json_cstr(g, "deleted");
-			pt_json_int(g, (int64_t)rows[k].deleted);
-			pt_json_cstr(g, "count_delta");
-			pt_json_int(g, (int64_t)rows[k].added - (int64_t)rows[k].deleted);
-			pt_json_cstr(g, "added_size");
-			pt_json_int(g, (int64_t)rows[k].added_size);
-			pt_json_cstr(g, "deleted_size");
-			pt_json_int(g, (int64_t)rows[k].deleted_size);
-			pt_json_cstr(g, "size_delta");
-			pt_json_int(g, rows[k].size_delta);
-			yajl_gen_map_close(g);
-		}
-		yajl_gen_array_close(g);
+		pt_json_int(g, r->size_delta);
 		yajl_gen_map_close(g);
-		yajl_gen_free(g);
-		fputc('\n', out);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	yajl_gen_free(g);
+	fputc('\n', out);
+}
+
+int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
+			     enum pt_report_format format, FILE *out)
+{
+	size_t k, shown = pt_report_shown(limit, df->n);
+
+	if (format == PT_FMT_JSON) {
+		diff_json(df, shown, out);
 	} else if (format == PT_FMT_CSV) {
 		fputs("name,added,deleted,count_delta,added_size,deleted_size,size_delta\n", out);
 		for (k = 0; k < shown; k++) {
-			csv_fwrite(out, rows[k].cls, strlen(rows[k].cls));
+			const struct pt_heap_diff_row *r = &df->rows[k];
+			csv_fwrite(out, r->name, strlen(r->name));
 			fprintf(out,
 				",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
 				",%" PRId64 "\n",
-				rows[k].added, rows[k].deleted,
-				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
-				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta);
+				r->added, r->deleted, (int64_t)r->added - (int64_t)r->deleted,
+				r->added_size, r->deleted_size, r->size_delta);
 		}
 	} else {
 		struct pt_buf nb2 = PT_BUF_INIT;
 		fprintf(out, "Size change: %+" PRId64 " bytes; showing %zu of %zu changed %s\n",
-			total_delta, shown, nrows, cs.what);
+			df->total_delta, shown, df->n, df->what);
 		fprintf(out, "%8s %8s %8s %12s %12s %12s  %s\n", "new", "deleted", "delta",
-			"alloc size", "freed size", "size delta", row_name(cs.what));
+			"alloc size", "freed size", "size delta", row_name(df->what));
 		for (k = 0; k < shown; k++) {
+			const struct pt_heap_diff_row *r = &df->rows[k];
 			pt_buf_reset(&nb2);
-			add_name(&nb2, rows[k].cls, 200);
+			add_name(&nb2, r->name, 200);
 			fprintf(out,
 				"%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12" PRIu64 " %12" PRIu64
 				" %+12" PRId64 "  %s\n",
-				rows[k].added, rows[k].deleted,
-				(int64_t)rows[k].added - (int64_t)rows[k].deleted,
-				rows[k].added_size, rows[k].deleted_size, rows[k].size_delta,
-				nb2.buf);
+				r->added, r->deleted, (int64_t)r->added - (int64_t)r->deleted,
+				r->added_size, r->deleted_size, r->size_delta, nb2.buf);
 		}
 		pt_buf_release(&nb2);
 	}
-	free(rows);
-	free(b);
-	free(c);
-	pt_heap_summary_release(&bs);
-	pt_heap_summary_release(&cs);
 	return 0;
 }
 
@@ -832,4 +834,18 @@ int pt_report_heap_html(const struct pt_heapgraph *g, const struct pt_heap_dom *
 		html_retainers(g, dom, s, out);
 	fputs("</body>\n</html>\n", out);
 	return 0;
+}
+
+int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
+			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
+			int *grew_over, FILE *out)
+{
+	struct pt_heap_diff df;
+	int ret;
+
+	pt_heap_diff_by(base, cur, PT_HEAP_BY_CLASS, fail_bytes, fail_pct, &df);
+	*grew_over = df.grew_over;
+	ret = pt_report_heap_diff_rows(&df, limit, format, out);
+	pt_heap_diff_release(&df);
+	return ret;
 }

@@ -64,13 +64,32 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgraph *cur, long limit,
 			enum pt_report_format format, int64_t fail_bytes, double fail_pct,
 			int *grew_over, FILE *out);
-/* The same with objects grouped by `by`; a Ruby dump's objects are known by address.
- * offenders (NULL: not wanted) gets a line per row over the gate, most growth first:
- * "NAME: +DELTA bytes (BASE -> NEW bytes)". */
-int pt_report_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
-			   enum pt_heap_by by, long limit, enum pt_report_format format,
-			   int64_t fail_bytes, double fail_pct, int *grew_over,
-			   struct pt_buf *offenders, FILE *out);
+/* The comparison's rows, objects grouped by `by` (a Ruby dump's objects are known by
+ * address), most growth first; a row's `over` (and grew_over) set when its size grew by
+ * more than fail_bytes (>= 0) or fail_pct (>= 0) percent of its size in BASE. */
+struct pt_heap_diff_row {
+	const char *name; /* points into base_s or cur_s */
+	uint64_t added, deleted, added_size, deleted_size, base_size;
+	int64_t size_delta;
+	int over;
+};
+struct pt_heap_diff {
+	struct pt_heap_diff_row *rows;
+	size_t n;
+	int64_t total_delta;
+	int grew_over;
+	const char *what; /* what a row is, as the summary says */
+	struct pt_heap_summary base_s, cur_s;
+};
+void pt_heap_diff_by(const struct pt_heapgraph *base, const struct pt_heapgraph *cur,
+		     enum pt_heap_by by, int64_t fail_bytes, double fail_pct,
+		     struct pt_heap_diff *df);
+void pt_heap_diff_release(struct pt_heap_diff *df);
+/* the gate's line for a row: "NAME: +DELTA bytes (BASE -> NEW bytes)", printable */
+void pt_heap_diff_offender(struct pt_buf *b, const struct pt_heap_diff_row *r);
+/* the first `limit` rows (limit < 0: all) in text, CSV or JSON */
+int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
+			     enum pt_report_format format, FILE *out);
 
 /* -o FILE.html: one self-contained page (no script, no request) of the summary's
  * first 2000 rows, and, when g and dom are given, the retaining paths of the largest

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <lzma.h>
@@ -32,7 +33,27 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		pt_diag_error(in->diag, "read error: %s", strerror(errno));
+	if (r > 0) {
+		in->read_bytes += (uint64_t)r;
+		if (in->progress)
+			in->progress(in->progress_ctx, in->name, in->read_bytes, in->size);
+	}
 	return r;
+}
+
+void pt_input_watch(struct pt_input *in,
+		    void (*fn)(void *ctx, const char *name, uint64_t done, uint64_t size),
+		    void *ctx)
+{
+	struct stat st;
+
+	if (in->mem || in->fd < 0)
+		return;
+	in->progress = fn;
+	in->progress_ctx = ctx;
+	in->size = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	if (in->read_bytes) /* what opening read ahead */
+		fn(ctx, in->name, in->read_bytes, in->size);
 }
 
 static int start(struct pt_input *in, struct pt_diag *d);

@@ -46,6 +46,11 @@ struct pt_input {
 	struct pt_diag *diag;
 	const unsigned char *mem; /* in-memory source (fd < 0), not owned */
 	size_t mem_len, mem_pos;
+	/* progress (pt_input_watch): told after each read of the file */
+	void (*progress)(void *ctx, const char *name, uint64_t done, uint64_t size);
+	void *progress_ctx;
+	uint64_t read_bytes; /* bytes read from the file (compressed ones, if it is) */
+	uint64_t size;	     /* the file's size when it is a regular file, else 0 */
 };
 
 /* Open path ("-" = stdin). Errors (cannot open) go to d, whose path is set to the
@@ -55,6 +60,11 @@ int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, stru
 int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, size_t len,
 		      uint64_t max_size, struct pt_diag *d);
 void pt_input_close(struct pt_input *in);
+/* Call fn(ctx, name, bytes read so far, the file's size or 0 if unknown) after each read
+ * from the file from now on: a command's progress display. Nothing for memory inputs. */
+void pt_input_watch(struct pt_input *in,
+		    void (*fn)(void *ctx, const char *name, uint64_t done, uint64_t size),
+		    void *ctx);
 
 /* Up to `want` bytes from the current position without consuming them; *len is how many
  * are there (less only at end of input). NULL on a read error (diag filled). */
