@@ -75,6 +75,13 @@ test_expect_success 'round trip: every sample reads back with the same top and s
 		*)
 			"$PROFTOOL" top -n 0 "$f" | norm_top >expect &&
 			"$PROFTOOL" top -n 0 rt.speedscope.json | norm_top >actual &&
+			# top of a goroutine dump leaves out the `created by` frames, as pprof
+			# debug=0 profile of the same moment has none; convert keeps them as
+			# frames, so read back they are rows of flat 0 (the stacks below still
+			# compare whole)
+			if "$PROFTOOL" info "$f" 2>/dev/null | grep -q "^Format: *goroutine"; then
+				grep -v "  created by " actual >kept && mv kept actual
+			fi &&
 			test_cmp expect actual || { echo "top of $f differs"; exit 1; } ;;
 		esac &&
 		"$PROFTOOL" convert --to collapsed "$f" | sort >expect &&
