@@ -89,6 +89,20 @@ test_done () {
 	test "$test_failed" = 0
 }
 
+# pprof bytes written by hand (t3010, t3035): hexbytes "0a 02" prints those bytes,
+# strhex S the hex of S's bytes, strfield S S's string-table entry (field 6, wire type 2)
+hexbytes () {
+	for h in $1; do
+		printf "\\$(printf %o 0x$h)"
+	done
+}
+strhex () {
+	printf %s "$1" | od -An -tx1
+}
+strfield () {
+	printf "32 %02x %s" ${#1} "$(strhex "$1")"
+}
+
 # diff with a readable failure
 test_cmp () {
 	diff -u "$1" "$2"

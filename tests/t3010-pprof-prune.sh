@@ -2,20 +2,6 @@
 test_description='pprof drop_frames and keep_frames are applied when the profile is read, as pprof applies them'
 . "$(dirname "$0")/lib.sh"
 
-# hex bytes (pairs separated by blanks) to binary
-hexbytes () {
-	for h in $1; do
-		printf "\\$(printf %o 0x$h)"
-	done
-}
-# a string's bytes as hex
-strhex () {
-	printf %s "$1" | od -An -tx1
-}
-# the string table entry (field 6) for s
-strfield () {
-	printf "32 %02x %s" ${#1} "$(strhex "$1")"
-}
 # pprof profile: samples leaf first over leaf, mid, main (an inline location 4 = leaf in
 # mid); drop_frames = string $1, keep_frames = string $2 (both may be empty)
 pprof_with () {

@@ -6,17 +6,6 @@ test_description='pprof samples in every wire form protobuf allows: unpacked and
 # encodings of one profile, written here byte by byte: "plain" as Go writes it (packed
 # numbers), "odd" with every other form the wire format allows for the same content.
 
-hexbytes () {
-	for h in $1; do
-		printf "\\$(printf %o 0x$h)"
-	done
-}
-strhex () {
-	printf %s "$1" | od -An -tx1
-}
-strfield () {
-	printf "32 %02x %s" ${#1} "$(strhex "$1")"
-}
 # strings: 1 samples, 2 count, 3 leaf, 4 mid, 5 main, 6 host, 7 a, 8 b; functions 1..3
 # name leaf, mid, main; locations 1..3 call them
 head_fields="0a 04 08 01 10 02"

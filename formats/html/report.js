@@ -315,21 +315,12 @@
 
   function drawFlame() {
     if (!T) return;
-    const dpr = window.devicePixelRatio || 1;
     const width = Math.max(200, fv.clientWidth || 1200);
     rects = layout(width);
     let md = 0;
     for (const r of rects) if (r.d > md) md = r.d;
     const height = (md + 1) * ROW;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.width = width + 'px';
-    canvas.style.height = height + 'px';
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, width, height);
-    g.font = '12px Verdana, sans-serif';
-    g.textBaseline = 'middle';
+    const g = canvasSize(canvas, width, height);
     let maxd = 0, dcum = null, bcum = null;
     if (diff) {
       dcum = cumOf(diff[1]);
@@ -754,15 +745,8 @@
     }
     let md = 0;
     for (const r of out) if (r.d > md) md = r.d;
-    const dpr = window.devicePixelRatio || 1, height = (md + 1) * ROW;
-    cv.width = Math.round(width * dpr);
-    cv.height = Math.round(height * dpr);
-    cv.style.width = width + 'px';
-    cv.style.height = height + 'px';
-    const g = cv.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.font = '12px Verdana, sans-serif';
-    g.textBaseline = 'middle';
+    const height = (md + 1) * ROW;
+    const g = canvasSize(cv, width, height);
     for (const r of out) {
       r.y = inverted ? (md - r.d) * ROW : r.d * ROW;
       g.fillStyle = r.d === 0 ? 'rgb(230,0,230)' : hot(r.name);
