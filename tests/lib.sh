@@ -131,11 +131,15 @@ test_one_line_err () {
 # ('proftool help input', 'proftool help filters') listed in its place, in the parser's
 # order: every option CMD takes
 help_with_shared () {
+	# the shared lists are the same for every command: asked once per script (under
+	# valgrind each run of proftool costs a second)
+	if ! test -s "$TRASH/help-shared"; then
+		{ "$PROFTOOL" help input | sed 1d; "$PROFTOOL" help filters | sed 1d; } \
+			>"$TRASH/help-shared"
+	fi
 	"$PROFTOOL" "$1" --help | while IFS= read -r line; do
 		case $line in
-		*"proftool help input, proftool help filters"*)
-			"$PROFTOOL" help input | sed 1d
-			"$PROFTOOL" help filters | sed 1d ;;
+		*"proftool help input, proftool help filters"*) cat "$TRASH/help-shared" ;;
 		*) printf '%s\n' "$line" ;;
 		esac
 	done
