@@ -736,7 +736,8 @@ static void sort_keys(struct skey *k, struct skey *tmp, size_t n, size_t nthread
 		memcpy(k, tmp, n * sizeof(*k));
 	}
 	for (t = 0; t < nthreads; t++)
-		sort_run(k + from[t], tmp, from[t + 1] - from[t]);
+		if (from[t + 1] > from[t]) /* a thread of no keys (k may be NULL then) */
+			sort_run(k + from[t], tmp, from[t + 1] - from[t]);
 }
 
 struct open {

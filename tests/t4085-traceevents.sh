@@ -50,6 +50,16 @@ test_expect_success 'unclosed B events end at the thread'"'"'s last timestamp, w
 	grep -qx "proftool: .*unclosed.trace.json: byte 1: warning: 2 begin events never end (the first here): they end at their thread'"'"'s last timestamp" err &&
 	grep -qx "proftool: .*unclosed.trace.json: byte 103: warning: 1 end event matches no open begin event (the first here): left out" err'
 
+# fuzz-traceevents found it (UBSan: a NULL key array offset): a thread whose only
+# event is an end, once its begin lost its "ph"
+test_expect_success 'a thread of only an unmatched end: a warning, no samples, exit 0' '
+	printf "%s" "[{\"p\":\"B\",\"pid\":1,\"tid\":1,\"name\":\"a\"},{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":3}]" >e.json &&
+	"$PROFTOOL" top e.json >out 2>err &&
+	grep -qx "Total: 0" out &&
+	grep -qx "proftool: e.json: byte 38: warning: 1 end event matches no open begin event (the first here): left out" err &&
+	grep -qx "proftool: e.json: the profile has no samples" err && test "$(wc -l <err)" = 2
+'
+
 test_expect_success 'clang -ftime-trace: frames name the detail, per-kind totals are threads' '
 	"$PROFTOOL" top -n 0 --thread clang++ "$T/clang.trace.json" >out &&
 	grep -q "  Frontend$" out &&
