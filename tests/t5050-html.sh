@@ -240,8 +240,8 @@ test_expect_success 'source lines of a function, as method counts them; --source
 	! grep -q "\"src\":" n.html &&
 	"$PROFTOOL" convert --to html --source-path "$SAMPLES/node/src" -o s.html "$SAMPLES/node/lines.cpuprofile" &&
 	node "$CHECK" probe n.html s.html --table-click >out 2>&1 || { cat out; false; } &&
-	# --context 1: the page shows the range stackprof --method shows (method's default
-	# is pprof -list's, five lines past the last sampled one)
+	# --context 1: the page shows the range stackprof --method shows (the default of
+	# method is the range of pprof -list, five lines past the last sampled one)
 	"$PROFTOOL" method --context 1 --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
 	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
 	test "$(wc -l <expect)" = 3 &&
