@@ -1008,8 +1008,9 @@ static int build(struct reader *r, uint64_t end_off)
 		if (bf[t] == bf[t + 1] && ef[t] == ef[t + 1])
 			continue;
 		w.labels = thread_labels(r, (uint32_t)t);
-		walk_thread(&w, r->bk + bf[t], bf[t + 1] - bf[t], r->ek + ef[t], ef[t + 1] - ef[t],
-			    r->threads[t].tmax);
+		/* a thread may have ends and no begins (or the reverse): that array is NULL */
+		walk_thread(&w, r->bk ? r->bk + bf[t] : NULL, bf[t + 1] - bf[t],
+			    r->ek ? r->ek + ef[t] : NULL, ef[t + 1] - ef[t], r->threads[t].tmax);
 	}
 	if (w.unclosed)
 		pt_diag_warn_at(r->d, w.unclosed_off,
