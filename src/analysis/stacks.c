@@ -121,12 +121,13 @@ static uint32_t find_row(struct pt_stacks *s, size_t len)
 		pt_die("too many distinct stacks");
 	r = s->n;
 	if ((size_t)r + 2 > s->rows_alloc) {
-		size_t old = s->rows_alloc, w = s->stride ? s->stride : 1;
-		s->rows_alloc = old < 1024 ? 1024 : 2 * old;
+		size_t w = s->stride ? s->stride : 1;
+		s->rows_alloc = s->rows_alloc < 1024 ? 1024 : 2 * s->rows_alloc;
 		s->start = pt_xreallocarray(s->start, s->rows_alloc, sizeof(*s->start));
 		s->values = pt_xreallocarray(s->values, s->rows_alloc, w * sizeof(int64_t));
-		memset(s->values + old * w, 0, (s->rows_alloc - old) * w * sizeof(int64_t));
 	}
+	/* the new row alone is cleared: the room past it stays untouched, so unpaid */
+	memset(s->values + (size_t)r * s->stride, 0, s->stride * sizeof(int64_t));
 	s->nbytes += len;
 	s->start[r + 1] = s->nbytes;
 	s->slots[i] = tag | (r + 1);
