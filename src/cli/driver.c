@@ -571,7 +571,8 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	return ret;
 }
 
-int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g)
+int pt_run_heap(const char *path, uint64_t max_size, int snapshot_sizes, int quiet,
+		struct pt_heapgraph *g)
 {
 	struct pt_load_opts o;
 	struct pt_diag d;
@@ -583,7 +584,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
-	progress_init(&pr, 0);
+	progress_init(&pr, quiet);
 	o.progress = read_progress;
 	o.progress_ctx = &pr;
 	pt_diag_init(&d, path);
@@ -592,7 +593,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 	if (ret < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
-	if (!raw_sizes) /* DevTools' shallow sizes, before anything reads them */
+	if (!snapshot_sizes) /* DevTools' shallow sizes, before anything reads them */
 		pt_heap_move_owned_sizes(g);
 	return 0;
 }

@@ -86,6 +86,24 @@ static void add_2f(struct pt_buf *b, double x, const char *suffix)
 	pt_buf_addstr(b, suffix);
 }
 
+void pt_buf_add_bytes(struct pt_buf *b, double x)
+{
+	static const char *const suf[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	double a = fabs(x);
+	int k = 0;
+
+	if (a == 0) {
+		add_2f(b, 0, "");
+		return;
+	}
+	while (a >= 1024 && k < 5) {
+		a /= 1024;
+		x /= 1024;
+		k++;
+	}
+	add_2f(b, x, suf[k]);
+}
+
 void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t, int64_t v)
 {
 	const struct pt_sample_type *ty = &p->types[t];
@@ -114,15 +132,7 @@ void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t,
 		return;
 	}
 	if (unit_is_bytes(unit)) {
-		static const char *const suf[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-		double a = fabs(x);
-		int k = 0;
-		while (a >= 1024 && k < 5) {
-			a /= 1024;
-			x /= 1024;
-			k++;
-		}
-		add_2f(b, x, suf[k]);
+		pt_buf_add_bytes(b, x);
 		return;
 	}
 	if (ty->decimals)
