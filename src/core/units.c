@@ -262,3 +262,18 @@ const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_
 		return "bytes";
 	return key;
 }
+
+void pt_buf_add_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
+{
+	const char *unit;
+	double x = pt_pprof_scale(v, from, to, &unit);
+	size_t start = b->len;
+
+	add_2f(b, x, "");
+	if (!strcmp(b->buf + start, "0") || !strcmp(b->buf + start, "-0")) {
+		pt_buf_setlen(b, start);
+		pt_buf_addstr(b, "0");
+		return;
+	}
+	pt_buf_addstr(b, unit);
+}

@@ -29,6 +29,9 @@ int pt_unit_is_time(const char *unit, double *ns);
 /* go tool pprof's measurement package: v in unit `from` scaled to `to` ("minimum" or
  * "auto": the largest unit keeping it >= 1); *unit is the suffix to print */
 double pt_pprof_scale(int64_t v, const char *from, const char *to, const char **unit);
+/* measurement.ScaledLabel: v scaled as pt_pprof_scale does, two decimals with ".00"
+ * dropped, then the unit; a value that rounds to 0 is "0" */
+void pt_buf_add_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to);
 /* the unit pprof gives a numeric label: its num_unit, "bytes" for the keys pprof knows
  * as sizes, else the key */
 const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_label *l);
