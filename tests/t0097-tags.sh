@@ -129,7 +129,15 @@ if command -v go >/dev/null 2>&1; then
 				"$PROFTOOL" top --style pprof -n 0 $ours "$f" >ours &&
 				test_cmp theirs ours || { echo "differs: $f $o"; exit 1; }
 			done
-		done'
+		done &&
+		# a numeric label with a unit (a goroutine wait in minutes), written as pprof
+		printf "%s\n" "goroutine 1 [chan receive, 5 minutes]:" "main.a()" "	/x/main.go:10 +0x1" "" \
+			"goroutine 2 [chan receive, 90 minutes]:" "main.b()" "	/x/main.go:20 +0x1" "" \
+			"goroutine 3 [select]:" "main.b()" "	/x/main.go:20 +0x1" >g.txt &&
+		"$PROFTOOL" convert --to pprof -o g.pb.gz g.txt &&
+		GOPROXY=off PPROF_BINARY_PATH=/nonexistent go tool pprof -top -tagleaf wait,state g.pb.gz >theirs 2>/dev/null &&
+		"$PROFTOOL" top --style pprof -n 0 --tag-leaf wait,state g.pb.gz >ours &&
+		test_cmp theirs ours && grep -q " 90\$" ours'
 else
 	test_skip 'and what go tool pprof -tags prints now, on every pprof sample and filter' 'go is not installed'
 fi

@@ -180,7 +180,12 @@ test_expect_success '--fail-on-growth: exit 3 past a size or a share, 0 under it
 test_expect_success 'usage: one FILE, or two with --diff' '
 	test_expect_code 2 "$PROFTOOL" heap &&
 	test_expect_code 2 "$PROFTOOL" heap --diff "$S1" &&
-	"$PROFTOOL" heap --help >out && grep -q -- "--fail-on-growth" out && grep -q -- "--retainers" out'
+	"$PROFTOOL" heap --help >out && grep -q -- "--fail-on-growth" out && grep -q -- "--retainers" out &&
+	for o in --snapshot-sizes --raw-sizes --quiet; do
+		grep -q -- "^ *$o  " out || return 1
+	done &&
+	"$PROFTOOL" completion bash >out &&
+	grep -q -- "--snapshot-sizes" out && grep -q -- "--raw-sizes" out'
 
 test_expect_success 'allocation stacks become a call tree: space and objects as in the trace tree' '
 	"$PROFTOOL" info "$N/alloc.heapsnapshot.gz" >out &&

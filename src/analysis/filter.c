@@ -1116,12 +1116,12 @@ static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
 		const struct pt_sample *s = &p->samples[r];
 		uint32_t at = 0;
 		for (i = 0; i < root.n; i++)
-			at = pt_profile_child(&np, at,
-					      label_frame(&x, s->labels, root.k[i], root.len[i], &b));
+			at = pt_profile_child(
+				&np, at, label_frame(&x, s->labels, root.k[i], root.len[i], &b));
 		at = tag_path(p, &x, &memo, at, s->node, &stack, &alloc);
 		for (i = 0; i < leaf.n; i++)
-			at = pt_profile_child(&np, at,
-					      label_frame(&x, s->labels, leaf.k[i], leaf.len[i], &b));
+			at = pt_profile_child(
+				&np, at, label_frame(&x, s->labels, leaf.k[i], leaf.len[i], &b));
 		newrow[r] = add_row(&np, at, x_labels(&x, s->labels),
 				    p->sample_values + (size_t)r * p->ntypes, p->ntypes, NULL);
 	}

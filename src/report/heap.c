@@ -359,7 +359,8 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 			const struct pt_heap_row *r = &s->rows[i];
 			pt_buf_reset(&b);
 			add_name(&b, r->name, 200);
-			fprintf(out, "%14s %6.2f%% ", size_text(&z1, (int64_t)r->retained, raw_bytes, 0),
+			fprintf(out, "%14s %6.2f%% ",
+				size_text(&z1, (int64_t)r->retained, raw_bytes, 0),
 				pct(r->retained, s->total_retained));
 			fprintf(out, "%14s %6.2f%% %10" PRIu64 "  %s\n",
 				size_text(&z2, (int64_t)r->shallow, raw_bytes, 0),
@@ -736,7 +737,8 @@ int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
 			fprintf(out, "%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12s", r->added,
 				r->deleted, (int64_t)r->added - (int64_t)r->deleted,
 				size_text(&z1, (int64_t)r->added_size, raw_bytes, 0));
-			fprintf(out, " %12s", size_text(&z1, (int64_t)r->deleted_size, raw_bytes, 0));
+			fprintf(out, " %12s",
+				size_text(&z1, (int64_t)r->deleted_size, raw_bytes, 0));
 			fprintf(out, " %12s  %s\n", size_text(&z2, r->size_delta, raw_bytes, 1),
 				nb2.buf);
 		}
