@@ -782,8 +782,10 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		if (pt_cpuprofile_unit_start_us(u) < origin)
 			origin = pt_cpuprofile_unit_start_us(u);
 	}
-	if (with_time)
+	if (with_time) { /* time is what DevTools shows: the default when deltas give it */
 		pt_profile_add_type(p, "wall", "microseconds");
+		p->default_type = 1;
+	}
 	{
 		/* the tree's nodes: one per node, and at most one per positionTicks entry
 		 * for its lines; a row per node or line node hit */

@@ -130,10 +130,16 @@ static int save_name(struct pt_buf *b, const char *dir, const char *format,
 	return pt_diag_error(d, "cannot save the fetched profile: 9999 names taken");
 }
 
+/* the fetch hooks' context: the command's options and the read's progress */
+struct fetch_ctx {
+	const struct pt_common *c;
+	struct progress *pr;
+};
+
 static int fetch_done(void *ctx, const char *url, const unsigned char *data, size_t len,
 		      const char *format, const struct pt_profile *p, struct pt_diag *d)
 {
-	const struct pt_common *c = ctx;
+	const struct pt_common *c = ((const struct fetch_ctx *)ctx)->c;
 	const char *dir = getenv("PROFTOOL_SAVE_DIR");
 	struct pt_buf name = PT_BUF_INIT;
 	struct pt_output out;
@@ -233,6 +239,22 @@ static void read_progress(void *ctx, const char *name, uint64_t done, uint64_t s
 		fprintf(stderr, "\r\033[Kproftool: reading %s: %.1f MB", name, (double)done / 1e6);
 }
 
+/* a URL capture's wait: the seconds gone of those the endpoint profiles, and what came */
+static void fetch_waiting(void *ctx, const char *url, long seconds, uint64_t received)
+{
+	struct progress *pr = ((struct fetch_ctx *)ctx)->pr;
+	long gone;
+
+	if (!progress_due(pr))
+		return;
+	gone = (long)(now_seconds() - pr->start);
+	fprintf(stderr, "\r\033[Kproftool: fetching %s: %ld s", url, gone);
+	if (seconds)
+		fprintf(stderr, " of %ld s", seconds);
+	if (received)
+		fprintf(stderr, ", %.1f kB received", (double)received / 1e3);
+}
+
 /* heap (info): read a heap graph into heap->g instead when only a heap reader claims
  * the input (heap->is_heap set); NULL for the profile commands */
 struct either {
@@ -254,11 +276,12 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 			   struct pt_sink *sink, const struct either *heap)
 {
 	struct pt_load_opts lo = c->load;
-	struct pt_fetch_hooks hooks = {fetch_start, fetch_done, (void *)c};
+	struct progress pr;
+	struct fetch_ctx fc = {c, &pr};
+	struct pt_fetch_hooks hooks = {fetch_start, fetch_waiting, fetch_done, &fc};
 	struct pt_symbolizer sy;
 	struct pt_diag d;
 	const char *search = c->binary_path ? c->binary_path : getenv("PROFTOOL_BINARY_PATH");
-	struct progress pr;
 	int ret;
 
 	lo.hooks = &hooks;
@@ -586,7 +609,8 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	return ret;
 }
 
-int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g)
+int pt_run_heap(const char *path, uint64_t max_size, int snapshot_sizes, int quiet,
+		struct pt_heapgraph *g)
 {
 	struct pt_load_opts o;
 	struct pt_diag d;
@@ -598,7 +622,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
-	progress_init(&pr, 0);
+	progress_init(&pr, quiet);
 	o.progress = read_progress;
 	o.progress_ctx = &pr;
 	pt_diag_init(&d, path);
@@ -607,7 +631,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 	if (ret < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
-	if (!raw_sizes) /* DevTools' shallow sizes, before anything reads them */
+	if (!snapshot_sizes) /* DevTools' shallow sizes, before anything reads them */
 		pt_heap_move_owned_sizes(g);
 	return 0;
 }

@@ -141,8 +141,10 @@ typedef int (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p
 int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, void *ctx);
 
 /* The heap graph of path (formats/load.h: pt_load_heap) into g, which is initialized
- * here and the caller's to release, failure or not; unless raw_sizes, with DevTools'
- * shallow sizes (analysis/heapowner.h). Returns 0 or the exit status. */
-int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g);
+ * here and the caller's to release, failure or not; unless snapshot_sizes, with
+ * DevTools' shallow sizes (analysis/heapowner.h); quiet: no progress. Returns 0 or the
+ * exit status. */
+int pt_run_heap(const char *path, uint64_t max_size, int snapshot_sizes, int quiet,
+		struct pt_heapgraph *g);
 
 #endif

@@ -394,6 +394,17 @@ static int cmp_abs_desc(int64_t x, int64_t y)
 	return x > y ? -1 : x < y;
 }
 
+/* a node's name as pprof prints it: an empty one (a --tag-root frame of a sample
+ * without the label) is "<unknown>", as NodeInfo.NameComponents has it */
+static const char *ent_str(const struct pt_intern *st, uint32_t name, size_t *len)
+{
+	*len = pt_intern_len(st, name);
+	if (*len)
+		return pt_intern_str(st, name);
+	*len = strlen("<unknown>");
+	return "<unknown>";
+}
+
 static int pp_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct pp_sort *s = ctx;
@@ -402,14 +413,14 @@ static int pp_cmp(const void *pa, const void *pb, void *ctx)
 	int r = s->by_cum ? cmp_abs_desc(g->cum[a], g->cum[b])
 			  : cmp_abs_desc(g->flat[a], g->flat[b]);
 	const struct pt_intern *st = g->names;
+	const char *na, *nb;
 	size_t la, lb;
 
 	if (r)
 		return r;
-	la = pt_intern_len(st, g->ent_name[a]);
-	lb = pt_intern_len(st, g->ent_name[b]);
-	r = memcmp(pt_intern_str(st, g->ent_name[a]), pt_intern_str(st, g->ent_name[b]),
-		   la < lb ? la : lb);
+	na = ent_str(st, g->ent_name[a], &la);
+	nb = ent_str(st, g->ent_name[b], &lb);
+	r = memcmp(na, nb, la < lb ? la : lb);
 	if (r)
 		return r;
 	if (la != lb)
@@ -553,6 +564,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	for (i = 0; i < n; i++) {
 		uint32_t e = idx[i];
 		struct pt_buf fv = PT_BUF_INIT, cv = PT_BUF_INIT;
+		const char *name;
+		size_t nlen;
 
 		sum = pt_add(sum, g.flat[e]);
 		pt_buf_reset(&b);
@@ -565,8 +578,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		pt_buf_addf(&b, " %10s ", cv.buf);
 		pt_buf_add_pprof_pct(&b, g.cum[e], r.total);
 		pt_buf_addstr(&b, "  ");
-		pt_buf_add_printable(&b, pt_intern_str(g.names, g.ent_name[e]),
-				     pt_intern_len(g.names, g.ent_name[e]));
+		name = ent_str(g.names, g.ent_name[e], &nlen);
+		pt_buf_add_printable(&b, name, nlen);
 		pt_buf_addf(&b, "%s\n", mark_text(marks[e]));
 		fwrite(b.buf, 1, b.len, out);
 		pt_buf_release(&fv);
