@@ -53,6 +53,16 @@ test_expect_success 'heap -o *.html: a V8 snapshot'"'"'s and a Ruby dump'"'"'s s
 		test -s expect && test_cmp expect actual || return 1
 	done'
 
+test_expect_success '--granularity files: the table has the entries top has' '
+	for g in functions files; do
+		"$PROFTOOL" convert --to html --granularity $g "$SAMPLES/go/cpu.pb.gz" |
+			sed -n "s/.*\"fn\":{\"name\":\[\([0-9,]*\)\].*/\1/p" | tr , "\n" | wc -l >actual &&
+		"$PROFTOOL" top -n 0 --granularity $g "$SAMPLES/go/cpu.pb.gz" |
+			sed -n "s/^Showing \([0-9]*\) of.*/\1/p" >expect &&
+		test_cmp expect actual || return 1
+	done &&
+	test "$(cat actual)" -lt 20'
+
 test_expect_success 'convert -o *.html of a heap graph: the heap page, its rows those of heap --format csv' '
 	for f in node/shapes-1.heapsnapshot.gz ruby/leaky.json.gz; do
 		"$PROFTOOL" convert -o c.html "$SAMPLES/$f" &&
