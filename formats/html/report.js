@@ -1517,7 +1517,8 @@
       detail.appendChild(tb);
       return;
     }
-    detail.appendChild(el('h3', null, 'lines'));
+    /* past the writer's bound on the tree by line, a refine keeps the whole profile's */
+    detail.appendChild(el('h3', null, state.refine.length && !D.ltree && L.fn.length ? 'lines (of the whole profile)' : 'lines'));
     const tb = el('table', {class: 'pt-mini', 'data-list': 'lines'});
     tb.appendChild(el('tr')).append(el('th', null, 'self'), el('th', null, 'total'), el('th', null, 'line'));
     for (const i of ls) {
