@@ -34,7 +34,13 @@ struct pt_read_opts {
 	 * command to run. */
 	int (*via_go)(const unsigned char *data, size_t len, int ver, struct pt_profile *p,
 		      const struct pt_read_opts *o, struct pt_diag *d);
+	/* pt_load_either's callers that take a heap graph where a profile reader finds no
+	 * profile (a V8 snapshot without allocation stacks: convert's page): the reader
+	 * moves its graph here and returns PT_READ_HEAP instead of failing. NULL: it fails */
+	struct pt_heapgraph *heap_out;
 };
+/* a reader's return with o->heap_out filled (above) */
+#define PT_READ_HEAP 1
 
 /* The one --lenient rule of the text readers, for line `line` that failed to read (its
  * error already in d): under lenient it is counted as skipped in d and 0 is returned,
@@ -159,6 +165,9 @@ struct pt_format {
 	/* the reader makes frames that are bare addresses in a mapping (PT_FRAME_NO_SYMBOL
 	 * with an address), which the symbolizer names (pt_read_opts.addr_sink) */
 	int addresses;
+	/* the writer makes pages: a heap graph (a V8 snapshot without stacks, a Ruby dump)
+	 * given to convert becomes the heap report's page (report/heap.c), not an error */
+	int heap_page;
 };
 
 /* What a row's readers yield, so that a command asks the registry for what it needs:

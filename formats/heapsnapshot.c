@@ -752,11 +752,18 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 	size_t i, nfuncs;
 	int ret = -1;
 
-	(void)o;
 	p->format = "heapsnapshot";
 	pt_heapgraph_init(&g);
 	if (heapsnapshot_load(in, &g, d) < 0)
 		goto out;
+	if (!g.ntraces && o && o->heap_out) {
+		/* the graph itself is what the caller takes */
+		pt_heapgraph_release(o->heap_out);
+		*o->heap_out = g;
+		pt_heapgraph_init(&g);
+		ret = PT_READ_HEAP;
+		goto out;
+	}
 	if (!g.ntraces) {
 		pt_diag_error_at(d, pt_input_tell(in),
 				 "heap snapshot without allocation stacks (no trace_tree): "

@@ -361,6 +361,77 @@ static void write_tree(struct html *h)
 	free(oself);
 }
 
+/* ---- the source lines of the drawn tree, for a refine ---- */
+
+#define LTREE_MAX 200000 /* line nodes written, at most */
+
+/* The tree by (parent, line of the function's frame): each profile node under the
+ * written node it is drawn in, with its line (an index of "lines" + 1, 0 for none), so
+ * that the page counts the lines of a refined profile as method counts them (once per
+ * stack). A node left out by --min-fraction adds its self to its parent's line node,
+ * as the drawn tree does. Not written without lines, nor past LTREE_MAX nodes (the
+ * page then keeps the whole profile's lines). */
+static void write_line_tree(struct html *h)
+{
+	const struct pt_profile *p = h->p;
+	uint32_t w = p->ntypes, n, nl = 1, *of, *lparent, *lnode, *lline;
+	int64_t *lself;
+	struct pt_map index;
+
+	if (!h->agg.nlines || !p->nnodes)
+		return;
+	pt_map_init(&index);
+	of = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	lparent = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	lnode = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	lline = pt_xmalloc((size_t)p->nnodes * sizeof(uint32_t));
+	lself = pt_xcalloc((size_t)p->nnodes * (w ? w : 1), sizeof(int64_t));
+	of[0] = lparent[0] = lnode[0] = lline[0] = 0;
+	memcpy(lself, p->node_self, w * sizeof(int64_t));
+	for (n = 1; n < p->nnodes && nl <= LTREE_MAX; n++) {
+		uint32_t m = h->of_node[n], par = of[p->nodes[n].parent], fid = p->nodes[n].frame;
+		uint32_t o = h->out_of_m[m], line = 0, *slot;
+		if (o == h->out_of_m[h->mparent[m]]) {
+			of[n] = par; /* drawn in an ancestor */
+		} else {
+			if (p->frames[fid].line > 0)
+				line = 1 + pt_agg_line(&h->agg, h->entry_of_frame[fid],
+						       p->frames[fid].line);
+			/* a line names its function: siblings of one line are one node */
+			slot = pt_map_put(&index,
+					  (uint64_t)par << 32 | (line ? line : o | 1u << 31));
+			if (*slot == PT_MAP_NEW) {
+				*slot = nl;
+				lparent[nl] = par;
+				lnode[nl] = o;
+				lline[nl] = line;
+				nl++;
+			}
+			of[n] = *slot;
+		}
+		pt_add_values(&lself[(size_t)of[n] * w], &p->node_self[(size_t)n * w], w);
+	}
+	if (nl <= LTREE_MAX) {
+		key(h, "ltree");
+		pt_buf_addch(&h->out, '{');
+		key(h, "parent");
+		u32_array(h, lparent, nl);
+		key(h, "node");
+		u32_array(h, lnode, nl);
+		key(h, "line");
+		u32_array(h, lline, nl);
+		key(h, "self");
+		typed_arrays(h, lself, nl);
+		pt_buf_addch(&h->out, '}');
+	}
+	pt_map_release(&index);
+	free(of);
+	free(lparent);
+	free(lnode);
+	free(lline);
+	free(lself);
+}
+
 /* ---- the function table, as top and method print it ---- */
 
 /* pprof's "(inline)" and "(partial-inline)" marks top prints after a name, per sample
@@ -776,6 +847,10 @@ static void write_graph(struct html *h)
 		pt_buf_init(&parts[i]);
 	key(h, "graph");
 	pt_buf_addch(&h->out, '{');
+	/* the options, for the page's graph of a refined profile (report.js) */
+	key(h, "opts");
+	pt_buf_addf(&h->out, "[%ld,%.17g,%.17g]", h->o->nodecount, h->o->node_fraction,
+		    h->o->edge_fraction);
 	key(h, "n");
 	pt_buf_addch(&h->out, '[');
 	for (t = 0; t < p->ntypes; t++) {
@@ -1043,6 +1118,7 @@ static void write_data(struct html *h, uint32_t type)
 	write_graph(h);
 	if (pt_profile_has_stacks(p)) {
 		write_tree(h);
+		write_line_tree(h);
 		if (has_times(p))
 			write_timeline(h);
 	} else {
@@ -1134,4 +1210,5 @@ const struct pt_format pt_format_html = {
 	.wants_timeline = 1,
 	/* --title is the svg table's, the graph's options dot's */
 	.write_opts = PT_WOPTS_SVG | PT_WOPTS_HTML | PT_WOPTS_DOT,
+	.heap_page = 1,
 };

@@ -307,6 +307,8 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 		ret = f->read(in, p, &o->read, d);
 	}
 	p->src = NULL;
+	if (ret == PT_READ_HEAP) /* a heap graph, into o->read.heap_out */
+		return ret;
 	if (!ret)
 		ret = pt_profile_check_sums(p, o->read.lenient, d);
 	pt_profile_pack(p);
@@ -326,6 +328,8 @@ struct target {
 static int read_input(struct pt_input *in, const struct pt_load_opts *o, struct target *t,
 		      struct pt_diag *d)
 {
+	int ret;
+
 	/* either (info): a heap graph when only a heap reader claims the input */
 	if (t->p && t->g) {
 		size_t len;
@@ -337,7 +341,14 @@ static int read_input(struct pt_input *in, const struct pt_load_opts *o, struct 
 		else
 			t->g = NULL;
 	}
-	return t->p ? pt_load_input(in, o, t->p, d) : pt_load_heap_input(in, t->g, d);
+	if (!t->p)
+		return pt_load_heap_input(in, t->g, d);
+	ret = pt_load_input(in, o, t->p, d);
+	if (ret == PT_READ_HEAP) { /* the reader filled o->read.heap_out, the caller's g */
+		t->p = NULL;
+		ret = 0;
+	}
+	return ret;
 }
 
 /* what the fetch's wait is told to the hooks with */

@@ -572,13 +572,16 @@
     }
     return {flat, cum, totals: c.map((x) => x[0]), edges: E};
   }
-  function refineTree(R) {
-    const n0 = T0.parent.length;
-    const ms = R.map((r) => {
+  function matchers(R) {
+    return R.map((r) => {
       const re = new RegExp(r.re), m = new Uint8Array(NF);
       for (let f = 0; f < NF; f++) m[f] = re.test(fname(f)) ? 1 : 0;
       return {op: r.op, m};
     });
+  }
+  function refineTree(R) {
+    const n0 = T0.parent.length;
+    const ms = matchers(R);
     const shows = ms.filter((x) => x.op === 'show');
     const focus = ms.filter((x) => x.op === 'focus');
     /* per page node: which focus patterns its path has met (a bit each, at most 31
@@ -623,6 +626,63 @@
     nodeKept = kept;
     return tr;
   }
+  /* The source lines of the refined profile, from the tree by line the writer adds
+   * ("ltree": each node a line of its function, under a drawn node), refined as
+   * refineTree refines the drawn tree: a hidden frame's self goes to the line of the
+   * frame above it, and a line counts once per stack, as method counts it. Null when
+   * the page has no such tree (the lines stay the whole profile's). */
+  function refineLines(R) {
+    const LT = D.ltree;
+    if (!LT || !D.lines) return null;
+    const n0 = LT.parent.length, ms = matchers(R), nl = D.lines.fn.length;
+    const shows = ms.filter((x) => x.op === 'show'), focus = ms.filter((x) => x.op === 'focus');
+    const need = (1 << Math.min(focus.length, 31)) - 1;
+    const met = new Uint32Array(n0), ign = new Uint8Array(n0), vis = new Uint32Array(n0);
+    const kept = new Uint8Array(n0);
+    kept[0] = need === 0 ? 1 : 0;
+    for (let k = 1; k < n0; k++) {
+      const p = LT.parent[k], f = T0.fn[LT.node[k]];
+      let bits = met[p], ig = ign[p], hide = shows.length > 0 && !shows.some((x) => x.m[f]);
+      focus.forEach((x, i) => { if (x.m[f] && i < 31) bits |= 1 << i; });
+      for (const x of ms) {
+        if (x.op === 'ignore' && x.m[f]) ig = 1;
+        if (x.op === 'hide' && x.m[f]) hide = true;
+      }
+      met[k] = bits;
+      ign[k] = ig;
+      vis[k] = hide ? vis[p] : k; /* the frame drawn for it: itself, or the one above */
+      kept[k] = (bits & need) === need && !ig ? 1 : 0;
+    }
+    const self = [], cum = [], ks = new Array(n0).fill(null);
+    for (let k = n0 - 1; k > 0; k--) (ks[LT.parent[k]] || (ks[LT.parent[k]] = [])).push(k);
+    for (let t = 0; t < NT; t++) {
+      const sub = new Float64Array(n0), ls = new Float64Array(nl), lc = new Float64Array(nl);
+      for (let k = 0; k < n0; k++) {
+        if (!kept[k]) continue;
+        sub[k] = LT.self[t][k];
+        const line = LT.line[vis[k]];
+        if (line) ls[line - 1] += LT.self[t][k];
+      }
+      for (let k = n0 - 1; k > 0; k--) sub[LT.parent[k]] += sub[k];
+      /* a drawn line node counts where no drawn node above it has its line */
+      const on = new Uint32Array(nl + 1), stack = [0];
+      while (stack.length) {
+        const k = stack.pop();
+        if (k < 0) { on[LT.line[~k]]--; continue; }
+        const line = LT.line[k];
+        if (k && line && vis[k] === k) {
+          if (!on[line]) lc[line - 1] += sub[k];
+          on[line]++;
+          stack.push(~k);
+        }
+        for (const c of ks[k] || []) stack.push(c);
+      }
+      self.push(ls);
+      cum.push(lc);
+    }
+    return {fn: D.lines.fn, line: D.lines.line, self, cum};
+  }
+  let LINES = D.lines;
   function applyRefine() {
     refineBar.textContent = '';
     refineBar.hidden = !state.refine.length;
@@ -633,12 +693,14 @@
       FV = {flat: FN.flat, cum: FN.cum};
       TOT = D.totals;
       EDG = D.edges;
+      LINES = D.lines;
     } else {
       setTree(refineTree(state.refine));
       const v = treeValues(T);
       FV = {flat: v.flat, cum: v.cum};
       TOT = v.totals;
       EDG = v.edges;
+      LINES = refineLines(state.refine) || D.lines;
       refineBar.appendChild(el('span', null, 'Refined:'));
       state.refine.forEach((r, i) => {
         const b = el('button', {type: 'button', class: 'pt-chip', 'data-op': r.op,
@@ -816,7 +878,7 @@
    * depth-first walk from the heaviest nodes, each node a layer below its deepest
    * caller, each layer ordered by its neighbours' mean position a few sweeps down and
    * up (Sugiyama's scheme, simply). ---- */
-  let gnodes = [];
+  let gnodes = [], gedges = [];
   /* SVG's namespace, from the parser (the page holds no address, t5050 checks) */
   const SVG = (() => {
     const d = document.createElement('div');
@@ -846,60 +908,131 @@
       }
     }
     /* layers: the longest path from a node with no caller, in topological order */
-    const indeg = new Uint32Array(n), layer = new Uint32Array(n);
-    const fwd = E.filter((e) => e.a !== e.b).map((e) => (e.back ? {a: e.b, b: e.a} : e));
-    for (const e of fwd) indeg[e.b]++;
+    const indeg = new Uint32Array(n), layer = [];
+    for (let i = 0; i < n; i++) layer.push(0);
+    const fwd = E.filter((e) => e.a !== e.b).map((e) => (e.back ? {a: e.b, b: e.a, e} : {a: e.a, b: e.b, e}));
+    for (const f of fwd) indeg[f.b]++;
     const q = [];
     for (let i = 0; i < n; i++) if (!indeg[i]) q.push(i);
     const succ = Array.from({length: n}, () => []);
-    for (const e of fwd) succ[e.a].push(e.b);
+    for (const f of fwd) succ[f.a].push(f.b);
     for (let k = 0; k < q.length; k++) {
       for (const b of succ[q[k]]) {
         layer[b] = Math.max(layer[b], layer[q[k]] + 1);
         if (--indeg[b] === 0) q.push(b);
       }
     }
-    const layers = [];
-    for (let i = 0; i < n; i++) (layers[layer[i]] || (layers[layer[i]] = [])).push(i);
+    /* an edge over several layers goes through a dummy vertex in each layer between
+     * (ids from n on): the ordering places them, so no edge is drawn across a node */
+    const up = [], down = [];
+    for (let v = 0; v < n; v++) { up.push([]); down.push([]); }
+    for (const f of fwd) {
+      let u = f.a;
+      f.e.chain = [];
+      for (let l = layer[f.a] + 1; l < layer[f.b]; l++) {
+        const d = layer.length;
+        layer.push(l);
+        up.push([u]);
+        down.push([]);
+        down[u].push(d);
+        f.e.chain.push(d);
+        u = d;
+      }
+      down[u].push(f.b);
+      up[f.b].push(u);
+    }
+    const nv = layer.length, layers = [];
+    for (let v = 0; v < nv; v++) (layers[layer[v]] || (layers[layer[v]] = [])).push(v);
     for (let l = 0; l < layers.length; l++) if (!layers[l]) layers[l] = [];
-    const pos = new Float64Array(n), nb = Array.from({length: n}, () => []);
-    for (const e of fwd) { nb[e.a].push(e.b); nb[e.b].push(e.a); }
-    const place = () => layers.forEach((ly) => ly.forEach((v, i) => { pos[v] = i; }));
-    place();
-    for (let sweep = 0; sweep < 6; sweep++) {
-      const order = sweep % 2 ? layers.slice().reverse() : layers;
+    /* each layer ordered by its neighbours' mean position in the layer above (sweeps
+     * down) or below (sweeps up) */
+    const pos = new Float64Array(nv);
+    layers.forEach((ly) => ly.forEach((v, i) => { pos[v] = i; }));
+    for (let sweep = 0; sweep < 8; sweep++) {
+      const order = sweep % 2 ? layers.slice().reverse() : layers, nb = sweep % 2 ? down : up;
       for (const ly of order) {
         const key = new Map();
-        for (const v of ly) {
-          const m = nb[v].filter((u) => Math.abs(layer[u] - layer[v]) >= 1);
-          key.set(v, m.length ? m.reduce((x, u) => x + pos[u], 0) / m.length : pos[v]);
-        }
-        ly.sort((x, y) => key.get(x) - key.get(y) || x - y);
+        for (const v of ly) key.set(v, nb[v].length ? nb[v].reduce((x, u) => x + pos[u], 0) / nb[v].length : pos[v]);
+        ly.sort((x, y) => key.get(x) - key.get(y) || pos[x] - pos[y]);
         ly.forEach((v, i) => { pos[v] = i; });
       }
     }
-    return {layer, layers};
+    return {layer, layers, nv};
+  }
+  /* The graph of the refined tree, by the writer's rule (analysis/graph.c): the
+   * functions with a value whose |cum| reaches --node-fraction of the total, heaviest
+   * first (cum, flat, name), --nodecount of them; an edge from the nearest kept
+   * function above a kept node, valued once per stack, residual when no occurrence
+   * joins a node to its parent; edges below --edge-fraction dropped. */
+  function refinedGraph(t) {
+    const [nodecount, nodeFrac, edgeFrac] = D.graph.opts, tot = TOT[t];
+    const ncut = Math.trunc(Math.abs(tot * nodeFrac)), ecut = Math.trunc(Math.abs(tot * edgeFrac));
+    const ns = [];
+    for (let f = 0; f < NF; f++) {
+      if (!FV.cum[t][f] && !FV.flat[t][f]) continue;
+      if (Math.abs(FV.cum[t][f]) >= ncut) ns.push(f);
+    }
+    ns.sort((a, b) => FV.cum[t][b] - FV.cum[t][a] || FV.flat[t][b] - FV.flat[t][a] ||
+      (fname(a) < fname(b) ? -1 : fname(a) > fname(b) ? 1 : a - b));
+    if (nodecount > 0 && ns.length > nodecount) ns.length = nodecount;
+    const keep = new Uint8Array(NF), cum = cumOf(t), edges = new Map(), on = new Map(), left = new Map();
+    for (const f of ns) keep[f] = 1;
+    /* depth first: each level the nearest kept node at or above it */
+    const anc = new Int32Array(N), stack = [0];
+    anc[0] = 0;
+    while (stack.length) {
+      const n = stack.pop();
+      if (n < 0) { const k = left.get(~n); if (k !== undefined) on.set(k, on.get(k) - 1); continue; }
+      let a = n ? anc[T.parent[n]] : 0;
+      if (n && keep[T.fn[n]]) {
+        if (a) {
+          const from = T.fn[a], to = T.fn[n], key = from * NF + to, c = on.get(key) || 0;
+          const direct = a === T.parent[n];
+          let e = edges.get(key);
+          if (!e && (!c || direct)) edges.set(key, e = {from, to, w: 0, res: 1});
+          if (e && direct) e.res = 0;
+          if (!c) e.w += cum[n];
+          on.set(key, c + 1);
+          left.set(n, key);
+        }
+        a = n;
+      }
+      anc[n] = a;
+      stack.push(~n);
+      for (const k of kids[n] || []) stack.push(k);
+    }
+    const E = [];
+    for (const e of edges.values()) if (e.w && Math.abs(e.w) >= ecut) E.push(e);
+    return {ns, E};
   }
   function drawGraph() {
-    const G = D.graph, t = drawType(), tot = TOT[t] || 1;
-    const ns = G.n[t], idx = new Map();
+    const G = D.graph, t = drawType(), tot = TOT[t] || 1, R = state.refine.length && T;
+    const src = R ? refinedGraph(t) : {ns: G.n[t], E: G.from[t].map((a, k) => ({from: a, to: G.to[t][k],
+      w: G.w[t][k], res: G.res[t][k]}))};
+    const ns = src.ns, idx = new Map();
     ns.forEach((f, i) => idx.set(f, i));
-    const E = G.from[t].map((a, k) => ({a: idx.get(a), b: idx.get(G.to[t][k]), w: G.w[t][k], res: G.res[t][k]}));
-    const n = ns.length, {layers} = graphLayout(n, E);
+    const E = src.E.map((e) => ({a: idx.get(e.from), b: idx.get(e.to), w: e.w, res: e.res}));
+    const n = ns.length, {layers, nv} = graphLayout(n, E);
+    gedges = E;
     let maxflat = 0;
-    for (const f of ns) maxflat = Math.max(maxflat, Math.abs(FN.flat[t][f]));
+    for (const f of ns) maxflat = Math.max(maxflat, Math.abs(FV.flat[t][f]));
     gnodes = ns.map((f) => {
-      const fs = 10 + Math.round(14 * (maxflat ? Math.abs(FN.flat[t][f]) / maxflat : 0));
+      const fs = 10 + Math.round(14 * (maxflat ? Math.abs(FV.flat[t][f]) / maxflat : 0));
       const name = fname(f), lines = [name.length > 40 ? name.slice(0, 38) + '..' : name,
-        fmt(FN.flat[t][f], t) + ' (' + pct(FN.flat[t][f], tot) + ')',
-        'of ' + fmt(FN.cum[t][f], t) + ' (' + pct(FN.cum[t][f], tot) + ')'];
+        fmt(FV.flat[t][f], t) + ' (' + pct(FV.flat[t][f], tot) + ')',
+        'of ' + fmt(FV.cum[t][f], t) + ' (' + pct(FV.cum[t][f], tot) + ')'];
       const wd = Math.max(...lines.map((l, i) => l.length * (i ? 6.5 : fs * 0.6))) + 12;
       return {f, fs, lines, wd, ht: fs + 30, x: 0, y: 0};
     });
+    /* a dummy vertex: a narrow slot its edge passes through */
+    for (let v = n; v < nv; v++) gnodes.push({dummy: true, wd: 4, ht: 0, x: 0, y: 0});
+    /* a node calling itself: its loop on its right, room made for it */
+    for (const e of E) if (e.a === e.b) gnodes[e.a].loop = 26;
     const GAPX = 24, GAPY = 60;
+    const gap = (u, v) => (gnodes[u].loop || 0) + (gnodes[u].dummy || gnodes[v].dummy ? 8 : GAPX);
     let y = 10, width = 0;
     const rows = layers.map((ly) => {
-      const w = ly.reduce((s, v) => s + gnodes[v].wd + GAPX, -GAPX);
+      const w = ly.reduce((s, v, i) => s + gnodes[v].wd + (i ? gap(ly[i - 1], v) : 0), 0);
       const h = ly.reduce((s, v) => Math.max(s, gnodes[v].ht), 0);
       width = Math.max(width, w);
       const r = {ly, w, h, y};
@@ -908,13 +1041,16 @@
     });
     for (const r of rows) {
       let x = 10 + (width - r.w) / 2;
-      for (const v of r.ly) {
+      r.ly.forEach((v, i) => {
         const g = gnodes[v];
+        if (i) x += gap(r.ly[i - 1], v);
         g.x = x;
         g.y = r.y + (r.h - g.ht) / 2;
-        x += g.wd + GAPX;
-      }
+        g.row = r;
+        x += g.wd;
+      });
     }
+    const dummies = gnodes.splice(n);
     gwrap.textContent = '';
     const svg = sel('svg', {width: width + 20, height: y, id: 'pt-gsvg'});
     const defs = sel('defs', {});
@@ -923,24 +1059,42 @@
     mk.appendChild(sel('path', {d: 'M0,0 L10,5 L0,10 z', fill: '#666'}));
     defs.appendChild(mk);
     svg.appendChild(defs);
+    /* an edge: straight down through its own column of each row it crosses (the
+     * caller's, the dummies', the callee's), curved between rows, where no node is */
+    const cx = (g) => g.x + g.wd / 2;
+    function route(e) {
+      const a = gnodes[e.a], b = gnodes[e.b];
+      if (e.a === e.b) return 'M' + (a.x + a.wd) + ',' + (a.y + 6) + ' c30,0 30,' + (a.ht - 12) + ' 0,' + (a.ht - 12);
+      const top = e.back ? b : a, bot = e.back ? a : b;
+      const spans = [[cx(top), top.y + top.ht, top.row.y + top.row.h]];
+      for (const d of e.chain || []) {
+        const g = dummies[d - n];
+        spans.push([cx(g), g.row.y, g.row.y + g.row.h]);
+      }
+      spans.push([cx(bot), bot.row.y, bot.y]);
+      if (e.back) spans.reverse().forEach((sp) => { const t0 = sp[1]; sp[1] = sp[2]; sp[2] = t0; });
+      let d = 'M' + spans[0][0] + ',' + spans[0][1] + ' L' + spans[0][0] + ',' + spans[0][2];
+      for (let k = 1; k < spans.length; k++) {
+        const [x0, , y0] = spans[k - 1], [x1, y1, y2] = spans[k], m = (y0 + y1) / 2;
+        d += ' C' + x0 + ',' + m + ' ' + x1 + ',' + m + ' ' + x1 + ',' + y1 + ' L' + x1 + ',' + y2;
+      }
+      return d;
+    }
     for (const e of E) {
-      const a = gnodes[e.a], b = gnodes[e.b], frac = Math.min(1, Math.abs(e.w) / tot);
-      const x1 = a.x + a.wd / 2, y1 = a.y + a.ht, x2 = b.x + b.wd / 2, y2 = b.y;
-      const d = e.a === e.b
-        ? 'M' + (a.x + a.wd) + ',' + (a.y + 6) + ' c30,0 30,' + (a.ht - 12) + ' 0,' + (a.ht - 12)
-        : y2 > y1 ? 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + (y1 + 40) + ' ' + x2 + ',' + (y2 - 40) + ' ' + x2 + ',' + y2
-          : 'M' + x1 + ',' + a.y + ' C' + (x1 + 60) + ',' + (a.y - 60) + ' ' + (x2 + 60) + ',' + (b.y + b.ht + 60) + ' ' + x2 + ',' + (b.y + b.ht);
+      const frac = Math.min(1, Math.abs(e.w) / tot), d = route(e);
       const c = Math.round(200 * (1 - Math.pow(frac, 0.3)));
       const path = sel('path', {d, fill: 'none', stroke: 'rgb(200,' + c + ',' + c + ')',
         'stroke-width': (1 + 5 * frac).toFixed(2), 'marker-end': 'url(#pt-arrow)'});
       if (e.res) path.setAttribute('stroke-dasharray', '3,3');
+      path.setAttribute('data-a', String(e.a));
+      path.setAttribute('data-b', String(e.b));
       const title = sel('title', {});
       title.textContent = fname(ns[e.a]) + ' \u2192 ' + fname(ns[e.b]) + ': ' + fmt(e.w, t);
       path.appendChild(title);
       svg.appendChild(path);
     }
     for (const g of gnodes) {
-      const frac = Math.min(1, Math.abs(FN.cum[t][g.f]) / tot), c = Math.round(240 - 60 * Math.pow(frac, 0.3));
+      const frac = Math.min(1, Math.abs(FV.cum[t][g.f]) / tot), c = Math.round(240 - 60 * Math.pow(frac, 0.3));
       const grp = sel('g', {class: 'pt-gnode', 'data-fn': String(g.f), transform: 'translate(' + g.x + ',' + g.y + ')'});
       grp.appendChild(sel('rect', {width: g.wd, height: g.ht, rx: 3, fill: 'rgb(255,' + c + ',' + c + ')', stroke: '#888'}));
       g.lines.forEach((l, i) => {
@@ -951,15 +1105,17 @@
       });
       grp.addEventListener('click', () => {
         ginfo.textContent = '';
+        delete ginfo.dataset.auto;
         ginfo.appendChild(document.createTextNode(flabel(g.f) + '  '));
         actions(ginfo.appendChild(el('span', {class: 'pt-acts'})), g.f);
       });
       svg.appendChild(grp);
     }
     gwrap.appendChild(svg);
-    if (ginfo.textContent === ' ' || !ginfo.firstChild) {
+    if (ginfo.textContent === ' ' || !ginfo.firstChild || ginfo.dataset.auto) {
       ginfo.textContent = n + ' nodes, ' + E.length + ' edges (--nodecount, --node-fraction and --edge-fraction' +
-        ' choose them, as for --to dot); the whole profile, not refined';
+        ' choose them, as for --to dot)' + (R ? ', of the refined profile' : '');
+      ginfo.dataset.auto = '1';
     }
   }
 
@@ -1340,7 +1496,7 @@
     }
     list('callers', 'to', 'from');
     list('callees', 'from', 'to');
-    const L = D.lines, ls = [];
+    const L = LINES, ls = [];
     for (let i = 0; i < L.fn.length; i++) if (L.fn[i] === f && (L.self[t][i] || L.cum[t][i])) ls.push(i);
     ls.sort((a, b) => L.line[a] - L.line[b]);
     if (srcOf.has(f)) {
@@ -1361,7 +1517,8 @@
       detail.appendChild(tb);
       return;
     }
-    detail.appendChild(el('h3', null, 'lines'));
+    /* past the writer's bound on the tree by line, a refine keeps the whole profile's */
+    detail.appendChild(el('h3', null, state.refine.length && !D.ltree && L.fn.length ? 'lines (of the whole profile)' : 'lines'));
     const tb = el('table', {class: 'pt-mini', 'data-list': 'lines'});
     tb.appendChild(el('tr')).append(el('th', null, 'self'), el('th', null, 'total'), el('th', null, 'line'));
     for (const i of ls) {
@@ -1493,7 +1650,9 @@
     trects: () => (tcanvas.rects || []).length,
     /* the sandwich's frames: depth (1: the direct callers or callees), name, value */
     sandwich: () => [scallers, scallees].map((cv) => (cv.rects || []).map((r) => ({d: r.d, name: r.name, v: r.v}))),
-    graph: () => gnodes.map((g) => ({name: fname(g.f), x: g.x, y: g.y})),
+    graph: () => gnodes.map((g) => ({name: fname(g.f), x: g.x, y: g.y, w: g.wd, h: g.ht})),
+    /* the edges drawn: "CALLER -> CALLEE" (dashed: "CALLER ..> CALLEE") */
+    graphEdges: () => gedges.map((e) => fname(gnodes[e.a].f) + (e.res ? ' ..> ' : ' -> ') + fname(gnodes[e.b].f)),
     time: () => axisInfo,
   };
 })();

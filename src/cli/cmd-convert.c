@@ -9,6 +9,7 @@
 #include "cli/driver.h"
 #include "formats/format.h"
 #include "cli/write-opts.h"
+#include "core/heapgraph.h"
 
 enum { OPT_TO = PT_OPT_CMD_BASE };
 
@@ -111,10 +112,26 @@ int cmd_convert(int argc, char **argv)
 	r.gran = ra.gran;
 	r.regroup = 1;
 	r.all_types = 1;
-	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
+	if (f->heap_page) {
+		/* a heap graph becomes the heap report's page; a profile goes on as below */
+		struct pt_heapgraph g;
+		int is_heap;
+		pt_heapgraph_init(&g);
+		common.load.read.heap_out = &g; /* a V8 snapshot without stacks too */
+		ret = pt_run_load_either(&r, &g, &is_heap);
+		if (!ret && is_heap)
+			ret = pt_heap_page(&g, path, outpath);
+		pt_heapgraph_release(&g);
+		if (ret || is_heap)
+			goto out;
+	} else if ((ret = pt_run_load(&r))) {
+		goto out;
+	}
+	if (!(ret = pt_run_type(&r))) {
 		wo.type = r.write_type;
 		ret = pt_run_write(&r, outpath, NULL, f, &wo);
 	}
+out:
 	pt_run_release(&r);
 	return ret;
 }

@@ -516,6 +516,32 @@ out:
 	return ret;
 }
 
+/* the heap report's own steps for convert -o FILE.html, as heap -o FILE.html takes them */
+int pt_heap_page(struct pt_heapgraph *g, const char *path, const char *outpath)
+{
+	struct pt_report_args ra;
+	struct pt_heap_dom dom;
+	struct pt_heap_summary s;
+	struct emit_ctx c;
+	int ret;
+
+	pt_report_args_init(&ra, 1, PT_GRAN_FUNCTIONS);
+	ra.outpath = "page.html"; /* emit_summary's page, whatever the suffix of outpath */
+	pt_heap_move_owned_sizes(g);
+	pt_heap_dominators(g, &dom);
+	pt_heap_summarize_by(g, &dom, PT_HEAP_BY_CLASS, NULL, &s);
+	memset(&c, 0, sizeof(c));
+	c.ra = &ra;
+	c.path = path;
+	c.g = g;
+	c.dom = &dom;
+	c.s = &s;
+	ret = pt_cli_emit(outpath, path, emit_summary, &c);
+	pt_heap_summary_release(&s);
+	pt_heap_dom_release(&dom);
+	return ret;
+}
+
 int cmd_heap(int argc, char **argv)
 {
 	struct heap_args a;

@@ -23,6 +23,11 @@ int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_goroutines(int argc, char **argv);
 int cmd_heap(int argc, char **argv);
+struct pt_heapgraph;
+/* convert's page of a heap graph g read from path (heap -o FILE.html's: the summary by
+ * class and the retainers, DevTools' sizes) into outpath (NULL or "-": stdout); g is
+ * the caller's. Returns 0 or the exit status. */
+int pt_heap_page(struct pt_heapgraph *g, const char *path, const char *outpath);
 int cmd_completion(int argc, char **argv);
 
 /* the command table (proftool.c), in `proftool --help` order */

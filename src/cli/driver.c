@@ -435,7 +435,11 @@ int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap)
 	*is_heap = 0;
 	if ((ret = read_one_either(c, r->path, &r->p, NULL, &heap)) || *is_heap)
 		return ret;
-	return filter(c, r->path, &r->p, &r->log);
+	/* a profile: pt_run_load's steps after its read */
+	note_empty(r);
+	if ((ret = filter(c, r->path, &r->p, &r->log)) || !r->regroup)
+		return ret;
+	return regroup(r->path, &r->p, r->gran);
 }
 
 /* one input alone, filtered: the streams' step */

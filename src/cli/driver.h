@@ -67,7 +67,8 @@ void pt_run_release(struct pt_run *r);
 /* The steps, each returning 0 or the exit status of the failure it printed:
  * read r->paths into r->p (merged, as `go tool pprof a b` does) and apply the filters; */
 int pt_run_load(struct pt_run *r);
-/* pt_run_load for one input that may be a heap graph instead (info): when only a heap
+/* pt_run_load for one input that may be a heap graph instead (info; convert, whose
+ * common.load.read.heap_out takes a V8 snapshot without stacks too): when only a heap
  * reader claims it, it is read into g (initialized and released by the caller) and
  * *is_heap set; no filter applies to it. */
 int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap);
