@@ -176,9 +176,10 @@ test_expect_success 'a 10,000-stack tree: 20 functions to search, top'"'"'s cum 
 	job many.out probe "$P/many.html" --searches "$P/res"'
 
 test_expect_success 'source lines: a page without the code and one with it' '
-	"$PROFTOOL" convert --to html -o "$P/n.html" "$SAMPLES/node/lines.cpuprofile" &&
+	"$PROFTOOL" convert --to html --sample-index samples -o "$P/n.html" "$SAMPLES/node/lines.cpuprofile" &&
 	! grep -q "\"src\":" "$P/n.html" &&
-	"$PROFTOOL" convert --to html --source-path "$SAMPLES/node/src" -o "$P/s.html" "$SAMPLES/node/lines.cpuprofile" &&
+	"$PROFTOOL" convert --to html --sample-index samples --source-path "$SAMPLES/node/src" \
+		-o "$P/s.html" "$SAMPLES/node/lines.cpuprofile" &&
 	grep -q "\"src\":" "$P/s.html" &&
 	job lines.out probe "$P/n.html" "$P/s.html" --table-click --focus-click pong --focus-lines hotLines'
 
@@ -339,8 +340,10 @@ test_expect_success '? shows the keys in the page, Esc closes them' '
 
 test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
 	# --context 1: the page shows the range stackprof --method shows (the default of
-	# method is the range of pprof -list, five lines past the last sampled one)
-	"$PROFTOOL" method --context 1 --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
+	# method is the range of pprof -list, five lines past the last sampled one); counts,
+	# as the page and method both show them with --sample-index samples (a .cpuprofile
+	# defaults to its time)
+	"$PROFTOOL" method --sample-index samples --context 1 --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
 	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
 	test "$(wc -l <expect)" = 3 &&
 	page_of "$P/n.html" "$P/lines.out" >n.out && page_of "$P/s.html" "$P/lines.out" >s.out &&
@@ -356,7 +359,7 @@ test_expect_success 'source lines of a function, as method counts them; --source
 	grep -q "^13:1213:1213:  for (let i = 0; i < n; i++)" src.out'
 
 test_expect_success 'a refine by click recomputes the source lines: those of method --focus' '
-	"$PROFTOOL" method --context 1 --focus "^pong\$" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
+	"$PROFTOOL" method --sample-index samples --context 1 --focus "^pong\$" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
 	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
 	test "$(wc -l <expect)" -ge 2 &&
 	# not the whole profile'"'"'s: 1213 samples on line 13 in all
