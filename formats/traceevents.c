@@ -109,6 +109,7 @@ struct cur {
 	uint32_t name, arg_name, detail;
 	uint32_t sf, parent; /* a sample's, a stack frame's: skeys ids, 0 without */
 	uint32_t fid;	     /* the stack frame being read: its skeys id */
+	uint64_t err_off;    /* a mate's first fault in the event + 1, 0 if none */
 };
 
 struct reader {
@@ -149,6 +150,8 @@ struct reader {
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
 	int mate; /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
+	char vk;  /* the kind of the value being read */
+	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
 };
 
 static uint64_t here(const struct reader *r)
@@ -166,6 +169,16 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (r->mate && r->depth >= 2 && r->stack[1] == C_EVENT) {
+		/* the CPU samples' reader tolerates what is wrong in events that are no
+		 * spans: whether this one is, its end tells (commit) */
+		if (!r->c.err_off) {
+			r->c.err_off = off + 1;
+			memcpy(r->err, msg, sizeof(msg));
+		}
+		r->skip = r->vk == 'o' || r->vk == 'a';
+		return 1;
+	}
 	pt_diag_error_at(r->d, off, "%s", msg);
 	r->failed = 1;
 	return 0; /* stops yajl */
@@ -295,6 +308,15 @@ static int commit(struct reader *r)
 	int64_t v, ts, end;
 	uint32_t thread;
 
+	if (c->err_off) { /* a mate's: an error if the event is a span */
+		if ((c->ph != 'B' && c->ph != 'E' && c->ph != 'X') ||
+		    (c->name && (c->name == r->s_profile || c->name == r->s_chunk ||
+				 c->name == r->s_cpuprofile)))
+			return 1;
+		pt_diag_error_at(r->d, c->err_off - 1, "%s", r->err);
+		r->failed = 1;
+		return 0;
+	}
 	if (c->ph == 'M') {
 		if (!c->arg_name || !c->has_pid)
 			return 1;
@@ -403,6 +425,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	if (r->hashing)
 		mix(r, vk, s, len);
 	r->key = K_OTHER;
+	r->vk = vk;
 	if (r->skip) {
 		if (vk == 'o' || vk == 'a')
 			r->skip++;
@@ -423,6 +446,10 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	cx = r->stack[r->depth - 1];
 	if (cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES) {
 		uint32_t fid = c->fid;
+		if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
+			r->skip = vk == 'a';
+			return 1;
+		}
 		if (vk != 'o')
 			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
 				       cx == C_EVENTS	 ? "a trace event is not an object"

@@ -75,6 +75,18 @@ test_expect_success 'a broken half fails the read, located, whichever reader has
 		done
 	done'
 
+test_expect_success 'what the CPU reader tolerates in events that are no spans stays tolerated' '
+	"$PROFTOOL" top -n 0 --format json "$SAMPLES/node/small.trace.json" >expect &&
+	jq -c "[1, \"x\", [2]] + .traceEvents + [{ph: \"M\", name: \"thread_name\", pid: \"abc\", tid: {a: 1}, args: {name: \"q\"}}]" \
+		"$SAMPLES/node/small.trace.json" >junk.json &&
+	"$PROFTOOL" top -n 0 --format json junk.json >actual && test_cmp expect actual &&
+	jq -c ".traceEvents + [{ph: \"X\", name: \"t\", pid: \"abc\", tid: 1, ts: 5, dur: 1}]" \
+		"$SAMPLES/node/small.trace.json" >badspan.json &&
+	for from in cpuprofile traceevents; do
+		test_expect_code 1 "$PROFTOOL" top --from $from badspan.json 2>err &&
+		grep -q "^proftool: badspan.json: byte [0-9]*: .pid. is not an integer\$" err || exit 1
+	done'
+
 test_expect_success 'a trace without spans or without CPU samples reads as before' '
 	"$PROFTOOL" info "$SAMPLES/node/small.trace.json" >out &&
 	! grep -q duration out &&
