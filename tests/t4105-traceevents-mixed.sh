@@ -3,7 +3,7 @@ test_description='a Chrome trace with spans and V8 CPU samples: both read, in on
 . "$(dirname "$0")/lib.sh"
 
 M=$SAMPLES/traceevents/mixed.trace.json
-D=$SRCDIR/tests/data/mixed.trace.json
+D=$SRCDIR/tests/data/mixed-crafted.trace.json
 
 # the halves of a trace by an independent filter (jq): without its spans, without its
 # Profile events
