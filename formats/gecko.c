@@ -276,8 +276,9 @@ static int new_doc(struct parse *ps)
 {
 	struct reader *r = ps->r;
 	if (r->pass2) /* the same docs again, in the same order */
-		return r->doc_next < r->ndocs ? push(ps, C_DOC, (uint32_t)r->doc_next++)
-					      : fail_at(r, here(ps), "the input changed between reads");
+		return r->doc_next < r->ndocs
+			       ? push(ps, C_DOC, (uint32_t)r->doc_next++)
+			       : fail_at(r, here(ps), "the input changed between reads");
 	if (r->ndocs >= UINT32_MAX - 1)
 		return fail_at(r, here(ps), "too many profiles");
 	PT_ALLOC_GROW(r->docs, r->ndocs + 1, r->docs_alloc);
@@ -1436,8 +1437,8 @@ static int run_begin(struct reader *r, struct gthread *t, size_t ti, const struc
 	/* the columns the samples have (a stored column, or one the rows' schema names) */
 	u->has_weight = smp->c[S_WEIGHT].n > 0 || (smp->has_schema && smp->pos[S_WEIGHT] >= 0);
 	u->has_time = smp->c[S_TIME].n > 0 || (smp->has_schema && smp->pos[S_TIME] >= 0);
-	u->has_deltas =
-		!u->has_time && (smp->c[S_DELTAS].n > 0 || (smp->has_schema && smp->pos[S_DELTAS] >= 0));
+	u->has_deltas = !u->has_time &&
+			(smp->c[S_DELTAS].n > 0 || (smp->has_schema && smp->pos[S_DELTAS] >= 0));
 	return 0;
 }
 
@@ -1488,8 +1489,9 @@ static int run_sample(struct run *u, double sv, double tm, double dt, double wt)
 	if (rc < 0) {
 		char v[40];
 		fmt_cell(v, sizeof(v), sv);
-		return tb_error(b, smp->off, "sample %zu: stack %s out of range (stackTable has %zu)",
-				i, v, b->nstacks);
+		return tb_error(b, smp->off,
+				"sample %zu: stack %s out of range (stackTable has %zu)", i, v,
+				b->nstacks);
 	}
 	if (u->has_weight && !isnan(wt))
 		w = wt;
@@ -1518,8 +1520,8 @@ static int run_columns(struct run *u, size_t from)
 	size_t i, n = table_len(smp);
 
 	for (i = from; i < n; i++)
-		if (run_sample(u, cell(smp, S_STACK, i), cell(smp, S_TIME, i), cell(smp, S_DELTAS, i),
-			       cell(smp, S_WEIGHT, i)) < 0)
+		if (run_sample(u, cell(smp, S_STACK, i), cell(smp, S_TIME, i),
+			       cell(smp, S_DELTAS, i), cell(smp, S_WEIGHT, i)) < 0)
 			return -1;
 	return 0;
 }

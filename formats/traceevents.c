@@ -141,7 +141,7 @@ struct reader {
 	uint32_t *fkey_frame;	/* fkeys id -> model frame */
 	size_t fkey_frame_alloc;
 	uint32_t nfkeys;
-	int64_t origin;	      /* the earliest event's ts */
+	int64_t origin; /* the earliest event's ts */
 	int has_samples, has_frames;
 	struct tsample *samples;
 	size_t nsamples, samples_alloc;
@@ -149,8 +149,8 @@ struct reader {
 	struct sframe *frames;	/* by skeys id (0 unused) */
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
-	int mate; /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
-	char vk;  /* the kind of the value being read */
+	int mate;      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
+	char vk;       /* the kind of the value being read */
 	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
 };
 
@@ -785,7 +785,8 @@ static void charge(struct walk *w, int64_t t)
 	struct pt_profile *p = w->r->p;
 	if (w->n && t > w->last) {
 		w->v[w->type] = t - w->last;
-		pt_profile_add_sample(p, w->st[w->n - 1].node, w->labels, w->v, w->last - w->origin);
+		pt_profile_add_sample(p, w->st[w->n - 1].node, w->labels, w->v,
+				      w->last - w->origin);
 	}
 	w->last = t;
 }

@@ -15,10 +15,10 @@ static int mate_ok(struct pt_tracetee *t, int rc)
 	return rc;
 }
 
-#define MATE(t, name, ...)                                                                        \
-	((t)->events && (t)->mate.cb->name                                                        \
-		 ? (*(t)->mate.h = *(t)->host.h, *(t)->mate.chunk_off = *(t)->host.chunk_off,     \
-		    mate_ok((t), (t)->mate.cb->name((t)->mate.ctx, ##__VA_ARGS__)))               \
+#define MATE(t, name, ...)                                                                         \
+	((t)->events && (t)->mate.cb->name                                                         \
+		 ? (*(t)->mate.h = *(t)->host.h, *(t)->mate.chunk_off = *(t)->host.chunk_off,      \
+		    mate_ok((t), (t)->mate.cb->name((t)->mate.ctx, ##__VA_ARGS__)))                \
 		 : 1)
 
 static int tee_null(void *ctx)
@@ -104,13 +104,15 @@ static int tee_end_array(void *ctx)
 }
 
 const yajl_callbacks pt_tracetee_callbacks = {
-	tee_null,      tee_boolean, NULL,	 NULL,		  tee_number,	 tee_string,
-	tee_start_map, tee_map_key, tee_end_map, tee_start_array, tee_end_array,
+	tee_null,    tee_boolean,     NULL,	     NULL,
+	tee_number,  tee_string,      tee_start_map, tee_map_key,
+	tee_end_map, tee_start_array, tee_end_array,
 };
 
 int pt_tracetee_may_be_trace(const unsigned char *head, size_t len)
 {
 	size_t i = pt_json_skip_ws(head, 0, len);
 
-	return i < len && (head[i] == '[' || (head[i] == '{' && memmem(head, len, "\"traceEvents\"", 13)));
+	return i < len &&
+	       (head[i] == '[' || (head[i] == '{' && memmem(head, len, "\"traceEvents\"", 13)));
 }
