@@ -926,6 +926,7 @@ struct pt_cpu_mate *pt_cpu_mate_new(struct pt_diag *d, int keep_timeline, int le
 	pt_profile_init(&c->p);
 	c->p.keep_timeline = keep_timeline;
 	reader_init(&c->r, &c->p, d, lenient);
+	c->r.mate = 1;
 	return c;
 }
 
