@@ -16,6 +16,7 @@
 # merges). Two more run only when named: "perfmix" (realistic's perf mix rows alone,
 # with inferno) and "fleet" (classic's fleet merges alone).
 # "issue33" runs only issue 33's Gecko and trace-event rows (also part of "realistic").
+# "pprofstyle" runs only scaling's pprof rows (top --cum and --style pprof at 1x to 8x).
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
 #   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too
@@ -389,7 +390,7 @@ if want scaling && have_format stackprof 2 && command -v stackprof >/dev/null 2>
 		rm -f "$work/deep.dump"
 	done
 fi
-if want scaling && have_format pprof 3; then
+if { want scaling || want pprofstyle; } && have_format pprof 3; then
 	base=${BENCH_SCALE_STACKS:-50000}
 	for x in 1 2 4 8; do
 		sh "$top/bench/gen-collapsed.sh" "$work/sc.collapsed" $((base * x))
@@ -401,7 +402,33 @@ if want scaling && have_format pprof 3; then
 			baseline "gzip -dc (go missing)" "$work/gz" gzip -dc "$work/sc.pb.gz"
 		fi
 		run "$work/out" "$PROFTOOL" top --cum -n 0 "$work/sc.pb.gz"
-		row "scaling: pprof, ${x}x ($(stacks_of "$work/sc.pb.gz") stacks) -> top --cum" "$size" 0
+		ns=$(stacks_of "$work/sc.pb.gz")
+		row "scaling: pprof, ${x}x ($ns stacks) -> top --cum" "$size" 0
+		# pprof's layout (issue 39: linear in the distinct stacks, within 2x of plain
+		# top's CPU and memory), the same anchor; then its CPU per distinct stack and
+		# its ratios to the plain top above
+		tcpu=$cpu trss=$rss
+		run "$work/pp" "$PROFTOOL" top --cum --style pprof "$work/sc.pb.gz"
+		keep
+		row "scaling: pprof, ${x}x ($ns stacks) -> top --cum --style pprof" "$size" 0
+		awk -v c="$cpu" -v r="$rss" -v tc="$tcpu" -v tr="$trss" -v n="$ns" -v x="$x" 'BEGIN {
+			tc = tc > 0 ? tc : 0.001; tr = tr > 0 ? tr : 1
+			printf "| scaling: pprof, %sx: --style pprof per distinct stack | %.2f us CPU | top --cum: %.2f us | --style pprof / top: cpu %.2fx, RSS %.2fx |\n",
+				x, c * 1e6 / n, tc * 1e6 / n, c / tc, r / tr }'
+		# PROFTOOL_BASE: the same layout by another build (main before a change), in
+		# the same run; its output must be the same bytes
+		if test -n "${PROFTOOL_BASE:-}"; then
+			baseline "proftool at PROFTOOL_BASE" "$work/base" \
+				"$PROFTOOL_BASE" top --cum --style pprof "$work/sc.pb.gz"
+			restore
+			cmp -s "$work/pp" "$work/base" ||
+				{ echo "bench: PROFTOOL_BASE's --style pprof differs at ${x}x" >&2; exit 1; }
+			row "scaling: pprof, ${x}x ($ns stacks) -> top --cum --style pprof (outputs equal)" "$size" 0
+			awk -v c="$bcpu" -v r="$brss" -v tc="$tcpu" -v tr="$trss" -v n="$ns" -v x="$x" 'BEGIN {
+				tc = tc > 0 ? tc : 0.001; tr = tr > 0 ? tr : 1
+				printf "| scaling: pprof, %sx: PROFTOOL_BASE --style pprof per distinct stack | %.2f us CPU | top --cum: %.2f us | base / top: cpu %.2fx, RSS %.2fx |\n",
+					x, c * 1e6 / n, tc * 1e6 / n, c / tc, r / tr }'
+		fi
 		rm -f "$work/sc.collapsed" "$work/sc.pb.gz"
 	done
 fi

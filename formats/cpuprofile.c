@@ -803,8 +803,10 @@ static int build_units(struct reader *r, int64_t origin)
 	}
 	if (origin == INT64_MAX)
 		origin = units_origin(r, first);
-	if (with_time)
+	if (with_time) { /* time is what DevTools shows: the default when deltas give it */
 		pt_profile_add_type(p, "wall", "microseconds");
+		p->default_type = 1;
+	}
 	{
 		/* the tree's nodes: one per node, and at most one per positionTicks entry
 		 * for its lines; a row per node or line node hit */

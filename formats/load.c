@@ -340,6 +340,19 @@ static int read_input(struct pt_input *in, const struct pt_load_opts *o, struct 
 	return t->p ? pt_load_input(in, o, t->p, d) : pt_load_heap_input(in, t->g, d);
 }
 
+/* what the fetch's wait is told to the hooks with */
+struct fetch_watch {
+	const struct pt_fetch_hooks *hooks;
+	const char *url;
+	long seconds;
+};
+
+static void fetch_waiting(void *ctx, uint64_t received)
+{
+	const struct fetch_watch *w = ctx;
+	w->hooks->waiting(w->hooks->ctx, w->url, w->seconds, received);
+}
+
 /* a URL: fetched whole (bounded like a file), then read from memory */
 static int load_url(const char *path, const struct pt_load_opts *o, struct target *t,
 		    struct pt_diag *d)
@@ -350,6 +363,7 @@ static int load_url(const char *path, const struct pt_load_opts *o, struct targe
 	unsigned char *data;
 	size_t len;
 	struct pt_input in;
+	struct fetch_watch w;
 	int ret = -1;
 
 	/* go tool pprof's wait: the seconds profiled and half again (here at least 5 more,
@@ -358,7 +372,11 @@ static int load_url(const char *path, const struct pt_load_opts *o, struct targe
 		timeout = seconds ? seconds + (seconds / 2 > 5 ? seconds / 2 : 5) : 60;
 	if (o->hooks && o->hooks->start)
 		o->hooks->start(o->hooks->ctx, url ? url : path, seconds);
-	if (pt_fetch(url ? url : path, max, timeout, &data, &len, d) == 0) {
+	w.hooks = o->hooks;
+	w.url = url ? url : path;
+	w.seconds = seconds;
+	if (pt_fetch_watched(w.url, max, timeout, &data, &len,
+			     o->hooks && o->hooks->waiting ? fetch_waiting : NULL, &w, d) == 0) {
 		if (pt_input_open_mem(&in, path, data, len, o->max_size, d) == 0)
 			ret = read_input(&in, o, t, d);
 		pt_input_close(&in);

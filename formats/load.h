@@ -18,6 +18,9 @@
  * a heap graph). done() returns 0, or -1 with d filled (a failure to keep the bytes). */
 struct pt_fetch_hooks {
 	void (*start)(void *ctx, const char *url, long seconds);
+	/* while the fetch waits, about once a second: the bytes received so far; NULL:
+	 * not told */
+	void (*waiting)(void *ctx, const char *url, long seconds, uint64_t received);
 	int (*done)(void *ctx, const char *url, const unsigned char *data, size_t len,
 		    const char *format, const struct pt_profile *p, struct pt_diag *d);
 	void *ctx;

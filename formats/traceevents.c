@@ -1081,7 +1081,9 @@ static int build_all(struct reader *r, struct pt_cpu_mate *cpu, uint64_t end_off
 		origin = floor_us(r->origin);
 	if (pt_cpu_mate_build(cpu, origin) < 0)
 		return -1;
-	pt_profile_graft(r->p, pt_cpu_mate_profile(cpu));
+	/* the CPU half's types first, its default the profile's */
+	r->p->default_type = pt_profile_graft(r->p, pt_cpu_mate_profile(cpu)) +
+			     pt_cpu_mate_profile(cpu)->default_type;
 	return r->nev ? build(r, ns_of_us(origin), 1) : 0;
 }
 

@@ -22,6 +22,8 @@ time by the tests and the bench rather than committed. Usage: crafted.py KIND N 
                    address and no line, each sampled once alone; stdin gives the
                    mapping ("START LIMIT OFFSET FILE [BUILD_ID]", numbers in hex), then
                    the N addresses (hex), one a line
+  pprof-cancel N   pprof (uncompressed protobuf): samples of one stack that sum to 0,
+                   and of the same stack under a label; N copies of the set
   funcs N          collapsed: main calling N functions f1..fN, fK with K samples
   heapsnapshot N   V8 heap snapshot with V8's own meta: N objects of a few classes under
                    a global, holding one another (cycles), arrays with one owner and
@@ -257,6 +259,24 @@ def main():
         out.append(field(4, num(1, n + 1) + field(4, num(1, 1))))
         out.append(field(5, num(1, 1) + num(2, 3)))
         strings = [b"", b"samples", b"count", b"main"]
+        w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
+    elif kind == "pprof-cancel":
+        def num(f, v):
+            return varint(f << 3) + varint(v & 0xFFFFFFFFFFFFFFFF)
+
+        def sample(locs, v, label=b""):
+            return field(2, field(1, b"".join(varint(x) for x in locs)) +
+                         field(2, varint(v & 0xFFFFFFFFFFFFFFFF)) + label)
+        out = [field(1, num(1, 1) + num(2, 2))]
+        for _ in range(n):
+            # a;b +5 and -5, a;b -5 under k=v, a;c 3, b;a;b 2 (leaf first)
+            out += [sample([2, 1], 5), sample([2, 1], -5),
+                    sample([2, 1], -5, field(3, num(1, 6) + num(2, 7))),
+                    sample([3, 1], 3), sample([2, 1, 2], 2)]
+        for k in (1, 2, 3):
+            out.append(field(4, num(1, k) + field(4, num(1, k))))
+            out.append(field(5, num(1, k) + num(2, k + 2)))
+        strings = [b"", b"samples", b"count", b"a", b"b", b"c", b"k", b"v"]
         w.write(b"".join(out) + b"".join(field(6, s) for s in strings))
     elif kind == "pprof-addrs":
         def num(f, v):

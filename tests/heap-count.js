@@ -1,7 +1,7 @@
 // heap-count.js: an independent per-constructor count of a heap snapshot with
 // JSON.parse, for t4040: DevTools' Summary classes (objects and native nodes by
 // name, "(system)" for hidden, "(compiled code)" for code, else "(type)"; nodes of
-// size 0 left out) from each node's own self_size, as `proftool heap --raw-sizes`
+// size 0 left out) from each node's own self_size, as `proftool heap --snapshot-sizes`
 // keeps it. Prints "name<TAB>count<TAB>shallow" sorted, then "# nodes N shallow S".
 // Usage: node heap-count.js FILE (gzip accepted)
 'use strict';

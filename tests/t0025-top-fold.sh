@@ -96,6 +96,64 @@ test_expect_success 'a filter or pprof layout takes the tree (same output either
 	same_both "$SAMPLES/go/cpu.pb.gz" --focus main &&
 	same_both "$SAMPLES/go/cpu.pb.gz" --style pprof'
 
+# pprof's layout keeps the distinct stacks as they are read (analysis/stacks.c) and builds
+# its graph from them; top-tree builds it from the call tree, the walk the goldens of
+# go tool pprof check (t3000, t3020, t3030). Both must print the same bytes, with every
+# option the layout reads: the node and edge fractions and -n (which rebuild the graph
+# without the dropped nodes), the inline marks, the granularities, each sample type.
+same_pprof () {
+	f=$1
+	shift
+	"$PROFTOOL" top --style pprof "$@" "$f" >stacks 2>&1
+	echo "exit $?" >>stacks
+	"$TOP_TREE" top --style pprof "$@" "$f" >tree 2>&1
+	echo "exit $?" >>tree
+	test_cmp tree stacks
+}
+
+pprof_ways () {
+	ntypes=$("$PROFTOOL" info --format json "$1" | sed 's/.*"sample_types":\[//; s/\].*//' |
+		grep -o '"name"' | wc -l)
+	same_pprof "$1" &&
+	same_pprof "$1" --cum -n 3 --node-fraction 0.05 &&
+	same_pprof "$1" --granularity lines --node-fraction 0 --edge-fraction 0 &&
+	same_pprof "$1" --granularity addresses --edge-fraction 0.2 || return 1
+	t=1
+	while test "$t" -lt "$ntypes"; do
+		same_pprof "$1" --sample-index $t --cum || return 1
+		t=$((t + 1))
+	done
+}
+
+for f in "$SAMPLES"/go/cpu.pb.gz "$SAMPLES"/go/heap.pb.gz "$SAMPLES"/go/goroutine.pb.gz \
+	"$SAMPLES"/gperftools/spin.cpu.prof "$SAMPLES"/collapsed/perfdemo-g-vs-dwarf.diff.collapsed \
+	"$D"/recursion.collapsed "$D"/decimal.collapsed \
+	"$SAMPLES"/perf/perfdemo-2events.txt "$SAMPLES"/perf/perfdemo-dwarf.txt \
+	"$SAMPLES"/stackprof/wall-raw.dump; do
+	test_expect_success "pprof layout, stacks = tree: $(basename "$f")" "pprof_ways '$f'"
+done
+
+test_expect_success 'pprof layout from stacks: inline marks of a collapsed input' '
+	"$PROFTOOL" convert --to collapsed --inline "$SAMPLES/go/cpu.pb.gz" >inl.collapsed &&
+	"$PROFTOOL" top --style pprof --node-fraction 0 inl.collapsed | grep -q "(inline)$" &&
+	pprof_ways inl.collapsed'
+
+# samples of one stack that cancel out, and the same stack under a label: the tree sums
+# each (stack, label set) in one row (a row of 0 reaches no vertex), so do the rows of
+# distinct stacks, and the total is of the rows: 0, 5, 3 and 2
+test_expect_success 'pprof layout from stacks: samples of a stack that cancel out' '
+	python3 "$SRCDIR/tests/crafted.py" pprof-cancel 2 >cancel.pb &&
+	same_pprof cancel.pb --node-fraction 0 &&
+	"$PROFTOOL" top --style pprof cancel.pb >out 2>/dev/null &&
+	grep -q "^Showing nodes accounting for 0, 0% of 20 total$" out'
+
+test_expect_success 'pprof layout from stacks: unsymbolized locations, a deep chain' '
+	python3 "$SRCDIR/tests/crafted.py" pprof-nosym 3 >nosym.pb &&
+	pprof_ways nosym.pb &&
+	awk -v D=300 -v L=300 -f "$SRCDIR/tests/deep-chain.awk" >deep.cpuprofile &&
+	"$PROFTOOL" convert --to pprof -o deep.pb.gz deep.cpuprofile &&
+	pprof_ways deep.pb.gz'
+
 test_expect_success 'a profile whose only sample is at the root (fuzz finding)' '
 	same_both "$MALFORMED/fuzz/detect-fold-eb0fbdf6" &&
 	"$PROFTOOL" top "$MALFORMED/fuzz/detect-fold-eb0fbdf6" >out &&

@@ -131,6 +131,15 @@ test_expect_success 'progress on a terminal: bytes read of the file size; never 
 	PROFTOOL_PROGRESS_DELAY=0 "$PROFTOOL" top -n 1 "$P" >/dev/null 2>err &&
 	test ! -s err'
 
+test_expect_success 'heap --quiet: no progress on a terminal, which shows it otherwise' '
+	H=$SAMPLES/node/alloc.heapsnapshot.gz &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" heap -n 1 "$H" >out &&
+	grep -qx "rc=0" out && grep -aq "proftool: reading $H: " out &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" heap --quiet -n 1 "$H" >out &&
+	grep -qx "rc=0" out && grep -qx "File: $H" out && ! grep -aq "proftool: reading" out &&
+	PROFTOOL_PROGRESS_DELAY=0 $TTY --stderr-tty "$PROFTOOL" heap --quiet --diff -n 1 "$H" "$H" >out &&
+	grep -qx "rc=0" out && ! grep -aq "proftool: reading" out'
+
 test_expect_success 'progress: a fifo fed slowly shows the bytes read, a merge the files merged' '
 	P=$SAMPLES/perf/perfdemo-g.txt
 	mkfifo slow || return 1

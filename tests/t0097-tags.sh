@@ -66,6 +66,44 @@ test_expect_success 'info lists the label keys, text and json' '
 	"$PROFTOOL" info --format json "$GOS/cpu.pb.gz" | jq -e ".label_keys == [\"worker\"]" &&
 	"$PROFTOOL" info --format json "$SAMPLES/stackprof/cpu-raw.dump" | jq -e "has(\"label_keys\") | not"'
 
+# tests/ref/pprof/regen.sh made these with go tool pprof -top -tagroot/-tagleaf: a frame
+# per label value, an empty one (pprof prints <unknown>) for a sample without the label
+test_expect_success '--tag-root and --tag-leaf: top --style pprof as go tool pprof -tagroot/-tagleaf' '
+	"$PROFTOOL" top --style pprof -n 0 --node-fraction 0 --tag-root worker "$GOS/cpu.pb.gz" >out &&
+	test_cmp "$R/cpu.pprof-top.tagroot-worker.txt" out &&
+	"$PROFTOOL" top --style pprof -n 0 --node-fraction 0 --tag-leaf worker "$GOS/cpu.pb.gz" >out &&
+	test_cmp "$R/cpu.pprof-top.tagleaf-worker.txt" out &&
+	"$PROFTOOL" top --style pprof -n 0 --node-fraction 0 --tag-root worker --focus alpha \
+		"$GOS/cpu.pb.gz" >out &&
+	test_cmp "$R/cpu.pprof-top.tagroot-worker.focus-alpha.txt" out &&
+	"$PROFTOOL" top --style pprof -n 0 --tag-root bytes --tag-leaf bytes "$GOS/heap.pb.gz" >out &&
+	test_cmp "$R/heap.pprof-top.tagroot-bytes.tagleaf-bytes.txt" out &&
+	"$PROFTOOL" top --style pprof -n 0 --node-fraction 0 --tag-leaf worker "$GOS/goroutine.pb.gz" >out &&
+	test_cmp "$R/goroutine.pprof-top.tagleaf-worker.txt" out'
+
+# the same frames reach every reading command: the collapsed stacks under each root (or
+# above each leaf) add up to what go tool pprof -tags gave each value (cpu.pprof-tags.txt)
+test_expect_success '--tag-root and --tag-leaf in convert: each value holds its -tags share' '
+	sed -n "s/^ *\([0-9.]*\)ms ([^)]*): \(.*\)/\2 \1/p" "$R/cpu.pprof-tags.txt" |
+		awk "{ printf \"%s %d\\n\", \$1, \$2 * 1000000 }" | LC_ALL=C sort >expect &&
+	test "$(wc -l <expect)" = 2 &&
+	"$PROFTOOL" convert --to collapsed --tag-root worker "$GOS/cpu.pb.gz" |
+		awk "{ n = \$NF; split(\$0, f, \";\"); s[f[1]] += n }
+		     END { for (k in s) if (k == \"alpha\" || k == \"beta\") print k, s[k] }" |
+		LC_ALL=C sort >actual &&
+	test_cmp expect actual &&
+	"$PROFTOOL" convert --to collapsed --tag-leaf worker "$GOS/cpu.pb.gz" |
+		awk "{ n = \$NF; sub(/ [0-9]+\$/, \"\"); k = split(\$0, f, \";\"); s[f[k]] += n }
+		     END { for (k in s) if (k == \"alpha\" || k == \"beta\") print k, s[k] }" |
+		LC_ALL=C sort >actual &&
+	test_cmp expect actual'
+
+test_expect_success '--tag-root and --tag-leaf are listed with the filters' '
+	"$PROFTOOL" help filters >out &&
+	grep -q -- "--tag-root KEY,..." out && grep -q -- "--tag-leaf KEY,..." out &&
+	"$PROFTOOL" completion bash >out &&
+	grep -q -- "--tag-root" out && grep -q -- "--tag-leaf" out'
+
 # go tool pprof run now: a judge the plain build runs (the committed references above
 # hold in every build)
 plain_build_judges 'go tool pprof -tags run now'
@@ -83,6 +121,23 @@ if command -v go >/dev/null 2>&1; then
 				fi
 			done
 		done'
+	test_expect_success 'and what go tool pprof -top -tagroot/-tagleaf prints now' '
+		for f in "$GOS"/*.pb.gz; do
+			for o in "-tagroot=worker,bytes" "-tagleaf=bytes,worker"; do
+				ours=$(echo "$o" | sed "s/^-tagroot=/--tag-root=/; s/^-tagleaf=/--tag-leaf=/") &&
+				GOPROXY=off PPROF_BINARY_PATH=/nonexistent go tool pprof -top $o "$f" >theirs 2>/dev/null &&
+				"$PROFTOOL" top --style pprof -n 0 $ours "$f" >ours &&
+				test_cmp theirs ours || { echo "differs: $f $o"; exit 1; }
+			done
+		done &&
+		# a numeric label with a unit (a goroutine wait in minutes), written as pprof
+		printf "%s\n" "goroutine 1 [chan receive, 5 minutes]:" "main.a()" "	/x/main.go:10 +0x1" "" \
+			"goroutine 2 [chan receive, 90 minutes]:" "main.b()" "	/x/main.go:20 +0x1" "" \
+			"goroutine 3 [select]:" "main.b()" "	/x/main.go:20 +0x1" >g.txt &&
+		"$PROFTOOL" convert --to pprof -o g.pb.gz g.txt &&
+		GOPROXY=off PPROF_BINARY_PATH=/nonexistent go tool pprof -top -tagleaf wait,state g.pb.gz >theirs 2>/dev/null &&
+		"$PROFTOOL" top --style pprof -n 0 --tag-leaf wait,state g.pb.gz >ours &&
+		test_cmp theirs ours && grep -q " 90\$" ours'
 else
 	test_skip 'and what go tool pprof -tags prints now, on every pprof sample and filter' 'go is not installed'
 fi

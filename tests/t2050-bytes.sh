@@ -67,7 +67,7 @@ test_expect_success 'diff --format json is valid UTF-8, each invalid byte one U+
 
 test_expect_success 'a .cpuprofile with invalid UTF-8 in a name is read; its bytes are kept' '
 	printf "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1,\"scriptId\":\"0\"},\"children\":[2]},{\"id\":2,\"callFrame\":{\"functionName\":\"$NAME\",\"url\":\"a.js\",\"lineNumber\":1,\"columnNumber\":1,\"scriptId\":\"1\"}}],\"startTime\":0,\"endTime\":10,\"samples\":[2,2],\"timeDeltas\":[1,1]}" >in.cpuprofile &&
-	"$PROFTOOL" convert --to collapsed in.cpuprofile >out &&
+	"$PROFTOOL" convert --sample-index samples --to collapsed in.cpuprofile >out &&
 	printf "$NAME 2\n" >expect &&
 	cmp expect out'
 

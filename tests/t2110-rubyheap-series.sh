@@ -225,10 +225,10 @@ if test "$PT_BUILD" != plain; then
 	test_skip 'V8 --leaks as heap-leaks.js' 'judged by another program: the plain build runs it'
 elif command -v node >/dev/null; then
 	test_expect_success 'V8 --leaks: the nodes new in the target and alive in the final, as heap-leaks.js' '
-		"$PROFTOOL" heap --leaks --raw-sizes --format csv -n 0 $V8SERIES >h.csv &&
+		"$PROFTOOL" heap --leaks --snapshot-sizes --format csv -n 0 $V8SERIES >h.csv &&
 		tail -n +2 h.csv | python3 -c "import csv, sys
 for r in csv.reader(sys.stdin): print(\"\t\".join(r[:3]))" | LC_ALL=C sort >ours &&
-		"$PROFTOOL" heap --leaks --raw-sizes --format json $V8SERIES >l.json &&
+		"$PROFTOOL" heap --leaks --snapshot-sizes --format json $V8SERIES >l.json &&
 		python3 -c "import json; d = json.load(open(\"l.json\")); print(\"# leaked %d shallow %d\" % (d[\"total_count\"], d[\"total_shallow\"]))" >>ours &&
 		node "$SRCDIR/tests/heap-leaks.js" $V8SERIES >raw &&
 		{ grep -v "^#" raw | LC_ALL=C sort; grep "^#" raw; } >theirs &&

@@ -12,7 +12,7 @@ small.trace.json small-legacy.cpuprofile small-v8pn.cpuprofile"
 # does, where totals.js merges all of them into ":LINE"; they are leaves in large.js
 # (never on each other's stacks), so summing their rows gives the merged row.
 totals () {
-	"$PROFTOOL" top --format json -n 0 "$@" >top.json &&
+	"$PROFTOOL" top --sample-index samples --format json -n 0 "$@" >top.json &&
 	jq -r '"# samples \(.total)"' top.json &&
 	jq -r '.rows[] | [.name, (if .line > 0 then .file + ":" + (.line | tostring) else "-" end),
 		.flat, .cum] | @tsv' top.json |
@@ -35,6 +35,40 @@ for f in $ALL; do
 	test_expect_success "$f: detected as cpuprofile" '
 		"$PROFTOOL" info "$N/'"$f"'" >out && grep -qx "Format: cpuprofile" out'
 done
+
+# devtools-time.py: what DevTools shows a .cpuprofile as, from its JSON alone: each
+# sample weighs the time to the next one in time order (the last one: to endTime), the
+# times being startTime plus the running sum of timeDeltas; prints the total in
+# microseconds, the same as pprof prints a time (ms below a second, two decimals without
+# ".00"), and the sample count
+cat >"$TRASH/devtools-time.py" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+t, times = p["startTime"], []
+for d in p["timeDeltas"]:
+    t += d
+    times.append(t)
+times.sort()
+total = sum((times[i + 1] if i + 1 < len(times) else max(p["endTime"], times[i])) - times[i]
+            for i in range(len(times)))
+v, unit = (total / 1e6, "s") if total >= 1e6 else (total / 1e3, "ms")
+s = "%.2f" % v
+print(total, (s[:-3] if s.endswith(".00") else s) + unit, len(p["samples"]))
+PY
+
+test_expect_success 'time is the default type, in ms as DevTools shows it; --sample-index samples counts' '
+	for f in small small-inlined lines large small-v8pn; do
+		python3 "$TRASH/devtools-time.py" "$N/$f.cpuprofile" >want &&
+		read us text count <want &&
+		"$PROFTOOL" info "$N/$f.cpuprofile" >info &&
+		grep -q "^  1: wall \[microseconds\] total $us (.*) (default)\$" info &&
+		"$PROFTOOL" top -n 1 "$N/$f.cpuprofile" >top &&
+		sed -n 1,2p top >actual && printf "Type: wall\nTotal: %s\n" "$text" >expect &&
+		test_cmp expect actual &&
+		test "$("$PROFTOOL" top --format json -n 1 "$N/$f.cpuprofile" | jq .total)" = "$us" &&
+		test "$("$PROFTOOL" top --sample-index samples --format json -n 1 "$N/$f.cpuprofile" | jq .total)" = "$count" ||
+		{ echo "$f: $(cat want)"; return 1; }
+	done'
 
 test_expect_success 'synthetic frames are flagged, (root) is dropped' '
 	"$PROFTOOL" top -n 0 --format json "$N/small.cpuprofile" >top.json &&
@@ -154,7 +188,7 @@ test_expect_success 'a 10000-frame legacy profile (20000 JSON levels) reads with
 	awk "BEGIN { printf \"{\\\"head\\\":{\\\"functionName\\\":\\\"(root)\\\",\\\"url\\\":\\\"\\\",\\\"lineNumber\\\":0,\\\"id\\\":1,\\\"children\\\":[\";
 		for (i = 2; i <= 10001; i++) printf \"{\\\"functionName\\\":\\\"f%d\\\",\\\"url\\\":\\\"/d.js\\\",\\\"lineNumber\\\":%d,\\\"id\\\":%d,\\\"children\\\":[\", i % 3, i % 3 + 1, i;
 		for (i = 2; i <= 10001; i++) printf \"]}\"; printf \"]},\\\"samples\\\":[10001,10001,5001],\\\"timestamps\\\":[1,2,3]}\" }" >deep.cpuprofile &&
-	"$PROFTOOL" top -n 0 --format csv deep.cpuprofile >out &&
+	"$PROFTOOL" top --sample-index samples -n 0 --format csv deep.cpuprofile >out &&
 	grep -qx "\"f2\",\"/d.js\",3,2,66.6667,3,100.0000" out &&
 	grep -qx "\"f0\",\"/d.js\",1,1,33.3333,3,100.0000" out'
 
@@ -162,14 +196,15 @@ test_expect_success 'a 100000-deep stack of parent links reads without recursion
 	awk "BEGIN { printf \"{\\\"nodes\\\":[{\\\"id\\\":1,\\\"callFrame\\\":{\\\"functionName\\\":\\\"(root)\\\"}}\";
 		for (i = 2; i <= 100001; i++) printf \",{\\\"id\\\":%d,\\\"parent\\\":%d,\\\"callFrame\\\":{\\\"functionName\\\":\\\"r\\\",\\\"url\\\":\\\"/r.js\\\",\\\"lineNumber\\\":0}}\", i, i - 1;
 		printf \"],\\\"samples\\\":[100001,50000],\\\"timeDeltas\\\":[1,1]}\" }" >chain.cpuprofile &&
-	"$PROFTOOL" top --format csv chain.cpuprofile >out &&
+	"$PROFTOOL" top --sample-index samples --format csv chain.cpuprofile >out &&
 	grep -qx "\"r\",\"/r.js\",1,2,100.0000,2,100.0000" out'
 
 test_expect_success 'a root node that is not (root) may carry positionTicks (it crashed once)' '
-	"$PROFTOOL" top -n 0 --format csv "$SRCDIR/tests/data/root-ticks.cpuprofile" >out &&
+	"$PROFTOOL" top --sample-index samples -n 0 --format csv \
+		"$SRCDIR/tests/data/root-ticks.cpuprofile" >out &&
 	grep -qx "\"main\",\"file:///a.js\",1,2,66.6667,3,100.0000" out &&
 	grep -qx "\"f\",\"file:///a.js\",6,1,33.3333,1,33.3333" out &&
-	"$PROFTOOL" top -n 0 --format csv --granularity lines \
+	"$PROFTOOL" top --sample-index samples -n 0 --format csv --granularity lines \
 		"$SRCDIR/tests/data/root-ticks.cpuprofile" >out &&
 	grep -qx "\"main\",\"file:///a.js\",3,2,66.6667,2,66.6667" out'
 

@@ -81,7 +81,8 @@ fi
 test_expect_success 'from collapsed stacks: one sample per count, 1 ms apart' '
 	"$PROFTOOL" convert --to cpuprofile -o out.cpuprofile "$SRCDIR/tests/data/recursion.collapsed" &&
 	awk -f "$SRCDIR/tests/flatcum.awk" "$SRCDIR/tests/data/recursion.collapsed" >expect &&
-	"$PROFTOOL" convert --to collapsed out.cpuprofile | awk -f "$SRCDIR/tests/flatcum.awk" >actual &&
+	"$PROFTOOL" convert --sample-index samples --to collapsed out.cpuprofile |
+		awk -f "$SRCDIR/tests/flatcum.awk" >actual &&
 	test_cmp expect actual &&
 	"$PROFTOOL" top --sample-index wall --format csv -n 0 out.cpuprofile |
 		awk -F, "NR > 1 { gsub(/\"/, \"\", \$1); print \$1, \$4 / 1000, \$6 / 1000 }" |

@@ -104,7 +104,7 @@ test_expect_success 'a trace profile whose chunks were all lost: the error names
 	  echo "\"samples\":[2,2]},\"timeDeltas\":[10,20]}}}]}"; } >nonodes.json &&
 	test_expect_code 1 "$PROFTOOL" top nonodes.json &&
 	test_one_line_err "proftool: nonodes.json: byte $(($(wc -c <nonodes.json))): profile pid 1 id '"'"'0x1'"'"': the profile has no nodes (--lenient reads past lost nodes)" &&
-	"$PROFTOOL" convert --lenient --to collapsed nonodes.json >out &&
+	"$PROFTOOL" convert --lenient --sample-index samples --to collapsed nonodes.json >out &&
 	echo "main 2" >expect && test_cmp expect out'
 
 test_done

@@ -25,7 +25,7 @@ rows () {
 
 for f in shapes-1 shapes-2 alloc; do
 	test_expect_success "$f: per-constructor count and shallow size match an independent count" '
-		rows --raw-sizes "$N/'$f'.heapsnapshot.gz" >actual &&
+		rows --snapshot-sizes "$N/'$f'.heapsnapshot.gz" >actual &&
 		jq -r "\"# nodes \(.total_count) shallow \(.total_shallow)\"" h.json >>actual &&
 		node "$SRCDIR/tests/heap-count.js" "$N/'$f'.heapsnapshot.gz" >raw &&
 		{ grep -v "^#" raw | LC_ALL=C sort; grep "^#" raw; } >expect &&
@@ -63,6 +63,55 @@ test_expect_success 'text and csv carry the same rows as json' '
 	"$PROFTOOL" heap -n 5 "$S1" >h.txt &&
 	grep -q "^Showing 5 of [0-9]* constructors, sorted by retained size$" h.txt &&
 	test "$(tail -n +5 h.txt | wc -l)" = 5'
+
+# pprof-scale.py: the json bytes as go tool pprof scales them (measurement.ScaledLabel:
+# 1024-based B, kB, MB... the largest unit keeping the value at 1 or more, "%.2f" without
+# ".00", "0" for zero), in the text layout: totals, then per row retained and shallow
+cat >"$TRASH/pprof-scale.py" <<'PY'
+import json, sys
+def scaled(v, sign=False):
+    if v == 0:
+        return "0"
+    x, k = float(v), 0
+    while abs(x) >= 1024 and k < 5:
+        x, k = x / 1024, k + 1
+    s = "%.2f" % x
+    s = s[:-3] if s.endswith(".00") else s
+    return ("+" if sign and v > 0 else "") + s + ["B", "kB", "MB", "GB", "TB", "PB"][k]
+j = json.load(open(sys.argv[2]))
+if sys.argv[1] == "summary":
+    print("Objects: %d, shallow size %s, reachable %s" % (j["total_count"],
+          scaled(j["total_shallow"]), scaled(j["total_retained"])))
+    for r in j["rows"]:
+        print(scaled(r["retained"]), scaled(r["shallow"]), r["count"])
+else:
+    print("Size change: %s" % scaled(j["size_delta"], True))
+    for r in j["rows"]:
+        print(scaled(r["added_size"]), scaled(r["deleted_size"]), scaled(r["size_delta"], True))
+PY
+
+test_expect_success 'text sizes are scaled as pprof scales bytes; --raw-sizes, csv and json keep bytes' '
+	for f in "$S1" "$N/alloc.heapsnapshot.gz"; do
+		"$PROFTOOL" heap --format json -n 8 "$f" >h.json &&
+		python3 "$TRASH/pprof-scale.py" summary h.json >expect &&
+		"$PROFTOOL" heap -n 8 "$f" >h.txt &&
+		{ sed -n "2s/^\(Objects: .*\)/\1/p" h.txt && tail -n +5 h.txt | awk "{ print \$1, \$3, \$5 }"; } >actual &&
+		test_cmp expect actual &&
+		grep -q "[0-9]MB" h.txt &&
+		"$PROFTOOL" heap --raw-sizes -n 8 "$f" >r.txt &&
+		jq -r "\"Objects: \(.total_count), shallow size \(.total_shallow) bytes, reachable \(.total_retained) bytes\", (.rows[] | \"\(.retained) \(.shallow) \(.count)\")" h.json >expect &&
+		{ sed -n 2p r.txt && tail -n +5 r.txt | awk "{ print \$1, \$3, \$5 }"; } >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	"$PROFTOOL" heap --diff --format json -n 8 "$S1" "$S2" >d.json &&
+	python3 "$TRASH/pprof-scale.py" diff d.json >expect &&
+	"$PROFTOOL" heap --diff -n 8 "$S1" "$S2" >d.txt &&
+	{ sed -n "1s/;.*//p" d.txt && tail -n +3 d.txt | awk "{ print \$4, \$5, \$6 }"; } >actual &&
+	test_cmp expect actual &&
+	"$PROFTOOL" heap --retainers "^CacheEntry\$" -n 1 "$S2" | head -1 |
+		grep -Eq "  retained [0-9.]+(B|kB), shallow [0-9.]+(B|kB)\$" &&
+	"$PROFTOOL" heap --raw-sizes --retainers "^CacheEntry\$" -n 1 "$S2" | head -1 |
+		grep -Eq "  retained [0-9]+ bytes, shallow [0-9]+ bytes\$"'
 
 test_expect_success '--retainers: the path from the root to the cache entries through the Map' '
 	"$PROFTOOL" heap --retainers "^CacheEntry$" -n 1 "$S2" >out &&
@@ -131,7 +180,12 @@ test_expect_success '--fail-on-growth: exit 3 past a size or a share, 0 under it
 test_expect_success 'usage: one FILE, or two with --diff' '
 	test_expect_code 2 "$PROFTOOL" heap &&
 	test_expect_code 2 "$PROFTOOL" heap --diff "$S1" &&
-	"$PROFTOOL" heap --help >out && grep -q -- "--fail-on-growth" out && grep -q -- "--retainers" out'
+	"$PROFTOOL" heap --help >out && grep -q -- "--fail-on-growth" out && grep -q -- "--retainers" out &&
+	for o in --snapshot-sizes --raw-sizes --quiet; do
+		grep -q -- "^ *$o  " out || return 1
+	done &&
+	"$PROFTOOL" completion bash >out &&
+	grep -q -- "--snapshot-sizes" out && grep -q -- "--raw-sizes" out'
 
 test_expect_success 'allocation stacks become a call tree: space and objects as in the trace tree' '
 	"$PROFTOOL" info "$N/alloc.heapsnapshot.gz" >out &&
@@ -218,8 +272,8 @@ test_expect_success 'owned sizes move to their one owner; a WeakMap value is its
 	test_cmp expect actual &&
 	jq -e ".total_count == 13 and .total_shallow == 2060 and .total_retained == 2060" o.json'
 
-test_expect_success '--raw-sizes keeps each node'"'"'s own self size' '
-	"$PROFTOOL" heap --raw-sizes --format json "$TRASH/owners.heapsnapshot" >o.json &&
+test_expect_success '--snapshot-sizes keeps each node'"'"'s own self size' '
+	"$PROFTOOL" heap --snapshot-sizes --format json "$TRASH/owners.heapsnapshot" >o.json &&
 	jq -r ".rows[] | [.name, .count, .shallow, .retained] | @tsv" o.json |
 		LC_ALL=C sort >actual &&
 	printf "%s\t%s\t%s\t%s\n" "(array)" 4 750 1750 "(system)" 1 1000 1000 \

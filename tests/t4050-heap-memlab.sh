@@ -27,13 +27,13 @@ both () {
 	node "$SRCDIR/tests/heap-memlab.js" s.heapsnapshot \
 		>memlab.txt 2>/dev/null &&
 	"$PROFTOOL" heap --format json -n 0 s.heapsnapshot >h.json &&
-	"$PROFTOOL" heap --raw-sizes --format json -n 0 s.heapsnapshot >h.raw.json &&
+	"$PROFTOOL" heap --snapshot-sizes --format json -n 0 s.heapsnapshot >h.raw.json &&
 	test -s memlab.txt
 }
 
 for f in shapes-1 shapes-2; do
 	# memlab keeps each node's own self size; DevTools (and proftool, unless
-	# --raw-sizes) give the size of a hidden node or array one object owns to that
+	# --snapshot-sizes) give the size of a hidden node or array one object owns to that
 	# object (t4060 compares those)
 	test_expect_success "$f: memlab's count and shallow size per constructor" '
 		both '$f' &&

@@ -39,7 +39,7 @@ test_expect_success 'heap -o *.html: a V8 snapshot'"'"'s and a Ruby dump'"'"'s s
 		"$PROFTOOL" heap -o h.html "$SAMPLES/$f" &&
 		grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src .none.;" h.html &&
 		! grep -Eiq "<(link|img|iframe|script)|src=|href=|https?://" h.html &&
-		"$PROFTOOL" heap -n 0 "$SAMPLES/$f" >text &&
+		"$PROFTOOL" heap --raw-sizes -n 0 "$SAMPLES/$f" >text &&
 		sed -n "/^ *retained /,\$p" text | sed 1d | sed -E "s/^ +//; s/  +/ /g" >expect &&
 		test "$(wc -l <expect)" -ge 10 &&
 		sed -n "s|^<tr><td>||p" h.html | sed -E "s|</td></tr>$||; s|</td><td>| |g" |
@@ -47,7 +47,7 @@ test_expect_success 'heap -o *.html: a V8 snapshot'"'"'s and a Ruby dump'"'"'s s
 		test_cmp expect actual &&
 		# the retainers of the ten largest classes, as heap --retainers prints them
 		head -10 expect | cut -d" " -f6- | sed "s/[][\\^$.*+?(){}|]/\\\\&/g" | paste -sd"|" >classes &&
-		"$PROFTOOL" heap -n 10 --retainers "^($(cat classes))\$" "$SAMPLES/$f" >expect &&
+		"$PROFTOOL" heap --raw-sizes -n 10 --retainers "^($(cat classes))\$" "$SAMPLES/$f" >expect &&
 		sed -n "/<pre id=\"pt-retainers\">/,/<\/pre>/p" h.html | sed "s/^<pre id=\"pt-retainers\">//; /^<\/pre>/d" |
 			sed "s/&lt;/</g; s/&gt;/>/g; s/&quot;/\"/g; s/&amp;/\&/g" >actual &&
 		test -s expect && test_cmp expect actual || return 1

@@ -86,6 +86,19 @@ test_expect_success 'on a terminal, stderr says what is fetched and for how long
 	grep -q "^tty: Fetching profile over HTTP from $U/heap\r*\$" out &&
 	"$PROFTOOL" info "$U/heap" >/dev/null 2>err && test ! -s err'
 
+# PROFTOOL_PROGRESS_DELAY=0 (HACKING): the wait shows at once, as it does past 2 s
+test_expect_success 'a capture on a terminal shows the seconds waited of those asked; a pipe and --quiet do not' '
+	PROFTOOL_PROGRESS_DELAY=0 python3 "$SRCDIR/tests/on-terminal.py" --stderr-tty \
+		"$PROFTOOL" info --seconds 2 "$U/profile" >out &&
+	grep -qx "rc=0" out &&
+	grep -aq "proftool: fetching $U/profile?seconds=2: [01] s of 2 s" out &&
+	PROFTOOL_PROGRESS_DELAY=0 python3 "$SRCDIR/tests/on-terminal.py" --stderr-tty \
+		"$PROFTOOL" info --quiet --seconds 1 "$U/profile" >out &&
+	grep -qx "rc=0" out && grep -q "^tty: Fetching profile over HTTP" out &&
+	! grep -aq "proftool: fetching" out &&
+	PROFTOOL_PROGRESS_DELAY=0 "$PROFTOOL" info --seconds 1 "$U/profile" >/dev/null 2>err &&
+	test ! -s err'
+
 test_expect_success 'a --save that cannot be written fails in one line; nothing is left behind' '
 	test_expect_code 1 "$PROFTOOL" info --save nodir/x.pb.gz "$U/heap" &&
 	{ test "$(wc -l <err)" = 1 && grep -q "^proftool: nodir/x.pb.gz: " err || { cat err; exit 1; }; } &&

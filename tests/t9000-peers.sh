@@ -27,7 +27,7 @@ test_expect_success 'top --style pprof honours --granularity files' '
 
 test_expect_success 'legacy cpuprofile with one timestamp more than samples (v8-profiler-node8) reads' '
 	printf "%s" "{\"head\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":0,\"id\":1,\"hitCount\":0,\"children\":[{\"functionName\":\"f\",\"url\":\"a.js\",\"lineNumber\":1,\"id\":2,\"hitCount\":2,\"children\":[]}]},\"startTime\":1,\"endTime\":2,\"samples\":[2,2],\"timestamps\":[1000000,1000500,1001000]}" >in.cpuprofile &&
-	"$PROFTOOL" top --format csv in.cpuprofile >out &&
+	"$PROFTOOL" top --format csv --sample-index samples in.cpuprofile >out &&
 	grep -q "^\"f\",\"a.js\",1,2," out &&
 	sed "s/,1001000\]/,1001000,1002000]/" in.cpuprofile >two.cpuprofile &&
 	test_expect_code 1 "$PROFTOOL" top two.cpuprofile &&
@@ -57,7 +57,7 @@ test_expect_success 'cpuprofile: (garbage collector) stands on the stack of the 
 	{ printf "{\"nodes\":[%s,%s,%s,%s]," "$(cf 1 "" "(root)" "" -1 -1)" \
 		"$(cf 2 1 f a.js 0 0)" "$(cf 3 2 g a.js 4 0)" "$(cf 4 1 "(garbage collector)" "" -1 -1)" &&
 	  echo "\"startTime\":0,\"endTime\":60,\"samples\":[4,3,4,4,2,4],\"timeDeltas\":[5,5,5,5,5,5]}"; } >gc.cpuprofile &&
-	"$PROFTOOL" convert --to collapsed gc.cpuprofile >out &&
+	"$PROFTOOL" convert --to collapsed --sample-index samples gc.cpuprofile >out &&
 	printf "%s\n" "(garbage collector) 1" "f 1" "f;(garbage collector) 1" "f;g 1" \
 		"f;g;(garbage collector) 2" >expect &&
 	test_cmp expect out'

@@ -730,7 +730,8 @@ int pt_filter_add_thread(struct pt_filter *f, const char *arg)
 int pt_filter_active(const struct pt_filter *f)
 {
 	return f->focus || f->ignore || f->hide || f->show || f->show_from || f->prune_from ||
-	       f->ntags || f->collapse_recursion || f->has_time_from || f->has_time_to;
+	       f->ntags || f->collapse_recursion || f->has_time_from || f->has_time_to ||
+	       f->tag_root || f->tag_leaf;
 }
 
 int pt_filter_needs_timeline(const struct pt_filter *f)
@@ -1007,6 +1008,138 @@ void pt_filter_pprof_legend(const struct pt_filter *f, struct pt_buf *b)
 		pt_buf_setlen(b, start);
 }
 
+/* ---- --tag-root, --tag-leaf: label values as frames (pprof's addLabelNodes) ---- */
+
+#define MAX_TAG_KEYS 32
+
+struct tag_keys {
+	const char *k[MAX_TAG_KEYS];
+	size_t len[MAX_TAG_KEYS], n;
+};
+
+/* "k1,k2": empty keys dropped (pprof's dropEmptyStrings), at most MAX_TAG_KEYS */
+static void split_keys(const char *s, struct tag_keys *tk)
+{
+	tk->n = 0;
+	while (s && *s && tk->n < MAX_TAG_KEYS) {
+		size_t n = strcspn(s, ",");
+		if (n) {
+			tk->k[tk->n] = s;
+			tk->len[tk->n++] = n;
+		}
+		s += n + (s[n] == ',');
+	}
+}
+
+/* the frame for key k of label set ls: a function named by the values of k (strings,
+ * then numbers scaled as pprof's ScaledLabel with their unit), joined by ",", in the
+ * file k; "" (pprof's <unknown>) when the sample has no such label, as pprof adds it */
+static uint32_t label_frame(struct xlat *x, uint32_t ls, const char *k, size_t klen,
+			    struct pt_buf *b)
+{
+	const struct pt_profile *p = x->src;
+	const struct pt_labelset *set = ls ? &p->labelsets[ls] : NULL;
+	struct pt_frame fr;
+	uint32_t i, pass, file;
+
+	pt_buf_reset(b);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; set && i < set->n; i++) {
+			const struct pt_label *l = &set->v[i];
+			if (pt_intern_len(&p->strings, l->key) != klen ||
+			    memcmp(pt_s(p, l->key), k, klen) || (l->str ? 1u : 0u) != pass)
+				continue;
+			if (b->len)
+				pt_buf_addch(b, ',');
+			if (l->str)
+				pt_buf_add(b, pt_s(p, l->str), pt_intern_len(&p->strings, l->str));
+			else
+				pt_buf_add_pprof_label(b, l->num,
+						       l->num_unit ? pt_s(p, l->num_unit) : "",
+						       l->num_unit ? "minimum" : "");
+		}
+	memset(&fr, 0, sizeof(fr));
+	file = pt_strn(x->dst, k, klen);
+	fr.func = pt_profile_func(x->dst, b->len ? pt_strn(x->dst, b->buf, b->len) : 0, 0, file, 0);
+	return pt_profile_frame(x->dst, &fr);
+}
+
+/* the new node of old node n under anchor a (a new node), made with its path */
+static uint32_t tag_path(const struct pt_profile *p, struct xlat *x, struct pt_map *memo,
+			 uint32_t a, uint32_t n, uint32_t **stack, size_t *alloc)
+{
+	size_t depth = 0;
+	uint32_t at = a, *slot;
+
+	/* up to the first old node already placed under a (or the root) */
+	while (n) {
+		uint32_t got = pt_map_get(memo, (uint64_t)a << 32 | n);
+		if (got != UINT32_MAX) {
+			at = got;
+			break;
+		}
+		PT_ALLOC_GROW(*stack, depth + 1, *alloc);
+		(*stack)[depth++] = n;
+		n = p->nodes[n].parent;
+	}
+	while (depth--) {
+		n = (*stack)[depth];
+		at = pt_profile_child(x->dst, at, x_frame(x, p->nodes[n].frame));
+		slot = pt_map_put(memo, (uint64_t)a << 32 | n);
+		*slot = at;
+	}
+	return at;
+}
+
+/* every row's stack with the label frames of f->tag_root above it (the first key
+ * rootmost) and of f->tag_leaf below it (the last key leafmost); rows, labels and
+ * events kept */
+static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
+{
+	struct tag_keys root, leaf;
+	struct pt_profile np;
+	struct xlat x;
+	struct pt_map memo;
+	struct pt_buf b = PT_BUF_INIT;
+	uint32_t *newrow = none_array(p->nsamples), *stack = NULL, r, i;
+	size_t alloc = 0, e;
+	uint64_t kept = 0;
+
+	split_keys(f->tag_root, &root);
+	split_keys(f->tag_leaf, &leaf);
+	pt_profile_init(&np);
+	xlat_init(&x, p, &np);
+	x.keep_ident = 1;
+	copy_header(&x);
+	pt_map_init(&memo);
+	for (r = 0; r < p->nsamples; r++) {
+		const struct pt_sample *s = &p->samples[r];
+		uint32_t at = 0;
+		for (i = 0; i < root.n; i++)
+			at = pt_profile_child(
+				&np, at, label_frame(&x, s->labels, root.k[i], root.len[i], &b));
+		at = tag_path(p, &x, &memo, at, s->node, &stack, &alloc);
+		for (i = 0; i < leaf.n; i++)
+			at = pt_profile_child(
+				&np, at, label_frame(&x, s->labels, leaf.k[i], leaf.len[i], &b));
+		newrow[r] = add_row(&np, at, x_labels(&x, s->labels),
+				    p->sample_values + (size_t)r * p->ntypes, p->ntypes, NULL);
+	}
+	for (e = 0; e < p->nevents; e++) {
+		push_event(&np, newrow[p->events[e].sample], p->events[e].time,
+			   p->event_values + e * p->ntypes, p->ntypes, NULL);
+		kept++;
+	}
+	np.nrecords = timeline_complete(p) ? kept : p->nrecords;
+	pt_map_release(&memo);
+	pt_buf_release(&b);
+	xlat_release(&x);
+	free(stack);
+	free(newrow);
+	pt_profile_release(p);
+	*p = np;
+}
+
 int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,
 		    struct pt_diag *d)
 {
@@ -1034,6 +1167,8 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		first = "--tag";
 	else if (f->collapse_recursion)
 		first = "--collapse-recursion";
+	else if (f->tag_root || f->tag_leaf)
+		first = f->tag_root ? "--tag-root" : "--tag-leaf";
 	else
 		first = "--time-from/--time-to";
 	if (!pt_profile_has_stacks(p)) {
@@ -1044,6 +1179,8 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 
 	if (log && !log->whole)
 		log_whole(log, p);
+	if (f->tag_root || f->tag_leaf)
+		tag_frames(p, f);
 	if (pt_filter_needs_timeline(f) && time_window(p, f, log, d) < 0)
 		return -1;
 	if (f->ntags) {

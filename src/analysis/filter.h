@@ -44,6 +44,10 @@ struct pt_filter {
 	size_t ntags;
 	uint32_t ngroups;
 	int collapse_recursion;
+	/* --tag-root, --tag-leaf (pprof's -tagroot, -tagleaf): comma-separated label keys
+	 * whose values become frames at the root or leaf of every stack, before the
+	 * filters; NULL for none */
+	const char *tag_root, *tag_leaf;
 	int has_time_from, has_time_to;
 	double time_from, time_to; /* seconds from the first event */
 };

@@ -14,7 +14,9 @@
  * is no edge unless PT_GRAPH_SELF_EDGES; a sample whose leaf was left out adds to no flat
  * value (pprof's residual); an edge is "not inline" when its callee's frame at the
  * rootmost occurrence on some stack is not an inlined frame; and only samples with a
- * nonzero value of type t make vertices `seen` and edges `live` at all.
+ * nonzero value of type t make vertices `seen` and edges `live` at all. These rules
+ * also make the graph of the distinct stacks a tree was not built for (top --style
+ * pprof: pt_stacks_graph, analysis/stacks.h); a change to one is a change to both.
  *
  * Callgrind's rules, asked for by options of the same build: an edge may start at a
  * finer vertex than its caller's own (`caller`, callgrind's (function, line) positions:

@@ -69,6 +69,11 @@ const struct pt_opt pt_input_options[] = {
 	 "label also takes pprof's ranges with units: 1kb:, :64kb, 1mb:2mb"},
 	{"tag-ignore", 0, required_argument, PT_OPT_TAG_IGNORE, "KEY=VALUE",
 	 "drop samples whose label KEY is VALUE (ranges as --tag; pprof -tagignore)"},
+	{"tag-root", 0, required_argument, PT_OPT_TAG_ROOT, "KEY,...",
+	 "add each sample's label KEY as a frame at the root of its stack, before the filters "
+	 "(pprof -tagroot; the first KEY rootmost)"},
+	{"tag-leaf", 0, required_argument, PT_OPT_TAG_LEAF, "KEY,...",
+	 "the same at the leaf of each stack (pprof -tagleaf; the last KEY leafmost)"},
 	{"thread", 0, required_argument, PT_OPT_THREAD, "TID|NAME",
 	 "keep samples of one thread (tid, thread or comm label)"},
 	{"process", 0, required_argument, PT_OPT_PID, "PID",
@@ -629,6 +634,12 @@ static int filter_option(struct pt_common *c, const struct pt_cmd_spec *spec, in
 				       arg);
 			return -1;
 		}
+		return 1;
+	case PT_OPT_TAG_ROOT:
+		f->tag_root = arg;
+		return 1;
+	case PT_OPT_TAG_LEAF:
+		f->tag_leaf = arg;
 		return 1;
 	case PT_OPT_THREAD:
 	case PT_OPT_PID:

@@ -22,7 +22,9 @@ enum {
 	OPT_DIFF,
 	OPT_FAIL_GROWTH,
 	OPT_MAX_SIZE,
+	OPT_SNAPSHOT_SIZES,
 	OPT_RAW_SIZES,
+	OPT_QUIET,
 	OPT_BY,
 	OPT_LEAKS,
 	OPT_FAIL_LEAK,
@@ -39,7 +41,9 @@ struct heap_args {
 	int64_t fail_bytes;
 	double fail_pct;
 	uint64_t max_size;
-	int raw_sizes;
+	int snapshot_sizes; /* the snapshot's own self sizes, not DevTools' moved ones */
+	int raw_sizes;	    /* text gives bytes, not kB and MB */
+	int quiet;
 	enum pt_heap_by by;
 	int leaks;
 	int64_t fail_leak;
@@ -91,9 +95,13 @@ static const struct pt_opt heap_options[] = {
 	 "64K for 3.2 on)"},
 	{"slot-size", 0, required_argument, OPT_SLOT_SIZE, "BYTES",
 	 "with --pages: the slot size (default 40, RVALUE_SIZE)"},
-	{"raw-sizes", 0, no_argument, OPT_RAW_SIZES, NULL,
+	{"snapshot-sizes", 0, no_argument, OPT_SNAPSHOT_SIZES, NULL,
 	 "keep each node's own self size, as the snapshot (and memlab) has it, instead of "
 	 "DevTools' moving the sizes of hidden nodes and arrays one object owns to it"},
+	{"raw-sizes", 0, no_argument, OPT_RAW_SIZES, NULL,
+	 "text: sizes in bytes, not scaled to kB and MB (csv and json always give bytes)"},
+	{"quiet", 0, no_argument, OPT_QUIET, NULL,
+	 "no progress on a terminal's standard error (shown for reads past 2 s)"},
 	{"max-input-size", 0, required_argument, OPT_MAX_SIZE, "SIZE",
 	 "refuse inputs larger than SIZE after decompression (default 8G)"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -123,8 +131,14 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	case OPT_DIFF:
 		a->diff = 1;
 		return 1;
+	case OPT_SNAPSHOT_SIZES:
+		a->snapshot_sizes = 1;
+		return 1;
 	case OPT_RAW_SIZES:
 		a->raw_sizes = 1;
+		return 1;
+	case OPT_QUIET:
+		a->quiet = 1;
 		return 1;
 	case OPT_BY:
 		if (!strcmp(arg, "class"))
@@ -202,11 +216,11 @@ static int heap_option(void *ctx, const struct pt_cmd_spec *sp, int id, const ch
 	return 0;
 }
 
-/* through the driver: detected, read, DevTools' sizes unless --raw-sizes; --by site
+/* through the driver: detected, read, DevTools' sizes unless --snapshot-sizes; --by site
  * and generation only for Ruby dumps */
 static int load(const char *path, const struct heap_args *a, struct pt_heapgraph *g)
 {
-	int ret = pt_run_heap(path, a->max_size, a->raw_sizes, g);
+	int ret = pt_run_heap(path, a->max_size, a->snapshot_sizes, a->quiet, g);
 
 	if (!ret && a->by != PT_HEAP_BY_CLASS && !g->rb_addr) {
 		fprintf(stderr,
@@ -246,14 +260,14 @@ static int emit_summary(void *ctx, FILE *out, struct pt_diag *d)
 		return pt_report_heap_html(c->g, c->dom, c->s, c->path, out);
 	return pt_report_heap(c->s, c->path,
 			      pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
-			      c->ra->format, out);
+			      c->ra->format, c->a->raw_sizes, out);
 }
 
 static int emit_retainers(void *ctx, FILE *out, struct pt_diag *d)
 {
 	struct emit_ctx *c = ctx;
 	return pt_report_heap_retainers(c->g, c->dom, c->s, c->re, pt_report_limit(c->ra, 5),
-					c->ra->format, out, d);
+					c->ra->format, c->a->raw_sizes, out, d);
 }
 
 static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
@@ -262,7 +276,7 @@ static int emit_diff(void *ctx, FILE *out, struct pt_diag *d)
 	(void)d;
 	return pt_report_heap_diff_rows(
 		c->df, pt_report_limit(c->ra, c->ra->format == PT_FMT_TEXT ? 30 : -1),
-		c->ra->format, out);
+		c->ra->format, c->a->raw_sizes, out);
 }
 
 /* --junit: a test case per changed row, the rows past the gate failures */

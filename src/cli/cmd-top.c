@@ -115,6 +115,8 @@ static int top(int argc, char **argv, int may_fold)
 	r.gran = ra.gran;
 	/* pprof's layout rebuilds its graph from the stacks; the other tables fold them */
 	r.fold = !(o.style == PT_STYLE_PPROF && o.format == PT_FMT_TEXT);
+	/* ... from the distinct stacks, kept as read, unless -files re-keys the tree */
+	r.keep_stacks = !r.fold && r.gran != PT_GRAN_FILES;
 	r.tree_only = !may_fold;
 	r.fold_marks = o.format == PT_FMT_TEXT && o.style == PT_STYLE_DEFAULT;
 	o.gran = r.gran;
@@ -131,6 +133,7 @@ static int top(int argc, char **argv, int may_fold)
 		o.filters = &r.log;
 		o.filter = &common.filter;
 		o.fold = pt_run_fold(&r);
+		o.stacks = pt_run_stacks(&r);
 		ret = pt_run_emit(&r, ra.outpath, emit_top, &o);
 	}
 	pt_run_release(&r);

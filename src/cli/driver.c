@@ -42,6 +42,8 @@ void pt_run_release(struct pt_run *r)
 		pt_graph_release(&r->graph);
 	if (r->have_fold)
 		pt_fold_release(&r->folder);
+	if (r->have_stacks)
+		pt_stacks_release(&r->stacks);
 	pt_filter_log_release(&r->log);
 	pt_profile_release(&r->p);
 	free(r->first);
@@ -128,10 +130,16 @@ static int save_name(struct pt_buf *b, const char *dir, const char *format,
 	return pt_diag_error(d, "cannot save the fetched profile: 9999 names taken");
 }
 
+/* the fetch hooks' context: the command's options and the read's progress */
+struct fetch_ctx {
+	const struct pt_common *c;
+	struct progress *pr;
+};
+
 static int fetch_done(void *ctx, const char *url, const unsigned char *data, size_t len,
 		      const char *format, const struct pt_profile *p, struct pt_diag *d)
 {
-	const struct pt_common *c = ctx;
+	const struct pt_common *c = ((const struct fetch_ctx *)ctx)->c;
 	const char *dir = getenv("PROFTOOL_SAVE_DIR");
 	struct pt_buf name = PT_BUF_INIT;
 	struct pt_output out;
@@ -231,6 +239,22 @@ static void read_progress(void *ctx, const char *name, uint64_t done, uint64_t s
 		fprintf(stderr, "\r\033[Kproftool: reading %s: %.1f MB", name, (double)done / 1e6);
 }
 
+/* a URL capture's wait: the seconds gone of those the endpoint profiles, and what came */
+static void fetch_waiting(void *ctx, const char *url, long seconds, uint64_t received)
+{
+	struct progress *pr = ((struct fetch_ctx *)ctx)->pr;
+	long gone;
+
+	if (!progress_due(pr))
+		return;
+	gone = (long)(now_seconds() - pr->start);
+	fprintf(stderr, "\r\033[Kproftool: fetching %s: %ld s", url, gone);
+	if (seconds)
+		fprintf(stderr, " of %ld s", seconds);
+	if (received)
+		fprintf(stderr, ", %.1f kB received", (double)received / 1e3);
+}
+
 /* heap (info): read a heap graph into heap->g instead when only a heap reader claims
  * the input (heap->is_heap set); NULL for the profile commands */
 struct either {
@@ -247,15 +271,17 @@ static void print_symbolize_warnings(const struct pt_symbolizer *sy, const char 
 		fprintf(stderr, "proftool: %s: warning: %.*s\n", path, (int)(nl - s), s);
 }
 
+/* read path into p, its stacks handed to sink (NULL: the tree) */
 static int read_one_either(const struct pt_common *c, const char *path, struct pt_profile *p,
-			   struct pt_fold *fold, int *folded, const struct either *heap)
+			   struct pt_sink *sink, const struct either *heap)
 {
 	struct pt_load_opts lo = c->load;
-	struct pt_fetch_hooks hooks = {fetch_start, fetch_done, (void *)c};
+	struct progress pr;
+	struct fetch_ctx fc = {c, &pr};
+	struct pt_fetch_hooks hooks = {fetch_start, fetch_waiting, fetch_done, &fc};
 	struct pt_symbolizer sy;
 	struct pt_diag d;
 	const char *search = c->binary_path ? c->binary_path : getenv("PROFTOOL_BINARY_PATH");
-	struct progress pr;
 	int ret;
 
 	lo.hooks = &hooks;
@@ -264,8 +290,7 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	lo.progress_ctx = &pr;
 	if ((ret = pt_cli_stdin_terminal(c->spec, c->spec ? c->spec->name : "proftool", path)))
 		return ret;
-	if (fold)
-		lo.read.sink = &fold->sink;
+	lo.read.sink = sink;
 	/* addresses named before the stacks reach the fold or the tree */
 	pt_symbolizer_init(&sy, lo.read.sink, search);
 	if (!c->no_symbolize)
@@ -280,16 +305,14 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	progress_end(&pr);
 	if (ret < 0)
 		return pt_cli_fail(&d);
-	if (fold && !(heap && *heap->is_heap))
-		*folded = pt_fold_finish(fold, p);
 	pt_diag_print_warnings(&d, stderr);
 	return 0;
 }
 
 static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
-		    struct pt_fold *fold, int *folded)
+		    struct pt_sink *sink)
 {
-	return read_one_either(c, path, p, fold, folded, NULL);
+	return read_one_either(c, path, p, sink, NULL);
 }
 
 /* read the other inputs one at a time and add each into p */
@@ -309,7 +332,7 @@ static int read_rest(const struct pt_common *c, const char *const *paths, size_t
 		if (progress_due(&pr))
 			fprintf(stderr, "\r\033[Kproftool: merged %zu of %zu files", i, n);
 		pt_profile_init(&src);
-		if (!(ret = read_one(c, paths[i], &src, NULL, NULL)) &&
+		if (!(ret = read_one(c, paths[i], &src, NULL)) &&
 		    pt_merge_add(&m, &src, paths[i], &d) < 0)
 			ret = pt_cli_fail(&d);
 		pt_profile_release(&src);
@@ -371,16 +394,31 @@ static void note_empty(const struct pt_run *r)
 int pt_run_load(struct pt_run *r)
 {
 	const struct pt_common *c = r->common;
+	struct pt_sink *sink = NULL;
 	int ret;
 
 	/* The table needs no tree: the stacks of one input fold into it as they are read,
-	 * unless a filter must see them first. */
-	if (r->fold && !r->tree_only && r->npaths == 1 && !pt_filter_active(&c->filter)) {
-		pt_fold_init(&r->folder, &r->p, r->gran, r->fold_marks);
-		r->have_fold = 1;
+	 * unless a filter must see them first. A report that needs the stacks but no tree
+	 * keeps the distinct ones instead. */
+	if ((r->fold || r->keep_stacks) && !r->tree_only && r->npaths == 1 &&
+	    !pt_filter_active(&c->filter)) {
+		if (r->keep_stacks) {
+			pt_stacks_init(&r->stacks);
+			r->have_stacks = 1;
+			sink = &r->stacks.sink;
+		} else {
+			pt_fold_init(&r->folder, &r->p, r->gran, r->fold_marks);
+			r->have_fold = 1;
+			sink = &r->folder.sink;
+		}
 	}
-	if ((ret = read_one(c, r->path, &r->p, r->have_fold ? &r->folder : NULL, &r->folded)) ||
-	    (r->npaths > 1 && (ret = read_rest(c, r->paths, r->npaths, &r->p))))
+	if ((ret = read_one(c, r->path, &r->p, sink)))
+		return ret;
+	if (r->have_fold)
+		r->folded = pt_fold_finish(&r->folder, &r->p);
+	if (r->have_stacks)
+		r->stacked = pt_stacks_finish(&r->stacks, &r->p, r->gran);
+	if (r->npaths > 1 && (ret = read_rest(c, r->paths, r->npaths, &r->p)))
 		return ret;
 	note_empty(r);
 	if ((ret = filter(c, r->path, &r->p, &r->log)) || !r->regroup)
@@ -395,7 +433,7 @@ int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap)
 	int ret;
 
 	*is_heap = 0;
-	if ((ret = read_one_either(c, r->path, &r->p, NULL, NULL, &heap)) || *is_heap)
+	if ((ret = read_one_either(c, r->path, &r->p, NULL, &heap)) || *is_heap)
 		return ret;
 	return filter(c, r->path, &r->p, &r->log);
 }
@@ -403,7 +441,7 @@ int pt_run_load_either(struct pt_run *r, struct pt_heapgraph *g, int *is_heap)
 /* one input alone, filtered: the streams' step */
 static int load_filtered(const struct pt_common *c, const char *path, struct pt_profile *p)
 {
-	int ret = read_one(c, path, p, NULL, NULL);
+	int ret = read_one(c, path, p, NULL);
 	return ret ? ret : filter(c, path, p, NULL);
 }
 
@@ -571,7 +609,8 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	return ret;
 }
 
-int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g)
+int pt_run_heap(const char *path, uint64_t max_size, int snapshot_sizes, int quiet,
+		struct pt_heapgraph *g)
 {
 	struct pt_load_opts o;
 	struct pt_diag d;
@@ -583,7 +622,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 		return ret;
 	memset(&o, 0, sizeof(o));
 	o.max_size = max_size;
-	progress_init(&pr, 0);
+	progress_init(&pr, quiet);
 	o.progress = read_progress;
 	o.progress_ctx = &pr;
 	pt_diag_init(&d, path);
@@ -592,7 +631,7 @@ int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_he
 	if (ret < 0)
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
-	if (!raw_sizes) /* DevTools' shallow sizes, before anything reads them */
+	if (!snapshot_sizes) /* DevTools' shallow sizes, before anything reads them */
 		pt_heap_move_owned_sizes(g);
 	return 0;
 }
@@ -640,6 +679,11 @@ int pt_run_prepare(struct pt_run *r)
 const struct pt_fold *pt_run_fold(const struct pt_run *r)
 {
 	return r->folded ? &r->folder : NULL;
+}
+
+const struct pt_stacks *pt_run_stacks(const struct pt_run *r)
+{
+	return r->stacked ? &r->stacks : NULL;
 }
 
 struct run_emit {

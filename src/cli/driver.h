@@ -15,6 +15,7 @@
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/graph.h"
+#include "analysis/stacks.h"
 #include "core/heapgraph.h"
 #include "cli/cli.h"
 #include "core/profile.h"
@@ -29,6 +30,9 @@ struct pt_run {
 	unsigned views;		  /* table views besides flat/cum (PT_AGG_*); 0 */
 	int fold;		  /* fold the stacks while reading if nothing needs them; 0 */
 	int fold_marks;		  /* the fold keeps pprof's inline marks; 0 */
+	/* keep the distinct stacks while reading instead of the tree, where a fold could
+	 * go (analysis/stacks.h); 0 */
+	int keep_stacks;
 	int tree_only; /* never fold: the table from the tree all the same (cmd_top_tree); 0 */
 	int regroup;   /* merge frames to gran after the filters (convert); 0 */
 	int all_types; /* --sample-index all is allowed (writers): write_type; 0 */
@@ -44,6 +48,8 @@ struct pt_run {
 	struct pt_fold folder;	  /* the fold, when one read the profile */
 	int folded;		  /* the fold took the stacks: p is aggregate-only */
 	int have_agg, have_fold;
+	struct pt_stacks stacks;  /* the distinct stacks, when they read the profile */
+	int stacked, have_stacks; /* they took the stacks: p is aggregate-only */
 	/* after pt_run_table with PT_AGG_GRAPH in views: the table's call graph for the
 	 * type, made in the walk that makes the table */
 	struct pt_graph graph;
@@ -81,6 +87,8 @@ int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit
 
 /* the fold that read r->p, or NULL (for pt_top_opts.fold) */
 const struct pt_fold *pt_run_fold(const struct pt_run *r);
+/* the distinct stacks that read r->p, or NULL (for pt_top_opts.stacks) */
+const struct pt_stacks *pt_run_stacks(const struct pt_run *r);
 
 /* A writer instead of an emit: format f writes r->p with options o into outpath; its
  * errors name `name` (NULL: the input). */
@@ -133,8 +141,10 @@ typedef int (*pt_run_label_fn)(void *ctx, const char *path, struct pt_profile *p
 int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, void *ctx);
 
 /* The heap graph of path (formats/load.h: pt_load_heap) into g, which is initialized
- * here and the caller's to release, failure or not; unless raw_sizes, with DevTools'
- * shallow sizes (analysis/heapowner.h). Returns 0 or the exit status. */
-int pt_run_heap(const char *path, uint64_t max_size, int raw_sizes, struct pt_heapgraph *g);
+ * here and the caller's to release, failure or not; unless snapshot_sizes, with
+ * DevTools' shallow sizes (analysis/heapowner.h); quiet: no progress. Returns 0 or the
+ * exit status. */
+int pt_run_heap(const char *path, uint64_t max_size, int snapshot_sizes, int quiet,
+		struct pt_heapgraph *g);
 
 #endif

@@ -417,13 +417,11 @@ static int is_shared_lib(const char *base)
 	return so && (so[3] == '\0' || so[3] == '.');
 }
 
-uint32_t pt_profile_main_mapping(const struct pt_profile *p)
+/* the main mapping among those marked in used (p->nmappings + 1 bytes, freed here) */
+static uint32_t main_of_used(const struct pt_profile *p, unsigned char *used)
 {
-	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
-	uint32_t n, m, first = 0, best = 0;
+	uint32_t m, first = 0, best = 0;
 
-	for (n = 1; n < p->nnodes; n++)
-		used[pt_frame_of(p, n)->mapping] = 1;
 	for (m = 1; m < p->nmappings && !best; m++) {
 		const char *file = pt_s(p, p->mappings[m].file), *base = strrchr(file, '/');
 		if (!used[m])
@@ -436,6 +434,26 @@ uint32_t pt_profile_main_mapping(const struct pt_profile *p)
 	}
 	free(used);
 	return best ? best : first;
+}
+
+uint32_t pt_profile_main_mapping(const struct pt_profile *p)
+{
+	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
+	uint32_t n;
+
+	for (n = 1; n < p->nnodes; n++)
+		used[pt_frame_of(p, n)->mapping] = 1;
+	return main_of_used(p, used);
+}
+
+uint32_t pt_profile_main_mapping_of(const struct pt_profile *p, const uint32_t *frames, size_t n)
+{
+	unsigned char *used = pt_xcalloc(p->nmappings + 1, 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		used[p->frames[frames[i]].mapping] = 1;
+	return main_of_used(p, used);
 }
 
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)

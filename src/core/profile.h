@@ -325,6 +325,8 @@ uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m);
  * the first one used; 0 if none. pprof names it in "File:" and profile.proto wants it
  * first. */
 uint32_t pt_profile_main_mapping(const struct pt_profile *p);
+/* the same over the n frames given (the frames of stacks kept without a tree) */
+uint32_t pt_profile_main_mapping_of(const struct pt_profile *p, const uint32_t *frames, size_t n);
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f);
 /* convenience: frame for a function name (and file/line), no address */
 uint32_t pt_profile_simple_frame(struct pt_profile *p, const char *name, size_t len, uint32_t file,

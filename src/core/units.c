@@ -86,6 +86,24 @@ static void add_2f(struct pt_buf *b, double x, const char *suffix)
 	pt_buf_addstr(b, suffix);
 }
 
+void pt_buf_add_bytes(struct pt_buf *b, double x)
+{
+	static const char *const suf[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	double a = fabs(x);
+	int k = 0;
+
+	if (a == 0) {
+		add_2f(b, 0, "");
+		return;
+	}
+	while (a >= 1024 && k < 5) {
+		a /= 1024;
+		x /= 1024;
+		k++;
+	}
+	add_2f(b, x, suf[k]);
+}
+
 void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t, int64_t v)
 {
 	const struct pt_sample_type *ty = &p->types[t];
@@ -114,15 +132,7 @@ void pt_buf_add_scaled(struct pt_buf *b, const struct pt_profile *p, uint32_t t,
 		return;
 	}
 	if (unit_is_bytes(unit)) {
-		static const char *const suf[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-		double a = fabs(x);
-		int k = 0;
-		while (a >= 1024 && k < 5) {
-			a /= 1024;
-			x /= 1024;
-			k++;
-		}
-		add_2f(b, x, suf[k]);
+		pt_buf_add_bytes(b, x);
 		return;
 	}
 	if (ty->decimals)
@@ -251,4 +261,19 @@ const char *pt_pprof_num_label_unit(const struct pt_profile *p, const struct pt_
 	if (!strcmp(key, "alignment") || !strcmp(key, "request"))
 		return "bytes";
 	return key;
+}
+
+void pt_buf_add_pprof_label(struct pt_buf *b, int64_t v, const char *from, const char *to)
+{
+	const char *unit;
+	double x = pt_pprof_scale(v, from, to, &unit);
+	size_t start = b->len;
+
+	add_2f(b, x, "");
+	if (!strcmp(b->buf + start, "0") || !strcmp(b->buf + start, "-0")) {
+		pt_buf_setlen(b, start);
+		pt_buf_addstr(b, "0");
+		return;
+	}
+	pt_buf_addstr(b, unit);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/heapdistance.h"
+#include "core/units.h"
 #include "report/heap.h"
 #include "report/report.h"
 #include "util/buf.h"
@@ -18,6 +19,29 @@
 #include "util/xalloc.h"
 
 /* ---- summary ---- */
+
+/* a size in a text report: bytes scaled as pprof scales them ("1.86MB", "0") unless
+ * raw; a '+' before a positive change when sign */
+static const char *size_text(struct pt_buf *b, int64_t v, int raw, int sign)
+{
+	pt_buf_reset(b);
+	if (sign && v > 0)
+		pt_buf_addch(b, '+');
+	if (raw)
+		pt_buf_add_i64(b, v);
+	else
+		pt_buf_add_bytes(b, (double)v);
+	return b->buf;
+}
+
+/* "N bytes" raw, or the scaled size */
+static const char *size_words(struct pt_buf *b, int64_t v, int raw, int sign)
+{
+	size_text(b, v, raw, sign);
+	if (raw)
+		pt_buf_addstr(b, " bytes");
+	return b->buf;
+}
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -261,7 +285,7 @@ static const char *row_name(const char *what)
 }
 
 int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
-		   enum pt_report_format format, FILE *out)
+		   enum pt_report_format format, int raw_bytes, FILE *out)
 {
 	size_t i, n = pt_report_shown(limit, s->n);
 
@@ -316,19 +340,18 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 		return 0;
 	}
 	{
-		struct pt_buf b = PT_BUF_INIT;
+		struct pt_buf b = PT_BUF_INIT, z1 = PT_BUF_INIT, z2 = PT_BUF_INIT;
 		fprintf(out, "File: %s\n", path);
+		size_words(&z1, (int64_t)s->total_shallow, raw_bytes, 0);
+		size_words(&z2, (int64_t)s->total_retained, raw_bytes, 0);
 		if (s->leaks)
 			fprintf(out,
 				"Leaked: %" PRIu64 " objects (allocated after the first snapshot, "
-				"alive in every one since), shallow size %" PRIu64
-				" bytes, retained %" PRIu64 " bytes\n",
-				s->total_count, s->total_shallow, s->total_retained);
+				"alive in every one since), shallow size %s, retained %s\n",
+				s->total_count, z1.buf, z2.buf);
 		else
-			fprintf(out,
-				"Objects: %" PRIu64 ", shallow size %" PRIu64
-				" bytes, reachable %" PRIu64 " bytes\n",
-				s->total_count, s->total_shallow, s->total_retained);
+			fprintf(out, "Objects: %" PRIu64 ", shallow size %s, reachable %s\n",
+				s->total_count, z1.buf, z2.buf);
 		fprintf(out, "Showing %zu of %zu %s, sorted by retained size\n", n, s->n, s->what);
 		fprintf(out, "%14s %7s %14s %7s %10s  %s\n", "retained", "ret%", "shallow", "shal%",
 			"count", row_name(s->what));
@@ -336,12 +359,16 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 			const struct pt_heap_row *r = &s->rows[i];
 			pt_buf_reset(&b);
 			add_name(&b, r->name, 200);
-			fprintf(out,
-				"%14" PRIu64 " %6.2f%% %14" PRIu64 " %6.2f%% %10" PRIu64 "  %s\n",
-				r->retained, pct(r->retained, s->total_retained), r->shallow,
+			fprintf(out, "%14s %6.2f%% ",
+				size_text(&z1, (int64_t)r->retained, raw_bytes, 0),
+				pct(r->retained, s->total_retained));
+			fprintf(out, "%14s %6.2f%% %10" PRIu64 "  %s\n",
+				size_text(&z2, (int64_t)r->shallow, raw_bytes, 0),
 				pct(r->shallow, s->total_retained), r->count, b.buf);
 		}
 		pt_buf_release(&b);
+		pt_buf_release(&z1);
+		pt_buf_release(&z2);
 	}
 	return 0;
 }
@@ -417,7 +444,8 @@ static int cmp_cand(const void *a, const void *b)
 
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
 			     const struct pt_heap_summary *s, struct pt_pattern *re, long limit,
-			     enum pt_report_format format, FILE *out, struct pt_diag *d)
+			     enum pt_report_format format, int raw_bytes, FILE *out,
+			     struct pt_diag *d)
 {
 	uint32_t n = (uint32_t)g->nnodes, v, *via, *from, *path;
 	uint8_t *match = pt_xcalloc(s->n + 1, 1);
@@ -484,8 +512,12 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			pt_json_cstr(jg, "path");
 			yajl_gen_array_open(jg);
 		} else {
-			fprintf(out, "%s  retained %" PRIu64 " bytes, shallow %" PRIu32 " bytes\n",
-				b.buf, c[i].retained, pt_heap_self(g, c[i].node));
+			struct pt_buf z1 = PT_BUF_INIT, z2 = PT_BUF_INIT;
+			fprintf(out, "%s  retained %s, shallow %s\n", b.buf,
+				size_words(&z1, (int64_t)c[i].retained, raw_bytes, 0),
+				size_words(&z2, (int64_t)pt_heap_self(g, c[i].node), raw_bytes, 0));
+			pt_buf_release(&z1);
+			pt_buf_release(&z2);
 			if (w != 0)
 				fprintf(out,
 					"  (not reachable from the root without weak edges)\n");
@@ -675,7 +707,7 @@ static void diff_json(const struct pt_heap_diff *df, size_t shown, FILE *out)
 }
 
 int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
-			     enum pt_report_format format, FILE *out)
+			     enum pt_report_format format, int raw_bytes, FILE *out)
 {
 	size_t k, shown = pt_report_shown(limit, df->n);
 
@@ -693,22 +725,26 @@ int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
 				r->added_size, r->deleted_size, r->size_delta);
 		}
 	} else {
-		struct pt_buf nb2 = PT_BUF_INIT;
-		fprintf(out, "Size change: %+" PRId64 " bytes; showing %zu of %zu changed %s\n",
-			df->total_delta, shown, df->n, df->what);
+		struct pt_buf nb2 = PT_BUF_INIT, z1 = PT_BUF_INIT, z2 = PT_BUF_INIT;
+		fprintf(out, "Size change: %s; showing %zu of %zu changed %s\n",
+			size_words(&z1, df->total_delta, raw_bytes, 1), shown, df->n, df->what);
 		fprintf(out, "%8s %8s %8s %12s %12s %12s  %s\n", "new", "deleted", "delta",
 			"alloc size", "freed size", "size delta", row_name(df->what));
 		for (k = 0; k < shown; k++) {
 			const struct pt_heap_diff_row *r = &df->rows[k];
 			pt_buf_reset(&nb2);
 			add_name(&nb2, r->name, 200);
-			fprintf(out,
-				"%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12" PRIu64 " %12" PRIu64
-				" %+12" PRId64 "  %s\n",
-				r->added, r->deleted, (int64_t)r->added - (int64_t)r->deleted,
-				r->added_size, r->deleted_size, r->size_delta, nb2.buf);
+			fprintf(out, "%8" PRIu64 " %8" PRIu64 " %+8" PRId64 " %12s", r->added,
+				r->deleted, (int64_t)r->added - (int64_t)r->deleted,
+				size_text(&z1, (int64_t)r->added_size, raw_bytes, 0));
+			fprintf(out, " %12s",
+				size_text(&z1, (int64_t)r->deleted_size, raw_bytes, 0));
+			fprintf(out, " %12s  %s\n", size_text(&z2, r->size_delta, raw_bytes, 1),
+				nb2.buf);
 		}
 		pt_buf_release(&nb2);
+		pt_buf_release(&z1);
+		pt_buf_release(&z2);
 	}
 	return 0;
 }
@@ -774,7 +810,7 @@ static void html_retainers(const struct pt_heapgraph *g, const struct pt_heap_do
 	mem = pat ? open_memstream(&text, &len) : NULL;
 	pt_diag_init(&d, "");
 	if (mem &&
-	    pt_report_heap_retainers(g, dom, s, pat, HTML_RETAINERS, PT_FMT_TEXT, mem, &d) < 0)
+	    pt_report_heap_retainers(g, dom, s, pat, HTML_RETAINERS, PT_FMT_TEXT, 1, mem, &d) < 0)
 		len = 0;
 	if (mem)
 		fclose(mem);
@@ -845,7 +881,7 @@ int pt_report_heap_diff(const struct pt_heapgraph *base, const struct pt_heapgra
 
 	pt_heap_diff_by(base, cur, PT_HEAP_BY_CLASS, fail_bytes, fail_pct, &df);
 	*grew_over = df.grew_over;
-	ret = pt_report_heap_diff_rows(&df, limit, format, out);
+	ret = pt_report_heap_diff_rows(&df, limit, format, 0, out);
 	pt_heap_diff_release(&df);
 	return ret;
 }

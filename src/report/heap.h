@@ -47,16 +47,19 @@ void pt_heap_summarize_by(const struct pt_heapgraph *g, const struct pt_heap_dom
 			  enum pt_heap_by by, const uint8_t *keep, struct pt_heap_summary *s);
 void pt_heap_summary_release(struct pt_heap_summary *s);
 
-/* print the first `limit` rows (limit < 0: all) with totals */
+/* print the first `limit` rows (limit < 0: all) with totals; text gives sizes scaled
+ * as pprof scales bytes (1024-based kB, MB: core/units.h) unless raw_bytes, CSV and
+ * JSON always bytes (the same for the retainers and the diff below) */
 int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit,
-		   enum pt_report_format format, FILE *out);
+		   enum pt_report_format format, int raw_bytes, FILE *out);
 
 /* For the `limit` largest objects (by retained size) of classes whose name matches
  * re (util/pattern.h; a match too costly is an error in d): the shortest path from the root, over edges DevTools shows in its retainers
  * view, as "edge name -> node" steps. -1 with d set when no class matches. */
 int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
 			     const struct pt_heap_summary *s, struct pt_pattern *re, long limit,
-			     enum pt_report_format format, FILE *out, struct pt_diag *d);
+			     enum pt_report_format format, int raw_bytes, FILE *out,
+			     struct pt_diag *d);
 
 /* Per class, BASE against NEW by object id: new objects (ids not in BASE), deleted
  * ones, the count and size change, as DevTools' Comparison view. *grew_over is set to
@@ -89,7 +92,7 @@ void pt_heap_diff_release(struct pt_heap_diff *df);
 void pt_heap_diff_offender(struct pt_buf *b, const struct pt_heap_diff_row *r);
 /* the first `limit` rows (limit < 0: all) in text, CSV or JSON */
 int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
-			     enum pt_report_format format, FILE *out);
+			     enum pt_report_format format, int raw_bytes, FILE *out);
 
 /* -o FILE.html: one self-contained page (no script, no request) of the summary's
  * first 2000 rows, and, when g and dom are given, the retaining paths of the largest

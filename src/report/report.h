@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "analysis/graph.h"
 #include "analysis/runs.h"
+#include "analysis/stacks.h"
 #include "core/profile.h"
 
 enum pt_report_format { PT_FMT_TEXT, PT_FMT_CSV, PT_FMT_JSON };
@@ -50,6 +51,9 @@ struct pt_top_opts {
 	 * shares are of filters->whole, the whole profile's total, as pprof's are */
 	const struct pt_filter *filter;
 	const struct pt_fold *fold; /* the fold that read p, if it folded: its inline marks */
+	/* pprof style: the distinct stacks that read p, if they were kept instead of a
+	 * tree (analysis/stacks.h): its graph is made from them */
+	const struct pt_stacks *stacks;
 	/* pprof style: lines and addresses name each row as pprof -lines / -addresses do,
 	 * from p's own frames (not re-keyed, so inline marks stay) */
 	enum pt_granularity gran;

@@ -64,6 +64,10 @@ struct pp_graph {
 	struct pt_graph g;
 	int64_t *flat, *cum; /* g's */
 	uint8_t *seen;
+	/* the rows the graph is made from instead of p's tree (NULL: the tree), and
+	 * whether it needs their edges (only inlined frames make marks) */
+	const struct pt_stacks *stacks;
+	int edges;
 };
 
 /* path (n bytes) made lexically clean as Go's filepath.Clean does, which pprof applies
@@ -148,13 +152,16 @@ static void frame_label(struct pt_buf *b, const struct pt_profile *p, const stru
 	}
 }
 
+/* the graph's vertices: those of the frames on p's nodes, or of the frames of stacks
+ * (nframes of them) when stacks is not NULL, in the order met */
 static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t t,
-		       enum pt_granularity gran)
+		       enum pt_granularity gran, const struct pt_stacks *stacks,
+		       const uint32_t *frames, uint32_t nframes)
 {
 	struct pt_map names;
 	struct pt_buf label = PT_BUF_INIT;
 	int by_label = gran == PT_GRAN_LINES || gran == PT_GRAN_ADDRESSES, nosym = 0;
-	uint32_t n;
+	uint32_t n, nf = stacks ? nframes : (p->nnodes ? p->nnodes - 1 : 0);
 
 	/* frames without a symbol are one node per binary (or one <unknown>) at function
 	 * granularity too, as pprof has them, not one per address: name by label then */
@@ -165,6 +172,9 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 	memset(g, 0, sizeof(*g));
 	g->p = p;
 	g->t = t;
+	g->stacks = stacks;
+	for (n = 1; stacks && n < p->nframes && !g->edges; n++)
+		g->edges = (p->frames[n].flags & PT_FRAME_INLINED) != 0;
 	g->names = &p->strings;
 	pt_arena_init(&g->arena);
 	pt_intern_init(&g->labels, &g->arena);
@@ -175,8 +185,8 @@ static void graph_init(struct pp_graph *g, const struct pt_profile *p, uint32_t 
 	g->ent_name = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	for (n = 0; n < p->nframes; n++)
 		g->frame_ent[n] = UINT32_MAX;
-	for (n = 1; n < p->nnodes; n++) {
-		uint32_t fid = p->nodes[n].frame, name, *slot;
+	for (n = 0; n < nf; n++) {
+		uint32_t fid = stacks ? frames[n] : p->nodes[n + 1].frame, name, *slot;
 		if (g->frame_ent[fid] != UINT32_MAX)
 			continue;
 		if (nosym && !(p->frames[fid].flags & PT_FRAME_NO_SYMBOL)) {
@@ -217,7 +227,10 @@ static void graph_build(struct pp_graph *g, const unsigned char *kept)
 {
 	struct pt_graph_opts o = {.vertex = g->frame_ent, .t = g->t, .nt = 1, .kept = kept};
 
-	pt_graph_build(&g->g, g->p, &o);
+	if (g->stacks)
+		pt_stacks_graph(&g->g, g->stacks, g->p, &o, g->edges);
+	else
+		pt_graph_build(&g->g, g->p, &o);
 }
 
 /* pprof's mark of every entry from its incoming edges at least `cutoff` heavy:
@@ -276,6 +289,7 @@ struct pp_report {
 	/* the main mapping's file and build id: p's, or the profile's before the filters
 	 * (the log's), as pprof's filters keep every mapping */
 	const char *file, *build_id;
+	uint32_t main; /* the main mapping of the frames met (pt_profile_main_mapping) */
 };
 
 static void fmt_value(struct pt_buf *b, const struct pp_report *r, int64_t v)
@@ -296,7 +310,7 @@ static int local_time(int64_t ns, struct tm *tm)
 static void header(struct pt_buf *b, const struct pp_report *r)
 {
 	const struct pt_profile *p = r->p;
-	uint32_t m = pt_profile_main_mapping(p);
+	uint32_t m = r->main;
 	struct tm tm;
 	size_t i;
 
@@ -339,7 +353,10 @@ static void header(struct pt_buf *b, const struct pp_report *r)
 	}
 }
 
-static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_t t)
+/* the report of type t of p, or of the rows of stacks when not NULL (whose frames are
+ * the nframes of frames) */
+static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_t t,
+			const struct pt_stacks *stacks, const uint32_t *frames, uint32_t nframes)
 {
 	uint32_t i;
 
@@ -349,8 +366,16 @@ static void report_init(struct pp_report *r, const struct pt_profile *p, uint32_
 	r->out_unit = "minimum";
 	r->file = r->build_id = NULL;
 	r->total = 0;
-	for (i = 0; i < p->nsamples; i++)
-		r->total = pt_add(r->total, abs64(p->sample_values[(size_t)i * p->ntypes + t]));
+	if (stacks) {
+		r->main = pt_profile_main_mapping_of(p, frames, nframes);
+		for (i = 0; i < pt_stacks_n(stacks); i++)
+			r->total = pt_add(r->total, abs64(pt_stacks_value(stacks, i, t)));
+	} else {
+		r->main = pt_profile_main_mapping(p);
+		for (i = 0; i < p->nsamples; i++)
+			r->total = pt_add(r->total,
+					  abs64(p->sample_values[(size_t)i * p->ntypes + t]));
+	}
 	/* pprof's total keeps the samples a -hide or -show left without a frame */
 	r->total = pt_add(r->total, abs64(p->emptied[t]));
 }
@@ -369,6 +394,17 @@ static int cmp_abs_desc(int64_t x, int64_t y)
 	return x > y ? -1 : x < y;
 }
 
+/* a node's name as pprof prints it: an empty one (a --tag-root frame of a sample
+ * without the label) is "<unknown>", as NodeInfo.NameComponents has it */
+static const char *ent_str(const struct pt_intern *st, uint32_t name, size_t *len)
+{
+	*len = pt_intern_len(st, name);
+	if (*len)
+		return pt_intern_str(st, name);
+	*len = strlen("<unknown>");
+	return "<unknown>";
+}
+
 static int pp_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct pp_sort *s = ctx;
@@ -377,14 +413,14 @@ static int pp_cmp(const void *pa, const void *pb, void *ctx)
 	int r = s->by_cum ? cmp_abs_desc(g->cum[a], g->cum[b])
 			  : cmp_abs_desc(g->flat[a], g->flat[b]);
 	const struct pt_intern *st = g->names;
+	const char *na, *nb;
 	size_t la, lb;
 
 	if (r)
 		return r;
-	la = pt_intern_len(st, g->ent_name[a]);
-	lb = pt_intern_len(st, g->ent_name[b]);
-	r = memcmp(pt_intern_str(st, g->ent_name[a]), pt_intern_str(st, g->ent_name[b]),
-		   la < lb ? la : lb);
+	na = ent_str(st, g->ent_name[a], &la);
+	nb = ent_str(st, g->ent_name[b], &lb);
+	r = memcmp(na, nb, la < lb ? la : lb);
 	if (r)
 		return r;
 	if (la != lb)
@@ -419,20 +455,24 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	uint32_t *idx, n, i, dropped = 0, orig;
 	int64_t node_cutoff, edge_cutoff, flat_sum = 0, sum = 0, min_value = 0;
 	const char *min_unit, *max_unit;
+	const uint32_t *frames = NULL;
+	uint32_t nframes = 0;
 
-	if (!pt_profile_has_stacks(p))
+	if (!pt_profile_has_stacks(p) && !o->stacks)
 		return pt_diag_error(d,
 				     "the pprof layout needs stacks, and this profile has none "
 				     "(%s)",
 				     pt_profile_no_stacks_why(p));
-	report_init(&r, p, o->type);
+	if (o->stacks)
+		frames = pt_stacks_frames(o->stacks, &nframes);
+	report_init(&r, p, o->type, o->stacks, frames, nframes);
 	/* pprof takes its total before it filters: the shares are of the whole profile */
 	if (o->filters && o->filters->whole && o->type < o->filters->ntypes) {
 		r.total = o->filters->whole[o->type];
 		r.file = o->filters->main_file;
 		r.build_id = o->filters->main_build_id;
 	}
-	graph_init(&g, p, o->type, o->gran);
+	graph_init(&g, p, o->type, o->gran, o->stacks, frames, nframes);
 	graph_build(&g, NULL);
 
 	/* nodes whose |cum| is under 0.5% of the total go, and the graph is rebuilt */
@@ -448,7 +488,9 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		kept[i] = !(node_cutoff > 0 && abs64(g.cum[i]) < node_cutoff);
 		dropped += !kept[i];
 	}
-	if (dropped)
+	/* the rebuild changes only edges (a kept vertex keeps its values): the graph
+	 * from stacks skips it when it has none */
+	if (dropped && (!g.stacks || g.edges))
 		graph_build(&g, kept);
 	idx = pp_sorted(&g, kept, o->by_cum, &n);
 	orig = n;
@@ -458,7 +500,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		for (i = 0; i < (uint32_t)o->limit; i++)
 			kept[idx[i]] = 1;
 		free(idx);
-		graph_build(&g, kept);
+		if (!g.stacks || g.edges)
+			graph_build(&g, kept);
 		idx = pp_sorted(&g, kept, o->by_cum, &n);
 	}
 	marks = graph_marks(&g, edge_cutoff);
@@ -521,6 +564,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	for (i = 0; i < n; i++) {
 		uint32_t e = idx[i];
 		struct pt_buf fv = PT_BUF_INIT, cv = PT_BUF_INIT;
+		const char *name;
+		size_t nlen;
 
 		sum = pt_add(sum, g.flat[e]);
 		pt_buf_reset(&b);
@@ -533,8 +578,8 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 		pt_buf_addf(&b, " %10s ", cv.buf);
 		pt_buf_add_pprof_pct(&b, g.cum[e], r.total);
 		pt_buf_addstr(&b, "  ");
-		pt_buf_add_printable(&b, pt_intern_str(g.names, g.ent_name[e]),
-				     pt_intern_len(g.names, g.ent_name[e]));
+		name = ent_str(g.names, g.ent_name[e], &nlen);
+		pt_buf_add_printable(&b, name, nlen);
 		pt_buf_addf(&b, "%s\n", mark_text(marks[e]));
 		fwrite(b.buf, 1, b.len, out);
 		pt_buf_release(&fv);
@@ -607,7 +652,7 @@ int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct p
 	if (!pt_profile_has_stacks(p))
 		return pt_diag_error(d, "this profile has no stacks (%s)",
 				     pt_profile_no_stacks_why(p));
-	report_init(&r, p, t);
+	report_init(&r, p, t, NULL, NULL, 0);
 	header(&b, &r);
 	fwrite(b.buf, 1, b.len, out);
 	for (row = 0; row < p->nsamples; row++) {

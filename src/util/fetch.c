@@ -77,9 +77,33 @@ static int load_curl(struct curl_api *api, void **lib, struct pt_diag *d)
 	return 0;
 }
 
+struct watch {
+	void (*wait)(void *ctx, uint64_t received);
+	void *ctx;
+};
+
+static int on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	struct watch *w = ctx;
+	(void)dltotal;
+	(void)ultotal;
+	(void)ulnow;
+	w->wait(w->ctx, dlnow > 0 ? (uint64_t)dlnow : 0);
+	return 0;
+}
+
 int pt_fetch(const char *url, uint64_t max_size, long timeout, unsigned char **data, size_t *len,
 	     struct pt_diag *d)
 {
+	return pt_fetch_watched(url, max_size, timeout, data, len, NULL, NULL, d);
+}
+
+int pt_fetch_watched(const char *url, uint64_t max_size, long timeout, unsigned char **data,
+		     size_t *len, void (*wait)(void *ctx, uint64_t received), void *ctx,
+		     struct pt_diag *d)
+{
+	struct watch w = {wait, ctx};
 	struct body body;
 	struct curl_api api;
 	void *lib;
@@ -119,6 +143,11 @@ int pt_fetch(const char *url, uint64_t max_size, long timeout, unsigned char **d
 	api.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (timeout > 0)
 		api.easy_setopt(c, CURLOPT_TIMEOUT, timeout);
+	if (wait) {
+		api.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+		api.easy_setopt(c, CURLOPT_XFERINFODATA, &w);
+		api.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	}
 	rc = api.easy_perform(c);
 	api.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (body.too_big)

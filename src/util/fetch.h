@@ -17,6 +17,11 @@ int pt_is_url(const char *s);
  * failure; d's path is the URL. */
 int pt_fetch(const char *url, uint64_t max_size, long timeout, unsigned char **data, size_t *len,
 	     struct pt_diag *d);
+/* the same, with wait(ctx, bytes received so far) called while the transfer runs,
+ * about once a second even when nothing arrives (curl's transfer-info callback) */
+int pt_fetch_watched(const char *url, uint64_t max_size, long timeout, unsigned char **data,
+		     size_t *len, void (*wait)(void *ctx, uint64_t received), void *ctx,
+		     struct pt_diag *d);
 
 /* url with "seconds=N" added to its query when it is a net/http/pprof URL
  * (/debug/pprof/) without one; malloc'd. */

@@ -110,7 +110,7 @@ static void check_fold(const uint8_t *data, size_t size, const struct pt_load_op
 }
 
 /* the heap command's path over the same bytes: the graph, DevTools' owner sizes (when
- * the input's first byte says so, else the raw ones, as --raw-sizes), the dominators,
+ * the input's first byte says so, else the raw ones, as --snapshot-sizes), the dominators,
  * the Summary, the retainers of every class and the diff of the snapshot with itself */
 /* the Ruby paths of heap: by site and generation, the input's leak verdict against
  * itself (nothing leaks), its pages in a table and drawn */
@@ -125,7 +125,7 @@ static void check_heap_ruby(const struct pt_heapgraph *g, const struct pt_heap_d
 
 	for (k = PT_HEAP_BY_SITE; k <= PT_HEAP_BY_GENERATION; k++) {
 		pt_heap_summarize_by(g, dom, (enum pt_heap_by)k, NULL, &s);
-		pt_report_heap(&s, "fuzz", -1, PT_FMT_CSV, out);
+		pt_report_heap(&s, "fuzz", -1, PT_FMT_CSV, 0, out);
 		pt_heap_summary_release(&s);
 	}
 	pt_heap_series_init(&ser);
@@ -178,9 +178,9 @@ static void check_heap(const uint8_t *data, size_t size, uint64_t max_size)
 	out = fopen("/dev/null", "w");
 	if (!out || !(re = pt_pattern_compile(".", err, sizeof(err))))
 		abort();
-	pt_report_heap(&s, "fuzz", 30, PT_FMT_TEXT, out);
-	pt_report_heap(&s, "fuzz", -1, PT_FMT_JSON, out);
-	pt_report_heap_retainers(&g, &dom, &s, re, 5, PT_FMT_TEXT, out, &d);
+	pt_report_heap(&s, "fuzz", 30, PT_FMT_TEXT, 0, out);
+	pt_report_heap(&s, "fuzz", -1, PT_FMT_JSON, 0, out);
+	pt_report_heap_retainers(&g, &dom, &s, re, 5, PT_FMT_TEXT, 0, out, &d);
 	pt_report_heap_diff(&g, &g, 30, PT_FMT_TEXT, 0, 0, &grew, out);
 	if (grew)
 		abort(); /* a snapshot never grew against itself */

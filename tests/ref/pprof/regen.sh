@@ -51,6 +51,12 @@ run cpu.pprof-top.addresses.txt       -top -addresses $n $all cpu.pb.gz
 run cpu.pprof-top.addresses.trim.txt  -top -addresses $n cpu.pb.gz
 run cpu.pprof-top.cum.addresses.txt   -top -cum -addresses $n $all cpu.pb.gz
 run cpu.pprof-top.tagfocus-alpha.txt -top $n $all -tagfocus=worker=alpha cpu.pb.gz
+# label values as frames: -tagroot, -tagleaf (a sample without the label gets <unknown>)
+run cpu.pprof-top.tagroot-worker.txt -top $n $all -tagroot=worker cpu.pb.gz
+run cpu.pprof-top.tagleaf-worker.txt -top $n $all -tagleaf=worker cpu.pb.gz
+run cpu.pprof-top.tagroot-worker.focus-alpha.txt -top $n $all -tagroot=worker -focus=alpha cpu.pb.gz
+run heap.pprof-top.tagroot-bytes.tagleaf-bytes.txt -top $n -tagroot=bytes -tagleaf=bytes heap.pb.gz
+run goroutine.pprof-top.tagleaf-worker.txt -top $n $all -tagleaf=worker goroutine.pb.gz
 run cpu.pprof-traces.txt          -traces cpu.pb.gz
 run cpu.pprof-raw.txt             -raw cpu.pb.gz
 # -nodecount cuts: fewer rows, the unit and inline marks of the rebuilt graph
