@@ -10,6 +10,20 @@
 #include "formats/cpuprofile.h"
 #include "util/xalloc.h"
 
+/* a mate (reading beside traceevents.c, whose spans are most events) interns only the
+ * names it acts on: the others are 0, as an event without a name */
+static uint32_t name_of(struct reader *r, const char *s, size_t len)
+{
+	static const char *const names[] = {"Profile", "ProfileChunk", "CpuProfile", "thread_name"};
+	const uint32_t ids[] = {r->s_profile, r->s_chunk, r->s_cpuprofile, r->s_thread_name};
+	size_t k;
+
+	for (k = 0; k < 4; k++)
+		if (strlen(names[k]) == len && !memcmp(names[k], s, len))
+			return ids[k];
+	return 0;
+}
+
 /* a value in a trace event */
 static int event_value(struct reader *r, enum key k, enum vkind vk, const char *s, size_t len)
 {
@@ -44,7 +58,7 @@ static int event_value(struct reader *r, enum key k, enum vkind vk, const char *
 		break;
 	case K_NAME:
 		if (vk == V_STRING) {
-			r->ev_name = pt_strn(r->p, s, len);
+			r->ev_name = r->mate ? name_of(r, s, len) : pt_strn(r->p, s, len);
 			return 1;
 		}
 		break;

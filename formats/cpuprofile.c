@@ -11,6 +11,7 @@
 
 #include "formats/cpuprofile.h"
 #include "formats/format.h"
+#include "formats/tracetee.h"
 #include "formats/v8json.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -733,55 +734,75 @@ static const yajl_callbacks callbacks = {
 	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
 };
 
-static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
-			   struct pt_diag *d)
+static void reader_init(struct reader *r, struct pt_profile *p, struct pt_diag *d, int lenient)
 {
-	struct reader r;
-	const struct pt_v8json_opts jo = {1, NULL, pt_chrometrace_cut_ok};
-	int ret = -1, with_time = 0;
-	size_t i, first, nunits;
-	int64_t origin = INT64_MAX, last = INT64_MIN;
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->j.d = d;
+	r->lenient = lenient;
+	pt_map_init(&r->unit_index);
+	PT_ALLOC_GROW(r->units, 1, r->units_alloc);
+	pt_cpuprofile_unit_init(&r->units[0]);
+	r->nunits = 1;
+	r->cur = &r->units[0];
+	pt_cpuprofile_unit_init(&r->chunk);
+	r->s_profile = pt_str(p, "Profile");
+	r->s_chunk = pt_str(p, "ProfileChunk");
+	r->s_cpuprofile = pt_str(p, "CpuProfile");
+	r->s_thread_name = pt_str(p, "thread_name");
+	r->s_anon = pt_str(p, "(anonymous)");
+}
 
-	(void)o;
-	memset(&r, 0, sizeof(r));
-	r.p = p;
-	r.j.d = d;
-	r.lenient = o->lenient;
-	p->format = "cpuprofile";
-	pt_map_init(&r.unit_index);
-	PT_ALLOC_GROW(r.units, 1, r.units_alloc);
-	pt_cpuprofile_unit_init(&r.units[0]);
-	r.nunits = 1;
-	r.cur = &r.units[0];
-	pt_cpuprofile_unit_init(&r.chunk);
-	r.s_profile = pt_str(p, "Profile");
-	r.s_chunk = pt_str(p, "ProfileChunk");
-	r.s_cpuprofile = pt_str(p, "CpuProfile");
-	r.s_thread_name = pt_str(p, "thread_name");
-	r.s_anon = pt_str(p, "(anonymous)");
-	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
-	if (pt_v8json_parse(&r.j, &callbacks, &r, in, &jo) < 0)
-		goto out;
+static void reader_release(struct reader *r, int mate)
+{
+	size_t i;
 
-	/* which units hold profiles */
-	first = r.is_trace ? 1 : 0;
-	nunits = r.nunits;
-	if (first == nunits) {
-		pt_diag_error_at(d, r.j.end_off, "no Profile or ProfileChunk events in the trace");
-		goto out;
-	}
-	if (!r.is_trace && !r.units[0].nnodes) {
-		pt_diag_error_at(d, r.j.end_off, "not a V8 CPU profile: no 'nodes' or 'head'");
-		goto out;
-	}
+	if (!mate) /* a mate's handle is its host's */
+		pt_v8json_release(&r->j);
+	for (i = 0; i < r->nunits; i++)
+		pt_cpuprofile_unit_release(&r->units[i]);
+	free(r->units);
+	pt_cpuprofile_unit_release(&r->chunk);
+	free(r->stack);
+	free(r->threads);
+	pt_map_release(&r->unit_index);
+}
+
+/* the earliest start of units first.. (microseconds), INT64_MAX for none */
+static int64_t units_origin(const struct reader *r, size_t first)
+{
+	int64_t origin = INT64_MAX;
+	size_t i;
+
+	for (i = first; i < r->nunits; i++)
+		if (pt_cpuprofile_unit_start_us(&r->units[i]) < origin)
+			origin = pt_cpuprofile_unit_start_us(&r->units[i]);
+	return origin;
+}
+
+/* the profiles read into r->p: their types, then each unit's tree, timed from origin
+ * (microseconds; INT64_MAX: the units' earliest start) */
+static int build_units(struct reader *r, int64_t origin)
+{
+	struct pt_profile *p = r->p;
+	int with_time = 0;
+	size_t i, first = r->is_trace ? 1 : 0, nunits = r->nunits;
+	int64_t last = INT64_MIN;
+
+	if (first == nunits)
+		return pt_diag_error_at(r->j.d, r->j.end_off,
+					"no Profile or ProfileChunk events in the trace");
+	if (!r->is_trace && !r->units[0].nnodes)
+		return pt_diag_error_at(r->j.d, r->j.end_off,
+					"not a V8 CPU profile: no 'nodes' or 'head'");
 	pt_profile_add_type(p, "samples", "count");
 	for (i = first; i < nunits; i++) {
-		struct unit *u = &r.units[i];
+		struct unit *u = &r->units[i];
 		if (u->has_samples && (u->has_deltas || u->has_timestamps))
 			with_time = 1;
-		if (pt_cpuprofile_unit_start_us(u) < origin)
-			origin = pt_cpuprofile_unit_start_us(u);
 	}
+	if (origin == INT64_MAX)
+		origin = units_origin(r, first);
 	if (with_time) { /* time is what DevTools shows: the default when deltas give it */
 		pt_profile_add_type(p, "wall", "microseconds");
 		p->default_type = 1;
@@ -791,7 +812,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		 * for its lines; a row per node or line node hit */
 		size_t nodes = 1, rows = 0;
 		for (i = first; i < nunits; i++) {
-			const struct unit *u = &r.units[i];
+			const struct unit *u = &r->units[i];
 			size_t made = u->nnodes + u->nticks;
 			nodes += made;
 			rows += u->has_samples && u->nsamples < made ? u->nsamples : made;
@@ -799,16 +820,16 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 		pt_profile_reserve(p, nodes, rows);
 	}
 	for (i = first; i < nunits; i++) {
-		struct unit *u = &r.units[i];
+		struct unit *u = &r->units[i];
 		uint32_t labels = 0;
-		if (r.is_trace && pt_chrometrace_lost(&r, u))
+		if (r->is_trace && pt_chrometrace_lost(r, u))
 			continue;
-		if (r.is_trace)
-			labels = pt_chrometrace_labels(&r, u);
-		if (pt_cpuprofile_build_unit(&r, u, with_time, origin, labels, &last) < 0) {
-			if (r.is_trace)
-				pt_chrometrace_which(&r, u);
-			goto out;
+		if (r->is_trace)
+			labels = pt_chrometrace_labels(r, u);
+		if (pt_cpuprofile_build_unit(r, u, with_time, origin, labels, &last) < 0) {
+			if (r->is_trace)
+				pt_chrometrace_which(r, u);
+			return -1;
 		}
 		if (u->end != NO_VALUE) {
 			int64_t e = u->legacy ? legacy_us(u->end) : u->end / 1000;
@@ -819,17 +840,131 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	/* duration: from the earliest start to the latest sample or endTime */
 	if (last != INT64_MIN && last > origin)
 		p->duration_nanos = sat_mul1000(pt_sub(last, origin));
-	ret = 0;
+	return 0;
+}
+
+/* A trace's spans (B/E/X events), read by the tee's mate, join the CPU samples as a
+ * type of their own, both timed from the earlier start. */
+static int build_mixed(struct reader *r, struct pt_spans *spans)
+{
+	int64_t sorigin, origin = units_origin(r, 1);
+
+	if (!spans || !pt_spans_any(spans, &sorigin) || r->nunits <= 1)
+		return build_units(r, INT64_MAX);
+	sorigin = sorigin >= 0 ? sorigin / 1000 : -((-(sorigin + 1)) / 1000) - 1;
+	if (sorigin < origin)
+		origin = sorigin;
+	if (build_units(r, origin) < 0)
+		return -1;
+	if (pt_spans_build(spans, sat_mul1000(origin)) < 0)
+		return -1;
+	pt_profile_graft(r->p, pt_spans_profile(spans));
+	return 0;
+}
+
+/* the cut_ok of a parse through the tee: the host's */
+static int tee_cut_ok(void *ctx)
+{
+	return pt_chrometrace_cut_ok(((struct pt_tracetee *)ctx)->host.ctx);
+}
+
+static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
+			   struct pt_diag *d)
+{
+	struct reader r;
+	const struct pt_v8json_opts jo = {1, NULL, pt_chrometrace_cut_ok};
+	const struct pt_v8json_opts tjo = {1, NULL, tee_cut_ok};
+	struct pt_tracetee tee;
+	struct pt_spans *spans = NULL;
+	const unsigned char *head;
+	size_t hlen;
+	int ret = -1;
+
+	reader_init(&r, p, d, o->lenient);
+	p->format = "cpuprofile";
+	/* a trace: one parse, the spans' half reading the event array beside this one */
+	head = pt_input_peek(in, 4096, &hlen);
+	if (head && pt_tracetee_may_be_trace(head, hlen)) {
+		memset(&tee, 0, sizeof(tee));
+		tee.host.cb = &callbacks;
+		tee.host.ctx = &r;
+		tee.host.h = &r.j.h;
+		tee.host.chunk_off = &r.j.chunk_off;
+		tee.host.failed = &r.j.failed;
+		spans = pt_spans_new(d, p->keep_timeline);
+		pt_spans_half(spans, &tee.mate);
+	}
+	/* strings are bytes: names keep them, writers that need UTF-8 make it (text.h) */
+	if (spans ? pt_v8json_parse(&r.j, &pt_tracetee_callbacks, &tee, in, &tjo) < 0
+		  : pt_v8json_parse(&r.j, &callbacks, &r, in, &jo) < 0)
+		goto out;
+	ret = build_mixed(&r, spans);
 out:
-	pt_v8json_release(&r.j);
-	for (i = 0; i < r.nunits; i++)
-		pt_cpuprofile_unit_release(&r.units[i]);
-	free(r.units);
-	pt_cpuprofile_unit_release(&r.chunk);
-	free(r.stack);
-	free(r.threads);
-	pt_map_release(&r.unit_index);
+	pt_spans_free(spans);
+	reader_release(&r, 0);
 	return ret;
+}
+
+/* ---- the CPU samples' half of a trace that traceevents.c reads (tracetee.h) ---- */
+
+struct pt_cpu_mate {
+	struct reader r;
+	struct pt_profile p;
+};
+
+static void mate_enter(void *ctx)
+{
+	struct reader *r = ctx;
+
+	r->is_trace = 1;
+	r->j.top_seen = 1;
+	pt_cpuprofile_push(r, C_EVENTS, 0, 0);
+}
+
+struct pt_cpu_mate *pt_cpu_mate_new(struct pt_diag *d, int keep_timeline, int lenient)
+{
+	struct pt_cpu_mate *c = pt_xmalloc(sizeof(*c));
+
+	pt_profile_init(&c->p);
+	c->p.keep_timeline = keep_timeline;
+	reader_init(&c->r, &c->p, d, lenient);
+	c->r.mate = 1;
+	return c;
+}
+
+void pt_cpu_mate_half(struct pt_cpu_mate *c, struct pt_trace_half *h)
+{
+	h->cb = &callbacks;
+	h->ctx = &c->r;
+	h->enter = mate_enter;
+	h->h = &c->r.j.h;
+	h->chunk_off = &c->r.j.chunk_off;
+	h->failed = &c->r.j.failed;
+}
+
+int pt_cpu_mate_any(const struct pt_cpu_mate *c, int64_t *origin)
+{
+	*origin = units_origin(&c->r, 1);
+	return c->r.is_trace && c->r.nunits > 1;
+}
+
+int pt_cpu_mate_build(struct pt_cpu_mate *c, int64_t origin)
+{
+	return build_units(&c->r, origin);
+}
+
+const struct pt_profile *pt_cpu_mate_profile(const struct pt_cpu_mate *c)
+{
+	return &c->p;
+}
+
+void pt_cpu_mate_free(struct pt_cpu_mate *c)
+{
+	if (!c)
+		return;
+	reader_release(&c->r, 1);
+	pt_profile_release(&c->p);
+	free(c);
 }
 
 /* s (after an object's '{') opens with key k whose value is an array */

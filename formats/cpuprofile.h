@@ -132,6 +132,7 @@ struct reader {
 	struct pt_v8json j;
 	struct pt_profile *p;
 	int lenient; /* --lenient: read past references to missing nodes */
+	int mate;    /* the CPU half of a trace traceevents.c reads (tracetee.h) */
 
 	struct level *stack;
 	size_t depth, stack_alloc;

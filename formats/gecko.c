@@ -64,6 +64,7 @@ struct table {
 	struct col c[MAXCOL];
 	int64_t pos[MAXCOL]; /* place in a data row, -1 if not in the schema */
 	size_t nrows;	     /* rows read from "data" */
+	unsigned seen;	     /* columns met (a deferred samples table stores none) */
 	int wtype;	     /* samples: enum wtype */
 };
 
@@ -166,6 +167,16 @@ struct reader {
 	struct table shared[T_NKINDS];
 	struct strs shared_strings;
 	uint32_t types[W_NTYPES]; /* sample type per weight type, NONE until used */
+	/* Two passes (an input that can be read again, no timeline kept): the first
+	 * (defer) reads all but the samples, the second (pass2) only the samples, each
+	 * added as it is read (a row at a time; a thread's columns at its table's end),
+	 * so memory follows the distinct stacks, not the samples. */
+	int defer, pass2;
+	size_t doc_next, thread_next; /* pass2: the next doc and thread met again */
+	struct table *run_table;      /* pass2: the samples table being read */
+	size_t run_ti;		      /* its thread's index */
+	int run_on;		      /* run has begun */
+	struct run *run;
 };
 
 static uint64_t here(const struct parse *ps)
@@ -264,6 +275,10 @@ static int push(struct parse *ps, enum ctx c, uint32_t idx)
 static int new_doc(struct parse *ps)
 {
 	struct reader *r = ps->r;
+	if (r->pass2) /* the same docs again, in the same order */
+		return r->doc_next < r->ndocs
+			       ? push(ps, C_DOC, (uint32_t)r->doc_next++)
+			       : fail_at(r, here(ps), "the input changed between reads");
 	if (r->ndocs >= UINT32_MAX - 1)
 		return fail_at(r, here(ps), "too many profiles");
 	PT_ALLOC_GROW(r->docs, r->ndocs + 1, r->docs_alloc);
@@ -275,6 +290,10 @@ static int new_thread(struct parse *ps, uint32_t doc)
 {
 	struct reader *r = ps->r;
 	struct gthread *t;
+	if (r->pass2)
+		return r->thread_next < r->nthreads
+			       ? push(ps, C_THREAD, (uint32_t)r->thread_next++)
+			       : fail_at(r, here(ps), "the input changed between reads");
 	if (r->nthreads >= UINT32_MAX - 1)
 		return fail_at(r, here(ps), "too many threads");
 	t = pt_xcalloc(1, sizeof(*t));
@@ -334,6 +353,8 @@ static int on_doc_key(struct parse *ps, struct level *l, enum key k, enum vkind 
 	struct reader *r = ps->r;
 	switch (k) {
 	case K_META:
+		if (r->pass2) /* read in the first pass */
+			return (ps->skip = vk == V_MAP || vk == V_ARRAY, 1);
 		return vk == V_MAP ? push(ps, C_META, l->idx) : (ps->skip = vk == V_ARRAY, 1);
 	case K_THREADS:
 		if (vk != V_ARRAY)
@@ -454,6 +475,23 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 	struct gthread *t = r->threads[l->idx];
 	double v;
 
+	if (r->pass2 && (k == K_TABLE || k == K_STRINGS)) {
+		/* read again: the samples table only (it was checked in the first pass) */
+		if (k == K_TABLE && ps->key_kind == T_SAMPLES && vk == V_MAP) {
+			struct table *smp = &t->t[T_SAMPLES];
+			int w = smp->wtype;
+			table_open(smp, here(ps) - 1);
+			smp->wtype = w; /* the first pass saw all of the table */
+			r->run_table = smp;
+			r->run_ti = l->idx;
+			if (!push(ps, C_TABLE, T_SAMPLES))
+				return 0;
+			top(ps)->t = smp;
+			return 1;
+		}
+		ps->skip = vk == V_MAP || vk == V_ARRAY;
+		return 1;
+	}
 	switch (k) {
 	case K_TABLE:
 		return open_table(ps, &t->t[ps->key_kind], ps->key_kind, vk);
@@ -568,9 +606,10 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 			return fail_at(r, here(ps), "'%s' column '%s' is %s, not an array",
 				       table_name[kind], columns[kind][ps->key_col],
 				       vkind_name(vk));
-		if (t->c[ps->key_col].n)
+		if (t->c[ps->key_col].n || (t->seen & 1u << ps->key_col))
 			return fail_at(r, here(ps), "a second '%s' column '%s'", table_name[kind],
 				       columns[kind][ps->key_col]);
+		t->seen |= 1u << ps->key_col;
 		if (!push(ps, C_COLUMN, (uint32_t)kind))
 			return 0;
 		top(ps)->t = t;
@@ -581,6 +620,13 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 			ps->skip = 1;
 		return 1;
 	}
+}
+
+/* the first of two passes keeps no cell of a samples table (l: a level in one) */
+static int deferred(const struct reader *r, const struct level *l)
+{
+	return r->defer && !r->pass2 && l->t &&
+	       (l->ctx == C_ROW ? l->col : (int)l->idx) == T_SAMPLES;
 }
 
 static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
@@ -624,6 +670,10 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	case C_THREAD:
 		return on_thread_key(ps, l, k, vk, s, len);
 	case C_SHARED:
+		if (r->pass2) {
+			ps->skip = vk == V_MAP || vk == V_ARRAY;
+			return 1;
+		}
 		if (k == K_TABLE)
 			return open_table(ps, &r->shared[ps->key_kind], ps->key_kind, vk);
 		if (k == K_STRINGS)
@@ -652,7 +702,7 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 		if (vk != V_ARRAY)
 			return fail_at(r, here(ps), "a row of '%s' is %s, not an array",
 				       table_name[l->idx], vkind_name(vk));
-		for (c = 0; c < MAXCOL && columns[l->idx][c]; c++)
+		for (c = 0; c < MAXCOL && columns[l->idx][c] && !deferred(r, l); c++)
 			if (t->pos[c] >= 0)
 				col_add(&t->c[c], NAN);
 		t->nrows++;
@@ -676,13 +726,15 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 		}
 		if (!cell_value(ps, vk, s, len, &v, columns[kind][c]))
 			return 0;
-		t->c[c].v[t->c[c].n - 1] = v;
+		if (!deferred(r, l))
+			t->c[c].v[t->c[c].n - 1] = v;
 		return 1;
 	}
 	case C_COLUMN:
 		if (!cell_value(ps, vk, s, len, &v, columns[l->idx][l->col]))
 			return 0;
-		col_add(&l->t->c[l->col], v);
+		if (!deferred(r, l))
+			col_add(&l->t->c[l->col], v);
 		return 1;
 	case C_STRINGS:
 		if (vk != V_STRING)
@@ -788,13 +840,27 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	return 1;
 }
 
+static int pass2_row(struct reader *r);
+static int pass2_table_end(struct reader *r);
+
 static int cb_end(void *ctx)
 {
 	struct parse *ps = ctx;
-	if (ps->skip)
+	const struct level *l;
+
+	if (ps->skip) {
 		ps->skip--;
-	else if (ps->depth)
-		ps->depth--;
+		return 1;
+	}
+	if (!ps->depth)
+		return 1;
+	l = &ps->stack[--ps->depth];
+	if (ps->r->pass2 && l->t && l->t == ps->r->run_table) {
+		if (l->ctx == C_ROW)
+			return pass2_row(ps->r);
+		if (l->ctx == C_TABLE)
+			return pass2_table_end(ps->r);
+	}
 	return 1;
 }
 
@@ -1250,88 +1316,115 @@ static int find_state(const struct track *t, double time)
 	return -1;
 }
 
-static int build_thread(struct reader *r, struct gthread *t, size_t ti)
-{
-	struct pt_profile *p = r->p;
+/* one thread's samples being added to the profile, in order, one at a time: from its
+ * stored columns (build_thread) or, in the second pass, as the rows are read */
+struct run {
 	struct tb b;
-	const struct table *smp = &t->t[T_SAMPLES];
 	struct track tr[2];
 	struct pt_label base[6];
-	uint32_t nbase = 0, type;
+	uint32_t nbase, type;
 	uint32_t lcache[NSTATES + 1][NSTATES + 1];
-	size_t i, n;
-	double time = 0, origin = 0;
-	int has_weight, has_time, has_deltas, ret = -1;
-	int64_t *vals = NULL;
+	const struct table *smp;
+	size_t i; /* the next sample's index */
+	double time, origin;
+	int has_weight, has_time, has_deltas;
+	int64_t *vals;
 	char tname[40];
+};
 
-	memset(&b, 0, sizeof(b));
-	memset(tr, 0, sizeof(tr));
-	b.r = r;
-	b.t = t;
-	if (t->name)
-		b.tname = pt_s(p, t->name);
-	else {
-		snprintf(tname, sizeof(tname), "#%zu", ti);
-		b.tname = tname;
-	}
-#define PICK(k) (t->t[k].present ? &t->t[k] : r->shared[k].present ? &r->shared[k] : NULL)
-	b.stack = PICK(T_STACK);
-	b.frame = PICK(T_FRAME);
-	b.func = PICK(T_FUNC);
-	b.res = PICK(T_RES);
-	b.sources = PICK(T_SOURCES);
-#undef PICK
-	b.str = t->strings.present	    ? &t->strings
-		: r->shared_strings.present ? &r->shared_strings
-					    : NULL;
-	n = table_len(smp);
-	if (!smp->present || !n) {
-		ret = 0;
-		goto out;
-	}
-	if (!b.stack || !b.frame)
-		return tb_error(&b, t->off, "samples but no %s",
-				b.stack ? "frameTable" : "stackTable");
-	b.processed = b.frame->c[F_FUNC].n > 0 || (b.frame->pos[F_FUNC] >= 0);
-	if (b.processed && !b.func)
-		return tb_error(&b, t->off, "frames name functions but there is no funcTable");
-	b.nstacks = table_len(b.stack);
-	b.nframes = table_len(b.frame);
-	b.nfuncs = b.func ? table_len(b.func) : 0;
-	if (tb_stacks(&b) < 0)
-		goto out;
-	tb_markers(&b, tr);
-	memset(lcache, 0xff, sizeof(lcache));
+static void run_end(struct run *u)
+{
+	free(u->vals);
+	free(u->tr[0].v);
+	free(u->tr[1].v);
+	free(u->b.sprefix);
+	free(u->b.sframe);
+	free(u->b.snode);
+	free(u->b.scratch);
+	free(u->b.fid);
+	free(u->b.locs);
+	memset(u, 0, sizeof(*u));
+}
 
-	type = r->types[smp->wtype];
-	if (type == NONE) {
-		type = pt_profile_add_type(p, wtype_type[smp->wtype][0], wtype_type[smp->wtype][1]);
-		if (type == UINT32_MAX) {
-			pt_diag_error_at(r->d, smp->off, "too many sample types");
-			goto out;
-		}
-		r->types[smp->wtype] = type;
-	}
-	vals = pt_xcalloc(PT_MAX_TYPES, sizeof(int64_t));
-
-	memset(base, 0, sizeof(base));
+/* the labels every sample of thread t carries */
+static void run_base(struct run *u, struct pt_profile *p, const struct gthread *t)
+{
+	memset(u->base, 0, sizeof(u->base));
 	if (t->has_pid) {
-		base[nbase].key = pt_str(p, PT_LABEL_PID);
-		base[nbase++].num = t->pid;
+		u->base[u->nbase].key = pt_str(p, PT_LABEL_PID);
+		u->base[u->nbase++].num = t->pid;
 	}
 	if (t->has_tid) {
-		base[nbase].key = pt_str(p, PT_LABEL_TID);
-		base[nbase++].num = t->tid;
+		u->base[u->nbase].key = pt_str(p, PT_LABEL_TID);
+		u->base[u->nbase++].num = t->tid;
 	}
 	if (t->name) {
-		base[nbase].key = pt_str(p, PT_LABEL_THREAD);
-		base[nbase++].str = t->name;
+		u->base[u->nbase].key = pt_str(p, PT_LABEL_THREAD);
+		u->base[u->nbase++].str = t->name;
 	}
 	if (t->process_name) {
-		base[nbase].key = pt_str(p, "process");
-		base[nbase++].str = t->process_name;
+		u->base[u->nbase].key = pt_str(p, "process");
+		u->base[u->nbase++].str = t->process_name;
 	}
+}
+
+/* Start thread t's samples (table smp, whose layout says which columns it has):
+ * 0, or -1 with the error in r->d (u is then ended). */
+static int run_begin(struct reader *r, struct gthread *t, size_t ti, const struct table *smp,
+		     struct run *u)
+{
+	struct pt_profile *p = r->p;
+	struct tb *b = &u->b;
+
+	memset(u, 0, sizeof(*u));
+	b->r = r;
+	b->t = t;
+	u->smp = smp;
+	if (t->name)
+		b->tname = pt_s(p, t->name);
+	else {
+		snprintf(u->tname, sizeof(u->tname), "#%zu", ti);
+		b->tname = u->tname;
+	}
+#define PICK(k) (t->t[k].present ? &t->t[k] : r->shared[k].present ? &r->shared[k] : NULL)
+	b->stack = PICK(T_STACK);
+	b->frame = PICK(T_FRAME);
+	b->func = PICK(T_FUNC);
+	b->res = PICK(T_RES);
+	b->sources = PICK(T_SOURCES);
+#undef PICK
+	b->str = t->strings.present	     ? &t->strings
+		 : r->shared_strings.present ? &r->shared_strings
+					     : NULL;
+	if (!b->stack || !b->frame)
+		return tb_error(b, t->off, "samples but no %s",
+				b->stack ? "frameTable" : "stackTable");
+	b->processed = b->frame->c[F_FUNC].n > 0 || (b->frame->pos[F_FUNC] >= 0);
+	if (b->processed && !b->func)
+		return tb_error(b, t->off, "frames name functions but there is no funcTable");
+	b->nstacks = table_len(b->stack);
+	b->nframes = table_len(b->frame);
+	b->nfuncs = b->func ? table_len(b->func) : 0;
+	if (tb_stacks(b) < 0) {
+		run_end(u);
+		return -1;
+	}
+	tb_markers(b, u->tr);
+	memset(u->lcache, 0xff, sizeof(u->lcache));
+
+	u->type = r->types[smp->wtype];
+	if (u->type == NONE) {
+		u->type = pt_profile_add_type(p, wtype_type[smp->wtype][0],
+					      wtype_type[smp->wtype][1]);
+		if (u->type == UINT32_MAX) {
+			pt_diag_error_at(r->d, smp->off, "too many sample types");
+			run_end(u);
+			return -1;
+		}
+		r->types[smp->wtype] = u->type;
+	}
+	u->vals = pt_xcalloc(PT_MAX_TYPES, sizeof(int64_t));
+	run_base(u, p, t);
 	{
 		const struct doc *d0 = NULL, *dt = &r->docs[t->doc];
 		size_t k;
@@ -1339,78 +1432,164 @@ static int build_thread(struct reader *r, struct gthread *t, size_t ti)
 			if (r->docs[k].has_start)
 				d0 = &r->docs[k];
 		if (d0 && dt->has_start)
-			origin = dt->start - d0->start;
+			u->origin = dt->start - d0->start;
 	}
-	has_weight = smp->c[S_WEIGHT].n > 0;
-	has_time = smp->c[S_TIME].n > 0;
-	has_deltas = !has_time && smp->c[S_DELTAS].n > 0;
-	for (i = 0; i < n; i++) {
-		uint32_t s, node, labels;
-		double sv = cell(smp, S_STACK, i), w = 1;
-		int st[2], rc;
-		int64_t ns = 0;
+	/* the columns the samples have (a stored column, or one the rows' schema names) */
+	u->has_weight = smp->c[S_WEIGHT].n > 0 || (smp->has_schema && smp->pos[S_WEIGHT] >= 0);
+	u->has_time = smp->c[S_TIME].n > 0 || (smp->has_schema && smp->pos[S_TIME] >= 0);
+	u->has_deltas = !u->has_time &&
+			(smp->c[S_DELTAS].n > 0 || (smp->has_schema && smp->pos[S_DELTAS] >= 0));
+	return 0;
+}
 
-		if (has_time)
-			time = cell(smp, S_TIME, i);
-		else if (has_deltas && !isnan(cell(smp, S_DELTAS, i)))
-			time += cell(smp, S_DELTAS, i);
-		rc = as_index(sv, b.nstacks, &s);
-		if (rc == -1) /* a sample without a stack: the Firefox Profiler leaves it out */
-			continue;
-		if (rc < 0) {
-			char v[40];
-			fmt_cell(v, sizeof(v), sv);
-			tb_error(&b, smp->off,
-				 "sample %zu: stack %s out of range (stackTable has %zu)", i, v,
-				 b.nstacks);
-			goto out;
-		}
-		if (has_weight && !isnan(cell(smp, S_WEIGHT, i)))
-			w = cell(smp, S_WEIGHT, i);
-		if (smp->wtype == W_TRACING_MS)
-			w *= 1e6;
-		if (w != floor(w) || fabs(w) > 9e18) {
-			tb_error(&b, smp->off, "sample %zu: weight %.17g is not a whole number%s",
-				 i, cell(smp, S_WEIGHT, i),
-				 smp->wtype == W_TRACING_MS ? " of nanoseconds" : "");
-			goto out;
-		}
-		if (tb_node(&b, s, &node) < 0)
-			goto out;
-		st[0] = isnan(time) ? -1 : find_state(&tr[0], time);
-		st[1] = isnan(time) ? -1 : find_state(&tr[1], time);
-		labels = lcache[st[0] + 1][st[1] + 1];
-		if (labels == NONE) {
-			struct pt_label lab[8];
-			uint32_t nl = nbase, k;
-			memcpy(lab, base, sizeof(base));
-			for (k = 0; k < 2; k++)
-				if (st[k] >= 0) {
-					memset(&lab[nl], 0, sizeof(lab[nl]));
-					lab[nl].key = pt_str(p, states[st[k]].key);
-					lab[nl++].str = pt_str(p, states[st[k]].value);
-				}
-			labels = lcache[st[0] + 1][st[1] + 1] = pt_profile_labelset(p, lab, nl);
-		}
-		if (!isnan(time)) {
-			double x = (time + origin) * 1e6;
-			ns = fabs(x) < 9e18 ? (int64_t)llround(x) : 0;
-		}
-		memset(vals, 0, PT_MAX_TYPES * sizeof(int64_t));
-		vals[type] = (int64_t)w;
-		pt_profile_add_sample(p, node, labels, vals, ns);
+/* the labels of a sample at time `time` */
+static uint32_t run_labels(struct run *u, double time)
+{
+	struct pt_profile *p = u->b.r->p;
+	int st[2];
+	uint32_t *labels;
+
+	st[0] = isnan(time) ? -1 : find_state(&u->tr[0], time);
+	st[1] = isnan(time) ? -1 : find_state(&u->tr[1], time);
+	labels = &u->lcache[st[0] + 1][st[1] + 1];
+	if (*labels == NONE) {
+		struct pt_label lab[8];
+		uint32_t nl = u->nbase, k;
+		memcpy(lab, u->base, sizeof(u->base));
+		for (k = 0; k < 2; k++)
+			if (st[k] >= 0) {
+				memset(&lab[nl], 0, sizeof(lab[nl]));
+				lab[nl].key = pt_str(p, states[st[k]].key);
+				lab[nl++].str = pt_str(p, states[st[k]].value);
+			}
+		*labels = pt_profile_labelset(p, lab, nl);
 	}
-	ret = 0;
-out:
-	free(vals);
-	free(tr[0].v);
-	free(tr[1].v);
-	free(b.sprefix);
-	free(b.sframe);
-	free(b.snode);
-	free(b.scratch);
-	free(b.fid);
-	free(b.locs);
+	return *labels;
+}
+
+/* the next sample: its stack, time, time delta and weight cells (NaN: none): 0 or -1
+ * with the error in r->d */
+static int run_sample(struct run *u, double sv, double tm, double dt, double wt)
+{
+	struct tb *b = &u->b;
+	const struct table *smp = u->smp;
+	size_t i = u->i++;
+	uint32_t s, node, labels;
+	double w = 1;
+	int64_t ns = 0;
+	int rc;
+
+	if (u->has_time)
+		u->time = tm;
+	else if (u->has_deltas && !isnan(dt))
+		u->time += dt;
+	rc = as_index(sv, b->nstacks, &s);
+	if (rc == -1) /* a sample without a stack: the Firefox Profiler leaves it out */
+		return 0;
+	if (rc < 0) {
+		char v[40];
+		fmt_cell(v, sizeof(v), sv);
+		return tb_error(b, smp->off,
+				"sample %zu: stack %s out of range (stackTable has %zu)", i, v,
+				b->nstacks);
+	}
+	if (u->has_weight && !isnan(wt))
+		w = wt;
+	if (smp->wtype == W_TRACING_MS)
+		w *= 1e6;
+	if (w != floor(w) || fabs(w) > 9e18)
+		return tb_error(b, smp->off, "sample %zu: weight %.17g is not a whole number%s", i,
+				wt, smp->wtype == W_TRACING_MS ? " of nanoseconds" : "");
+	if (tb_node(b, s, &node) < 0)
+		return -1;
+	labels = run_labels(u, u->time);
+	if (!isnan(u->time)) {
+		double x = (u->time + u->origin) * 1e6;
+		ns = fabs(x) < 9e18 ? (int64_t)llround(x) : 0;
+	}
+	memset(u->vals, 0, PT_MAX_TYPES * sizeof(int64_t));
+	u->vals[u->type] = (int64_t)w;
+	pt_profile_add_sample(b->r->p, node, labels, u->vals, ns);
+	return 0;
+}
+
+/* the samples of a table's stored columns, from row `from` on */
+static int run_columns(struct run *u, size_t from)
+{
+	const struct table *smp = u->smp;
+	size_t i, n = table_len(smp);
+
+	for (i = from; i < n; i++)
+		if (run_sample(u, cell(smp, S_STACK, i), cell(smp, S_TIME, i),
+			       cell(smp, S_DELTAS, i), cell(smp, S_WEIGHT, i)) < 0)
+			return -1;
+	return 0;
+}
+
+static int build_thread(struct reader *r, struct gthread *t, size_t ti)
+{
+	const struct table *smp = &t->t[T_SAMPLES];
+	struct run u;
+	int ret;
+
+	if (!smp->present || !table_len(smp))
+		return 0;
+	if (run_begin(r, t, ti, smp, &u) < 0)
+		return -1;
+	ret = run_columns(&u, 0);
+	run_end(&u);
+	return ret;
+}
+
+/* ---- the second pass: samples added as they are read ---- */
+
+/* the run of the samples table being read, begun at its first sample */
+static int pass2_begin(struct reader *r)
+{
+	if (r->run_on)
+		return 0;
+	if (run_begin(r, r->threads[r->run_ti], r->run_ti, r->run_table, r->run) < 0)
+		return -1;
+	r->run_on = 1;
+	return 0;
+}
+
+/* a row of a raw samples table has ended: its sample goes in, its cells go */
+static int pass2_row(struct reader *r)
+{
+	struct table *t = r->run_table;
+	int c;
+
+	if (!table_len(t))
+		return 1;
+	if (pass2_begin(r) < 0 || run_columns(r->run, table_len(t) - 1) < 0) {
+		r->failed = 1;
+		return 0;
+	}
+	for (c = 0; c < MAXCOL; c++)
+		t->c[c].n = 0;
+	return 1;
+}
+
+/* the samples table has ended: a processed one's columns go in now */
+static int pass2_table_end(struct reader *r)
+{
+	struct table *t = r->run_table;
+	int ret = 1;
+	size_t k;
+
+	if (table_len(t) && (pass2_begin(r) < 0 || run_columns(r->run, 0) < 0)) {
+		r->failed = 1;
+		ret = 0;
+	}
+	if (r->run_on)
+		run_end(r->run);
+	r->run_on = 0;
+	r->run_table = NULL;
+	for (k = 0; k < MAXCOL; k++) {
+		free(t->c[k].v);
+		memset(&t->c[k], 0, sizeof(t->c[k]));
+	}
 	return ret;
 }
 
@@ -1419,14 +1598,19 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 {
 	struct reader r;
 	struct parse ps;
+	struct run run;
 	int st, cut, ret = -1;
 	uint64_t end_off;
 	size_t i, k;
 
 	memset(&r, 0, sizeof(r));
+	memset(&run, 0, sizeof(run));
 	r.p = p;
 	r.d = d;
 	r.o = o;
+	r.run = &run;
+	/* a timeline grows with the samples anyway: one pass then */
+	r.defer = !o->keep_timeline && pt_input_can_rewind(in);
 	for (k = 0; k < W_NTYPES; k++)
 		r.types[k] = NONE;
 	p->format = "gecko";
@@ -1453,13 +1637,27 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 				p->time_nanos = (int64_t)llround(ns);
 			break;
 		}
-	for (i = 0; i < r.nthreads; i++)
+	if (r.defer) {
+		if (pt_input_rewind(in) < 0)
+			goto out;
+		parse_release(&ps);
+		parse_init(&ps, &r);
+		r.pass2 = 1;
+		st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
+		if (st < 0)
+			goto out;
+		if (pt_json_result(ps.h, d, st, cut, r.failed, pt_input_tell(in), here(&ps)) < 0)
+			goto out;
+	}
+	for (i = 0; i < r.nthreads && !r.defer; i++)
 		if (build_thread(&r, r.threads[i], i) < 0)
 			goto out;
 	if (!p->ntypes)
 		pt_profile_add_type(p, "samples", "count");
 	ret = 0;
 out:
+	if (r.run_on)
+		run_end(&run);
 	parse_release(&ps);
 	for (i = 0; i < r.nthreads; i++) {
 		for (k = 0; k < T_NKINDS; k++)

@@ -1,7 +1,8 @@
 /* traceevents.c: Chrome's Trace Event Format with durations (B/E pairs, X complete
  * events, M thread and process names), as node --trace-events-enabled, clang
  * -ftime-trace and DevTools write it: a call tree per thread weighted by time. Read only;
- * see formats/traceevents.md. Traces of V8 CPU samples are cpuprofile.c's. */
+ * see formats/traceevents.md. A trace's V8 CPU samples (Profile events) are cpuprofile.c's:
+ * each reader reads the other's half of a trace through the tee (tracetee.h). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "formats/tracetee.h"
 #include "util/arena.h"
 #include "util/intern.h"
 #include "util/json.h"
@@ -107,6 +109,7 @@ struct cur {
 	uint32_t name, arg_name, detail;
 	uint32_t sf, parent; /* a sample's, a stack frame's: skeys ids, 0 without */
 	uint32_t fid;	     /* the stack frame being read: its skeys id */
+	uint64_t err_off;    /* a mate's first fault in the event + 1, 0 if none */
 };
 
 struct reader {
@@ -138,8 +141,7 @@ struct reader {
 	uint32_t *fkey_frame;	/* fkeys id -> model frame */
 	size_t fkey_frame_alloc;
 	uint32_t nfkeys;
-	int64_t origin;	      /* the earliest event's ts */
-	uint64_t profile_off; /* the first Profile/ProfileChunk event + 1, 0 if none */
+	int64_t origin; /* the earliest event's ts */
 	int has_samples, has_frames;
 	struct tsample *samples;
 	size_t nsamples, samples_alloc;
@@ -147,6 +149,9 @@ struct reader {
 	struct sframe *frames;	/* by skeys id (0 unused) */
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
+	int mate;      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
+	char vk;       /* the kind of the value being read */
+	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
 };
 
 static uint64_t here(const struct reader *r)
@@ -164,6 +169,16 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (r->mate && r->depth >= 2 && r->stack[1] == C_EVENT) {
+		/* the CPU samples' reader tolerates what is wrong in events that are no
+		 * spans: whether this one is, its end tells (commit) */
+		if (!r->c.err_off) {
+			r->c.err_off = off + 1;
+			memcpy(r->err, msg, sizeof(msg));
+		}
+		r->skip = r->vk == 'o' || r->vk == 'a';
+		return 1;
+	}
 	pt_diag_error_at(r->d, off, "%s", msg);
 	r->failed = 1;
 	return 0; /* stops yajl */
@@ -293,6 +308,15 @@ static int commit(struct reader *r)
 	int64_t v, ts, end;
 	uint32_t thread;
 
+	if (c->err_off) { /* a mate's: an error if the event is a span */
+		if ((c->ph != 'B' && c->ph != 'E' && c->ph != 'X') ||
+		    (c->name && (c->name == r->s_profile || c->name == r->s_chunk ||
+				 c->name == r->s_cpuprofile)))
+			return 1;
+		pt_diag_error_at(r->d, c->err_off - 1, "%s", r->err);
+		r->failed = 1;
+		return 0;
+	}
 	if (c->ph == 'M') {
 		if (!c->arg_name || !c->has_pid)
 			return 1;
@@ -311,11 +335,8 @@ static int commit(struct reader *r)
 		return 1;
 	}
 	if (c->name &&
-	    (c->name == r->s_profile || c->name == r->s_chunk || c->name == r->s_cpuprofile)) {
-		if (!r->profile_off)
-			r->profile_off = c->off + 1;
-		return 1;
-	}
+	    (c->name == r->s_profile || c->name == r->s_chunk || c->name == r->s_cpuprofile))
+		return 1; /* V8 CPU samples: the CPU half's (tracetee.h) */
 	if (c->ph != 'B' && c->ph != 'E' && c->ph != 'X')
 		return 1;
 	if (!c->has_ts)
@@ -404,6 +425,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	if (r->hashing)
 		mix(r, vk, s, len);
 	r->key = K_OTHER;
+	r->vk = vk;
 	if (r->skip) {
 		if (vk == 'o' || vk == 'a')
 			r->skip++;
@@ -424,6 +446,10 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	cx = r->stack[r->depth - 1];
 	if (cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES) {
 		uint32_t fid = c->fid;
+		if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
+			r->skip = vk == 'a';
+			return 1;
+		}
 		if (vk != 'o')
 			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
 				       cx == C_EVENTS	 ? "a trace event is not an object"
@@ -749,7 +775,8 @@ struct walk {
 	struct open *st;
 	size_t n, alloc;
 	int64_t last, origin;
-	uint32_t labels;
+	uint32_t labels, type; /* type: the one the spans' values go to */
+	int64_t v[PT_MAX_TYPES];
 	uint64_t ignored, ignored_off, unclosed, unclosed_off;
 };
 
@@ -757,8 +784,9 @@ static void charge(struct walk *w, int64_t t)
 {
 	struct pt_profile *p = w->r->p;
 	if (w->n && t > w->last) {
-		int64_t v = t - w->last;
-		pt_profile_add_sample(p, w->st[w->n - 1].node, w->labels, &v, w->last - w->origin);
+		w->v[w->type] = t - w->last;
+		pt_profile_add_sample(p, w->st[w->n - 1].node, w->labels, w->v,
+				      w->last - w->origin);
 	}
 	w->last = t;
 }
@@ -971,28 +999,16 @@ static int build_samples(struct reader *r)
 	return ret;
 }
 
-static int build(struct reader *r, uint64_t end_off)
+/* The spans' call trees into r->p, timed from origin (nanoseconds): alone, as type
+ * "wall"; beside a trace's CPU samples (the mate, or the host whose mate read them:
+ * mixed), as type "duration" after theirs. */
+static int build(struct reader *r, int64_t origin, int mixed)
 {
 	struct pt_profile *p = r->p;
 	struct walk w;
 	size_t *bf, *ef, t;
 	struct skey *tmp;
 
-	if (!r->has_events)
-		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
-	if (r->nsamples)
-		return build_samples(r);
-	if (!r->nev) {
-		if (r->profile_off)
-			return pt_diag_error_at(r->d, r->profile_off - 1,
-						"no B, E or X events in the trace (its "
-						"Profile events are read with --from cpuprofile)");
-		return pt_diag_error_at(r->d, end_off, "no B, E, X or Profile events in the trace");
-	}
-	if (r->profile_off)
-		pt_diag_warn_at(r->d, r->profile_off - 1,
-				"the trace also holds V8 CPU samples (Profile events): "
-				"--from cpuprofile reads those");
 	bf = pt_xmalloc((r->nthreads + 1) * sizeof(*bf));
 	ef = pt_xmalloc((r->nthreads + 1) * sizeof(*ef));
 	tmp = pt_xmalloc((r->nev + 1) * sizeof(*tmp));
@@ -1000,10 +1016,12 @@ static int build(struct reader *r, uint64_t end_off)
 	sort_keys(r->ek, tmp, r->nek, r->nthreads, ef);
 	free(tmp);
 
-	pt_profile_add_type(p, "wall", "nanoseconds");
 	memset(&w, 0, sizeof(w));
+	w.type = pt_profile_add_type(p, mixed ? "duration" : "wall", "nanoseconds");
+	if (w.type == UINT32_MAX)
+		return pt_diag_error_at(r->d, r->ev[0].off, "too many sample types");
 	w.r = r;
-	w.origin = r->origin;
+	w.origin = origin;
 	for (t = 0; t < r->nthreads; t++) {
 		if (bf[t] == bf[t + 1] && ef[t] == ef[t + 1])
 			continue;
@@ -1026,33 +1044,108 @@ static int build(struct reader *r, uint64_t end_off)
 	free(w.st);
 	free(bf);
 	free(ef);
+	for (t = 0; mixed && t < r->nthreads; t++) /* alone, as before: no duration */
+		if (pt_sub(r->threads[t].tmax, origin) > p->duration_nanos)
+			p->duration_nanos = pt_sub(r->threads[t].tmax, origin);
 	return 0;
+}
+
+static int64_t ns_of_us(int64_t us)
+{
+	return us > INT64_MAX / 1000 ? INT64_MAX : us < INT64_MIN / 1000 ? INT64_MIN : us * 1000;
+}
+
+static int64_t floor_us(int64_t ns)
+{
+	return ns >= 0 ? ns / 1000 : -((-(ns + 1)) / 1000) - 1;
+}
+
+/* the profile of what the parse read: the global samples form, the spans, the mate's
+ * CPU samples, or both these, the CPU samples first (their types as cpuprofile.c
+ * makes them), the spans as type "duration" */
+static int build_all(struct reader *r, struct pt_cpu_mate *cpu, uint64_t end_off)
+{
+	int64_t origin;
+
+	if (!r->has_events)
+		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
+	if (r->nsamples)
+		return build_samples(r);
+	if (!pt_cpu_mate_any(cpu, &origin)) {
+		if (!r->nev)
+			return pt_diag_error_at(r->d, end_off,
+						"no B, E, X or Profile events in the trace");
+		return build(r, r->origin, 0);
+	}
+	if (r->nev && floor_us(r->origin) < origin)
+		origin = floor_us(r->origin);
+	if (pt_cpu_mate_build(cpu, origin) < 0)
+		return -1;
+	/* the CPU half's types first, its default the profile's */
+	r->p->default_type = pt_profile_graft(r->p, pt_cpu_mate_profile(cpu)) +
+			     pt_cpu_mate_profile(cpu)->default_type;
+	return r->nev ? build(r, ns_of_us(origin), 1) : 0;
+}
+
+static void reader_init(struct reader *r, struct pt_profile *p, struct pt_diag *d)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->d = d;
+	r->origin = INT64_MAX;
+	pt_arena_init(&r->karena);
+	pt_intern_init(&r->tkeys, &r->karena);
+	pt_intern_init(&r->fkeys, &r->karena);
+	pt_intern_init(&r->pkeys, &r->karena);
+	pt_intern_init(&r->skeys, &r->karena);
+	r->s_profile = pt_str(p, "Profile");
+	r->s_chunk = pt_str(p, "ProfileChunk");
+	r->s_cpuprofile = pt_str(p, "CpuProfile");
+	r->s_thread_name = pt_str(p, "thread_name");
+	r->s_process_name = pt_str(p, "process_name");
+}
+
+static void reader_release(struct reader *r)
+{
+	if (!r->mate) /* a mate's handle is its host's */
+		yajl_free(r->h);
+	free(r->ev);
+	free(r->bk);
+	free(r->ek);
+	free(r->threads);
+	free(r->thread_names);
+	free(r->pnames);
+	free(r->fkey_frame);
+	pt_intern_release(&r->tkeys);
+	pt_intern_release(&r->fkeys);
+	pt_intern_release(&r->pkeys);
+	pt_intern_release(&r->skeys);
+	free(r->samples);
+	free(r->frames);
+	pt_arena_release(&r->karena);
 }
 
 static int traceevents_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			    struct pt_diag *d)
 {
 	struct reader r;
+	struct pt_tracetee tee;
+	struct pt_cpu_mate *cpu;
 	int st, cut, ret = -1;
 	uint64_t end_off;
 
-	(void)o;
-	memset(&r, 0, sizeof(r));
-	r.p = p;
-	r.d = d;
-	r.origin = INT64_MAX;
+	reader_init(&r, p, d);
 	p->format = "traceevents";
-	pt_arena_init(&r.karena);
-	pt_intern_init(&r.tkeys, &r.karena);
-	pt_intern_init(&r.fkeys, &r.karena);
-	pt_intern_init(&r.pkeys, &r.karena);
-	pt_intern_init(&r.skeys, &r.karena);
-	r.s_profile = pt_str(p, "Profile");
-	r.s_chunk = pt_str(p, "ProfileChunk");
-	r.s_cpuprofile = pt_str(p, "CpuProfile");
-	r.s_thread_name = pt_str(p, "thread_name");
-	r.s_process_name = pt_str(p, "process_name");
-	r.h = yajl_alloc(&callbacks, NULL, &r);
+	/* one parse: the CPU samples' half reads the event array beside this one */
+	memset(&tee, 0, sizeof(tee));
+	tee.host.cb = &callbacks;
+	tee.host.ctx = &r;
+	tee.host.h = &r.h;
+	tee.host.chunk_off = &r.chunk_off;
+	tee.host.failed = &r.failed;
+	cpu = pt_cpu_mate_new(d, p->keep_timeline, o->lenient);
+	pt_cpu_mate_half(cpu, &tee.mate);
+	r.h = yajl_alloc(&pt_tracetee_callbacks, NULL, &tee);
 	yajl_config(r.h, yajl_dont_validate_strings, 1);
 	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
 	if (st < 0)
@@ -1068,24 +1161,72 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 		pt_diag_error_at(d, 0, "empty input");
 		goto out;
 	}
-	ret = build(&r, end_off);
+	ret = build_all(&r, cpu, end_off);
 out:
-	yajl_free(r.h);
-	free(r.ev);
-	free(r.bk);
-	free(r.ek);
-	free(r.threads);
-	free(r.thread_names);
-	free(r.pnames);
-	free(r.fkey_frame);
-	pt_intern_release(&r.tkeys);
-	pt_intern_release(&r.fkeys);
-	pt_intern_release(&r.pkeys);
-	pt_intern_release(&r.skeys);
-	free(r.samples);
-	free(r.frames);
-	pt_arena_release(&r.karena);
+	pt_cpu_mate_free(cpu);
+	reader_release(&r);
 	return ret;
+}
+
+/* ---- the spans' half of a trace that cpuprofile.c reads (tracetee.h) ---- */
+
+struct pt_spans {
+	struct reader r;
+	struct pt_profile p;
+};
+
+static void spans_enter(void *ctx)
+{
+	struct reader *r = ctx;
+
+	r->top_seen = r->has_events = 1;
+	push(r, C_EVENTS);
+}
+
+struct pt_spans *pt_spans_new(struct pt_diag *d, int keep_timeline)
+{
+	struct pt_spans *s = pt_xmalloc(sizeof(*s));
+
+	pt_profile_init(&s->p);
+	s->p.keep_timeline = keep_timeline;
+	reader_init(&s->r, &s->p, d);
+	s->r.mate = 1;
+	return s;
+}
+
+void pt_spans_half(struct pt_spans *s, struct pt_trace_half *h)
+{
+	h->cb = &callbacks;
+	h->ctx = &s->r;
+	h->enter = spans_enter;
+	h->h = &s->r.h;
+	h->chunk_off = &s->r.chunk_off;
+	h->failed = &s->r.failed;
+}
+
+int pt_spans_any(const struct pt_spans *s, int64_t *origin)
+{
+	*origin = s->r.origin;
+	return s->r.nev > 0;
+}
+
+int pt_spans_build(struct pt_spans *s, int64_t origin)
+{
+	return build(&s->r, origin, 1);
+}
+
+const struct pt_profile *pt_spans_profile(const struct pt_spans *s)
+{
+	return &s->p;
+}
+
+void pt_spans_free(struct pt_spans *s)
+{
+	if (!s)
+		return;
+	reader_release(&s->r);
+	pt_profile_release(&s->p);
+	free(s);
 }
 
 /* A trace names its phases ("ph"). One that holds V8 CPU samples (Profile events, or

@@ -111,4 +111,19 @@ test_expect_success 'convert to collapsed keeps the total' '
 	awk "{ s += \$NF } END { print s }" out >sum &&
 	echo 6000000 >expect && test_cmp expect sum'
 
+# a file is read twice (samples added in the second pass, as they are read), a pipe once
+# (samples held to the end): the two give one profile, thread states and all
+test_expect_success 'samples read in a second pass give what one pass gives' '
+	for f in "$G" "$D/vernier-v48.json" "$D/shared-v66.json" "$D/bytes-v56.json"; do
+		for c in "top --format csv -n 0" "convert --to collapsed" "tags"; do
+			"$PROFTOOL" $c "$f" >twice &&
+			zcat -f "$f" | "$PROFTOOL" $c - >once &&
+			test_cmp once twice || { echo "$c $f"; exit 1; }
+		done
+	done &&
+	"$PROFTOOL" top --format csv -n 0 --tag state=running "$D/vernier-v48.json" >twice &&
+	"$PROFTOOL" top --format csv -n 0 --tag state=running - <"$D/vernier-v48.json" >also &&
+	cat "$D/vernier-v48.json" | "$PROFTOOL" top --format csv -n 0 --tag state=running - >once &&
+	test_cmp once twice && test_cmp once also && test -s once'
+
 test_done

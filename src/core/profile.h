@@ -373,6 +373,13 @@ int pt_profile_overflow_at(struct pt_profile *p, uint32_t t, enum pt_diag_where 
  * warning in d and 0, otherwise an error at the first such record and -1. */
 int pt_profile_check_sums(const struct pt_profile *p, int lenient, struct pt_diag *d);
 
+/* Append src's sample types after dst's and add src's samples to dst under them (0
+ * for dst's own types): the same stacks (frames, functions and mappings made again in
+ * dst), label sets, and the timeline in its order when both keep one. For a reader that
+ * builds two kinds of data of one input apart. Returns the index of the first type
+ * added, or UINT32_MAX (nothing done) when dst has no room for src's types. */
+uint32_t pt_profile_graft(struct pt_profile *dst, const struct pt_profile *src);
+
 /* forget the timeline (a merge where not every input had one) */
 void pt_profile_drop_timeline(struct pt_profile *p);
 

@@ -401,6 +401,40 @@ void pt_input_close(struct pt_input *in)
 	in->fd = -1;
 }
 
+int pt_input_can_rewind(const struct pt_input *in)
+{
+	return in->mem || (in->fd >= 0 && lseek(in->fd, 0, SEEK_CUR) >= 0);
+}
+
+int pt_input_rewind(struct pt_input *in)
+{
+	struct pt_input keep = *in;
+
+	if (!pt_input_can_rewind(in))
+		return pt_diag_error(in->diag, "cannot read the input a second time");
+	if (!in->mem && lseek(in->fd, 0, SEEK_SET) != 0)
+		return pt_diag_error(in->diag, "cannot seek: %s", strerror(errno));
+	decoder_free(in);
+	free(in->buf);
+	free(in->raw);
+	memset(in, 0, sizeof(*in));
+	in->name = keep.name;
+	in->fd = keep.fd;
+	in->diag = keep.diag;
+	in->max_size = keep.max_size;
+	in->ratio_bound = keep.ratio_bound;
+	in->mem = keep.mem;
+	in->mem_len = keep.mem_len;
+	in->progress = keep.progress;
+	in->progress_ctx = keep.progress_ctx;
+	in->size = keep.size;
+	if (start_buffers(in, in->diag) < 0) {
+		pt_input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
 /* Append more decoded data to buf. Returns bytes added, 0 at the end, -1 on error. */
 static ssize_t fill(struct pt_input *in)
 {

@@ -109,6 +109,12 @@ static inline void pt_input_skip_lines(struct pt_input *in, size_t n, uint64_t n
 	in->lineno += nlines;
 	in->cut = 0;
 }
+/* Whether pt_input_rewind can start the input over: bytes in memory, or a file that
+ * seeks (a regular file, also as stdin), compressed or not; a pipe cannot. */
+int pt_input_can_rewind(const struct pt_input *in);
+/* Start the input over from its first byte (decoding it again if compressed), for a
+ * reader that reads it twice: 0, or -1 with the error in the input's diag. */
+int pt_input_rewind(struct pt_input *in);
 /* Read the rest of the input into one malloc'd buffer (binary formats that need it
  * whole). Returns 0 or -1. The caller frees *data. */
 int pt_input_slurp(struct pt_input *in, unsigned char **data, size_t *len);

@@ -32,7 +32,9 @@ samples () {
 	fuzz-traceevents) ls "$srcdir"/samples/traceevents/*.json "$srcdir"/tests/data/*.trace.json "$srcdir"/tests/malformed/traceevents-* ;;
 	fuzz-speedscope) ls "$srcdir"/tests/data/*.speedscope.json "$srcdir"/tests/malformed/speedscope-* ;;
 	fuzz-rubyheap) ls "$srcdir"/tests/malformed/rubyheap/*.json "$srcdir"/tests/data/rubyheap-*.json ;;
-	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k ;;
+	fuzz-cpuprofile) find "$srcdir/samples/node" \( -name '*.cpuprofile' -o -name '*.json' \) -size -1024k
+		ls "$srcdir"/samples/traceevents/mixed.trace.json "$srcdir"/tests/data/mixed-crafted.trace.json \
+			"$srcdir"/tests/malformed/traceevents-mixed-* ;;
 	fuzz-goroutine) ls "$srcdir"/samples/go/*.txt | grep -v debug1 ;;
 	fuzz-gotext) ls "$srcdir"/samples/go/*.debug1.txt ;;
 	fuzz-gotrace) ls "$srcdir"/samples/go/*.trace "$srcdir"/tests/data/gotrace-* \
