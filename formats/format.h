@@ -157,9 +157,13 @@ struct pt_format {
 	/* the writer's output is binary: never written to a terminal (as gzip refuses) */
 	int binary;
 	/* the reader makes frames that are bare addresses in a mapping (PT_FRAME_NO_SYMBOL
-	 * with an address), which the symbolizer names (pt_read_opts.addr_sink) */
+	 * with an address), which the symbolizer names (pt_read_opts.addr_sink):
+	 * PT_ADDRESSES_ALL (1) hands it every stack, PT_ADDRESSES_SOME only the stacks with
+	 * such a frame (the reader reads o->addr_sink; the others go to o->sink) */
 	int addresses;
 };
+
+enum pt_addresses { PT_ADDRESSES_ALL = 1, PT_ADDRESSES_SOME = 2 };
 
 /* What a row's readers yield, so that a command asks the registry for what it needs:
  * .read gives a call tree profile (struct pt_profile: most formats; a goroutine dump

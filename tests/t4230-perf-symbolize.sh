@@ -1,0 +1,145 @@
+#!/bin/sh
+test_description='perf script frames [unknown] in a stripped binary: named from its debug copy as addr2line names each address'
+. "$(dirname "$0")/lib.sh"
+
+# tests/symbolize/prog.cc built here with g++ -O2 -g and frame pointers (so perf -g
+# unwinds it), kept under dbg/ and stripped under bin/ with the same name: perf script
+# prints the stripped binary's frames "ADDR [unknown] (W/bin/prog)", and --binary-path
+# dbg finds the copy with symbols by that name. perf 6.1 (Debian 12) prints ADDR
+# relative to the file (the ip less the map's start plus its file offset), for a PIE
+# as for a non-PIE; the expected names come from readelf (the executable segment) and
+# addr2line, never from proftool.
+W=$TRASH/w
+mkdir -p "$W/bin" "$W/dbg" "$W/nopie" "$W/nopie-dbg"
+for tool in g++ addr2line readelf strip; do
+	command -v $tool >/dev/null || {
+		test_skip 'perf symbolization' "needs $tool (g++, binutils)"
+		test_done
+		exit
+	}
+done
+if ! g++ -O2 -g -fno-omit-frame-pointer -o "$W/dbg/prog" "$SRCDIR/tests/symbolize/prog.cc" ||
+	! g++ -O2 -g -fno-omit-frame-pointer -no-pie -o "$W/nopie-dbg/prog" \
+		"$SRCDIR/tests/symbolize/prog.cc"; then
+	test_skip 'perf symbolization' 'g++ cannot build tests/symbolize/prog.cc'
+	test_done
+	exit
+fi
+strip -o "$W/bin/prog" "$W/dbg/prog"
+strip -o "$W/nopie/prog" "$W/nopie-dbg/prog"
+
+# vaddr BIN ADDR...: each file-relative address as the binary own address (the first
+# executable LOAD segment: ADDR - p_offset + p_vaddr), in hex, one a line
+vaddr () {
+	seg=$(readelf -lW "$1" | awk "\$1 == \"LOAD\" && (\$7 ~ /E/ || \$8 == \"E\") { print \$2, \$3; exit }")
+	off=${seg% *} vad=${seg#* }
+	shift
+	for a in "$@"; do printf "%x\n" $((0x$a - off + vad)); done
+}
+
+# expect_from NAME BIN: the collapsed stacks of addrs.folded (convert --symbolize none
+# --addrs: frames "[NAME <ADDR>]") with each such frame replaced by the frames
+# addr2line -f -i -C names at its address, outermost first, summed again and sorted
+expect_from () {
+	grep -o "\[$1 <[0-9a-f]*>\]" addrs.folded | sed "s/.*<\(.*\)>.*/\1/" | sort -u >alist &&
+	vaddr "$2" $(cat alist) | sed "s/^/0x/" | addr2line -a -f -i -C -e "$2" >a2l &&
+	awk "/^0x/ { if (k++) print c; c = \"\"; d = 0; next }
+		{ if (d++ % 2 == 0) c = (c == \"\" ? \$0 : \$0 \";\" c) }
+		END { print c }" a2l >chains &&
+	test "$(wc -l <chains)" = "$(wc -l <alist)" &&
+	paste -d"\t" alist chains >map &&
+	awk -F"\t" -v name="$1" "
+		FILENAME == \"map\" { c[\"[\" name \" <\" \$1 \">]\"] = \$2; next }
+		{
+			n = \$0; sub(/ [0-9]+\$/, \"\", n); cnt = substr(\$0, length(n) + 2)
+			m = split(n, f, \";\"); out = \"\"
+			for (i = 1; i <= m; i++) {
+				g = f[i]
+				if (g in c) g = c[g]
+				else sub(/ <[0-9a-f]*>\]\$/, \"]\", g)
+				out = out (i > 1 ? \";\" : \"\") g
+			}
+			sum[out] += cnt
+		}
+		END { for (s in sum) print s \" \" sum[s] }" map addrs.folded | sort >expect
+}
+
+# A crafted input that needs no perf: one record per function of the program, its one
+# frame the function address as a file offset (nm of the copy with symbols, less the
+# segment p_vaddr plus its p_offset), as perf 6.1 prints an unnamed frame.
+test_expect_success 'crafted [unknown] frames at file offsets: each named as addr2line names it' '
+	nm -C "$W/dbg/prog" | grep -E " [TW] (main|outer|ns::Engine::step)" | cut -d" " -f1 >fn &&
+	test "$(wc -l <fn)" = 3 &&
+	seg=$(readelf -lW "$W/dbg/prog" | awk "\$1 == \"LOAD\" && (\$7 ~ /E/ || \$8 == \"E\") { print \$2, \$3; exit }") &&
+	off=${seg% *} vad=${seg#* } &&
+	for a in $(cat fn); do
+		printf "prog 1 1.0: 1 cpu-clock:\n\t%x [unknown] (%s)\n\n" \
+			$((0x$a - vad + off + 4)) "$W/bin/prog"
+	done >"$W/crafted.txt" &&
+	"$PROFTOOL" convert --to collapsed --symbolize none --addrs "$W/crafted.txt" >addrs.folded &&
+	expect_from prog "$W/dbg/prog" &&
+	grep -q "^prog;outer(unsigned int) 1\$" expect &&
+	"$PROFTOOL" convert --to collapsed --binary-path "$W/dbg" "$W/crafted.txt" >out 2>err &&
+	sort out >actual && test_cmp expect actual && test ! -s err'
+
+test_expect_success '--symbolize none keeps [unknown] frames as the file name' '
+	"$PROFTOOL" convert --to collapsed --symbolize none --binary-path "$W/dbg" "$W/crafted.txt" >out 2>err &&
+	test "$(cat out)" = "prog;[prog] 3" && test ! -s err'
+
+test_expect_success 'the stripped binary only: one warning, the frames kept' '
+	"$PROFTOOL" convert --to collapsed "$W/crafted.txt" >out 2>err &&
+	test "$(cat out)" = "prog;[prog] 3" &&
+	test_one_line_err "proftool: $W/crafted.txt: warning: cannot symbolize '"'"'$W/bin/prog'"'"' well: it has no symbols but its exported ones (a stripped binary? see --binary-path)"'
+
+test_expect_success 'a PERF_RECORD_MMAP2 line whose map holds the address: the address is the process one' '
+	a=$(nm "$W/dbg/prog" | awk "\$3 == \"_Z5outerj\" { print \$1 }") &&
+	seg=$(readelf -lW "$W/dbg/prog" | awk "\$1 == \"LOAD\" && (\$7 ~ /E/ || \$8 == \"E\") { print \$2, \$3; exit }") &&
+	off=${seg% *} vad=${seg#* } && base=$((0x555500000000)) &&
+	{
+		printf "prog 1 0.5: PERF_RECORD_MMAP2 1/1: [0x%x(0x%x) @ 0x%x fd:00 1 2]: r-xp %s\n" \
+			$((base + off)) 4096 $((off)) "$W/bin/prog" &&
+		printf "prog 1 1.0: 1 cpu-clock:\n\t%x [unknown] (%s)\n\n" \
+			$((base + 0x$a - vad + off + 4)) "$W/bin/prog"
+	} >mmap.txt &&
+	"$PROFTOOL" convert --to collapsed --binary-path "$W/dbg" mmap.txt >out 2>err &&
+	test "$(cat out)" = "prog;outer(unsigned int) 1" && test ! -s err'
+
+# the real producer: perf record -g of the stripped programs, a tenth of a second each,
+# user space only (perf script then reads no kernel symbols); the PIE run printed with
+# its PERF_RECORD_MMAP2 lines, whose maps hold none of the file-relative addresses
+if ! command -v perf >/dev/null ||
+	! perf record -q -e cpu-clock:u -g -o "$W/perf.data" -- "$W/bin/prog" 300 \
+		>/dev/null 2>"$W/perf.err"; then
+	test_skip 'perf record' "perf cannot record here (linux-perf, perf_event_paranoid): $(head -1 "$W/perf.err")"
+	test_done
+	exit
+fi
+perf script --show-mmap-events -i "$W/perf.data" >"$W/perf.txt" 2>/dev/null
+perf record -q -e cpu-clock:u -g -o "$W/nopie.data" -- "$W/nopie/prog" 300 >/dev/null 2>&1
+perf script -i "$W/nopie.data" >"$W/nopie.txt" 2>/dev/null
+
+test_expect_success 'perf record of the stripped PIE: every sampled address named as addr2line -f -i -C names it' '
+	grep -q "\[unknown\] ($W/bin/prog)\$" "$W/perf.txt" &&
+	grep -q "PERF_RECORD_MMAP2 .* r-xp $W/bin/prog\$" "$W/perf.txt" &&
+	"$PROFTOOL" convert --to collapsed --symbolize none --addrs "$W/perf.txt" >addrs.folded &&
+	expect_from prog "$W/dbg/prog" &&
+	grep -q ";ns::Engine::step(unsigned int);ns::mix(unsigned int) [0-9]*\$" expect &&
+	! grep -q "\[prog" expect &&
+	"$PROFTOOL" convert --to collapsed --binary-path "$W/dbg" "$W/perf.txt" >out 2>err &&
+	sort out >actual && test_cmp expect actual && test ! -s err'
+
+test_expect_success 'perf record of a stripped non-PIE (ET_EXEC): the same' '
+	grep -q "\[unknown\] ($W/nopie/prog)\$" "$W/nopie.txt" &&
+	"$PROFTOOL" convert --to collapsed --symbolize none --addrs "$W/nopie.txt" >addrs.folded &&
+	expect_from prog "$W/nopie-dbg/prog" &&
+	grep -q ";ns::Engine::step(unsigned int);ns::mix(unsigned int) [0-9]*\$" expect &&
+	"$PROFTOOL" convert --to collapsed --binary-path "$W/nopie-dbg" "$W/nopie.txt" >out 2>err &&
+	sort out >actual && test_cmp expect actual && test ! -s err'
+
+test_expect_success 'top of the stripped run names the functions, the inlined one marked' '
+	"$PROFTOOL" top --binary-path "$W/dbg" "$W/perf.txt" >out 2>err &&
+	grep -q " ns::mix(unsigned int) (.*prog.cc) (inline)\$" out &&
+	grep -q " ns::Engine::step(unsigned int) (.*prog.cc)\$" out &&
+	! grep -q "\[prog\]" out && test ! -s err'
+
+test_done
