@@ -40,6 +40,9 @@ struct dw_api {
 				   GElf_Word *shndxp, Elf **elfp, Dwarf_Addr *bias);
 	int (*getscopes)(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes);
 	int (*getscopes_die)(Dwarf_Die *die, Dwarf_Die **scopes);
+	int (*child)(Dwarf_Die *die, Dwarf_Die *result);
+	int (*siblingof)(Dwarf_Die *die, Dwarf_Die *result);
+	int (*haspc)(Dwarf_Die *die, Dwarf_Addr pc);
 	int (*tag)(Dwarf_Die *die);
 	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *die, unsigned int name,
 					   Dwarf_Attribute *result);
@@ -111,6 +114,9 @@ static int load_api(struct dw_api *api, void *lib)
 	LOAD(getsym_info, "dwfl_module_getsym_info");
 	LOAD(getscopes, "dwarf_getscopes");
 	LOAD(getscopes_die, "dwarf_getscopes_die");
+	LOAD(child, "dwarf_child");
+	LOAD(siblingof, "dwarf_siblingof");
+	LOAD(haspc, "dwarf_haspc");
 	LOAD(tag, "dwarf_tag");
 	LOAD(attr_integrate, "dwarf_attr_integrate");
 	LOAD(formstring, "dwarf_formstring");
@@ -377,6 +383,54 @@ static void call_site(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Die *die, const
 }
 
 /* the DWARF frames of addr, innermost first; 0 if no compilation unit covers it */
+/* the deepest nesting nested_scopes follows */
+#define MAX_NEST 64
+
+/* The child of parent that holds pc and can hold more scopes (a function, a block, an
+ * inlined call), or that is a type or namespace with such a function among its own
+ * children: 1 and *out set. Rust nests a method's DIE in its type's, where libdw 0.188's
+ * dwarf_getscopes does not look. */
+static int child_at(struct pt_symfile *f, Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out,
+		    int depth)
+{
+	Dwarf_Die c;
+	int tag;
+
+	if (depth > MAX_NEST || f->api.child(parent, &c) != 0)
+		return 0;
+	do {
+		tag = f->api.tag(&c);
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) &&
+		    f->api.haspc(&c, pc) > 0) {
+			*out = c;
+			return 1;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+		     tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+		     tag == DW_TAG_enumeration_type || tag == DW_TAG_module) &&
+		    child_at(f, &c, pc, out, depth + 1))
+			return 1;
+	} while (f->api.siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* What dwarf_getscopes_die of the innermost inlined call at pc gives, found by walking
+ * down from the unit ourselves: the scopes holding pc, innermost first, into *scopes
+ * (malloc'd); how many (0: none) */
+static int nested_scopes(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+	Dwarf_Die chain[MAX_NEST], d = *cu;
+	int n = 0, i;
+
+	while (n < MAX_NEST && child_at(f, &d, pc, &chain[n], 0))
+		d = chain[n++];
+	*scopes = n ? pt_xreallocarray(NULL, (size_t)n, sizeof(**scopes)) : NULL;
+	for (i = 0; i < n; i++)
+		(*scopes)[i] = chain[n - 1 - i];
+	return n;
+}
+
 static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
 {
 	Dwarf_Addr bias;
@@ -384,7 +438,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	Dwfl_Line *ln;
 	const char *file = NULL;
 	int64_t line = 0;
-	int n, i, lineno = 0;
+	int n, i, lineno = 0, nested = 0;
 	size_t k = 0;
 
 	if (!f->dwarf_ok || !(cu = f->api.addrdie(f->mod, addr, &bias)))
@@ -397,9 +451,15 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	n = f->api.getscopes(cu, addr - bias, &scopes);
 	if (n < 0)
 		f->dwarf_errors++;
+	if (n == 0) {
+		/* a method nested in its type (Rust): the scopes found by our own walk */
+		free(scopes);
+		n = nested_scopes(f, cu, addr - bias, &scopes);
+		nested = 1;
+	}
 	for (i = 0; i < n; i++) {
 		int tag = f->api.tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine) {
+		if (tag == DW_TAG_inlined_subroutine && !nested) {
 			Dwarf_Die inl = scopes[i];
 			free(scopes);
 			scopes = NULL;
@@ -409,7 +469,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 			i = 0;
 			break;
 		}
-		if (tag == DW_TAG_subprogram)
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			break;
 	}
 	for (; i < n && k < max; i++) {
