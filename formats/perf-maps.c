@@ -133,6 +133,7 @@ uint32_t pt_perf_maps_mapping(struct pt_perf_maps *m, struct pt_profile *p, cons
 	memset(&mp, 0, sizeof(mp));
 	mp.file = pt_strn(p, dso, n);
 	mp.limit = FILE_LIMIT;
+	mp.flags = PT_MAPPING_EXPORTS_SEEN;
 	for (k = id < m->head_alloc ? m->head[id] : 0; k && probes < MAX_PROBE;
 	     k = m->v[k - 1].next, probes++) {
 		const struct pt_perf_map *v = &m->v[k - 1];

@@ -415,6 +415,17 @@ static int child_at(struct pt_symfile *f, Dwarf_Die *parent, Dwarf_Addr pc, Dwar
 	return 0;
 }
 
+/* 1 if the unit is Rust's, whose methods nest in their types: only there is the walk
+ * down (child_at) worth its cost, a look at the unit's top DIEs */
+static int is_rust(struct pt_symfile *f, Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word lang = 0;
+
+	return f->api.attr_integrate(cu, DW_AT_language, &a) && !f->api.formudata(&a, &lang) &&
+	       lang == DW_LANG_Rust;
+}
+
 /* What dwarf_getscopes_die of the innermost inlined call at pc gives, found by walking
  * down from the unit ourselves: the scopes holding pc, innermost first, into *scopes
  * (malloc'd); how many (0: none) */
@@ -451,7 +462,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	n = f->api.getscopes(cu, addr - bias, &scopes);
 	if (n < 0)
 		f->dwarf_errors++;
-	if (n == 0) {
+	if (n == 0 && is_rust(f, cu)) {
 		/* a method nested in its type (Rust): the scopes found by our own walk */
 		free(scopes);
 		n = nested_scopes(f, cu, addr - bias, &scopes);
