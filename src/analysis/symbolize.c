@@ -2,8 +2,10 @@
  * the search for those binaries as go tool pprof's locateBinaries makes it. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/symbolize.h"
 #include "util/symfile.h"
@@ -188,6 +190,21 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 	pt_buf_release(&why);
 }
 
+/* A perf frame of a binary with exported symbols only: 0 when nothing else can name it
+ * (no search path, no debug file by its build id), found before libdw maps it (a perf
+ * profile meets a dozen such libraries) */
+static int worth_opening(const struct pt_symbolizer *s, const char *file)
+{
+	char id[48], dbg[sizeof(DEBUG_DIR) + 80];
+
+	if (*file != '/' || (s->search && *s->search) || pt_symfile_peek_symbols(file, id))
+		return 1;
+	if (strlen(id) < 3)
+		return 0;
+	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", DEBUG_DIR, id, id + 2);
+	return access(dbg, F_OK) == 0;
+}
+
 /* the binary of mapping m (its index in s->bins + 1; 0: none) */
 static uint32_t mapping_bin(struct pt_symbolizer *s, struct pt_profile *p, uint32_t m)
 {
@@ -206,6 +223,8 @@ static uint32_t mapping_bin(struct pt_symbolizer *s, struct pt_profile *p, uint3
 	s->map_bin[m] = 0;
 	/* pseudo files ([vdso], [heap], [kernel.kallsyms]) and nameless mappings */
 	if ((!*file && !*id) || *file == '[')
+		return 0;
+	if ((mp->flags & PT_MAPPING_EXPORTS_SEEN) && !worth_opening(s, file))
 		return 0;
 	for (i = 0; i < s->nbins; i++)
 		if (s->bins[i].file == mp->file && s->bins[i].build_id == mp->build_id &&

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -236,6 +237,68 @@ void pt_symfile_close(struct pt_symfile *f)
 const char *pt_symfile_build_id(const struct pt_symfile *f)
 {
 	return f->build_id;
+}
+
+/* n bytes at off of fd into buf: 1 if all were read */
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	return off <= INT64_MAX && pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+/* the build id note of section sh into id (hex, at most 20 bytes of it) */
+static void peek_build_id(int fd, const Elf64_Shdr *sh, char *id)
+{
+	unsigned char b[16 + 20];
+	uint32_t nsz, dsz, type, i;
+
+	if (sh->sh_size < 16 ||
+	    !read_at(fd, b, sh->sh_size < sizeof(b) ? sh->sh_size : sizeof(b), sh->sh_offset))
+		return;
+	memcpy(&nsz, b, 4);
+	memcpy(&dsz, b + 4, 4);
+	memcpy(&type, b + 8, 4);
+	if (nsz != 4 || type != NT_GNU_BUILD_ID || memcmp(b + 12, "GNU", 4) || !dsz || dsz > 20 ||
+	    16 + (uint64_t)dsz > sh->sh_size)
+		return;
+	for (i = 0; i < dsz; i++)
+		sprintf(id + 2 * i, "%02x", b[16 + i]);
+}
+
+int pt_symfile_peek_symbols(const char *path, char *id)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, names;
+	char name[20];
+	size_t i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 1;
+
+	*id = '\0';
+	if (fd < 0)
+		return 1;
+	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shstrndx >= eh.e_shnum ||
+	    !read_at(fd, &names, sizeof(names),
+		     eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf64_Shdr)))
+		goto out;
+	ret = 0;
+	/* at most 65535 headers of 64 bytes and the first 19 bytes of each name */
+	for (i = 0; i < eh.e_shnum && !ret; i++) {
+		if (!read_at(fd, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)) ||
+		    sh.sh_name >= names.sh_size) {
+			ret = 1;
+			break;
+		}
+		memset(name, 0, sizeof(name));
+		if (pread(fd, name, sizeof(name) - 1, (off_t)(names.sh_offset + sh.sh_name)) < 0)
+			ret = 1;
+		ret = ret || !strcmp(name, ".symtab") || !strcmp(name, ".debug_info");
+		if (!ret && sh.sh_type == SHT_NOTE && !strcmp(name, ".note.gnu.build-id"))
+			peek_build_id(fd, &sh, id);
+	}
+out:
+	close(fd);
+	return ret;
 }
 
 int pt_symfile_has_symbols(const struct pt_symfile *f)
