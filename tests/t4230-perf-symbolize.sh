@@ -63,9 +63,11 @@ test_expect_success 'a PERF_RECORD_MMAP2 line whose map holds the address: the a
 	"$PROFTOOL" convert --to collapsed --binary-path "$W/dbg" mmap.txt >out 2>err &&
 	test "$(cat out)" = "prog;outer(unsigned int) 1" && test ! -s err'
 
-# the real producer: perf record -g of the stripped programs, a tenth of a second each,
+# the real producer, judged by addr2line (the crafted cases above keep proftool's part
+# in the sanitizer build): perf record -g of the stripped programs, a tenth of a second each,
 # user space only (perf script then reads no kernel symbols); the PIE run printed with
 # its PERF_RECORD_MMAP2 lines, whose maps hold none of the file-relative addresses
+plain_build_judges 'perf record of the stripped programs against addr2line'
 if ! command -v perf >/dev/null ||
 	! perf record -q -e cpu-clock:u -g -o "$W/perf.data" -- "$W/bin/prog" 300 \
 		>/dev/null 2>"$W/perf.err"; then

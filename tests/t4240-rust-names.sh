@@ -69,7 +69,9 @@ test_expect_success '--no-demangle: the names as the binary spells them' '
 	"$PROFTOOL" convert --to collapsed --no-demangle --binary-path "$W/dbg" "$W/legacy.txt" >out &&
 	sort out >actual && test_cmp expect actual'
 
-# perf record -g of each stripped build, a tenth of a second, user space only
+# perf record -g of each stripped build, a tenth of a second, user space only; judged
+# by addr2line (the crafted cases above keep proftool's part in the sanitizer build)
+plain_build_judges 'perf record of the Rust program against addr2line'
 if ! command -v perf >/dev/null ||
 	! perf record -q -e cpu-clock:u -g -o "$W/legacy.data" -- "$W/bin/legacy" 300 \
 		>/dev/null 2>"$W/perf.err"; then
