@@ -989,6 +989,17 @@ static void flush(struct reader *r, struct chain *c)
 	r->nkept++;
 }
 
+/* An [unknown] frame whose text after the name is rest[0..n) is cached by its
+ * address too: always under --addrs (the address is in its name), else when the
+ * symbolizer may name it (" (/path)", not a JIT map: symbolizable) */
+static int keyed_by_address(const struct reader *r, const char *rest, size_t n)
+{
+	if (r->o->flags & PT_READ_ADDRS)
+		return 1;
+	return n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')' &&
+	       !dso_is_jit(rest + 2, n - 3);
+}
+
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
  * may modify). The frames are cached by the text after the address, which decides
  * them (offsets included: there are few distinct ones) together with the process being
@@ -1016,7 +1027,8 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	 * key of the first keeps one blank */
 	if (j - i >= 2 && s[j] == '(')
 		j--;
-	if (j > i && !(r->addr_key && n - j >= 9 && !memcmp(s + j, "[unknown]", 9))) {
+	if (j > i && !(r->addr_key && n - j >= 9 && !memcmp(s + j, "[unknown]", 9) &&
+		       keyed_by_address(r, s + j + 9, n - j - 9))) {
 		s[j - 1] = (char)('0' + r->is_java);
 		key = s + j - 1;
 		keylen = n - j + 1;
