@@ -50,6 +50,14 @@ test_expect_success 'the stripped binary only: perf looked at its exported symbo
 	"$PROFTOOL" convert --to collapsed "$W/crafted.txt" >out 2>err &&
 	test "$(cat out)" = "prog;[prog] 3" && test ! -s err'
 
+test_expect_success 'a binary not on this machine: the frames kept, a warning only when --binary-path was searched' '
+	sed "s|$W/bin/prog|$W/gone/prog|" "$W/crafted.txt" >gone.txt &&
+	"$PROFTOOL" convert --to collapsed gone.txt >out 2>err &&
+	test "$(cat out)" = "prog;[prog] 3" && test ! -s err &&
+	"$PROFTOOL" convert --to collapsed --binary-path "$W/none" gone.txt >out 2>err &&
+	test "$(cat out)" = "prog;[prog] 3" &&
+	test_one_line_err "proftool: gone.txt: warning: cannot symbolize '"'"'$W/gone/prog'"'"': binary not found (see --binary-path)"'
+
 test_expect_success 'a PERF_RECORD_MMAP2 line whose map holds the address: the address is the process one' '
 	a=$(nm "$W/dbg/prog" | awk "\$3 == \"_Z5outerj\" { print \$1 }") &&
 	seg=$(exec_segment "$W/dbg/prog") && off=${seg% *} vad=${seg#* } &&

@@ -190,14 +190,19 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 	pt_buf_release(&why);
 }
 
-/* A perf frame of a binary with exported symbols only: 0 when nothing else can name it
- * (no search path, no debug file by its build id), found before libdw maps it (a perf
- * profile meets a dozen such libraries) */
+/* A perf frame, whose binary perf looked at already: 0 when nothing else can name it
+ * (no search path; the binary missing, or with exported symbols only and no debug file
+ * by its build id), found before libdw is loaded or maps it (a perf profile meets a
+ * dozen such libraries, and one from another machine names files not here) */
 static int worth_opening(const struct pt_symbolizer *s, const char *file)
 {
 	char id[48], dbg[sizeof(DEBUG_DIR) + 80];
 
-	if (*file != '/' || (s->search && *s->search) || pt_symfile_peek_symbols(file, id))
+	if (*file != '/' || (s->search && *s->search))
+		return 1;
+	if (access(file, F_OK) < 0)
+		return 0;
+	if (pt_symfile_peek_symbols(file, id))
 		return 1;
 	if (strlen(id) < 3)
 		return 0;
