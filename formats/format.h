@@ -55,6 +55,7 @@ enum pt_read_flag {
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
 	PT_READ_VIA_GO = 1 << 6,	/* gotrace: read through go tool trace (via_go) */
+	PT_READ_BINARY_PATH = 1 << 8,	/* the symbolizer searches a --binary-path */
 	/* goroutine: no "created by" root frame (the function tables: go tool pprof's
 	 * debug=0 profile of the same moment has none) */
 	PT_READ_NO_CREATOR = 1 << 7,

@@ -13,6 +13,7 @@
 #include "formats/perf.h"
 #include "util/hash.h"
 #include "util/intern.h"
+#include "util/symfile.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -427,6 +428,8 @@ struct reader {
 	int sym_record;
 	int addr_key;		  /* [unknown] frames are cached by their address too */
 	struct pt_perf_maps maps; /* --show-mmap-events' maps, for those frames */
+	unsigned char *worth;	  /* per string id of a dso: 1 worth naming, 2 not */
+	size_t worth_alloc;
 	const struct pt_read_opts *o;
 	struct pt_diag *d;
 	struct pt_arena arena; /* for the caches' keys */
@@ -595,12 +598,34 @@ static int dso_cut(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether the symbolizer may name a frame of the file dso[0..n) (a path): with a
+ * --binary-path always, else when the file is here with symbols or a debug file
+ * (util/symfile.h), looked at once a file */
+static int dso_worth(struct reader *r, const char *dso, size_t n)
+{
+	uint32_t id;
+	size_t old;
+
+	if (r->o->flags & PT_READ_BINARY_PATH)
+		return 1;
+	id = pt_strn(r->p, dso, n);
+	if (id >= r->worth_alloc) {
+		old = r->worth_alloc;
+		PT_ALLOC_GROW(r->worth, (size_t)id + 1, r->worth_alloc);
+		memset(r->worth + old, 0, r->worth_alloc - old);
+	}
+	if (!r->worth[id])
+		r->worth[id] = pt_symfile_worth_opening(pt_s(r->p, id)) ? 1 : 2;
+	return r->worth[id] == 1;
+}
+
 /* an unnamed frame the symbolizer may name: in a binary's file (a path, not a
  * "[pseudo file]", the kernel, a JIT's map) */
-static int symbolizable(const struct reader *r, const struct chainline *c, uint32_t flags)
+static int symbolizable(struct reader *r, const struct chainline *c, uint32_t flags)
 {
 	return r->addr_sink && c->has_dso && c->dso.n && c->dso.s[0] == '/' && c->addr.n <= 16 &&
-	       !(flags & (PT_FRAME_KERNEL | PT_FRAME_JIT | PT_FRAME_INLINED));
+	       !(flags & (PT_FRAME_KERNEL | PT_FRAME_JIT | PT_FRAME_INLINED)) &&
+	       dso_worth(r, c->dso.s, c->dso.n);
 }
 
 /* f, unnamed, gets its address and the mapping that places it in the binary
@@ -992,12 +1017,12 @@ static void flush(struct reader *r, struct chain *c)
 /* An [unknown] frame whose text after the name is rest[0..n) is cached by its
  * address too: always under --addrs (the address is in its name), else when the
  * symbolizer may name it (" (/path)", not a JIT map: symbolizable) */
-static int keyed_by_address(const struct reader *r, const char *rest, size_t n)
+static int keyed_by_address(struct reader *r, const char *rest, size_t n)
 {
 	if (r->o->flags & PT_READ_ADDRS)
 		return 1;
 	return n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')' &&
-	       !dso_is_jit(rest + 2, n - 3);
+	       !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
 }
 
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
@@ -1535,6 +1560,7 @@ out:
 	pt_buf_release(&r.hm_line);
 	pt_buf_release(&r.last_ev);
 	pt_perf_maps_release(&r.maps);
+	free(r.worth);
 	return ret;
 }
 

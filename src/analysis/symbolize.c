@@ -11,8 +11,7 @@
 #include "util/symfile.h"
 #include "util/xalloc.h"
 
-/* where Debian's -dbg and -dbgsym packages put debug files, by build id */
-#define DEBUG_DIR "/usr/lib/debug"
+#define DEBUG_DIR PT_DEBUG_DIR
 
 /* the most frames one address becomes (inlining depth) */
 #define MAX_INLINE 64
@@ -191,23 +190,12 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 }
 
 /* A perf frame, whose binary perf looked at already: 0 when nothing else can name it
- * (no search path; the binary missing, or with exported symbols only and no debug file
- * by its build id), found before libdw is loaded or maps it (a perf profile meets a
- * dozen such libraries, and one from another machine names files not here) */
+ * (no search path, and util/symfile.h's few reads say so), before libdw is loaded or
+ * maps it (a perf profile meets a dozen stripped libraries, and one from another
+ * machine names files not here) */
 static int worth_opening(const struct pt_symbolizer *s, const char *file)
 {
-	char id[48], dbg[sizeof(DEBUG_DIR) + 80];
-
-	if (*file != '/' || (s->search && *s->search))
-		return 1;
-	if (access(file, F_OK) < 0)
-		return 0;
-	if (pt_symfile_peek_symbols(file, id))
-		return 1;
-	if (strlen(id) < 3)
-		return 0;
-	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", DEBUG_DIR, id, id + 2);
-	return access(dbg, F_OK) == 0;
+	return *file != '/' || (s->search && *s->search) || pt_symfile_worth_opening(file);
 }
 
 /* the binary of mapping m (its index in s->bins + 1; 0: none) */

@@ -301,6 +301,20 @@ out:
 	return ret;
 }
 
+int pt_symfile_worth_opening(const char *path)
+{
+	char id[48], dbg[sizeof(PT_DEBUG_DIR) + 80];
+
+	if (access(path, F_OK) < 0)
+		return 0;
+	if (pt_symfile_peek_symbols(path, id))
+		return 1;
+	if (strlen(id) < 3)
+		return 0;
+	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", PT_DEBUG_DIR, id, id + 2);
+	return access(dbg, F_OK) == 0;
+}
+
 int pt_symfile_has_symbols(const struct pt_symfile *f)
 {
 	return f->has_symtab || f->dwarf_ok;
