@@ -61,6 +61,7 @@ enum pt_read_flag {
 	PT_READ_GOROUTINE_IDS = 1 << 4, /* goroutine: a "goroutine" label with each id */
 	PT_READ_GO_ARGS = 1 << 5,	/* goroutine: function names keep their arguments */
 	PT_READ_VIA_GO = 1 << 6,	/* gotrace: read through go tool trace (via_go) */
+	PT_READ_BINARY_PATH = 1 << 8,	/* the symbolizer searches a --binary-path */
 	/* goroutine: no "created by" root frame (the function tables: go tool pprof's
 	 * debug=0 profile of the same moment has none) */
 	PT_READ_NO_CREATOR = 1 << 7,
@@ -163,12 +164,16 @@ struct pt_format {
 	/* the writer's output is binary: never written to a terminal (as gzip refuses) */
 	int binary;
 	/* the reader makes frames that are bare addresses in a mapping (PT_FRAME_NO_SYMBOL
-	 * with an address), which the symbolizer names (pt_read_opts.addr_sink) */
+	 * with an address), which the symbolizer names (pt_read_opts.addr_sink):
+	 * PT_ADDRESSES_ALL (1) hands it every stack, PT_ADDRESSES_SOME only the stacks with
+	 * such a frame (the reader reads o->addr_sink; the others go to o->sink) */
 	int addresses;
 	/* the writer makes pages: a heap graph (a V8 snapshot without stacks, a Ruby dump)
 	 * given to convert becomes the heap report's page (report/heap.c), not an error */
 	int heap_page;
 };
+
+enum pt_addresses { PT_ADDRESSES_ALL = 1, PT_ADDRESSES_SOME = 2 };
 
 /* What a row's readers yield, so that a command asks the registry for what it needs:
  * .read gives a call tree profile (struct pt_profile: most formats; a goroutine dump

@@ -299,7 +299,7 @@ int pt_load_input(struct pt_input *in, const struct pt_load_opts *o, struct pt_p
 	if (o->read.flags & PT_READ_SIMPLIFY)
 		p->name_mode |= PT_NAMES_SIMPLIFY;
 	p->src = in; /* where a record whose values overflow is */
-	if (f->addresses && o->read.addr_sink) {
+	if (f->addresses == PT_ADDRESSES_ALL && o->read.addr_sink) {
 		struct pt_read_opts ro = o->read;
 		ro.sink = ro.addr_sink;
 		ret = f->read(in, p, &ro, d);

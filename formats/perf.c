@@ -10,13 +10,16 @@
 #include "util/buf.h"
 #include "core/sink.h"
 #include "formats/format.h"
+#include "formats/perf.h"
 #include "util/hash.h"
 #include "util/intern.h"
+#include "util/symfile.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
 #define NONE	 UINT32_MAX
 #define TOO_MANY (UINT32_MAX - 2) /* event_type: no room for another sample type */
+#define RUN_SYM	 (1u << 31)	  /* a run's count: it has a frame for the symbolizer */
 
 static int is_digit(int c)
 {
@@ -393,6 +396,7 @@ struct chain {
 	uint32_t len, nlines, nframes;
 	uint32_t root, node; /* the call-tree node of the stack under root (NONE: none yet) */
 	char is_java, last;  /* the header's java-ness (tidy); the last byte of its last line */
+	char sym;	     /* it has a frame for the symbolizer (reader.sym_record) */
 };
 
 struct chain_slot {
@@ -418,6 +422,14 @@ struct head_info { /* what a (comm, pid, tid, cpu) header gives */
 struct reader {
 	struct pt_profile *p;
 	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
+	/* where the stacks with an unnamed frame of a binary go (the symbolizer; NULL:
+	 * none), and the record being read has such a frame */
+	struct pt_sink *addr_sink;
+	int sym_record;
+	int addr_key;		  /* [unknown] frames are cached by their address too */
+	struct pt_perf_maps maps; /* --show-mmap-events' maps, for those frames */
+	unsigned char *worth;	  /* per string id of a dso: 1 worth naming, 2 not */
+	size_t worth_alloc;
 	const struct pt_read_opts *o;
 	struct pt_diag *d;
 	struct pt_arena arena; /* for the caches' keys */
@@ -586,13 +598,59 @@ static int dso_cut(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether the symbolizer may name a frame of the file dso[0..n) (a path): with a
+ * --binary-path always, else when the file is here with symbols or a debug file
+ * (util/symfile.h), looked at once a file */
+static int dso_worth(struct reader *r, const char *dso, size_t n)
+{
+	uint32_t id;
+	size_t old;
+
+	if (r->o->flags & PT_READ_BINARY_PATH)
+		return 1;
+	id = pt_strn(r->p, dso, n);
+	if (id >= r->worth_alloc) {
+		old = r->worth_alloc;
+		PT_ALLOC_GROW(r->worth, (size_t)id + 1, r->worth_alloc);
+		memset(r->worth + old, 0, r->worth_alloc - old);
+	}
+	if (!r->worth[id])
+		r->worth[id] = pt_symfile_worth_opening(pt_s(r->p, id)) ? 1 : 2;
+	return r->worth[id] == 1;
+}
+
+/* an unnamed frame the symbolizer may name: in a binary's file (a path, not a
+ * "[pseudo file]", the kernel, a JIT's map) */
+static int symbolizable(struct reader *r, const struct chainline *c, uint32_t flags)
+{
+	return r->addr_sink && c->has_dso && c->dso.n && c->dso.s[0] == '/' && c->addr.n <= 16 &&
+	       !(flags & (PT_FRAME_KERNEL | PT_FRAME_JIT | PT_FRAME_INLINED)) &&
+	       dso_worth(r, c->dso.s, c->dso.n);
+}
+
+/* f, unnamed, gets its address and the mapping that places it in the binary
+ * (perf.h); RUN_SYM, or 0 for address 0 */
+static uint32_t bare_address(struct reader *r, const struct chainline *c, struct pt_frame *f)
+{
+	uint64_t a = 0;
+	size_t i;
+
+	for (i = 0; i < c->addr.n; i++)
+		a = a << 4 | (uint64_t)pt_hex_digit(c->addr.s[i]);
+	if (!a)
+		return 0;
+	f->addr = a;
+	f->mapping = pt_perf_maps_mapping(&r->maps, r->p, c->dso.s, c->dso.n, a);
+	return RUN_SYM;
+}
+
 /* The frames one callchain line stands for (several for an "a->b" inline chain, none
  * for a name starting with '('): a run in r->pool (count, then the ids outermost
  * first); returns where it starts. */
 static uint32_t resolve(struct reader *r, const struct chainline *c)
 {
 	int addrs, inl;
-	uint32_t flags = 0, mapping = 0;
+	uint32_t flags = 0, mapping = 0, symrun = 0;
 	size_t nparts = 0, start;
 
 	addrs = (r->o->flags & PT_READ_ADDRS) != 0;
@@ -657,6 +715,8 @@ static uint32_t resolve(struct reader *r, const struct chainline *c)
 					r->p, pt_strn(r->p, r->name.buf, r->name.len), 0, 0, 0);
 				f.mapping = mapping;
 				f.flags = fl;
+				if ((fl & PT_FRAME_NO_SYMBOL) && symbolizable(r, c, flags))
+					symrun = bare_address(r, c, &f);
 				PT_ALLOC_GROW(r->pool, r->npool + 1, r->pool_alloc);
 				r->pool[r->npool++] = pt_profile_frame(r->p, &f);
 				nparts++;
@@ -664,7 +724,7 @@ static uint32_t resolve(struct reader *r, const struct chainline *c)
 				i++;
 			}
 		}
-		r->pool[start] = (uint32_t)nparts;
+		r->pool[start] = (uint32_t)nparts | symrun;
 	}
 	return (uint32_t)start;
 }
@@ -896,6 +956,7 @@ static void chain_commit(struct reader *r)
 	c->nframes = (uint32_t)r->nframes;
 	c->root = c->node = NONE;
 	c->is_java = (char)r->is_java;
+	c->sym = (char)r->sym_record;
 	c->last = r->end_of[1];
 	memcpy((char *)(c + 1), r->cand_text.buf, len);
 	if (r->nframes)
@@ -912,6 +973,7 @@ static void chain_commit(struct reader *r)
  * remembered: a tree walk only when the root changes. */
 static void flush(struct reader *r, struct chain *c)
 {
+	struct pt_sink *sink = r->sym_record ? r->addr_sink : r->sink;
 	size_t n;
 
 	r->cand = 0;
@@ -938,7 +1000,7 @@ static void flush(struct reader *r, struct chain *c)
 		if (r->time > r->tmax)
 			r->tmax = r->time;
 	}
-	if (c && !r->sink) {
+	if (c && !sink) {
 		if (c->root != r->root) {
 			c->root = r->root;
 			c->node = pt_profile_stack(r->p, r->frames, n, 1);
@@ -946,10 +1008,21 @@ static void flush(struct reader *r, struct chain *c)
 		pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
 				      r->has_time && r->have_t0 ? r->time - r->t0 : 0);
 	} else {
-		pt_sink_sample(r->sink, r->p, r->frames, n, 1, r->labels, r->vals,
+		pt_sink_sample(sink, r->p, r->frames, n, 1, r->labels, r->vals,
 			       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
 	}
 	r->nkept++;
+}
+
+/* An [unknown] frame whose text after the name is rest[0..n) is cached by its
+ * address too: always under --addrs (the address is in its name), else when the
+ * symbolizer may name it (" (/path)", not a JIT map: symbolizable) */
+static int keyed_by_address(struct reader *r, const char *rest, size_t n)
+{
+	if (r->o->flags & PT_READ_ADDRS)
+		return 1;
+	return n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')' &&
+	       !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
 }
 
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
@@ -979,8 +1052,8 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	 * key of the first keeps one blank */
 	if (j - i >= 2 && s[j] == '(')
 		j--;
-	if (j > i &&
-	    !((r->o->flags & PT_READ_ADDRS) && n - j >= 9 && !memcmp(s + j, "[unknown]", 9))) {
+	if (j > i && !(r->addr_key && n - j >= 9 && !memcmp(s + j, "[unknown]", 9) &&
+		       keyed_by_address(r, s + j + 9, n - j - 9))) {
 		s[j - 1] = (char)('0' + r->is_java);
 		key = s + j - 1;
 		keylen = n - j + 1;
@@ -1014,9 +1087,11 @@ known:
 		r->fval[id] = resolve(r, &c);
 	}
 	run = r->pool + r->fval[id];
-	PT_ALLOC_GROW(r->frames, r->nframes + run[0], r->frames_alloc);
+	if (run[0] & RUN_SYM)
+		r->sym_record = 1;
+	PT_ALLOC_GROW(r->frames, r->nframes + (run[0] & ~RUN_SYM), r->frames_alloc);
 	/* the chain is outermost first; the stack here is leaf first */
-	for (k = run[0]; k > 0; k--)
+	for (k = run[0] & ~RUN_SYM; k > 0; k--)
 		r->frames[r->nframes++] = run[k];
 	return 0;
 }
@@ -1143,8 +1218,10 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		return pt_diag_error_line(r->d, lineno,
 					  "expected a sample header ('comm pid/tid time: period "
 					  "event:') or a callchain line");
-	if (h.sideband)
+	if (h.sideband) {
+		pt_perf_maps_line(&r->maps, s, n);
 		return 0;
+	}
 	r->period = h.has_period ? h.period : 1;
 	r->etype = event_type(r, &h.event, h.has_period);
 	if (r->etype == TOO_MANY)
@@ -1155,6 +1232,7 @@ static int header_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	r->in_record = 1;
 	r->record_line = lineno;
 	r->nframes = 0;
+	r->sym_record = 0;
 	r->chain_lines = 0;
 	r->bare = !h.frame.n;
 	r->skip_record = r->etype == NONE;
@@ -1330,6 +1408,7 @@ static void known_chain(struct reader *r, struct pt_input *in)
 		pt_input_skip_lines(in, len + 1, (uint64_t)c->nlines + 1);
 		r->kind = 1; /* as if its lines had been read: the last was a callchain line */
 		r->end_of[1] = c->last;
+		r->sym_record = c->sym;
 		flush(r, c);
 		return;
 	}
@@ -1381,6 +1460,9 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.sink = o->sink;
+	r.addr_sink = o->addr_sink;
+	r.addr_key = (o->flags & PT_READ_ADDRS) || o->addr_sink;
+	pt_perf_maps_init(&r.maps);
 	r.o = o;
 	r.d = d;
 	pt_arena_init(&r.arena);
@@ -1477,6 +1559,8 @@ out:
 	pt_buf_release(&r.last_ids);
 	pt_buf_release(&r.hm_line);
 	pt_buf_release(&r.last_ev);
+	pt_perf_maps_release(&r.maps);
+	free(r.worth);
 	return ret;
 }
 
@@ -1539,4 +1623,5 @@ const struct pt_format pt_format_perf = {
 	.detect = perf_detect,
 	.read = perf_read,
 	.write = NULL,
+	.addresses = PT_ADDRESSES_SOME,
 };

@@ -40,6 +40,7 @@ open(sys.argv[3], "wb").write(d.replace(sys.argv[4].encode() + b"/bin/prog",
 renamed /str/prog "$W/str.prof"
 renamed /zzz/prog "$W/gone.prof"
 renamed /trc/prog "$W/trc.prof"
+renamed /dmg/prog "$W/dmg.prof"
 
 test_expect_success 'the profile has samples in the program, named by address without symbolization' '
 	"$PROFTOOL" top --symbolize none $ALL "$W/prog.prof" >out 2>err &&
@@ -77,6 +78,39 @@ test_expect_success 'a stripped binary: one warning; its debug copy, by --binary
 	grep -q "ns::mix(unsigned int) .*(inline)$" out && test ! -s err &&
 	PROFTOOL_BINARY_PATH="$W/bid" "$PROFTOOL" top $ALL "$W/str.prof" >out 2>err &&
 	grep -q "ns::mix(unsigned int) .*(inline)$" out && test ! -s err'
+
+# The binary damaged where the profile names it (dmg/prog), at four places: the
+# ELF header (byte 40 is where e_shoff, the section headers offset, starts), the
+# program headers (64), the middle (text or DWARF) and 700 bytes before the end
+# (the section headers): cut short there, or twenty bytes set to 0xff there. Each run
+# reads the profile, exits 0 and prints its table; its only other words are warnings
+# (no crash, no sanitizer report). One run a damage costs about 0.3 s of CPU.
+damaged_runs () {
+	size=$(wc -c <"$W/bin/prog") bad=0
+	for at in 40 64 $((size / 2)) $((size - 700)); do
+		if test "$1" = cut; then
+			head -c "$at" "$W/bin/prog" >"$W/dmg/prog"
+		else
+			cp "$W/bin/prog" "$W/dmg/prog" &&
+				printf "%020d" 0 | tr 0 "\377" |
+				dd of="$W/dmg/prog" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		fi
+		"$PROFTOOL" top $ALL "$W/dmg.prof" >out 2>err || { echo "$1 at $at: exit $?"; bad=1; }
+		grep -q "^ *flat " out || { echo "$1 at $at: no table"; bad=1; }
+		sed "s/^/# $1 at $at: /" err
+		if grep -v "^proftool: $W/dmg.prof: warning: " err; then
+			echo "$1 at $at: more than warnings"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+test_expect_success 'a binary cut short at four places: warnings at most, no crash' '
+	mkdir -p "$W/dmg" && damaged_runs cut'
+
+test_expect_success 'a binary with twenty bytes overwritten at four places: warnings at most, no crash' '
+	mkdir -p "$W/dmg" && damaged_runs flip'
 
 test_expect_success '--symbolize takes none or local only' '
 	test_expect_code 2 "$PROFTOOL" top --symbolize remote "$W/prog.prof" &&

@@ -2,15 +2,16 @@
  * the search for those binaries as go tool pprof's locateBinaries makes it. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/symbolize.h"
 #include "util/symfile.h"
 #include "util/xalloc.h"
 
-/* where Debian's -dbg and -dbgsym packages put debug files, by build id */
-#define DEBUG_DIR "/usr/lib/debug"
+#define DEBUG_DIR PT_DEBUG_DIR
 
 /* the most frames one address becomes (inlining depth) */
 #define MAX_INLINE 64
@@ -21,8 +22,9 @@ struct pt_symbin {
 	/* the binary itself when f is its separate debug file (whose segments have no
 	 * file offsets): the layout that places a mapping; NULL: f's own */
 	struct pt_symfile *layout;
-	char *path;	/* f's path (malloc'd), for the warnings */
-	int told_dwarf; /* its damaged DWARF was said */
+	char *path;	  /* f's path (malloc'd), for the warnings */
+	int told_dwarf;	  /* its damaged DWARF was said */
+	int exports_seen; /* PT_MAPPING_EXPORTS_SEEN: one without symbols is none */
 };
 
 static void warn(struct pt_symbolizer *s, const char *fmt, const char *a, const char *b)
@@ -140,9 +142,10 @@ static int search(struct pt_symbolizer *s, const char *file, const char *id, str
 	return found;
 }
 
-/* the binary of a file name and build id into best (best->f NULL: none, said once why) */
+/* the binary of a file name and build id into best (best->f NULL: none, said once why;
+ * with exports_seen, a binary without symbols is none, and unsaid) */
 static void locate(struct pt_symbolizer *s, const char *file, const char *id,
-		   struct pt_symbin *best)
+		   struct pt_symbin *best, int exports_seen)
 {
 	struct pt_buf why = PT_BUF_INIT;
 	int found = 0;
@@ -157,6 +160,13 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 		pt_buf_addstr(&bid, pt_symfile_build_id(best->f));
 		search(s, "", bid.buf, best, &why);
 		pt_buf_release(&bid);
+	}
+	if (best->f && !pt_symfile_has_symbols(best->f) && exports_seen) {
+		pt_symfile_close(best->f);
+		pt_symfile_close(best->layout);
+		best->f = best->layout = NULL;
+		pt_buf_release(&why);
+		return;
 	}
 	if (best->f && !pt_symfile_has_symbols(best->f))
 		warn(s,
@@ -179,6 +189,15 @@ static void locate(struct pt_symbolizer *s, const char *file, const char *id,
 	pt_buf_release(&why);
 }
 
+/* A perf frame, whose binary perf looked at already: 0 when nothing else can name it
+ * (no search path, and util/symfile.h's few reads say so), before libdw is loaded or
+ * maps it (a perf profile meets a dozen stripped libraries, and one from another
+ * machine names files not here) */
+static int worth_opening(const struct pt_symbolizer *s, const char *file)
+{
+	return *file != '/' || (s->search && *s->search) || pt_symfile_worth_opening(file);
+}
+
 /* the binary of mapping m (its index in s->bins + 1; 0: none) */
 static uint32_t mapping_bin(struct pt_symbolizer *s, struct pt_profile *p, uint32_t m)
 {
@@ -198,15 +217,19 @@ static uint32_t mapping_bin(struct pt_symbolizer *s, struct pt_profile *p, uint3
 	/* pseudo files ([vdso], [heap], [kernel.kallsyms]) and nameless mappings */
 	if ((!*file && !*id) || *file == '[')
 		return 0;
+	if ((mp->flags & PT_MAPPING_EXPORTS_SEEN) && !worth_opening(s, file))
+		return 0;
 	for (i = 0; i < s->nbins; i++)
-		if (s->bins[i].file == mp->file && s->bins[i].build_id == mp->build_id)
+		if (s->bins[i].file == mp->file && s->bins[i].build_id == mp->build_id &&
+		    s->bins[i].exports_seen == !!(mp->flags & PT_MAPPING_EXPORTS_SEEN))
 			break;
 	if (i == s->nbins) {
 		PT_ALLOC_GROW(s->bins, s->nbins + 1, s->bins_alloc);
 		memset(&s->bins[i], 0, sizeof(s->bins[i]));
 		s->bins[i].file = mp->file;
 		s->bins[i].build_id = mp->build_id;
-		locate(s, file, id, &s->bins[i]);
+		s->bins[i].exports_seen = !!(mp->flags & PT_MAPPING_EXPORTS_SEEN);
+		locate(s, file, id, &s->bins[i], s->bins[i].exports_seen);
 		s->nbins++;
 	}
 	if (!s->bins[i].f)

@@ -295,6 +295,8 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	pt_symbolizer_init(&sy, lo.read.sink, search);
 	if (!c->no_symbolize)
 		lo.read.addr_sink = &sy.sink;
+	if (search && *search)
+		lo.read.flags |= PT_READ_BINARY_PATH;
 	pt_diag_init(&d, path);
 	if (pt_filter_needs_timeline(&c->filter))
 		lo.read.keep_timeline = 1;

@@ -102,6 +102,10 @@ enum pt_mapping_flag {
 	PT_MAPPING_HAS_FILENAMES = 1 << 1,
 	PT_MAPPING_HAS_LINE_NUMBERS = 1 << 2,
 	PT_MAPPING_HAS_INLINE_FRAMES = 1 << 3,
+	/* its producer looked up the file's exported symbols already (perf): only a
+	 * symbol table or DWARF can name more (the symbolizer passes over a binary with
+	 * exported symbols only, and says nothing) */
+	PT_MAPPING_EXPORTS_SEEN = 1 << 4,
 };
 
 struct pt_frame {
@@ -388,8 +392,8 @@ void pt_profile_add_meta(struct pt_profile *p, const char *key, const char *valu
 const char *pt_profile_meta(const struct pt_profile *p, const char *key);
 /* the metadata a Go crash dump sets: its reason ("panic", "fatal error") and the id of
  * the goroutine it printed first, the one that crashed */
-#define PT_GO_META_PANIC "panic"
-#define PT_GO_META_FATAL "fatal error"
+#define PT_GO_META_PANIC   "panic"
+#define PT_GO_META_FATAL   "fatal error"
 #define PT_GO_META_CRASHED "crashing goroutine"
 void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 

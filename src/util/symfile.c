@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,9 @@ struct dw_api {
 				   GElf_Word *shndxp, Elf **elfp, Dwarf_Addr *bias);
 	int (*getscopes)(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes);
 	int (*getscopes_die)(Dwarf_Die *die, Dwarf_Die **scopes);
+	int (*child)(Dwarf_Die *die, Dwarf_Die *result);
+	int (*siblingof)(Dwarf_Die *die, Dwarf_Die *result);
+	int (*haspc)(Dwarf_Die *die, Dwarf_Addr pc);
 	int (*tag)(Dwarf_Die *die);
 	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *die, unsigned int name,
 					   Dwarf_Attribute *result);
@@ -111,6 +115,9 @@ static int load_api(struct dw_api *api, void *lib)
 	LOAD(getsym_info, "dwfl_module_getsym_info");
 	LOAD(getscopes, "dwarf_getscopes");
 	LOAD(getscopes_die, "dwarf_getscopes_die");
+	LOAD(child, "dwarf_child");
+	LOAD(siblingof, "dwarf_siblingof");
+	LOAD(haspc, "dwarf_haspc");
 	LOAD(tag, "dwarf_tag");
 	LOAD(attr_integrate, "dwarf_attr_integrate");
 	LOAD(formstring, "dwarf_formstring");
@@ -230,6 +237,82 @@ void pt_symfile_close(struct pt_symfile *f)
 const char *pt_symfile_build_id(const struct pt_symfile *f)
 {
 	return f->build_id;
+}
+
+/* n bytes at off of fd into buf: 1 if all were read */
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	return off <= INT64_MAX && pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+/* the build id note of section sh into id (hex, at most 20 bytes of it) */
+static void peek_build_id(int fd, const Elf64_Shdr *sh, char *id)
+{
+	unsigned char b[16 + 20];
+	uint32_t nsz, dsz, type, i;
+
+	if (sh->sh_size < 16 ||
+	    !read_at(fd, b, sh->sh_size < sizeof(b) ? sh->sh_size : sizeof(b), sh->sh_offset))
+		return;
+	memcpy(&nsz, b, 4);
+	memcpy(&dsz, b + 4, 4);
+	memcpy(&type, b + 8, 4);
+	if (nsz != 4 || type != NT_GNU_BUILD_ID || memcmp(b + 12, "GNU", 4) || !dsz || dsz > 20 ||
+	    16 + (uint64_t)dsz > sh->sh_size)
+		return;
+	for (i = 0; i < dsz; i++)
+		sprintf(id + 2 * i, "%02x", b[16 + i]);
+}
+
+int pt_symfile_peek_symbols(const char *path, char *id)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, names;
+	char name[20];
+	size_t i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 1;
+
+	*id = '\0';
+	if (fd < 0)
+		return 1;
+	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shstrndx >= eh.e_shnum ||
+	    !read_at(fd, &names, sizeof(names),
+		     eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf64_Shdr)))
+		goto out;
+	ret = 0;
+	/* at most 65535 headers of 64 bytes and the first 19 bytes of each name */
+	for (i = 0; i < eh.e_shnum && !ret; i++) {
+		if (!read_at(fd, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)) ||
+		    sh.sh_name >= names.sh_size) {
+			ret = 1;
+			break;
+		}
+		memset(name, 0, sizeof(name));
+		if (pread(fd, name, sizeof(name) - 1, (off_t)(names.sh_offset + sh.sh_name)) < 0)
+			ret = 1;
+		ret = ret || !strcmp(name, ".symtab") || !strcmp(name, ".debug_info");
+		if (!ret && sh.sh_type == SHT_NOTE && !strcmp(name, ".note.gnu.build-id"))
+			peek_build_id(fd, &sh, id);
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+int pt_symfile_worth_opening(const char *path)
+{
+	char id[48], dbg[sizeof(PT_DEBUG_DIR) + 80];
+
+	if (access(path, F_OK) < 0)
+		return 0;
+	if (pt_symfile_peek_symbols(path, id))
+		return 1;
+	if (strlen(id) < 3)
+		return 0;
+	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", PT_DEBUG_DIR, id, id + 2);
+	return access(dbg, F_OK) == 0;
 }
 
 int pt_symfile_has_symbols(const struct pt_symfile *f)
@@ -377,6 +460,65 @@ static void call_site(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Die *die, const
 }
 
 /* the DWARF frames of addr, innermost first; 0 if no compilation unit covers it */
+/* the deepest nesting nested_scopes follows */
+#define MAX_NEST 64
+
+/* The child of parent that holds pc and can hold more scopes (a function, a block, an
+ * inlined call), or that is a type or namespace with such a function among its own
+ * children: 1 and *out set. Rust nests a method's DIE in its type's, where libdw 0.188's
+ * dwarf_getscopes does not look. */
+static int child_at(struct pt_symfile *f, Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out,
+		    int depth)
+{
+	Dwarf_Die c;
+	int tag;
+
+	if (depth > MAX_NEST || f->api.child(parent, &c) != 0)
+		return 0;
+	do {
+		tag = f->api.tag(&c);
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) &&
+		    f->api.haspc(&c, pc) > 0) {
+			*out = c;
+			return 1;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+		     tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+		     tag == DW_TAG_enumeration_type || tag == DW_TAG_module) &&
+		    child_at(f, &c, pc, out, depth + 1))
+			return 1;
+	} while (f->api.siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* 1 if the unit is Rust's, whose methods nest in their types: only there is the walk
+ * down (child_at) worth its cost, a look at the unit's top DIEs */
+static int is_rust(struct pt_symfile *f, Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word lang = 0;
+
+	return f->api.attr_integrate(cu, DW_AT_language, &a) && !f->api.formudata(&a, &lang) &&
+	       lang == DW_LANG_Rust;
+}
+
+/* What dwarf_getscopes_die of the innermost inlined call at pc gives, found by walking
+ * down from the unit ourselves: the scopes holding pc, innermost first, into *scopes
+ * (malloc'd); how many (0: none) */
+static int nested_scopes(struct pt_symfile *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+	Dwarf_Die chain[MAX_NEST], d = *cu;
+	int n = 0, i;
+
+	while (n < MAX_NEST && child_at(f, &d, pc, &chain[n], 0))
+		d = chain[n++];
+	*scopes = n ? pt_xreallocarray(NULL, (size_t)n, sizeof(**scopes)) : NULL;
+	for (i = 0; i < n; i++)
+		(*scopes)[i] = chain[n - 1 - i];
+	return n;
+}
+
 static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symframe *out, size_t max)
 {
 	Dwarf_Addr bias;
@@ -384,7 +526,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	Dwfl_Line *ln;
 	const char *file = NULL;
 	int64_t line = 0;
-	int n, i, lineno = 0;
+	int n, i, lineno = 0, nested = 0;
 	size_t k = 0;
 
 	if (!f->dwarf_ok || !(cu = f->api.addrdie(f->mod, addr, &bias)))
@@ -397,9 +539,15 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 	n = f->api.getscopes(cu, addr - bias, &scopes);
 	if (n < 0)
 		f->dwarf_errors++;
+	if (n == 0 && is_rust(f, cu)) {
+		/* a method nested in its type (Rust): the scopes found by our own walk */
+		free(scopes);
+		n = nested_scopes(f, cu, addr - bias, &scopes);
+		nested = 1;
+	}
 	for (i = 0; i < n; i++) {
 		int tag = f->api.tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine) {
+		if (tag == DW_TAG_inlined_subroutine && !nested) {
 			Dwarf_Die inl = scopes[i];
 			free(scopes);
 			scopes = NULL;
@@ -409,7 +557,7 @@ static size_t dwarf_frames(struct pt_symfile *f, uint64_t addr, struct pt_symfra
 			i = 0;
 			break;
 		}
-		if (tag == DW_TAG_subprogram)
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			break;
 	}
 	for (; i < n && k < max; i++) {

@@ -28,6 +28,20 @@ struct pt_symframe {
 int pt_symfile_open(const char *path, struct pt_symfile **out, int *missing, struct pt_diag *d);
 void pt_symfile_close(struct pt_symfile *f);
 
+/* Without libdw, from a few reads of the file's section headers: 0 if path is a 64-bit
+ * ELF file with neither a symbol table (.symtab) nor DWARF (.debug_info), 1 otherwise
+ * (it has them, or it is another kind of file, or unreadable: pt_symfile_open says).
+ * With 0, id (room for 41 bytes) holds its GNU build id in hex, "" if none. */
+int pt_symfile_peek_symbols(const char *path, char *id);
+
+/* where Debian's -dbg and -dbgsym packages put debug files, by build id */
+#define PT_DEBUG_DIR "/usr/lib/debug"
+
+/* For a binary a producer looked at already (perf): 0 when only a search path could
+ * name more, with a few reads and no libdw: the file missing, or without symbols
+ * (pt_symfile_peek_symbols) and no PT_DEBUG_DIR/.build-id/xx/yyyy.debug for its id */
+int pt_symfile_worth_opening(const char *path);
+
 /* the GNU build id in lower-case hex, "" if the file has none */
 const char *pt_symfile_build_id(const struct pt_symfile *f);
 /* 1 if the file has DWARF or a full symbol table (.symtab), not only .dynsym */
