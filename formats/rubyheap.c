@@ -55,9 +55,16 @@ struct rb_obj {
 #define RB_RECENT     64
 
 struct rb_slot {
-	uint32_t key; /* offset in the page + 1; 0: empty */
+	uint32_t key; /* offset in the page + 1, 0: empty; RB_SETTLED may be added */
 	uint32_t val;
 };
+/* set in a slot's key once its object is defined or has the line of a reference, so a
+ * reference to it needs no look at the object */
+#define RB_SETTLED 0x80000000u
+
+#define RB_DEF	1 /* defined by its own line */
+#define RB_REFD 2 /* referenced by another defined object */
+#define RB_MARK 4 /* reached from the roots (add_unreached) */
 
 struct rb_page {
 	struct rb_slot *slot;
@@ -128,35 +135,35 @@ static struct rb_slot *page_find(const struct rb_addrmap *m, const struct rb_pag
 {
 	uint32_t i = (uint32_t)((key * m->mult) >> p->shift);
 
-	while (p->slot[i].key && p->slot[i].key != key)
+	while (p->slot[i].key && (p->slot[i].key & ~RB_SETTLED) != key)
 		i = (i + 1) & p->mask;
 	return &p->slot[i];
 }
 
-/* the value of address a, or PT_MAP_NEW in a new entry the caller fills (below
- * PT_MAP_NEW) */
-static uint32_t *addrmap_put(struct rb_addrmap *m, uint64_t a)
+/* the slot of address a; a new one has the value PT_MAP_NEW, which the caller
+ * overwrites (with a value below it). Valid until the next call. */
+static struct rb_slot *addrmap_put(struct rb_addrmap *m, uint64_t a)
 {
 	struct rb_page *p = addrmap_page(m, a);
 	uint32_t key = (uint32_t)(a & ((1u << RB_PAGE_SHIFT) - 1)) + 1;
 	struct rb_slot *s = page_find(m, p, key);
 
 	if (s->key)
-		return &s->val;
+		return s;
 	if ((p->n + 1) * 4 > (p->mask + 1) * 3) {
 		struct rb_page old = *p;
 		uint32_t j;
 		page_alloc(p, 64 - old.shift + 1);
 		for (j = 0; j <= old.mask; j++)
 			if (old.slot[j].key)
-				*page_find(m, p, old.slot[j].key) = old.slot[j];
+				*page_find(m, p, old.slot[j].key & ~RB_SETTLED) = old.slot[j];
 		free(old.slot);
 		s = page_find(m, p, key);
 	}
 	p->n++;
 	s->key = key;
 	s->val = PT_MAP_NEW;
-	return &s->val;
+	return s;
 }
 
 struct rb_reader {
@@ -167,6 +174,10 @@ struct rb_reader {
 	struct rb_addrmap index; /* address -> index in objs */
 	struct rb_obj *objs;
 	size_t nobjs, objs_alloc;
+	/* per object too, RB_DEF, RB_REFD and RB_MARK bits: the passes over every object
+	 * after reading read these bytes, not the 48-byte records */
+	uint8_t *st;
+	size_t st_alloc;
 	uint32_t *refs; /* indexes in objs, each object's run together */
 	size_t nrefs, refs_alloc;
 	uint32_t *roots; /* the ROOT lines' references, indexes in objs */
@@ -460,19 +471,28 @@ static int parse_address(struct rb_reader *r, uint64_t *a)
 
 /* the index of address a, a new undefined object if it is new (named at line, 0: not
  * by a reference) */
-static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line)
+static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line, int define)
 {
-	uint32_t *slot = addrmap_put(&r->index, a);
+	struct rb_slot *s = addrmap_put(&r->index, a);
 	struct rb_obj *o;
 
-	if (*slot != PT_MAP_NEW) {
-		o = &r->objs[*slot];
-		if (!o->defined && !o->u.line)
-			o->u.line = line;
-		return *slot;
+	if (s->val != PT_MAP_NEW) {
+		if (line && !(s->key & RB_SETTLED)) {
+			o = &r->objs[s->val];
+			if (!o->defined && !o->u.line)
+				o->u.line = line;
+			s->key |= RB_SETTLED;
+		}
+		if (define)
+			s->key |= RB_SETTLED;
+		return s->val;
 	}
-	*slot = (uint32_t)r->nobjs;
+	if (line || define)
+		s->key |= RB_SETTLED;
+	s->val = (uint32_t)r->nobjs;
 	PT_ALLOC_GROW(r->objs, r->nobjs + 1, r->objs_alloc);
+	PT_ALLOC_GROW(r->st, r->nobjs + 1, r->st_alloc);
+	r->st[r->nobjs] = 0;
 	o = &r->objs[r->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->name = UINT32_MAX;
@@ -487,7 +507,7 @@ static int add_ref(struct rb_reader *r, uint64_t a)
 	if (r->nobjs >= PT_MAP_NEW - 1 || r->nrefs >= UINT32_MAX - 1)
 		return fail(r, "more objects or references than proftool can index");
 	PT_ALLOC_GROW(r->refs, r->nrefs + 1, r->refs_alloc);
-	r->refs[r->nrefs++] = object_index(r, a, r->line);
+	r->refs[r->nrefs++] = object_index(r, a, r->line, 0);
 	return 0;
 }
 
@@ -989,6 +1009,7 @@ static int finish_line(struct rb_reader *r, size_t first_ref)
 {
 	struct rb_obj *o;
 	uint32_t i, cls = 0;
+	size_t k;
 
 	if (r->is_root) {
 		if (r->nrefs == first_ref) /* a ROOT without references (refs may be NULL) */
@@ -1009,14 +1030,18 @@ static int finish_line(struct rb_reader *r, size_t first_ref)
 	if (r->cls) { /* first: it may move objs */
 		if (r->nobjs >= PT_MAP_NEW - 2)
 			return fail(r, "more objects than proftool can index");
-		cls = object_index(r, r->cls, 0) + 1;
+		cls = object_index(r, r->cls, 0, 0) + 1;
 	}
-	i = object_index(r, r->addr, 0);
+	i = object_index(r, r->addr, 0, 1);
 	o = &r->objs[i];
 	if (o->defined)
 		return pt_diag_error_line(r->d, r->line, "address 0x%" PRIx64 " is dumped twice",
 					  r->addr);
 	o->defined = 1;
+	r->st[i] |= RB_DEF;
+	for (k = first_ref; k < r->nrefs; k++) /* referenced by another defined object */
+		if (r->refs[k] != i)
+			r->st[r->refs[k]] |= RB_REFD;
 	o->type = r->type;
 	o->name = r->name;
 	o->cls = cls;
@@ -1123,22 +1148,22 @@ static uint32_t add_edges(struct rb_reader *r, struct pt_heapgraph *g, const uin
 }
 
 /* mark what the objects in list reach (over references to defined objects) */
-static void reach(const struct rb_reader *r, uint8_t *mark, uint32_t *stack, const uint32_t *list,
-		  size_t n)
+static void reach(const struct rb_reader *r, uint32_t *stack, const uint32_t *list, size_t n)
 {
+	uint8_t *st = r->st;
 	size_t top = 0, i;
 
 	for (i = 0; i < n; i++)
-		if (r->objs[list[i]].defined && !mark[list[i]]) {
-			mark[list[i]] = 1;
+		if ((st[list[i]] & (RB_DEF | RB_MARK)) == RB_DEF) {
+			st[list[i]] |= RB_MARK;
 			stack[top++] = list[i];
 		}
 	while (top) {
 		const struct rb_obj *o = &r->objs[stack[--top]];
 		for (i = 0; i < o->nrefs; i++) {
 			uint32_t w = r->refs[o->first + i];
-			if (r->objs[w].defined && !mark[w]) {
-				mark[w] = 1;
+			if ((st[w] & (RB_DEF | RB_MARK)) == RB_DEF) {
+				st[w] |= RB_MARK;
 				stack[top++] = w;
 			}
 		}
@@ -1151,32 +1176,24 @@ static void reach(const struct rb_reader *r, uint8_t *mark, uint32_t *stack, con
  * r->roots, in the order of their lines. */
 static void add_unreached(struct rb_reader *r)
 {
-	uint8_t *mark = pt_xcalloc(r->nobjs + 1, 1);
 	uint32_t *stack = pt_xmalloc((r->nobjs + 1) * sizeof(uint32_t));
-	uint32_t *refd = pt_xcalloc(r->nobjs + 1, sizeof(uint32_t));
-	size_t k, i;
+	size_t k;
 	uint32_t one;
 
+	reach(r, stack, r->roots, r->nroots);
 	for (k = 0; k < r->nobjs; k++)
-		for (i = 0; r->objs[k].defined && i < r->objs[k].nrefs; i++)
-			if (r->refs[r->objs[k].first + i] != k)
-				refd[r->refs[r->objs[k].first + i]] = 1;
-	reach(r, mark, stack, r->roots, r->nroots);
-	for (k = 0; k < r->nobjs; k++)
-		if (r->objs[k].defined && !mark[k] && !refd[k]) {
+		if ((r->st[k] & (RB_DEF | RB_MARK | RB_REFD)) == RB_DEF) {
 			one = (uint32_t)k;
 			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
 			r->roots[r->nroots++] = one;
-			reach(r, mark, stack, &one, 1);
+			reach(r, stack, &one, 1);
 		}
 	for (k = 0; k < r->nobjs; k++)
-		if (r->objs[k].defined && !mark[k]) {
+		if ((r->st[k] & (RB_DEF | RB_MARK)) == RB_DEF) {
 			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
 			r->roots[r->nroots++] = (uint32_t)k;
 		}
-	free(mark);
 	free(stack);
-	free(refd);
 }
 
 /* The graph from what was read: node 0 the root, then the defined objects in the
@@ -1209,7 +1226,7 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	s_struct = pt_intern_find(&r->strings, "STRUCT", 6);
 	s_data = pt_intern_find(&r->strings, "DATA", 4);
 	for (k = 0; k < r->nobjs; k++)
-		ordinal[k] = r->objs[k].defined ? nnodes++ : PT_HEAP_NONE;
+		ordinal[k] = r->st[k] & RB_DEF ? nnodes++ : PT_HEAP_NONE;
 
 	add_unreached(r);
 	g->rb_addr = pt_xcalloc((size_t)nnodes, sizeof(uint64_t));
@@ -1296,6 +1313,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	free(r.refs);
 	free(r.roots);
 	free(r.pend);
+	free(r.st);
 	return st < 0 ? -1 : 0;
 }
 
