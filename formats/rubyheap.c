@@ -19,8 +19,8 @@
 /* how deeply a line's values may nest (a "flags" object is one level) */
 #define RB_MAX_DEPTH 64
 
-/* one address seen, defined by its own line or only referenced so far: 48 bytes, the
- * most of the reader's memory */
+/* one address seen, defined by its own line or only referenced so far: 40 bytes, the
+ * most of the reader's memory (where its references are is apart, in rb_span) */
 struct rb_obj {
 	uint64_t addr; /* its address */
 	union {
@@ -34,11 +34,15 @@ struct rb_obj {
 	uint32_t type;	  /* intern id of its "type" */
 	uint32_t name;	  /* intern id of a CLASS/MODULE's "name", UINT32_MAX if none */
 	uint32_t memsize; /* its "memsize" */
-	uint32_t first;	  /* its references: refs[first .. first + nrefs) */
-	uint32_t nrefs;
-	uint8_t defined; /* 0 until its line is read */
-	uint8_t pinned;	 /* "flags" has "pinned": true */
+	uint8_t defined;  /* 0 until its line is read */
+	uint8_t pinned;	  /* "flags" has "pinned": true */
 	uint8_t pad[6];
+};
+
+/* an object's references: refs[first .. first + n). Apart from the records, so that the
+ * walk over the graph (add_unreached) reads 8 bytes an object, not 48. */
+struct rb_span {
+	uint32_t first, n;
 };
 
 /* The address map: address -> index in objs, the reader's most frequent lookup (every
@@ -178,6 +182,8 @@ struct rb_reader {
 	 * after reading read these bytes, not the 48-byte records */
 	uint8_t *st;
 	size_t st_alloc;
+	struct rb_span *span; /* per object */
+	size_t span_alloc;
 	uint32_t *refs; /* indexes in objs, each object's run together */
 	size_t nrefs, refs_alloc;
 	uint32_t *roots; /* the ROOT lines' references, indexes in objs */
@@ -493,6 +499,8 @@ static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line, int
 	PT_ALLOC_GROW(r->objs, r->nobjs + 1, r->objs_alloc);
 	PT_ALLOC_GROW(r->st, r->nobjs + 1, r->st_alloc);
 	r->st[r->nobjs] = 0;
+	PT_ALLOC_GROW(r->span, r->nobjs + 1, r->span_alloc);
+	r->span[r->nobjs].first = r->span[r->nobjs].n = 0;
 	o = &r->objs[r->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->name = UINT32_MAX;
@@ -1046,8 +1054,8 @@ static int finish_line(struct rb_reader *r, size_t first_ref)
 	o->name = r->name;
 	o->cls = cls;
 	o->memsize = (uint32_t)r->memsize;
-	o->first = (uint32_t)first_ref;
-	o->nrefs = (uint32_t)(r->nrefs - first_ref);
+	r->span[i].first = (uint32_t)first_ref;
+	r->span[i].n = (uint32_t)(r->nrefs - first_ref);
 	o->u.d.gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
 	o->u.d.site = 0;
 	o->pinned = (uint8_t)r->pinned;
@@ -1159,8 +1167,8 @@ static void reach(const struct rb_reader *r, uint32_t *stack, const uint32_t *li
 			stack[top++] = list[i];
 		}
 	while (top) {
-		const struct rb_obj *o = &r->objs[stack[--top]];
-		for (i = 0; i < o->nrefs; i++) {
+		const struct rb_span *o = &r->span[stack[--top]];
+		for (i = 0; i < o->n; i++) {
 			uint32_t w = r->refs[o->first + i];
 			if ((st[w] & (RB_DEF | RB_MARK)) == RB_DEF) {
 				st[w] |= RB_MARK;
@@ -1263,7 +1271,8 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
 		/* refs is NULL while no object has references: no offset from it */
 		g->nodes[g->nodes_len - 1] =
-			add_edges(r, g, o->nrefs ? r->refs + o->first : NULL, o->nrefs, ordinal);
+			add_edges(r, g, r->span[k].n ? r->refs + r->span[k].first : NULL,
+				  r->span[k].n, ordinal);
 	}
 	for (i = 0; i < r->strings.n; i++)
 		pt_heapgraph_add_string(g, pt_intern_str(&r->strings, i),
@@ -1314,6 +1323,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	free(r.roots);
 	free(r.pend);
 	free(r.st);
+	free(r.span);
 	return st < 0 ? -1 : 0;
 }
 
