@@ -9,6 +9,7 @@
 #include "analysis/dominator.h"
 #include "formats/load.h"
 #include "report/heap.h"
+#include "util/xalloc.h"
 
 static double cpu_now(void)
 {
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: heap-phases FILE\n");
 		return 2;
 	}
+	pt_xalloc_init(); /* huge pages, as proftool asks for them */
 	pt_diag_init(&d, argv[1]);
 	pt_heapgraph_init(&g);
 	t0 = cpu_now();

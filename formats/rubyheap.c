@@ -19,8 +19,8 @@
 /* how deeply a line's values may nest (a "flags" object is one level) */
 #define RB_MAX_DEPTH 64
 
-/* one address seen, defined by its own line or only referenced so far: 48 bytes, the
- * most of the reader's memory */
+/* one address seen, defined by its own line or only referenced so far: 40 bytes, the
+ * most of the reader's memory (where its references are is apart, in rb_span) */
 struct rb_obj {
 	uint64_t addr; /* its address */
 	union {
@@ -34,21 +34,156 @@ struct rb_obj {
 	uint32_t type;	  /* intern id of its "type" */
 	uint32_t name;	  /* intern id of a CLASS/MODULE's "name", UINT32_MAX if none */
 	uint32_t memsize; /* its "memsize" */
-	uint32_t first;	  /* its references: refs[first .. first + nrefs) */
-	uint32_t nrefs;
-	uint8_t defined; /* 0 until its line is read */
-	uint8_t pinned;	 /* "flags" has "pinned": true */
+	uint8_t defined;  /* 0 until its line is read */
+	uint8_t pinned;	  /* "flags" has "pinned": true */
 	uint8_t pad[6];
 };
+
+/* an object's references: refs[first .. first + n). Apart from the records, so that the
+ * walk over the graph (add_unreached) reads 8 bytes an object, not 48. */
+struct rb_span {
+	uint32_t first, n;
+};
+
+/* The address map: address -> index in objs, the reader's most frequent lookup (every
+ * object's address and class and every reference). Ruby keeps objects in 64 KiB heap
+ * pages, dumps a page's objects together and in address order, and an object's
+ * references are mostly to objects allocated near it. So the map has two levels: a
+ * table of pages (keyed SipHash, as every table fed ids from the input) behind a small
+ * cache of the pages used last, and per page an open-addressing table of the offsets in
+ * it, which stays in cache while its page is read. The in-page hash multiplies by a
+ * random odd 64-bit number and keeps the top bits: offsets are 16 bits, so the product
+ * spreads them over the slots whatever their spacing, and a writer who cannot see the
+ * number cannot choose offsets that collide. */
+#define RB_PAGE_SHIFT 16
+#define RB_RECENT     64
+
+struct rb_slot {
+	uint32_t key; /* offset in the page + 1, 0: empty; RB_SETTLED may be added */
+	uint32_t val;
+};
+/* set in a slot's key once its object is defined or has the line of a reference, so a
+ * reference to it needs no look at the object */
+#define RB_SETTLED 0x80000000u
+
+#define RB_DEF	1 /* defined by its own line */
+#define RB_REFD 2 /* referenced by another defined object */
+#define RB_MARK 4 /* reached from the roots (add_unreached) */
+
+struct rb_page {
+	struct rb_slot *slot;
+	uint32_t n, mask, shift; /* shift: 64 - log2(mask + 1) */
+};
+
+struct rb_addrmap {
+	struct pt_map pages; /* address >> RB_PAGE_SHIFT -> index in page */
+	struct rb_page *page;
+	size_t npages, pages_alloc;
+	uint64_t mult; /* random and odd: the in-page hash */
+	struct {
+		uint64_t key; /* (address >> RB_PAGE_SHIFT) + 1; 0: empty */
+		uint32_t pg;
+	} recent[RB_RECENT];
+};
+
+static void addrmap_init(struct rb_addrmap *m)
+{
+	struct pt_hash_key k, pk;
+
+	memset(m, 0, sizeof(*m));
+	pt_hash_key_init(&k);
+	pt_hash_key_derive(&k, 1, &pk);
+	pt_map_init_key(&m->pages, &pk);
+	m->mult = pt_hash_u64(&k, 0) | 1;
+}
+
+static void addrmap_release(struct rb_addrmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->npages; i++)
+		free(m->page[i].slot);
+	free(m->page);
+	pt_map_release(&m->pages);
+	memset(m, 0, sizeof(*m));
+}
+
+static void page_alloc(struct rb_page *p, uint32_t bits)
+{
+	p->slot = pt_xcalloc((size_t)1 << bits, sizeof(*p->slot));
+	p->mask = ((uint32_t)1 << bits) - 1;
+	p->shift = 64 - bits;
+}
+
+static struct rb_page *addrmap_page(struct rb_addrmap *m, uint64_t a)
+{
+	uint64_t key = (a >> RB_PAGE_SHIFT) + 1;
+	unsigned c = (unsigned)key & (RB_RECENT - 1);
+	uint32_t *pg;
+
+	if (m->recent[c].key == key)
+		return &m->page[m->recent[c].pg];
+	pg = pt_map_put(&m->pages, key);
+	if (*pg == PT_MAP_NEW) {
+		*pg = (uint32_t)m->npages;
+		PT_ALLOC_GROW(m->page, m->npages + 1, m->pages_alloc);
+		m->page[m->npages].n = 0;
+		page_alloc(&m->page[m->npages++], 3);
+	}
+	m->recent[c].key = key;
+	m->recent[c].pg = *pg;
+	return &m->page[*pg];
+}
+
+static struct rb_slot *page_find(const struct rb_addrmap *m, const struct rb_page *p, uint32_t key)
+{
+	uint32_t i = (uint32_t)((key * m->mult) >> p->shift);
+
+	while (p->slot[i].key && (p->slot[i].key & ~RB_SETTLED) != key)
+		i = (i + 1) & p->mask;
+	return &p->slot[i];
+}
+
+/* the slot of address a; a new one has the value PT_MAP_NEW, which the caller
+ * overwrites (with a value below it). Valid until the next call. */
+static struct rb_slot *addrmap_put(struct rb_addrmap *m, uint64_t a)
+{
+	struct rb_page *p = addrmap_page(m, a);
+	uint32_t key = (uint32_t)(a & ((1u << RB_PAGE_SHIFT) - 1)) + 1;
+	struct rb_slot *s = page_find(m, p, key);
+
+	if (s->key)
+		return s;
+	if ((p->n + 1) * 4 > (p->mask + 1) * 3) {
+		struct rb_page old = *p;
+		uint32_t j;
+		page_alloc(p, 64 - old.shift + 1);
+		for (j = 0; j <= old.mask; j++)
+			if (old.slot[j].key)
+				*page_find(m, p, old.slot[j].key & ~RB_SETTLED) = old.slot[j];
+		free(old.slot);
+		s = page_find(m, p, key);
+	}
+	p->n++;
+	s->key = key;
+	s->val = PT_MAP_NEW;
+	return s;
+}
 
 struct rb_reader {
 	struct pt_diag *d;
 	uint64_t line;
 	struct pt_arena arena;
 	struct pt_intern strings;
-	struct pt_map index; /* address -> index in objs */
+	struct rb_addrmap index; /* address -> index in objs */
 	struct rb_obj *objs;
 	size_t nobjs, objs_alloc;
+	/* per object too, RB_DEF, RB_REFD and RB_MARK bits: the passes over every object
+	 * after reading read these bytes, not the 48-byte records */
+	uint8_t *st;
+	size_t st_alloc;
+	struct rb_span *span; /* per object */
+	size_t span_alloc;
 	uint32_t *refs; /* indexes in objs, each object's run together */
 	size_t nrefs, refs_alloc;
 	uint32_t *roots; /* the ROOT lines' references, indexes in objs */
@@ -66,6 +201,17 @@ struct rb_reader {
 	struct pt_buf sbuf; /* a decoded string */
 	const char *str;    /* the string read last: in the line, or sbuf's if it had escapes */
 	size_t slen;
+	const char *site_file; /* the line's "file": in the line, or file's */
+	size_t site_file_len;
+	uint64_t *pend; /* the fast path's references, added once the line is read */
+	size_t npend, pend_alloc;
+	/* the last strings looked up: type strings by their bytes, sites by file and line */
+	uint32_t type_cache[32]; /* 1 + intern id; 0: none */
+	struct {
+		uint32_t site; /* 1 + intern id; 0: none */
+		uint32_t flen;
+		uint64_t line; /* 1 + the line, 0: none */
+	} site_cache[64];
 };
 
 static int fail(struct rb_reader *r, const char *what)
@@ -331,25 +477,46 @@ static int parse_address(struct rb_reader *r, uint64_t *a)
 
 /* the index of address a, a new undefined object if it is new (named at line, 0: not
  * by a reference) */
-static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line)
+static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line, int define)
 {
-	uint32_t *slot = pt_map_put(&r->index, a);
+	struct rb_slot *s = addrmap_put(&r->index, a);
 	struct rb_obj *o;
 
-	if (*slot != PT_MAP_NEW) {
-		o = &r->objs[*slot];
-		if (!o->defined && !o->u.line)
-			o->u.line = line;
-		return *slot;
+	if (s->val != PT_MAP_NEW) {
+		if (line && !(s->key & RB_SETTLED)) {
+			o = &r->objs[s->val];
+			if (!o->defined && !o->u.line)
+				o->u.line = line;
+			s->key |= RB_SETTLED;
+		}
+		if (define)
+			s->key |= RB_SETTLED;
+		return s->val;
 	}
-	*slot = (uint32_t)r->nobjs;
+	if (line || define)
+		s->key |= RB_SETTLED;
+	s->val = (uint32_t)r->nobjs;
 	PT_ALLOC_GROW(r->objs, r->nobjs + 1, r->objs_alloc);
+	PT_ALLOC_GROW(r->st, r->nobjs + 1, r->st_alloc);
+	r->st[r->nobjs] = 0;
+	PT_ALLOC_GROW(r->span, r->nobjs + 1, r->span_alloc);
+	r->span[r->nobjs].first = r->span[r->nobjs].n = 0;
 	o = &r->objs[r->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->name = UINT32_MAX;
 	o->addr = a;
 	o->u.line = line;
 	return (uint32_t)r->nobjs++;
+}
+
+/* a reference of the line to address a, kept in refs */
+static int add_ref(struct rb_reader *r, uint64_t a)
+{
+	if (r->nobjs >= PT_MAP_NEW - 1 || r->nrefs >= UINT32_MAX - 1)
+		return fail(r, "more objects or references than proftool can index");
+	PT_ALLOC_GROW(r->refs, r->nrefs + 1, r->refs_alloc);
+	r->refs[r->nrefs++] = object_index(r, a, r->line, 0);
+	return 0;
 }
 
 /* one element of "references": an address, kept in refs */
@@ -360,11 +527,52 @@ static int reference(struct rb_reader *r, int depth)
 	skip_ws(r);
 	if (read_string(r, 1) < 0 || parse_address(r, &a) < 0)
 		return -1;
-	if (r->nobjs >= PT_MAP_NEW - 1 || r->nrefs >= UINT32_MAX - 1)
-		return fail(r, "more objects or references than proftool can index");
-	PT_ALLOC_GROW(r->refs, r->nrefs + 1, r->refs_alloc);
-	r->refs[r->nrefs++] = object_index(r, a, r->line);
-	return 0;
+	return add_ref(r, a);
+}
+
+/* the intern id of a "type" string (a few distinct ones, on every line) */
+static uint32_t type_id(struct rb_reader *r, const char *s, size_t n)
+{
+	uint32_t *c, id;
+
+	if (!n)
+		return pt_intern(&r->strings, s, n);
+	c = &r->type_cache[(n * 7 + (unsigned char)s[0] + (unsigned char)s[n - 1]) & 31];
+	if (*c && pt_intern_len(&r->strings, *c - 1) == n &&
+	    !memcmp(pt_intern_str(&r->strings, *c - 1), s, n))
+		return *c - 1;
+	id = pt_intern(&r->strings, s, n);
+	*c = id + 1;
+	return id;
+}
+
+/* the intern id of the site "file:line" ("file" without a line), as heapy keys one */
+static uint32_t site_id(struct rb_reader *r, const char *f, size_t n, int has_line, uint64_t line)
+{
+	uint64_t key = has_line ? line + 1 : 0;
+	size_t at = (size_t)(key * 31 + n * 7 + (n ? (unsigned char)f[n - 1] : 0)) & 63;
+	char num[24];
+	size_t k = sizeof(num);
+	uint32_t id;
+
+	if (r->site_cache[at].site && r->site_cache[at].flen == n &&
+	    r->site_cache[at].line == key &&
+	    !memcmp(pt_intern_str(&r->strings, r->site_cache[at].site - 1), f, n))
+		return r->site_cache[at].site - 1;
+	pt_buf_reset(&r->sbuf);
+	pt_buf_add(&r->sbuf, f, n);
+	if (has_line) {
+		do
+			num[--k] = (char)('0' + line % 10);
+		while (line /= 10);
+		num[--k] = ':';
+		pt_buf_add(&r->sbuf, num + k, sizeof(num) - k);
+	}
+	id = pt_intern(&r->strings, r->sbuf.buf, r->sbuf.len);
+	r->site_cache[at].site = id + 1;
+	r->site_cache[at].flen = (uint32_t)n;
+	r->site_cache[at].line = key;
+	return id;
 }
 
 /* "line" or "generation" (allocation tracing): a whole number, or the object has none
@@ -430,6 +638,8 @@ static int member(struct rb_reader *r, int depth)
 			return -1;
 		pt_buf_reset(&r->file);
 		pt_buf_add(&r->file, r->str, r->slen);
+		r->site_file = r->file.buf;
+		r->site_file_len = r->file.len;
 		r->has_file = 1;
 		return 0;
 	}
@@ -467,7 +677,7 @@ static int member(struct rb_reader *r, int depth)
 		if (!strcmp(key, "class"))
 			return parse_address(r, &r->cls);
 		if (!strcmp(key, "type")) {
-			r->type = pt_intern(&r->strings, r->str, r->slen);
+			r->type = type_id(r, r->str, r->slen);
 			r->is_root = r->slen == 4 && !memcmp(r->str, "ROOT", 4);
 			return 0;
 		}
@@ -477,30 +687,338 @@ static int member(struct rb_reader *r, int depth)
 	return skip_value(r, depth); /* a field we do not use: kept out, not fatal */
 }
 
-/* one line of the dump */
-static int read_line(struct rb_reader *r, const char *s, size_t n)
+/* The fast path. A line as Ruby writes it (`{"address":"0x...", "type":"STRING", ...}`)
+ * is read by one pass that looks only at what it needs and never goes back: keys are
+ * compared by length, values we use are read in place and values we do not use are
+ * skipped by a loop over their bytes. It accepts a subset of what read_container does
+ * and reads it to the same fields; anything else (escapes in a key, nesting other than
+ * "flags", a value of an unusual kind, whitespace other than spaces, a NUL byte) makes
+ * it give up before it changes anything but r's per-line fields and the intern table
+ * (the type and name strings it met, which the full parser then interns again to the
+ * same ids), and the line is read again by the full parser, which finds and locates
+ * any error. It relies on the NUL that pt_input_getline puts after a line. */
+
+/* 1 + the value of a hex digit, 0 for any other byte */
+static const unsigned char hex1[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/* the end of a string's bytes from p (after its opening quote): the first '"', '\\' or
+ * control byte (the line's NUL among them) */
+static const char *str_stop(const char *p, const char *e)
 {
-	size_t first_ref = r->nrefs;
+	while (e - p >= 8) {
+		uint64_t w, q, b, c;
+		memcpy(&w, p, 8);
+		q = w ^ 0x2222222222222222ull;	      /* '"' */
+		b = w ^ 0x5c5c5c5c5c5c5c5cull;	      /* '\\' */
+		c = (w - 0x2020202020202020ull) & ~w; /* bytes below 0x20 */
+		q = (q - 0x0101010101010101ull) & ~q;
+		b = (b - 0x0101010101010101ull) & ~b;
+		if ((q | b | c) & 0x8080808080808080ull)
+			break;
+		p += 8;
+	}
+	while ((unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/* a string without escapes at p (its opening quote): its bytes in *s, *n; NULL if it
+ * is not one */
+static const char *fast_plain(const char *p, const char *e, const char **s, size_t *n)
+{
+	const char *q;
+
+	if (*p != '"')
+		return NULL;
+	q = str_stop(p + 1, e);
+	if (*q != '"')
+		return NULL;
+	*s = p + 1;
+	*n = (size_t)(q - p - 1);
+	return q + 1;
+}
+
+/* any string at p, escapes checked as read_string does; the byte after it, or NULL */
+static const char *fast_skip_string(const char *p, const char *e)
+{
+	int k;
+
+	p++;
+	for (;;) {
+		p = str_stop(p, e);
+		if (*p == '"')
+			return p + 1;
+		if (*p != '\\')
+			return NULL;
+		switch (p[1]) {
+		case '"':
+		case '\\':
+		case '/':
+		case 'b':
+		case 'f':
+		case 'n':
+		case 'r':
+		case 't':
+			p += 2;
+			break;
+		case 'u':
+			for (k = 2; k < 6; k++)
+				if (!hex1[(unsigned char)p[k]])
+					return NULL;
+			p += 6;
+			break;
+		default:
+			return NULL;
+		}
+	}
+}
+
+/* "0x" and 1 to 16 hex digits in quotes at p, as parse_address reads them */
+static const char *fast_address(const char *p, uint64_t *a)
+{
+	uint64_t v = 0;
+	int k;
+
+	if (p[0] != '"' || p[1] != '0' || (p[2] != 'x' && p[2] != 'X'))
+		return NULL;
+	p += 3;
+	for (k = 0; k < 17 && hex1[(unsigned char)*p]; k++, p++)
+		v = v * 16 + (uint64_t)(hex1[(unsigned char)*p] - 1);
+	if (k < 1 || k > 16 || *p != '"')
+		return NULL;
+	*a = v;
+	return p + 1;
+}
+
+/* digits with nothing after them that makes a fraction or exponent; NULL past 19 */
+static const char *fast_whole(const char *p, uint64_t *v)
+{
+	uint64_t x = 0;
+	int k;
+
+	for (k = 0; *p >= '0' && *p <= '9'; k++, p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (k < 1 || k > 19 || *p == '.' || *p == 'e' || *p == 'E')
+		return NULL;
+	*v = x;
+	return p;
+}
+
+/* the literal lit at p, or NULL */
+static const char *fast_lit(const char *p, const char *e, const char *lit)
+{
+	size_t n = strlen(lit);
+	return (size_t)(e - p) >= n && !memcmp(p, lit, n) ? p + n : NULL;
+}
+
+/* a value that is no container, as skip_value reads it */
+static const char *fast_skip(const char *p, const char *e)
+{
+	switch (*p) {
+	case '"':
+		return fast_skip_string(p, e);
+	case 't':
+		return fast_lit(p, e, "true");
+	case 'f':
+		return fast_lit(p, e, "false");
+	case 'n':
+		return fast_lit(p, e, "null");
+	case '-':
+		p++;
+		break;
+	}
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		if (*++p < '0' || *p > '9')
+			return NULL;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return NULL;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return p;
+}
+
+static const char *fast_spaces(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* "references": an array of addresses, kept in r->pend */
+static const char *fast_refs(struct rb_reader *r, const char *p)
+{
+	uint64_t a;
+
+	if (*p != '[')
+		return NULL;
+	p = fast_spaces(p + 1);
+	if (*p == ']')
+		return p + 1;
+	for (;;) {
+		if (!(p = fast_address(p, &a)))
+			return NULL;
+		PT_ALLOC_GROW(r->pend, r->npend + 1, r->pend_alloc);
+		r->pend[r->npend++] = a;
+		p = fast_spaces(p);
+		if (*p == ']')
+			return p + 1;
+		if (*p != ',')
+			return NULL;
+		p = fast_spaces(p + 1);
+	}
+}
+
+/* "flags": an object of plain values; "pinned": true kept */
+static const char *fast_flags(struct rb_reader *r, const char *p, const char *e)
+{
+	const char *k;
+	size_t n;
+
+	if (*p != '{')
+		return fast_skip(p, e);
+	p = fast_spaces(p + 1);
+	if (*p == '}')
+		return p + 1;
+	for (;;) {
+		if (!(p = fast_plain(p, e, &k, &n)))
+			return NULL;
+		p = fast_spaces(p);
+		if (*p != ':')
+			return NULL;
+		p = fast_spaces(p + 1);
+		if (n == 6 && !memcmp(k, "pinned", 6) && fast_lit(p, e, "true"))
+			r->pinned = 1;
+		if (!(p = fast_skip(p, e)))
+			return NULL;
+		p = fast_spaces(p);
+		if (*p == '}')
+			return p + 1;
+		if (*p != ',')
+			return NULL;
+		p = fast_spaces(p + 1);
+	}
+}
+
+/* "line" or "generation": a whole number or null */
+static const char *fast_site_number(struct rb_reader *r, const char *p, const char *e, int is_line)
+{
+	uint64_t v;
+
+	if (*p == 'n')
+		return fast_lit(p, e, "null");
+	if (!(p = fast_whole(p, &v)) || v >= UINT32_MAX - 1)
+		return NULL;
+	if (is_line) {
+		r->src_line = v;
+		r->has_line = 1;
+	} else {
+		r->gen = v;
+		r->has_gen = 1;
+	}
+	return p;
+}
+
+/* the value of one member whose key is k (n bytes); the byte after it, or NULL */
+static const char *fast_member(struct rb_reader *r, const char *k, size_t n, const char *p,
+			       const char *e)
+{
+	const char *s;
+	size_t len;
+
+#define KEY(lit) (n == sizeof(lit) - 1 && !memcmp(k, lit, sizeof(lit) - 1))
+	if (KEY("address")) {
+		r->has_addr = 1;
+		return fast_address(p, &r->addr);
+	}
+	if (KEY("type")) {
+		if (!(p = fast_plain(p, e, &s, &len)))
+			return NULL;
+		r->type = type_id(r, s, len);
+		r->is_root = len == 4 && !memcmp(s, "ROOT", 4);
+		return p;
+	}
+	if (KEY("class"))
+		return fast_address(p, &r->cls);
+	if (KEY("references"))
+		return fast_refs(r, p);
+	if (KEY("memsize")) {
+		if (!(p = fast_whole(p, &r->memsize)) || r->memsize > UINT32_MAX)
+			return NULL;
+		return p;
+	}
+	if (KEY("flags"))
+		return fast_flags(r, p, e);
+	if (KEY("file")) {
+		if (!(p = fast_plain(p, e, &r->site_file, &r->site_file_len)))
+			return NULL;
+		r->has_file = 1;
+		return p;
+	}
+	if (KEY("line") || KEY("generation"))
+		return fast_site_number(r, p, e, n == 4);
+	if (KEY("name")) {
+		if (!(p = fast_plain(p, e, &s, &len)))
+			return NULL;
+		r->name = pt_intern(&r->strings, s, len);
+		return p;
+	}
+#undef KEY
+	return fast_skip(p, e);
+}
+
+/* the line s (n bytes, NUL after them) read into r's fields and r->pend: 1, or 0 when
+ * the full parser must read it */
+static int fast_line(struct rb_reader *r, const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *k;
+	size_t kn;
+
+	if (*p != '{')
+		return 0;
+	p = fast_spaces(p + 1);
+	for (;;) {
+		if (!(p = fast_plain(p, e, &k, &kn)))
+			return 0;
+		p = fast_spaces(p);
+		if (*p != ':')
+			return 0;
+		p = fast_spaces(p + 1);
+		if (!(p = fast_member(r, k, kn, p, e)))
+			return 0;
+		p = fast_spaces(p);
+		if (*p == '}')
+			break;
+		if (*p != ',')
+			return 0;
+		p = fast_spaces(p + 1);
+	}
+	return fast_spaces(p + 1) == e;
+}
+
+/* the line's fields made into its object, or its references into roots */
+static int finish_line(struct rb_reader *r, size_t first_ref)
+{
 	struct rb_obj *o;
 	uint32_t i, cls = 0;
+	size_t k;
 
-	r->p = s;
-	r->end = s + n;
-	skip_ws(r);
-	if (r->p == r->end)
-		return 0; /* an empty line */
-	if (*r->p != '{')
-		return fail(r, "not a JSON object (a heap dump has one object per line)");
-	r->p++;
-	r->addr = r->cls = r->memsize = 0;
-	r->has_addr = r->is_root = 0;
-	r->has_file = r->has_line = r->has_gen = r->pinned = 0;
-	r->type = r->name = UINT32_MAX;
-	if (read_container(r, 1, '}', member) < 0)
-		return -1;
-	skip_ws(r);
-	if (r->p != r->end)
-		return fail(r, "more after the line's object");
 	if (r->is_root) {
 		if (r->nrefs == first_ref) /* a ROOT without references (refs may be NULL) */
 			return 0;
@@ -520,32 +1038,68 @@ static int read_line(struct rb_reader *r, const char *s, size_t n)
 	if (r->cls) { /* first: it may move objs */
 		if (r->nobjs >= PT_MAP_NEW - 2)
 			return fail(r, "more objects than proftool can index");
-		cls = object_index(r, r->cls, 0) + 1;
+		cls = object_index(r, r->cls, 0, 0) + 1;
 	}
-	i = object_index(r, r->addr, 0);
+	i = object_index(r, r->addr, 0, 1);
 	o = &r->objs[i];
 	if (o->defined)
 		return pt_diag_error_line(r->d, r->line, "address 0x%" PRIx64 " is dumped twice",
 					  r->addr);
 	o->defined = 1;
+	r->st[i] |= RB_DEF;
+	for (k = first_ref; k < r->nrefs; k++) /* referenced by another defined object */
+		if (r->refs[k] != i)
+			r->st[r->refs[k]] |= RB_REFD;
 	o->type = r->type;
 	o->name = r->name;
 	o->cls = cls;
 	o->memsize = (uint32_t)r->memsize;
-	o->first = (uint32_t)first_ref;
-	o->nrefs = (uint32_t)(r->nrefs - first_ref);
+	r->span[i].first = (uint32_t)first_ref;
+	r->span[i].n = (uint32_t)(r->nrefs - first_ref);
 	o->u.d.gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
 	o->u.d.site = 0;
 	o->pinned = (uint8_t)r->pinned;
-	if (r->has_file) { /* "file:line", as heapy keys a site */
-		char num[24];
-		if (r->has_line) {
-			snprintf(num, sizeof(num), ":%" PRIu64, r->src_line);
-			pt_buf_addstr(&r->file, num);
-		}
-		o->u.d.site = pt_intern(&r->strings, r->file.buf, r->file.len);
-	}
+	if (r->has_file)
+		o->u.d.site = site_id(r, r->site_file, r->site_file_len, r->has_line, r->src_line);
 	return 0;
+}
+
+static void reset_fields(struct rb_reader *r)
+{
+	r->addr = r->cls = r->memsize = 0;
+	r->has_addr = r->is_root = 0;
+	r->has_file = r->has_line = r->has_gen = r->pinned = 0;
+	r->type = r->name = UINT32_MAX;
+}
+
+/* one line of the dump: by the fast path, else by the full parser */
+static int read_line(struct rb_reader *r, const char *s, size_t n)
+{
+	size_t first_ref = r->nrefs, k;
+
+	reset_fields(r);
+	r->npend = 0;
+	if (fast_line(r, s, n)) {
+		for (k = 0; k < r->npend; k++)
+			if (add_ref(r, r->pend[k]) < 0)
+				return -1;
+		return finish_line(r, first_ref);
+	}
+	reset_fields(r);
+	r->p = s;
+	r->end = s + n;
+	skip_ws(r);
+	if (r->p == r->end)
+		return 0; /* an empty line */
+	if (*r->p != '{')
+		return fail(r, "not a JSON object (a heap dump has one object per line)");
+	r->p++;
+	if (read_container(r, 1, '}', member) < 0)
+		return -1;
+	skip_ws(r);
+	if (r->p != r->end)
+		return fail(r, "more after the line's object");
+	return finish_line(r, first_ref);
 }
 
 static char *dup_str(const char *s)
@@ -602,22 +1156,22 @@ static uint32_t add_edges(struct rb_reader *r, struct pt_heapgraph *g, const uin
 }
 
 /* mark what the objects in list reach (over references to defined objects) */
-static void reach(const struct rb_reader *r, uint8_t *mark, uint32_t *stack, const uint32_t *list,
-		  size_t n)
+static void reach(const struct rb_reader *r, uint32_t *stack, const uint32_t *list, size_t n)
 {
+	uint8_t *st = r->st;
 	size_t top = 0, i;
 
 	for (i = 0; i < n; i++)
-		if (r->objs[list[i]].defined && !mark[list[i]]) {
-			mark[list[i]] = 1;
+		if ((st[list[i]] & (RB_DEF | RB_MARK)) == RB_DEF) {
+			st[list[i]] |= RB_MARK;
 			stack[top++] = list[i];
 		}
 	while (top) {
-		const struct rb_obj *o = &r->objs[stack[--top]];
-		for (i = 0; i < o->nrefs; i++) {
+		const struct rb_span *o = &r->span[stack[--top]];
+		for (i = 0; i < o->n; i++) {
 			uint32_t w = r->refs[o->first + i];
-			if (r->objs[w].defined && !mark[w]) {
-				mark[w] = 1;
+			if ((st[w] & (RB_DEF | RB_MARK)) == RB_DEF) {
+				st[w] |= RB_MARK;
 				stack[top++] = w;
 			}
 		}
@@ -630,32 +1184,24 @@ static void reach(const struct rb_reader *r, uint8_t *mark, uint32_t *stack, con
  * r->roots, in the order of their lines. */
 static void add_unreached(struct rb_reader *r)
 {
-	uint8_t *mark = pt_xcalloc(r->nobjs + 1, 1);
 	uint32_t *stack = pt_xmalloc((r->nobjs + 1) * sizeof(uint32_t));
-	uint32_t *refd = pt_xcalloc(r->nobjs + 1, sizeof(uint32_t));
-	size_t k, i;
+	size_t k;
 	uint32_t one;
 
+	reach(r, stack, r->roots, r->nroots);
 	for (k = 0; k < r->nobjs; k++)
-		for (i = 0; r->objs[k].defined && i < r->objs[k].nrefs; i++)
-			if (r->refs[r->objs[k].first + i] != k)
-				refd[r->refs[r->objs[k].first + i]] = 1;
-	reach(r, mark, stack, r->roots, r->nroots);
-	for (k = 0; k < r->nobjs; k++)
-		if (r->objs[k].defined && !mark[k] && !refd[k]) {
+		if ((r->st[k] & (RB_DEF | RB_MARK | RB_REFD)) == RB_DEF) {
 			one = (uint32_t)k;
 			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
 			r->roots[r->nroots++] = one;
-			reach(r, mark, stack, &one, 1);
+			reach(r, stack, &one, 1);
 		}
 	for (k = 0; k < r->nobjs; k++)
-		if (r->objs[k].defined && !mark[k]) {
+		if ((r->st[k] & (RB_DEF | RB_MARK)) == RB_DEF) {
 			PT_ALLOC_GROW(r->roots, r->nroots + 1, r->roots_alloc);
 			r->roots[r->nroots++] = (uint32_t)k;
 		}
-	free(mark);
 	free(stack);
-	free(refd);
 }
 
 /* The graph from what was read: node 0 the root, then the defined objects in the
@@ -688,7 +1234,7 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	s_struct = pt_intern_find(&r->strings, "STRUCT", 6);
 	s_data = pt_intern_find(&r->strings, "DATA", 4);
 	for (k = 0; k < r->nobjs; k++)
-		ordinal[k] = r->objs[k].defined ? nnodes++ : PT_HEAP_NONE;
+		ordinal[k] = r->st[k] & RB_DEF ? nnodes++ : PT_HEAP_NONE;
 
 	add_unreached(r);
 	g->rb_addr = pt_xcalloc((size_t)nnodes, sizeof(uint64_t));
@@ -725,7 +1271,8 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 		add_node(g, type, name, ordinal[k], o->memsize, 0);
 		/* refs is NULL while no object has references: no offset from it */
 		g->nodes[g->nodes_len - 1] =
-			add_edges(r, g, o->nrefs ? r->refs + o->first : NULL, o->nrefs, ordinal);
+			add_edges(r, g, r->span[k].n ? r->refs + r->span[k].first : NULL,
+				  r->span[k].n, ordinal);
 	}
 	for (i = 0; i < r->strings.n; i++)
 		pt_heapgraph_add_string(g, pt_intern_str(&r->strings, i),
@@ -746,7 +1293,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	r.d = d;
 	pt_arena_init(&r.arena);
 	pt_intern_init(&r.strings, &r.arena);
-	pt_map_init(&r.index);
+	addrmap_init(&r.index);
 	pt_buf_init(&r.sbuf);
 	pt_buf_init(&r.file);
 	while ((ret = pt_input_getline(in, &line, &len)) > 0) {
@@ -764,7 +1311,7 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	if (!st && !r.nobjs && !r.nroots)
 		st = pt_diag_error(d, "no objects: not a Ruby heap dump");
 	/* the graph needs no address lookups: the map goes before it is made */
-	pt_map_release(&r.index);
+	addrmap_release(&r.index);
 	pt_buf_release(&r.sbuf);
 	pt_buf_release(&r.file);
 	if (!st)
@@ -774,6 +1321,9 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 	free(r.objs);
 	free(r.refs);
 	free(r.roots);
+	free(r.pend);
+	free(r.st);
+	free(r.span);
 	return st < 0 ? -1 : 0;
 }
 
