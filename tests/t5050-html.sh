@@ -236,13 +236,17 @@ test_expect_success '? shows the keys in the page, Esc closes them' '
 	grep -qx "errors 0" ../views.out'
 
 test_expect_success 'source lines of a function, as method counts them; --source-path embeds the code' '
-	"$PROFTOOL" convert --to html -o n.html "$SAMPLES/node/lines.cpuprofile" &&
+	# counts, as the page and method both show them with --sample-index samples (a
+	# .cpuprofile with times defaults to its wall type)
+	"$PROFTOOL" convert --to html --sample-index samples -o n.html "$SAMPLES/node/lines.cpuprofile" &&
 	! grep -q "\"src\":" n.html &&
-	"$PROFTOOL" convert --to html --source-path "$SAMPLES/node/src" -o s.html "$SAMPLES/node/lines.cpuprofile" &&
+	"$PROFTOOL" convert --to html --sample-index samples --source-path "$SAMPLES/node/src" \
+		-o s.html "$SAMPLES/node/lines.cpuprofile" &&
 	node "$CHECK" probe n.html s.html --table-click >out 2>&1 || { cat out; false; } &&
 	# --context 1: the page shows the range stackprof --method shows (the default of
 	# method is the range of pprof -list, five lines past the last sampled one)
-	"$PROFTOOL" method --context 1 --source-path "$SAMPLES/node/src" hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
+	"$PROFTOOL" method --sample-index samples --context 1 --source-path "$SAMPLES/node/src" \
+		hotLines "$SAMPLES/node/lines.cpuprofile" >m &&
 	sed -nE "s/^ *[0-9]+ +\([^)]*\) \/ +([0-9]+) +\([^)]*\) +\| +([0-9]+) +\|.*/\2=\1/p" m >expect &&
 	test "$(wc -l <expect)" = 3 &&
 	awk "/^== n.html/ { on = 1 } /^== s.html/ { on = 0 } on" out | sed -n "s/^detail lines://p" |
