@@ -18,120 +18,13 @@
 #include "analysis/filter.h"
 #include "util/text.h"
 #include "core/units.h"
+#include "core/xlat.h"
 #include "util/xalloc.h"
 
 #define NONE UINT32_MAX
 
-/* ---- translating ids of one profile into another ---- */
-
-struct xlat {
-	const struct pt_profile *src;
-	struct pt_profile *dst;
-	uint32_t *str, *func, *mapping, *frame, *lset; /* src id -> dst id, NONE unknown */
-	/* functions keep their reader's identity (pt_func.ident) in a copy of one profile;
-	 * across profiles a function is what pprof's is (name, system name, file, start
-	 * line), as merged profiles are written as pprof */
-	int keep_ident;
-};
-
-static uint32_t *none_array(size_t n)
-{
-	uint32_t *v = pt_xmalloc((n ? n : 1) * sizeof(uint32_t));
-	memset(v, 0xff, (n ? n : 1) * sizeof(uint32_t));
-	return v;
-}
-
-static void xlat_init(struct xlat *x, const struct pt_profile *src, struct pt_profile *dst)
-{
-	x->src = src;
-	x->dst = dst;
-	x->str = none_array(src->strings.n);
-	x->func = none_array(src->nfuncs);
-	x->mapping = none_array(src->nmappings);
-	x->frame = none_array(src->nframes);
-	x->lset = none_array(src->nlabelsets);
-	x->keep_ident = 0;
-}
-
-static void xlat_release(struct xlat *x)
-{
-	free(x->str);
-	free(x->func);
-	free(x->mapping);
-	free(x->frame);
-	free(x->lset);
-}
-
-static uint32_t x_str(struct xlat *x, uint32_t id)
-{
-	if (!id)
-		return 0;
-	if (x->str[id] == NONE)
-		x->str[id] = pt_strn(x->dst, pt_s(x->src, id), pt_intern_len(&x->src->strings, id));
-	return x->str[id];
-}
-
-static uint32_t x_func(struct xlat *x, uint32_t id)
-{
-	if (!id)
-		return 0;
-	if (x->func[id] == NONE) {
-		const struct pt_func *f = &x->src->funcs[id];
-		x->func[id] = pt_profile_func_ident(x->dst, x_str(x, f->name),
-						    x_str(x, f->system_name), x_str(x, f->file),
-						    f->start_line, x->keep_ident ? f->ident : 0);
-	}
-	return x->func[id];
-}
-
-static uint32_t x_mapping(struct xlat *x, uint32_t id)
-{
-	if (!id)
-		return 0;
-	if (x->mapping[id] == NONE) {
-		struct pt_mapping m = x->src->mappings[id];
-		m.file = x_str(x, m.file);
-		m.build_id = x_str(x, m.build_id);
-		x->mapping[id] = pt_profile_mapping(x->dst, &m);
-	}
-	return x->mapping[id];
-}
-
-static uint32_t x_frame(struct xlat *x, uint32_t id)
-{
-	if (!id)
-		return 0;
-	if (x->frame[id] == NONE) {
-		struct pt_frame f = x->src->frames[id];
-		f.func = x_func(x, f.func);
-		f.mapping = x_mapping(x, f.mapping);
-		x->frame[id] = pt_profile_frame(x->dst, &f);
-	}
-	return x->frame[id];
-}
-
-static uint32_t x_labels(struct xlat *x, uint32_t id)
-{
-	if (!id)
-		return 0;
-	if (x->lset[id] == NONE) {
-		const struct pt_labelset *ls = &x->src->labelsets[id];
-		struct pt_label *v = pt_xreallocarray(NULL, ls->n, sizeof(*v));
-		uint32_t i;
-		for (i = 0; i < ls->n; i++) {
-			v[i] = ls->v[i];
-			v[i].key = x_str(x, v[i].key);
-			v[i].str = x_str(x, v[i].str);
-			v[i].num_unit = x_str(x, v[i].num_unit);
-		}
-		x->lset[id] = pt_profile_labelset(x->dst, v, ls->n);
-		free(v);
-	}
-	return x->lset[id];
-}
-
 /* everything but the tree, rows and timeline */
-static void copy_header(struct xlat *x)
+static void copy_header(struct pt_xlat *x)
 {
 	const struct pt_profile *s = x->src;
 	struct pt_profile *d = x->dst;
@@ -146,15 +39,15 @@ static void copy_header(struct xlat *x)
 	}
 	d->default_type = s->default_type;
 	memcpy(d->emptied, s->emptied, sizeof(d->emptied));
-	d->period_type.name = x_str(x, s->period_type.name);
-	d->period_type.unit = x_str(x, s->period_type.unit);
+	d->period_type.name = pt_xlat_str(x, s->period_type.name);
+	d->period_type.unit = pt_xlat_str(x, s->period_type.unit);
 	d->period_type.decimals = s->period_type.decimals;
 	d->period = s->period;
 	d->no_stacks_reason = s->no_stacks_reason;
 	d->time_nanos = s->time_nanos;
 	d->duration_nanos = s->duration_nanos;
-	d->drop_frames = x_str(x, s->drop_frames);
-	d->keep_frames = x_str(x, s->keep_frames);
+	d->drop_frames = pt_xlat_str(x, s->drop_frames);
+	d->keep_frames = pt_xlat_str(x, s->keep_frames);
 	for (i = 0; i < s->ncomments; i++)
 		pt_profile_add_comment(d, pt_s(s, s->comments[i]));
 	for (i = 0; i < s->nmeta; i++)
@@ -216,7 +109,7 @@ struct plan {
 	int drop_root_rows; /* rows whose new node is the root are dropped (hide/show) */
 	int from_events;    /* rebuild the rows from the kept events (time window) */
 	uint8_t *event_ok;  /* per event, with from_events */
-	uint32_t (*frame_map)(struct xlat *x, uint32_t frame, void *ctx); /* NULL: x_frame */
+	uint32_t (*frame_map)(struct pt_xlat *x, uint32_t frame, void *ctx); /* NULL: x_frame */
 	void *frame_ctx;
 };
 
@@ -247,13 +140,13 @@ static void add_emptied(struct pt_profile *np, const int64_t *v)
 
 static void build(const struct pt_profile *p, struct pt_profile *np, struct plan *pl)
 {
-	struct xlat x;
-	uint32_t *newnode = none_array(p->nnodes), *newrow = none_array(p->nsamples);
+	struct pt_xlat x;
+	uint32_t *newnode = pt_xlat_unset(p->nnodes), *newrow = pt_xlat_unset(p->nsamples);
 	uint32_t n, r;
 	size_t e;
 
 	pt_profile_init(np);
-	xlat_init(&x, p, np);
+	pt_xlat_init(&x, p, np);
 	x.keep_ident = 1;
 	copy_header(&x);
 
@@ -282,7 +175,7 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 			newnode[n] = newnode[par];
 		} else {
 			fr = pl->frame_map ? pl->frame_map(&x, p->nodes[n].frame, pl->frame_ctx)
-					   : x_frame(&x, p->nodes[n].frame);
+					   : pt_xlat_frame(&x, p->nodes[n].frame);
 			newnode[n] = pt_profile_child(np, newnode[par], fr);
 		}
 	}
@@ -295,8 +188,8 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 			uint32_t row;
 			if (!pl->event_ok[e])
 				continue;
-			row = add_row(np, newnode[s->node], x_labels(&x, s->labels), v, p->ntypes,
-				      NULL);
+			row = add_row(np, newnode[s->node], pt_xlat_labels(&x, s->labels), v,
+				      p->ntypes, NULL);
 			push_event(np, row, p->events[e].time, v, p->ntypes, NULL);
 			kept++;
 		}
@@ -306,7 +199,7 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 		for (r = 0; r < p->nsamples; r++)
 			if (row_kept(p, pl, r))
 				newrow[r] = add_row(np, newnode[p->samples[r].node],
-						    x_labels(&x, p->samples[r].labels),
+						    pt_xlat_labels(&x, p->samples[r].labels),
 						    p->sample_values + (size_t)r * p->ntypes,
 						    p->ntypes, NULL);
 			else if (row_emptied(p, pl, r))
@@ -321,7 +214,7 @@ static void build(const struct pt_profile *p, struct pt_profile *np, struct plan
 		}
 		np->nrecords = timeline_complete(p) ? kept : p->nrecords;
 	}
-	xlat_release(&x);
+	pt_xlat_release(&x);
 	free(newnode);
 	free(newrow);
 }
@@ -332,8 +225,8 @@ struct matcher {
 	struct pt_pattern *re;
 	const struct pt_profile *p;
 	int match_file;
-	uint8_t *cache; /* per string id: 0 unknown, 1 no, 2 yes (functions share names and
-			 * files, so each string is matched once) */
+	uint8_t *cache;	   /* per string id: 0 unknown, 1 no, 2 yes (functions share names and
+			    * files, so each string is matched once) */
 	struct pt_diag *d; /* filled when a match is too costly */
 };
 
@@ -342,6 +235,7 @@ static int matcher_init(struct matcher *m, const char *opt, const char *re,
 {
 	char msg[256];
 
+	memset(m, 0, sizeof(*m));
 	if (!(m->re = pt_pattern_compile(re, msg, sizeof(msg))))
 		return pt_diag_error(d, "bad regular expression '%s' for --%s: %s", re, opt, msg);
 	m->p = p;
@@ -361,8 +255,8 @@ static void matcher_release(struct matcher *m)
 static int str_matches(struct matcher *m, uint32_t s)
 {
 	if (!m->cache[s]) {
-		int hit = pt_pattern_match(m->re, pt_s(m->p, s),
-					   pt_intern_len(&m->p->strings, s), m->d);
+		int hit = pt_pattern_match(m->re, pt_s(m->p, s), pt_intern_len(&m->p->strings, s),
+					   m->d);
 		if (hit < 0)
 			return -1;
 		m->cache[s] = hit ? 2 : 1;
@@ -453,11 +347,11 @@ static void plan_fold(const struct pt_profile *p, struct plan *pl)
 {
 	struct fold_entry *path = NULL, *undo = NULL;
 	size_t npath = 0, path_alloc = 0, nundo = 0, undo_alloc = 0;
-	uint32_t *pos = none_array(p->nfuncs), *undo_mark = none_array(p->nnodes);
+	uint32_t *pos = pt_xlat_unset(p->nfuncs), *undo_mark = pt_xlat_unset(p->nnodes);
 	uint8_t *pushed = pt_xcalloc(p->nnodes ? p->nnodes : 1, 1);
 	uint32_t n;
 
-	pl->target = none_array(p->nnodes);
+	pl->target = pt_xlat_unset(p->nnodes);
 	n = p->nodes[0].first_child;
 	while (n) {
 		uint32_t fn = pt_frame_of(p, n)->func;
@@ -1034,7 +928,7 @@ static void split_keys(const char *s, struct tag_keys *tk)
 /* the frame for key k of label set ls: a function named by the values of k (strings,
  * then numbers scaled as pprof's ScaledLabel with their unit), joined by ",", in the
  * file k; "" (pprof's <unknown>) when the sample has no such label, as pprof adds it */
-static uint32_t label_frame(struct xlat *x, uint32_t ls, const char *k, size_t klen,
+static uint32_t label_frame(struct pt_xlat *x, uint32_t ls, const char *k, size_t klen,
 			    struct pt_buf *b)
 {
 	const struct pt_profile *p = x->src;
@@ -1065,7 +959,7 @@ static uint32_t label_frame(struct xlat *x, uint32_t ls, const char *k, size_t k
 }
 
 /* the new node of old node n under anchor a (a new node), made with its path */
-static uint32_t tag_path(const struct pt_profile *p, struct xlat *x, struct pt_map *memo,
+static uint32_t tag_path(const struct pt_profile *p, struct pt_xlat *x, struct pt_map *memo,
 			 uint32_t a, uint32_t n, uint32_t **stack, size_t *alloc)
 {
 	size_t depth = 0;
@@ -1084,7 +978,7 @@ static uint32_t tag_path(const struct pt_profile *p, struct xlat *x, struct pt_m
 	}
 	while (depth--) {
 		n = (*stack)[depth];
-		at = pt_profile_child(x->dst, at, x_frame(x, p->nodes[n].frame));
+		at = pt_profile_child(x->dst, at, pt_xlat_frame(x, p->nodes[n].frame));
 		slot = pt_map_put(memo, (uint64_t)a << 32 | n);
 		*slot = at;
 	}
@@ -1098,17 +992,17 @@ static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
 {
 	struct tag_keys root, leaf;
 	struct pt_profile np;
-	struct xlat x;
+	struct pt_xlat x;
 	struct pt_map memo;
 	struct pt_buf b = PT_BUF_INIT;
-	uint32_t *newrow = none_array(p->nsamples), *stack = NULL, r, i;
+	uint32_t *newrow = pt_xlat_unset(p->nsamples), *stack = NULL, r, i;
 	size_t alloc = 0, e;
 	uint64_t kept = 0;
 
 	split_keys(f->tag_root, &root);
 	split_keys(f->tag_leaf, &leaf);
 	pt_profile_init(&np);
-	xlat_init(&x, p, &np);
+	pt_xlat_init(&x, p, &np);
 	x.keep_ident = 1;
 	copy_header(&x);
 	pt_map_init(&memo);
@@ -1122,7 +1016,7 @@ static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
 		for (i = 0; i < leaf.n; i++)
 			at = pt_profile_child(
 				&np, at, label_frame(&x, s->labels, leaf.k[i], leaf.len[i], &b));
-		newrow[r] = add_row(&np, at, x_labels(&x, s->labels),
+		newrow[r] = add_row(&np, at, pt_xlat_labels(&x, s->labels),
 				    p->sample_values + (size_t)r * p->ntypes, p->ntypes, NULL);
 	}
 	for (e = 0; e < p->nevents; e++) {
@@ -1133,7 +1027,7 @@ static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
 	np.nrecords = timeline_complete(p) ? kept : p->nrecords;
 	pt_map_release(&memo);
 	pt_buf_release(&b);
-	xlat_release(&x);
+	pt_xlat_release(&x);
 	free(stack);
 	free(newrow);
 	pt_profile_release(p);
@@ -1230,7 +1124,7 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 
 /* ---- granularity ---- */
 
-static uint32_t gran_frame(struct xlat *x, uint32_t id, void *ctx)
+static uint32_t gran_frame(struct pt_xlat *x, uint32_t id, void *ctx)
 {
 	const enum pt_granularity *g = ctx;
 	const struct pt_frame *f = &x->src->frames[id];
@@ -1238,7 +1132,7 @@ static uint32_t gran_frame(struct xlat *x, uint32_t id, void *ctx)
 	struct pt_frame nf;
 
 	memset(&nf, 0, sizeof(nf));
-	nf.mapping = x_mapping(x, f->mapping);
+	nf.mapping = pt_xlat_mapping(x, f->mapping);
 	nf.flags = f->flags & ~(uint32_t)(PT_FRAME_INLINED | PT_FRAME_FOLDED);
 	switch (*g) {
 	case PT_GRAN_FILES: {
@@ -1246,17 +1140,17 @@ static uint32_t gran_frame(struct xlat *x, uint32_t id, void *ctx)
 		if (!file && f->mapping)
 			file = x->src->mappings[f->mapping].file;
 		/* a frame needs a name: pprof prints "<unknown>" for no file either */
-		name = file ? x_str(x, file) : pt_str(x->dst, "<unknown>");
-		nf.func = pt_profile_func(x->dst, name, 0, x_str(x, file), 0);
+		name = file ? pt_xlat_str(x, file) : pt_str(x->dst, "<unknown>");
+		nf.func = pt_profile_func(x->dst, name, 0, pt_xlat_str(x, file), 0);
 		nf.flags &= ~(uint32_t)PT_FRAME_NO_SYMBOL;
 		break;
 	}
 	case PT_GRAN_LINES:
-		nf.func = x_func(x, f->func);
+		nf.func = pt_xlat_func(x, f->func);
 		nf.line = f->line;
 		break;
 	default:
-		nf.func = x_func(x, f->func);
+		nf.func = pt_xlat_func(x, f->func);
 		break;
 	}
 	return pt_profile_frame(x->dst, &nf);
@@ -1320,13 +1214,13 @@ static void shift_events(struct pt_profile *p, int64_t by)
 void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 		      const uint32_t *type_map)
 {
-	struct xlat x;
-	uint32_t *newnode = none_array(src->nnodes), *newrow = none_array(src->nsamples);
+	struct pt_xlat x;
+	uint32_t *newnode = pt_xlat_unset(src->nnodes), *newrow = pt_xlat_unset(src->nsamples);
 	int64_t shift_src = 0;
 	uint32_t n, r;
 	size_t e, i, j;
 
-	xlat_init(&x, src, dst);
+	pt_xlat_init(&x, src, dst);
 
 	/* one time base: the earlier start; the span covers both */
 	if (src->time_nanos && dst->time_nanos) {
@@ -1345,19 +1239,20 @@ void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 			dst->duration_nanos = src->duration_nanos;
 	}
 	if (!dst->period_type.name && src->period_type.name) {
-		dst->period_type.name = x_str(&x, src->period_type.name);
-		dst->period_type.unit = x_str(&x, src->period_type.unit);
+		dst->period_type.name = pt_xlat_str(&x, src->period_type.name);
+		dst->period_type.unit = pt_xlat_str(&x, src->period_type.unit);
 		dst->period = src->period;
 	}
 	for (i = 0; i < src->ncomments; i++) {
-		uint32_t c = x_str(&x, src->comments[i]);
+		uint32_t c = pt_xlat_str(&x, src->comments[i]);
 		for (j = 0; j < dst->ncomments && dst->comments[j] != c; j++)
 			;
 		if (j == dst->ncomments)
 			pt_profile_add_comment(dst, pt_s(src, src->comments[i]));
 	}
 	for (i = 0; i < src->nmeta; i++) {
-		uint32_t k = x_str(&x, src->meta[i].key), v = x_str(&x, src->meta[i].value);
+		uint32_t k = pt_xlat_str(&x, src->meta[i].key),
+			 v = pt_xlat_str(&x, src->meta[i].value);
 		for (j = 0; j < dst->nmeta && (dst->meta[j].key != k || dst->meta[j].value != v);
 		     j++)
 			;
@@ -1369,18 +1264,19 @@ void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 	newnode[0] = 0;
 	for (n = 1; n < src->nnodes; n++)
 		newnode[n] = pt_profile_child(dst, newnode[src->nodes[n].parent],
-					      x_frame(&x, src->nodes[n].frame));
+					      pt_xlat_frame(&x, src->nodes[n].frame));
 	for (r = 0; r < src->nsamples; r++)
-		newrow[r] = add_row(
-			dst, newnode[src->samples[r].node], x_labels(&x, src->samples[r].labels),
-			src->sample_values + (size_t)r * src->ntypes, src->ntypes, type_map);
+		newrow[r] = add_row(dst, newnode[src->samples[r].node],
+				    pt_xlat_labels(&x, src->samples[r].labels),
+				    src->sample_values + (size_t)r * src->ntypes, src->ntypes,
+				    type_map);
 	if (dst->keep_timeline)
 		for (e = 0; e < src->nevents; e++)
 			push_event(dst, newrow[src->events[e].sample],
 				   pt_add(src->events[e].time, shift_src),
 				   src->event_values + e * src->ntypes, src->ntypes, type_map);
 	dst->nrecords += src->nrecords;
-	xlat_release(&x);
+	pt_xlat_release(&x);
 	free(newnode);
 	free(newrow);
 }
@@ -1389,7 +1285,7 @@ void pt_profile_merge(struct pt_profile *dst, const struct pt_profile *src,
 
 /* Add the aggregate a of profile p (ids translated by x, or p == out's profile when x is
  * NULL) into out, entries keyed by function id (by name when there is none). */
-static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct xlat *x,
+static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct pt_xlat *x,
 		    const uint32_t *type_map)
 {
 	uint32_t *emap = pt_xmalloc((a->nentries ? a->nentries : 1) * sizeof(*emap));
@@ -1398,9 +1294,9 @@ static void agg_add(struct pt_agg *out, const struct pt_agg *a, struct xlat *x,
 	for (i = 0; i < a->nentries; i++) {
 		struct pt_agg_entry e = a->entries[i];
 		if (x) {
-			e.name = x_str(x, e.name);
-			e.file = x_str(x, e.file);
-			e.func = x_func(x, e.func);
+			e.name = pt_xlat_str(x, e.name);
+			e.file = pt_xlat_str(x, e.file);
+			e.func = pt_xlat_func(x, e.func);
 		}
 		emap[i] = pt_agg_entry(out, e.func ? e.func : (uint64_t)1 << 32 | e.name, &e);
 		out->entries[emap[i]].flags |= e.flags;
@@ -1464,7 +1360,7 @@ int pt_profile_merge_any(struct pt_profile *dst, const struct pt_profile *src,
 			 const uint32_t *type_map, struct pt_diag *d)
 {
 	struct pt_agg *out, tmp;
-	struct xlat x;
+	struct pt_xlat x;
 
 	if (pt_profile_has_stacks(dst) && pt_profile_has_stacks(src)) {
 		pt_profile_merge(dst, src, type_map);
@@ -1485,9 +1381,9 @@ int pt_profile_merge_any(struct pt_profile *dst, const struct pt_profile *src,
 		free(out);
 		return -1;
 	}
-	xlat_init(&x, src, dst);
+	pt_xlat_init(&x, src, dst);
 	agg_add(out, &tmp, &x, type_map);
-	xlat_release(&x);
+	pt_xlat_release(&x);
 	pt_agg_release(&tmp);
 
 	if (dst->agg) {
