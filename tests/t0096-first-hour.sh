@@ -52,6 +52,14 @@ test_expect_success 'options written as pprof writes them: one line naming ours'
 	test_expect_code 2 "$PROFTOOL" top --sample_index=1 "$GO" &&
 	grep -q "unknown option '"'--sample_index=1'"': did you mean '"'--sample-index=1'"'?" err'
 
+test_expect_success 'an option before the command is named whole, not as the program name' '
+	test_expect_code 2 "$PROFTOOL" -sample_index=0 top "$GO" &&
+	test_one_line_err "proftool: unknown option '"'-sample_index=0'"' (see '"'proftool --help'"')" &&
+	test_expect_code 2 "$PROFTOOL" -x top "$GO" &&
+	test_one_line_err "proftool: unknown option '"'-x'"' (see '"'proftool --help'"')" &&
+	test_expect_code 2 "$PROFTOOL" --junk top "$GO" &&
+	test_one_line_err "proftool: unknown option '"'--junk'"' (see '"'proftool --help'"')"'
+
 test_expect_success 'a value that looks like a pprof option stays a value' '
 	"$PROFTOOL" top --focus -focus --format csv "$GO" >out 2>err &&
 	grep -q "^name,file" out &&

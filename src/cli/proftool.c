@@ -88,11 +88,13 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const struct pt_cmd *cmd;
-	int c;
+	int c, at = 1;
 
 	pt_xalloc_init();
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hV", global, NULL)) != -1) {
+	/* at: the word getopt reads (a cluster such as -sample_index=x is read a letter at
+	 * a time, and optind moves past it only at its end) */
+	while ((at = optind), (c = getopt_long(argc, argv, "+hV", global, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -102,7 +104,7 @@ int main(int argc, char **argv)
 			return finish(PT_EXIT_OK);
 		default:
 			fprintf(stderr, "proftool: unknown option '%s' (see 'proftool --help')\n",
-				argv[optind - 1]);
+				argv[at < argc ? at : argc - 1]);
 			return PT_EXIT_USAGE;
 		}
 	}
