@@ -76,13 +76,7 @@ test_expect_success 'a PERF_RECORD_MMAP2 line whose map holds the address: the a
 # user space only (perf script then reads no kernel symbols); the PIE run printed with
 # its PERF_RECORD_MMAP2 lines, whose maps hold none of the file-relative addresses
 plain_build_judges 'perf record of the stripped programs against addr2line'
-if ! command -v perf >/dev/null ||
-	! perf record -q -e cpu-clock:u -g -o "$W/perf.data" -- "$W/bin/prog" 300 \
-		>/dev/null 2>"$W/perf.err"; then
-	test_skip 'perf record' "perf cannot record here (linux-perf, perf_event_paranoid): $(head -1 "$W/perf.err")"
-	test_done
-	exit
-fi
+record_or_skip 'perf record' "$W/perf.data" "$W/bin/prog"
 perf script --show-mmap-events -i "$W/perf.data" 2>/dev/null | own_records "$W/bin/prog" >"$W/perf.txt"
 perf record -q -e cpu-clock:u -g -o "$W/nopie.data" -- "$W/nopie/prog" 300 >/dev/null 2>&1
 perf script -i "$W/nopie.data" 2>/dev/null | own_records "$W/nopie/prog" >"$W/nopie.txt"

@@ -72,13 +72,7 @@ test_expect_success '--no-demangle: the names as the binary spells them' '
 # perf record -g of each stripped build, a tenth of a second, user space only; judged
 # by addr2line (the crafted cases above keep proftool's part in the sanitizer build)
 plain_build_judges 'perf record of the Rust program against addr2line'
-if ! command -v perf >/dev/null ||
-	! perf record -q -e cpu-clock:u -g -o "$W/legacy.data" -- "$W/bin/legacy" 300 \
-		>/dev/null 2>"$W/perf.err"; then
-	test_skip 'perf record of the Rust program' "perf cannot record here (linux-perf, perf_event_paranoid): $(head -1 "$W/perf.err")"
-	test_done
-	exit
-fi
+record_or_skip 'perf record of the Rust program' "$W/legacy.data" "$W/bin/legacy"
 for m in $manglings; do
 	test $m = legacy ||
 		perf record -q -e cpu-clock:u -g -o "$W/$m.data" -- "$W/bin/$m" 300 >/dev/null 2>&1

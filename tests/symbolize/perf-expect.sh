@@ -86,3 +86,15 @@ own_records () {
 		print
 	}"
 }
+
+# record_or_skip TITLE DATA PROG: perf record -g of PROG (user space, a tenth of a
+# second) into DATA; where perf cannot record here, skip TITLE with perf's reason and
+# end the script
+record_or_skip () {
+	if ! command -v perf >/dev/null ||
+		! perf record -q -e cpu-clock:u -g -o "$2" -- "$3" 300 >/dev/null 2>"$2.err"; then
+		test_skip "$1" "perf cannot record here (linux-perf, perf_event_paranoid): $(head -1 "$2.err")"
+		test_done
+		exit
+	fi
+}
