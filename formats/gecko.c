@@ -313,16 +313,12 @@ static const char *vkind_name(enum vkind vk)
 	return n[vk];
 }
 
-/* a JSON number as a double; JSON's grammar (yajl checked it) is strtod's */
+/* a JSON number as a double (yajl checked its grammar) */
 static int parse_num(const char *s, size_t len, double *v)
 {
-	char buf[64];
-	if (len >= sizeof(buf))
+	if (len >= 64)
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	*v = strtod(buf, NULL);
-	return isfinite(*v) ? 0 : -1;
+	return pt_json_double(s, len, v);
 }
 
 /* the number a table cell holds: numbers, null (NaN) and booleans (0, 1) */

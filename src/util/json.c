@@ -1,6 +1,7 @@
 /* json.c: yajl generators and JSON strings, and the readers' chunked parse (json.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,53 @@ int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed
 	pt_diag_error_at(d, at, "invalid JSON: %s", m);
 	yajl_free_error(h, msg);
 	return -1;
+}
+
+/* Clinger's fast path: m and 10^e are exact doubles when m < 2^53 and |e| <= 22, so one
+ * multiplication or division rounds once, correctly, as strtod does */
+static const double pow10_exact[] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1e7,
+				     1e8,  1e9,	 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static int double_slow(const char *s, size_t n, double *v)
+{
+	char buf[64], *tmp = NULL;
+	const char *z = buf;
+
+	if (n < sizeof(buf)) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+	} else {
+		tmp = pt_xmalloc(n + 1);
+		memcpy(tmp, s, n);
+		tmp[n] = '\0';
+		z = tmp;
+	}
+	*v = strtod(z, NULL);
+	free(tmp);
+	return isfinite(*v) ? 0 : -1;
+}
+
+int pt_json_double(const char *s, size_t n, double *v)
+{
+	size_t i = 0;
+	uint64_t m = 0;
+	int digits = 0, e = 0, neg = 0;
+	double x;
+
+	if (i < n && s[i] == '-')
+		neg = 1, i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits += m != 0)
+		m = m * 10 + (uint64_t)(s[i] - '0');
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, e--, digits += m != 0)
+			m = m * 10 + (uint64_t)(s[i] - '0');
+	/* 15 digits keep m below 2^53 (and m*10 from wrapping); an exponent, slowly */
+	if (i != n || digits > 15 || e < -22)
+		return double_slow(s, n, v);
+	x = (double)m / pow10_exact[-e];
+	*v = neg ? -x : x;
+	return 0;
 }
 
 int pt_dec_parse(const char *s, size_t n, struct pt_dec *x)

@@ -53,6 +53,12 @@ int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint6
 int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed, uint64_t end_off,
 		   uint64_t at);
 
+/* JSON number text (s, n; the grammar already checked, as yajl hands it over) -> *v,
+ * the double strtod gives, bit for bit: the common short numbers (at most 15
+ * significant digits, a power of ten at most 22) by one exact multiplication or
+ * division, the rest by strtod. 0, or -1 when the value is not finite. */
+int pt_json_double(const char *s, size_t n, double *v);
+
 /* A JSON number as an exact decimal, m / 10^k (k < 0: trailing zeros), for readers
  * whose values are decimal fractions of a unit (weights, microsecond timestamps):
  * parsed without a double, so 0.1 + 0.2 is 0.3. */
