@@ -23,6 +23,8 @@
 #define MAX_NEST 8
 #define MAXCOL	 6
 #define NONE	 UINT32_MAX
+/* a row's places whose column is looked up in a table (further ones by a search) */
+#define MAXPOS 16
 
 enum tkind { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RES, T_SOURCES, T_MARKERS, T_NKINDS };
 
@@ -64,6 +66,7 @@ struct table {
 	struct col c[MAXCOL];
 	int64_t pos[MAXCOL]; /* place in a data row, -1 if not in the schema */
 	size_t nrows;	     /* rows read from "data" */
+	int8_t colat[MAXPOS]; /* the column at each of a row's first places, -1: none */
 	unsigned seen;	     /* columns met (a deferred samples table stores none) */
 	int wtype;	     /* samples: enum wtype */
 };
@@ -543,6 +546,21 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 	}
 }
 
+/* the column each of a row's first places holds, as the search in on_value finds it */
+static void row_places(struct table *t, int kind)
+{
+	int at, c;
+
+	for (at = 0; at < MAXPOS; at++) {
+		t->colat[at] = -1;
+		for (c = 0; c < MAXCOL && columns[kind][c]; c++)
+			if (t->pos[c] == at) {
+				t->colat[at] = (int8_t)c;
+				break;
+			}
+	}
+}
+
 static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkind vk, const char *s,
 			size_t len)
 {
@@ -578,6 +596,7 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 		if (!push(ps, C_ROWS, (uint32_t)kind))
 			return 0;
 		top(ps)->t = t;
+		row_places(t, kind);
 		return 1;
 	case K_WEIGHTTYPE: {
 		int w;
@@ -712,9 +731,12 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 		struct table *t = l->t;
 		int kind = l->col, c;
 		uint32_t at = l->idx++;
-		for (c = 0; c < MAXCOL && columns[kind][c]; c++)
-			if (t->pos[c] == (int64_t)at)
-				break;
+		if (at < MAXPOS)
+			c = t->colat[at] < 0 ? MAXCOL : t->colat[at];
+		else
+			for (c = 0; c < MAXCOL && columns[kind][c]; c++)
+				if (t->pos[c] == (int64_t)at)
+					break;
 		if (c == MAXCOL || !columns[kind][c]) {
 			if (vk == V_MAP || vk == V_ARRAY)
 				ps->skip = 1;

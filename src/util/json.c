@@ -203,7 +203,7 @@ int pt_json_double(const char *s, size_t n, double *v)
 	/* 15 digits keep m below 2^53 (and m*10 from wrapping); an exponent, slowly */
 	if (i != n || digits > 15 || e < -22)
 		return double_slow(s, n, v);
-	x = (double)m / pow10_exact[-e];
+	x = e ? (double)m / pow10_exact[-e] : (double)m;
 	*v = neg ? -x : x;
 	return 0;
 }
