@@ -1125,6 +1125,22 @@ static void reader_release(struct reader *r)
 	pt_arena_release(&r->karena);
 }
 
+/* Room for the events of an input of `size` bytes at once. Grown by doubling, the three
+ * event arrays were copied and their fresh pages touched again at each step, a fifth
+ * of the CPU of a 100 MB trace. A span event takes over 100 bytes as producers write
+ * it (clang's about 180), so this is about what a trace of spans fills; until then it
+ * is address space, not memory. */
+static void reserve(struct reader *r, uint64_t size)
+{
+	size_t n = size / 128 < ((size_t)1 << 23) ? (size_t)(size / 128) : (size_t)1 << 23;
+
+	if (n < 4096)
+		return;
+	PT_ALLOC_GROW(r->ev, n, r->ev_alloc);
+	PT_ALLOC_GROW(r->bk, n, r->bk_alloc);
+	PT_ALLOC_GROW(r->ek, n, r->ek_alloc);
+}
+
 static int traceevents_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			    struct pt_diag *d)
 {
@@ -1135,6 +1151,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	uint64_t end_off;
 
 	reader_init(&r, p, d);
+	reserve(&r, in->size);
 	p->format = "traceevents";
 	/* one parse: the CPU samples' half reads the event array beside this one */
 	memset(&tee, 0, sizeof(tee));
