@@ -602,33 +602,66 @@ static int cb_start_array(void *ctx)
 	return on_value(ctx, 'a', NULL, 0);
 }
 
-static const struct {
-	enum ctx ctx;
-	const char *name;
-	size_t len;
-	enum key key;
-} keys[] = {
-#define KEY(c, n, k)                                                                               \
-	{                                                                                          \
-		c, n, sizeof(n) - 1, k                                                             \
+/* Which key s is in context c: a switch on the length, then compares of a fixed size
+ * (inlined; ten keys an event) */
+static enum key key_of(enum ctx c, const unsigned char *s, size_t len)
+{
+#define IS(lit) (!memcmp(s, lit, sizeof(lit) - 1))
+#define EV_OR_SAMPLE (c == C_EVENT || c == C_SAMPLE)
+	switch (len) {
+	case 2:
+		if (IS("ph") && c == C_EVENT)
+			return K_PH;
+		if (IS("ts") && EV_OR_SAMPLE)
+			return K_TS;
+		if (IS("sf") && c == C_SAMPLE)
+			return K_SF;
+		break;
+	case 3:
+		if (IS("pid") && EV_OR_SAMPLE)
+			return K_PID;
+		if (IS("tid") && EV_OR_SAMPLE)
+			return K_TID;
+		if (IS("dur") && c == C_EVENT)
+			return K_DUR;
+		break;
+	case 4:
+		if (IS("name") && (c == C_EVENT || c == C_ARGS || c == C_FRAME))
+			return K_NAME;
+		if (IS("args") && c == C_EVENT)
+			return K_ARGS;
+		if (IS("tdur") && c == C_EVENT)
+			return K_TDUR;
+		break;
+	case 6:
+		if (IS("detail") && c == C_ARGS)
+			return K_DETAIL;
+		if (IS("weight") && c == C_SAMPLE)
+			return K_WEIGHT;
+		if (IS("parent") && c == C_FRAME)
+			return K_PARENT;
+		break;
+	case 7:
+		if (IS("samples") && c == C_TOP)
+			return K_SAMPLES;
+		break;
+	case 11:
+		if (IS("traceEvents") && c == C_TOP)
+			return K_EVENTS;
+		if (IS("stackFrames") && c == C_TOP)
+			return K_FRAMES;
+		break;
+	default:
+		break;
 	}
-	KEY(C_TOP, "traceEvents", K_EVENTS), KEY(C_EVENT, "ph", K_PH),
-	KEY(C_EVENT, "name", K_NAME),	     KEY(C_EVENT, "pid", K_PID),
-	KEY(C_EVENT, "tid", K_TID),	     KEY(C_EVENT, "ts", K_TS),
-	KEY(C_EVENT, "dur", K_DUR),	     KEY(C_EVENT, "args", K_ARGS),
-	KEY(C_ARGS, "name", K_NAME),	     KEY(C_ARGS, "detail", K_DETAIL),
-	KEY(C_EVENT, "tdur", K_TDUR),	     KEY(C_TOP, "samples", K_SAMPLES),
-	KEY(C_TOP, "stackFrames", K_FRAMES), KEY(C_SAMPLE, "ts", K_TS),
-	KEY(C_SAMPLE, "pid", K_PID),	     KEY(C_SAMPLE, "tid", K_TID),
-	KEY(C_SAMPLE, "sf", K_SF),	     KEY(C_SAMPLE, "weight", K_WEIGHT),
-	KEY(C_FRAME, "name", K_NAME),	     KEY(C_FRAME, "parent", K_PARENT),
-#undef KEY
-};
+	return K_OTHER;
+#undef EV_OR_SAMPLE
+#undef IS
+}
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct reader *r = ctx;
-	size_t i;
 
 	if (r->hashing)
 		mix(r, 'k', (const char *)s, len);
@@ -639,12 +672,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 		r->c.fid = stack_key(r, (const char *)s, len);
 		return 1;
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].len == len && keys[i].name[0] == s[0] &&
-		    keys[i].ctx == r->stack[r->depth - 1] && !memcmp(keys[i].name, s, len)) {
-			r->key = keys[i].key;
-			break;
-		}
+	r->key = key_of(r->stack[r->depth - 1], s, len);
 	return 1;
 }
 
