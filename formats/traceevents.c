@@ -149,6 +149,7 @@ struct reader {
 	struct sframe *frames;	/* by skeys id (0 unused) */
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
+	uint32_t last_thread; /* the thread thread_of found last */
 	int mate;      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
 	char vk;       /* the kind of the value being read */
 	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
@@ -195,7 +196,14 @@ static int push(struct reader *r, enum ctx c)
 static uint32_t thread_of(struct reader *r, int64_t pid, int64_t tid)
 {
 	int64_t k[2] = {pid, tid};
-	uint32_t id = pt_intern(&r->tkeys, k, sizeof(k));
+	uint32_t id;
+
+	/* a thread's events mostly come in runs */
+	if (r->nthreads && pid == r->threads[r->last_thread].pid &&
+	    tid == r->threads[r->last_thread].tid)
+		return r->last_thread;
+	id = pt_intern(&r->tkeys, k, sizeof(k));
+	r->last_thread = id - 1;
 
 	if (id > r->nthreads) { /* new: ids count up from 1 */
 		PT_ALLOC_GROW(r->threads, r->nthreads + 1, r->threads_alloc);
