@@ -63,6 +63,7 @@ struct col {
 struct table {
 	int present, has_schema;
 	uint64_t off; /* its '{' */
+	uint64_t end; /* past its '}' (in a profile given as a string: 0) */
 	struct col c[MAXCOL];
 	int64_t pos[MAXCOL]; /* place in a data row, -1 if not in the schema */
 	size_t nrows;	     /* rows read from "data" */
@@ -175,6 +176,7 @@ struct reader {
 	 * added as it is read (a row at a time; a thread's columns at its table's end),
 	 * so memory follows the distinct stacks, not the samples. */
 	int defer, pass2;
+	int subs;		      /* a subprocess profile came as a JSON string */
 	size_t doc_next, thread_next; /* pass2: the next doc and thread met again */
 	struct table *run_table;      /* pass2: the samples table being read */
 	size_t run_ti;		      /* its thread's index */
@@ -873,6 +875,8 @@ static int cb_end(void *ctx)
 	if (!ps->depth)
 		return 1;
 	l = &ps->stack[--ps->depth];
+	if (l->ctx == C_TABLE && !ps->nested)
+		l->t->end = here(ps);
 	if (ps->r->pass2 && l->t && l->t == ps->r->run_table) {
 		if (l->ctx == C_ROW)
 			return pass2_row(ps->r);
@@ -910,6 +914,7 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 
 	if (nested > MAX_NEST)
 		return fail_at(r, off, "subprocess profiles nested deeper than %d", MAX_NEST);
+	r->subs = 1;
 	parse_init(&ps, r);
 	ps.base = off;
 	ps.nested = nested;
@@ -1611,6 +1616,43 @@ static int pass2_table_end(struct reader *r)
 	return ret;
 }
 
+/* The second pass over the samples tables only: each thread's, from its '{' to past its
+ * '}' as the first pass found them, parsed as a JSON text of its own, what lies between
+ * read past unparsed. 0, or -1 with the error in r->d. */
+static int pass2_tables(struct reader *r, struct pt_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthreads; i++) {
+		struct table *t = &r->threads[i]->t[T_SAMPLES];
+		struct parse ps;
+		int st, cut, rc;
+		if (!t->present)
+			continue;
+		rc = pt_input_skip_to(in, t->off);
+		if (rc < 0)
+			return -1;
+		if (rc == 0 || t->end <= t->off)
+			return pt_diag_error_at(r->d, pt_input_tell(in),
+						"the input changed between reads");
+		parse_init(&ps, r);
+		rc = push(&ps, C_THREAD, (uint32_t)i) ? 0 : -1;
+		ps.key = K_TABLE;
+		ps.key_kind = T_SAMPLES;
+		if (!rc) {
+			st = pt_json_feed_upto(ps.h, in, CHUNK, &ps.chunk_off, t->end, &cut);
+			rc = st < 0 ? -1
+			     : pt_json_result(ps.h, r->d, st, cut, r->failed, t->end, here(&ps));
+		}
+		if (!rc && r->run_table) /* the table did not end where it did */
+			rc = pt_diag_error_at(r->d, t->end, "the input changed between reads");
+		parse_release(&ps);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 		      struct pt_diag *d)
 {
@@ -1661,6 +1703,11 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 		parse_release(&ps);
 		parse_init(&ps, &r);
 		r.pass2 = 1;
+		if (!r.subs) {
+			if (pass2_tables(&r, in) < 0)
+				goto out;
+			goto built;
+		}
 		st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
 		if (st < 0)
 			goto out;
@@ -1670,6 +1717,7 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	for (i = 0; i < r.nthreads && !r.defer; i++)
 		if (build_thread(&r, r.threads[i], i) < 0)
 			goto out;
+built:
 	if (!p->ntypes)
 		pt_profile_add_type(p, "samples", "count");
 	ret = 0;

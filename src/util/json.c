@@ -93,13 +93,29 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 	pt_buf_addch(b, '"');
 }
 
+/* pt_json_feed_resume up to input offset `end` */
+static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut,
+		int (*resume)(void *ctx, struct pt_input *in), void *ctx, uint64_t end);
+
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut)
 {
-	return pt_json_feed_resume(&h, in, chunk, chunk_off, cut, NULL, NULL);
+	return feed(&h, in, chunk, chunk_off, cut, NULL, NULL, UINT64_MAX);
+}
+
+int pt_json_feed_upto(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+		      uint64_t end, int *cut)
+{
+	return feed(&h, in, chunk, chunk_off, cut, NULL, NULL, end);
 }
 
 int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
 			int *cut, int (*resume)(void *ctx, struct pt_input *in), void *ctx)
+{
+	return feed(h, in, chunk, chunk_off, cut, resume, ctx, UINT64_MAX);
+}
+
+static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut,
+		int (*resume)(void *ctx, struct pt_input *in), void *ctx, uint64_t end)
 {
 	yajl_status st = yajl_status_ok;
 	const unsigned char *buf;
@@ -107,12 +123,17 @@ int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint6
 	*cut = 0;
 	for (;;) {
 		size_t len;
-		int rc = pt_input_need(in, chunk, &buf);
+		int rc;
+		if (pt_input_tell(in) >= end)
+			break;
+		rc = pt_input_need(in, chunk, &buf);
 		if (rc < 0)
 			return -1;
 		len = in->end - in->pos;
 		if (len > chunk)
 			len = chunk;
+		if (len > end - pt_input_tell(in))
+			len = (size_t)(end - pt_input_tell(in));
 		if (!len)
 			break;
 		*chunk_off = pt_input_tell(in);
