@@ -13,6 +13,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "util/buf.h"
 #include "util/json.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
@@ -156,6 +157,12 @@ struct parse {
 	enum key key;
 	int key_kind, key_col;
 	int top_seen;
+	/* the rows of a samples table without yajl (rows_resume) */
+	int can_fast;	 /* the feed hands yajl's stops to rows_resume */
+	int fast;	 /* yajl was stopped at the '[' of such rows */
+	int mute;	 /* the callbacks ignore the prefix a new yajl handle is given */
+	size_t synthetic; /* levels at the bottom of the stack that yajl did not see */
+	uint64_t limit;	  /* the input offset the text ends at */
 };
 
 struct reader {
@@ -599,7 +606,10 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 			return 0;
 		top(ps)->t = t;
 		row_places(t, kind);
-		return 1;
+		/* a samples table's rows: stop yajl, rows_resume reads on */
+		ps->fast = kind == T_SAMPLES && ps->can_fast && !ps->nested &&
+			   ps->depth + ps->skip + 1 < MAX_DEPTH;
+		return !ps->fast;
 	case K_WEIGHTTYPE: {
 		int w;
 		if (vk == V_NULL)
@@ -653,6 +663,8 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	enum key k = ps->key;
 	double v;
 
+	if (ps->mute)
+		return 1;
 	ps->key = K_NONE;
 	if (ps->skip) {
 		if (vk == V_MAP || vk == V_ARRAY)
@@ -826,6 +838,8 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	const char *s = (const char *)key;
 	size_t i;
 
+	if (ps->mute)
+		return 1;
 	ps->key = K_NONE;
 	if (ps->skip || !l)
 		return 1;
@@ -868,6 +882,8 @@ static int cb_end(void *ctx)
 	struct parse *ps = ctx;
 	const struct level *l;
 
+	if (ps->mute)
+		return 1;
 	if (ps->skip) {
 		ps->skip--;
 		return 1;
@@ -896,6 +912,199 @@ static void parse_init(struct parse *ps, struct reader *r)
 	memset(ps, 0, sizeof(*ps));
 	ps->r = r;
 	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	ps->limit = UINT64_MAX;
+}
+
+/* ---- the rows of a raw samples table, read without yajl ----
+ * Most of a raw Gecko profile is its samples' rows ([stack, time, ...] of numbers),
+ * lexed in both passes. At a samples table's "data" the callback stops yajl, and
+ * rows_scan reads the rows that hold only numbers and nulls itself, each as the
+ * callbacks would; at anything else (a string, a number strtod will not take, a row
+ * cut by the input's end, an error to report) it stops at the start of that row, and
+ * a new yajl handle, brought to the same state by a prefix that the muted callbacks
+ * ignore, reads on from there: errors are yajl's and the callbacks' as before. */
+
+/* a row is read once these many bytes from its start are at hand (or the input's end) */
+#define ROW_WINDOW 4096
+
+static int is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t digits(const unsigned char *s, size_t i, size_t n)
+{
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* the length of the JSON number at s[0..n), as JSON's grammar has it; 0 if none */
+static size_t num_len(const unsigned char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		i = digits(s, i, n);
+	else
+		return 0;
+	if (i < n && s[i] == '.') {
+		d = digits(s, i + 1, n);
+		if (d == i + 1)
+			return 0;
+		i = d;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		d = digits(s, i, n);
+		if (d == i)
+			return 0;
+		i = d;
+	}
+	return i;
+}
+
+/* The row at s[0..n) (s[0] is its '['): its cells in v (null: NaN), their count in
+ * *nv, and its length through its ']'; 0 if it is not a whole row of at most MAXPOS
+ * numbers and nulls within n bytes. */
+static size_t row_at(const unsigned char *s, size_t n, double *v, int *nv)
+{
+	size_t i = 1, k;
+	int c = 0;
+
+	for (;;) {
+		while (i < n && is_ws(s[i]))
+			i++;
+		if (i == n || c == MAXPOS)
+			return 0;
+		if (s[i] == 'n') {
+			if (n - i < 4 || memcmp(s + i, "null", 4))
+				return 0;
+			v[c++] = NAN;
+			i += 4;
+		} else {
+			k = num_len(s + i, n - i);
+			if (!k || k >= 64 || i + k == n ||
+			    pt_json_double((const char *)s + i, k, &v[c]) < 0)
+				return 0;
+			c++;
+			i += k;
+		}
+		while (i < n && is_ws(s[i]))
+			i++;
+		if (i < n && s[i] == ']') {
+			*nv = c;
+			return i + 1;
+		}
+		if (i == n || s[i] != ',')
+			return 0;
+		i++;
+	}
+}
+
+/* a row read by rows_scan, as the callbacks take it (C_ROWS, C_ROW and its end) */
+static int fast_row(struct parse *ps, const struct level *rows, const double *v, int nv)
+{
+	struct reader *r = ps->r;
+	struct table *t = rows->t;
+	int defer = deferred(r, rows), c, at;
+
+	for (c = 0; c < MAXCOL && columns[T_SAMPLES][c] && !defer; c++)
+		if (t->pos[c] >= 0)
+			col_add(&t->c[c], NAN);
+	t->nrows++;
+	for (at = 0; at < nv && !defer; at++)
+		if (t->colat[at] >= 0)
+			t->c[t->colat[at]].v[t->c[t->colat[at]].n - 1] = v[at];
+	if (r->pass2 && t == r->run_table && !pass2_row(r))
+		return -1;
+	return 0;
+}
+
+/* where rows_scan leaves the rows: nothing read, a row and its ',' read, a row read
+ * and the ']' next */
+enum { AT_OPEN, AT_COMMA, AT_VALUE };
+
+/* the rows from the input's position on, while they are fast rows: 0 and *state, or -1
+ * with the error in the diag */
+static int rows_scan(struct parse *ps, struct pt_input *in, int *state)
+{
+	const struct level *rows = top(ps);
+
+	*state = AT_OPEN;
+	for (;;) {
+		const unsigned char *p;
+		double v[MAXPOS];
+		size_t n, i = 0, j, len;
+		int nv = 0;
+		if (pt_input_need(in, ROW_WINDOW, &p) < 0)
+			return -1;
+		n = in->end - in->pos;
+		if (pt_input_tell(in) >= ps->limit)
+			return 0;
+		if (n > ps->limit - pt_input_tell(in))
+			n = (size_t)(ps->limit - pt_input_tell(in));
+		while (i < n && is_ws(p[i]))
+			i++;
+		if (i == n || p[i] != '[' || !(len = row_at(p + i, n - i, v, &nv)))
+			return 0;
+		for (j = i + len; j < n && is_ws(p[j]);)
+			j++;
+		if (j == n || (p[j] != ',' && p[j] != ']'))
+			return 0;
+		if (fast_row(ps, rows, v, nv) < 0)
+			return -1;
+		pt_input_consume(in, p[j] == ',' ? j + 1 : j);
+		*state = p[j] == ',' ? AT_COMMA : AT_VALUE;
+		if (*state == AT_VALUE)
+			return 0;
+	}
+}
+
+/* a new yajl handle in the state the rows left: the containers open, as the stack has
+ * them, and where in the rows yajl goes on */
+static int reprime(struct parse *ps, int state, uint64_t off)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	size_t i;
+	int ok;
+
+	for (i = ps->synthetic; i < ps->depth; i++) {
+		uint32_t c = ps->stack[i].ctx;
+		int array = c == C_THREADS || c == C_PROCS || c == C_ROWS || c == C_ROW ||
+			    c == C_COLUMN || c == C_STRINGS;
+		pt_buf_addstr(&b, array ? "[" : "{\"\":");
+	}
+	pt_buf_addstr(&b, state == AT_COMMA ? "[]," : state == AT_VALUE ? "[]" : "");
+	yajl_free(ps->h);
+	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	ps->mute = 1;
+	ok = yajl_parse(ps->h, (const unsigned char *)b.buf, b.len) == yajl_status_ok;
+	ps->mute = 0;
+	pt_buf_release(&b);
+	return ok ? 0 : pt_diag_error_at(ps->r->d, off, "internal: cannot resume the JSON parser");
+}
+
+/* pt_json_feed_upto's hook: yajl stopped, at the '[' of a samples table's rows or for
+ * a real stop (an error: 0) */
+static int rows_resume(void *ctx, struct pt_input *in)
+{
+	struct parse *ps = ctx;
+	int state;
+
+	if (!ps->fast)
+		return 0;
+	ps->fast = 0;
+	pt_input_consume(in, yajl_get_bytes_consumed(ps->h));
+	if (rows_scan(ps, in, &state) < 0)
+		return -1;
+	return reprime(ps, state, pt_input_tell(in)) < 0 ? -1 : 1;
 }
 
 static void parse_release(struct parse *ps)
@@ -1639,8 +1848,12 @@ static int pass2_tables(struct reader *r, struct pt_input *in)
 		rc = push(&ps, C_THREAD, (uint32_t)i) ? 0 : -1;
 		ps.key = K_TABLE;
 		ps.key_kind = T_SAMPLES;
+		ps.synthetic = 1;
+		ps.limit = t->end;
+		ps.can_fast = 1;
 		if (!rc) {
-			st = pt_json_feed_upto(ps.h, in, CHUNK, &ps.chunk_off, t->end, &cut);
+			st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, t->end, &cut,
+					       rows_resume, &ps);
 			rc = st < 0 ? -1
 			     : pt_json_result(ps.h, r->d, st, cut, r->failed, t->end, here(&ps));
 		}
@@ -1676,7 +1889,8 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	p->format = "gecko";
 	p->keep_timeline = o->keep_timeline;
 	parse_init(&ps, &r);
-	st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
+	ps.can_fast = 1;
+	st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, UINT64_MAX, &cut, rows_resume, &ps);
 	if (st < 0)
 		goto out;
 	end_off = pt_input_tell(in);
@@ -1708,7 +1922,9 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 				goto out;
 			goto built;
 		}
-		st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
+		ps.can_fast = 1;
+		st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, UINT64_MAX, &cut,
+				       rows_resume, &ps);
 		if (st < 0)
 			goto out;
 		if (pt_json_result(ps.h, d, st, cut, r.failed, pt_input_tell(in), here(&ps)) < 0)

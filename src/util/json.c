@@ -102,10 +102,11 @@ int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chu
 	return feed(&h, in, chunk, chunk_off, cut, NULL, NULL, UINT64_MAX);
 }
 
-int pt_json_feed_upto(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
-		      uint64_t end, int *cut)
+int pt_json_feed_upto(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+		      uint64_t end, int *cut, int (*resume)(void *ctx, struct pt_input *in),
+		      void *ctx)
 {
-	return feed(&h, in, chunk, chunk_off, cut, NULL, NULL, end);
+	return feed(h, in, chunk, chunk_off, cut, resume, ctx, end);
 }
 
 int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,

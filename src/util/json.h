@@ -40,10 +40,11 @@ size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len);
  * when reading the input failed (the error is in in's diag), else the failing status,
  * with *cut set when the input ended inside the document. */
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut);
-/* pt_json_feed of the input's bytes up to offset `end` only (a stretch of a document
- * that is a JSON text itself), then the completion */
-int pt_json_feed_upto(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
-		      uint64_t end, int *cut);
+/* pt_json_feed_resume of the input's bytes up to offset `end` only (a stretch of a
+ * document that is a JSON text itself; UINT64_MAX: all), then the completion */
+int pt_json_feed_upto(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+		      uint64_t end, int *cut, int (*resume)(void *ctx, struct pt_input *in),
+		      void *ctx);
 /* pt_json_feed for a reader whose callback may stop yajl to read a stretch of the input
  * itself: when a chunk's parse is canceled, resume(ctx, in) says what happened: 0 a real
  * stop (the canceled status is returned), 1 it read on from where yajl stopped and left
