@@ -66,11 +66,11 @@ struct table {
 	uint64_t off; /* its '{' */
 	uint64_t end; /* past its '}' (in a profile given as a string: 0) */
 	struct col c[MAXCOL];
-	int64_t pos[MAXCOL]; /* place in a data row, -1 if not in the schema */
-	size_t nrows;	     /* rows read from "data" */
+	int64_t pos[MAXCOL];  /* place in a data row, -1 if not in the schema */
+	size_t nrows;	      /* rows read from "data" */
 	int8_t colat[MAXPOS]; /* the column at each of a row's first places, -1: none */
-	unsigned seen;	     /* columns met (a deferred samples table stores none) */
-	int wtype;	     /* samples: enum wtype */
+	unsigned seen;	      /* columns met (a deferred samples table stores none) */
+	int wtype;	      /* samples: enum wtype */
 };
 
 struct strs {
@@ -158,9 +158,9 @@ struct parse {
 	int key_kind, key_col;
 	int top_seen;
 	/* the rows of a samples table without yajl (rows_resume) */
-	int can_fast;	 /* the feed hands yajl's stops to rows_resume */
-	int fast;	 /* yajl was stopped at the '[' of such rows */
-	int mute;	 /* the callbacks ignore the prefix a new yajl handle is given */
+	int can_fast;	  /* the feed hands yajl's stops to rows_resume */
+	int fast;	  /* yajl was stopped at the '[' of such rows */
+	int mute;	  /* the callbacks ignore the prefix a new yajl handle is given */
 	size_t synthetic; /* levels at the bottom of the stack that yajl did not see */
 	uint64_t limit;	  /* the input offset the text ends at */
 };
@@ -1855,7 +1855,8 @@ static int pass2_tables(struct reader *r, struct pt_input *in)
 			st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, t->end, &cut,
 					       rows_resume, &ps);
 			rc = st < 0 ? -1
-			     : pt_json_result(ps.h, r->d, st, cut, r->failed, t->end, here(&ps));
+				    : pt_json_result(ps.h, r->d, st, cut, r->failed, t->end,
+						     here(&ps));
 		}
 		if (!rc && r->run_table) /* the table did not end where it did */
 			rc = pt_diag_error_at(r->d, t->end, "the input changed between reads");

@@ -150,9 +150,9 @@ struct reader {
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
 	uint32_t last_thread; /* the thread thread_of found last */
-	int mate;      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
-	char vk;       /* the kind of the value being read */
-	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
+	int mate;	      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
+	char vk;	      /* the kind of the value being read */
+	char err[300];	      /* a mate: its fault in the event being read (c.err_off) */
 };
 
 static uint64_t here(const struct reader *r)
@@ -614,7 +614,7 @@ static int cb_start_array(void *ctx)
  * (inlined; ten keys an event) */
 static enum key key_of(enum ctx c, const unsigned char *s, size_t len)
 {
-#define IS(lit) (!memcmp(s, lit, sizeof(lit) - 1))
+#define IS(lit)	     (!memcmp(s, lit, sizeof(lit) - 1))
 #define EV_OR_SAMPLE (c == C_EVENT || c == C_SAMPLE)
 	switch (len) {
 	case 2:

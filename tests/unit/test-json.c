@@ -130,7 +130,8 @@ int main(void)
 		double v = 0;
 		is_int(double_like_strtod(1, 200000, bad, sizeof(bad)), 0,
 		       "double: 200000 numbers as strtod reads them %s", bad);
-		ok(pt_json_double("-0", 2, &v) == 0 && v == 0 && signbit(v), "double: -0 keeps its sign");
+		ok(pt_json_double("-0", 2, &v) == 0 && v == 0 && signbit(v),
+		   "double: -0 keeps its sign");
 		ok(pt_json_double("1e400", 5, &v) < 0, "double: out of range is refused");
 		ok(pt_json_double("231.013", 7, &v) == 0 && v == 231.013, "double: 231.013");
 		ok(pt_json_double("0.1", 3, &v) == 0 && v == 0.1, "double: 0.1");
