@@ -19,7 +19,8 @@
 # "pprofstyle" runs only scaling's pprof rows (top --cum and --style pprof at 1x to 8x).
 #   BENCH_GROUPS=realistic BENCH_REPEAT=5 make bench  (BENCH_MIX_MB= leaves the perf mix out,
 #   BENCH_DEEP_MB= the deep stackprof dumps)
-#   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too
+#   PROFTOOL_BASE=/path/to/old/proftool pairs the perf mix rows with that build too (and
+#   the issue33 rows, which take this build, node and it in turn)
 set -eu
 groups=" ${BENCH_GROUPS:-realistic scaling heap rubyheap classic} "
 want () { case $groups in *" $1 "*) return 0 ;; esac; return 1; }
@@ -337,16 +338,52 @@ fi
 # 0.2x its CPU): firefox-esr's raw Gecko profile with its samples repeated (the stacks
 # fixed, so peak RSS at the two sizes shows what the samples cost), and clang's
 # -ftime-trace trace with its spans repeated (BENCH_GECKO_MB, BENCH_TRACE_MB)
+# best NAME: the last run folded into NAME_s, NAME_c, NAME_r (least time and CPU,
+# largest RSS, as run keeps them)
+best () {
+	eval "o_s=\${${1}_s:-} o_c=\${${1}_c:-} o_r=\${${1}_r:-}"
+	read -r o_s o_c o_r <<EOF
+$(awk -v s="$o_s" -v c="$o_c" -v r="$o_r" -v s1="$secs" -v c1="$cpu" -v r1="$rss" 'BEGIN {
+	if (s == "" || s1 < s) s = s1; if (c == "" || c1 < c) c = c1; if (r == "" || r1 > r) r = r1
+	print s, c, r }')
+EOF
+	eval "${1}_s=\$o_s ${1}_c=\$o_c ${1}_r=\$o_r"
+}
+# issue33 FILE TITLE: this build, node's JSON.parse and PROFTOOL_BASE (when set; its
+# output must be the same bytes) on FILE, in turn BENCH_REPEAT times, so that the load
+# of a shared machine falls on each alike; a row against node, and one against
+# PROFTOOL_BASE
+issue33 () {
+	p_s= p_c= p_r= n_s= n_c= n_r= b_s= b_c= b_r=
+	rep=${BENCH_REPEAT:-3} k=0
+	BENCH_REPEAT=1
+	while test $k -lt "$rep"; do
+		run "$work/out" "$PROFTOOL" top -n 30 "$1"
+		best p
+		run "$work/np" node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$1"
+		best n
+		if test -n "${PROFTOOL_BASE:-}"; then
+			run "$work/base" "$PROFTOOL_BASE" top -n 30 "$1"
+			best b
+		fi
+		k=$((k + 1))
+	done
+	BENCH_REPEAT=$rep
+	secs=$p_s cpu=$p_c rss=$p_r
+	bname="node JSON.parse" bsecs=$n_s bcpu=$n_c brss=$n_r
+	row "$2" "$size" 0
+	if test -n "${PROFTOOL_BASE:-}"; then
+		cmp -s "$work/out" "$work/base" ||
+			{ echo "bench: PROFTOOL_BASE's output differs on $2" >&2; exit 1; }
+		bname="proftool at PROFTOOL_BASE" bsecs=$b_s bcpu=$b_c brss=$b_r
+		row "$2 (outputs equal)" "$size" 0
+	fi
+}
 if { want realistic || want issue33; } && have_format gecko 2 && command -v node >/dev/null 2>&1; then
 	for mb in ${BENCH_GECKO_MB-25 100}; do
 		node "$top/bench/gen-gecko.js" "$work/g.json" "$mb"
 		input_is "$work/g.json"
-		run "$work/out" "$PROFTOOL" top -n 30 "$work/g.json"
-		keep
-		baseline "node JSON.parse" "$work/np" node -e \
-			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/g.json"
-		restore
-		row "raw Gecko (firefox-esr's samples repeated), $mb MB, $("$PROFTOOL" info "$work/g.json" | awk '/^Samples:/ { print $2 }') samples, $(stacks_of "$work/g.json") stacks -> top -n 30" "$size" 0
+		issue33 "$work/g.json" "raw Gecko (firefox-esr's samples repeated), $mb MB, $("$PROFTOOL" info "$work/g.json" | awk '/^Samples:/ { print $2 }') samples, $(stacks_of "$work/g.json") stacks -> top -n 30"
 		rm -f "$work/g.json"
 	done
 fi
@@ -354,12 +391,7 @@ if { want realistic || want issue33; } && have_format traceevents 2 && command -
 	for mb in ${BENCH_TRACE_MB-100}; do
 		node "$top/bench/gen-traceevents.js" "$work/t.json" "$mb"
 		input_is "$work/t.json"
-		run "$work/out" "$PROFTOOL" top -n 30 "$work/t.json"
-		keep
-		baseline "node JSON.parse" "$work/np" node -e \
-			'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$work/t.json"
-		restore
-		row "trace events (clang -ftime-trace's spans repeated), $mb MB -> top -n 30" "$size" 0
+		issue33 "$work/t.json" "trace events (clang -ftime-trace's spans repeated), $mb MB -> top -n 30"
 		rm -f "$work/t.json"
 	done
 fi

@@ -932,11 +932,19 @@ struct pt_cpu_mate *pt_cpu_mate_new(struct pt_diag *d, int keep_timeline, int le
 	return c;
 }
 
+/* the tee's question (tracetee.h): the members of an event this reader reads; the tee
+ * keeps the numbers and strings of the others (a span's ph, ts, dur, cat) from it */
+static int reads_event_key(const unsigned char *s, size_t len)
+{
+	return lookup_key(C_EVENT, s, len) != K_NONE;
+}
+
 void pt_cpu_mate_half(struct pt_cpu_mate *c, struct pt_trace_half *h)
 {
 	h->cb = &callbacks;
 	h->ctx = &c->r;
 	h->enter = mate_enter;
+	h->reads_key = reads_event_key;
 	h->h = &c->r.j.h;
 	h->chunk_off = &c->r.j.chunk_off;
 	h->failed = &c->r.j.failed;

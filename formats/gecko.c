@@ -13,6 +13,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "formats/format.h"
+#include "util/buf.h"
 #include "util/json.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
@@ -23,6 +24,8 @@
 #define MAX_NEST 8
 #define MAXCOL	 6
 #define NONE	 UINT32_MAX
+/* a row's places whose column is looked up in a table (further ones by a search) */
+#define MAXPOS 16
 
 enum tkind { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RES, T_SOURCES, T_MARKERS, T_NKINDS };
 
@@ -61,11 +64,13 @@ struct col {
 struct table {
 	int present, has_schema;
 	uint64_t off; /* its '{' */
+	uint64_t end; /* past its '}' (in a profile given as a string: 0) */
 	struct col c[MAXCOL];
-	int64_t pos[MAXCOL]; /* place in a data row, -1 if not in the schema */
-	size_t nrows;	     /* rows read from "data" */
-	unsigned seen;	     /* columns met (a deferred samples table stores none) */
-	int wtype;	     /* samples: enum wtype */
+	int64_t pos[MAXCOL];  /* place in a data row, -1 if not in the schema */
+	size_t nrows;	      /* rows read from "data" */
+	int8_t colat[MAXPOS]; /* the column at each of a row's first places, -1: none */
+	unsigned seen;	      /* columns met (a deferred samples table stores none) */
+	int wtype;	      /* samples: enum wtype */
 };
 
 struct strs {
@@ -152,6 +157,12 @@ struct parse {
 	enum key key;
 	int key_kind, key_col;
 	int top_seen;
+	/* the rows of a samples table without yajl (rows_resume) */
+	int can_fast;	  /* the feed hands yajl's stops to rows_resume */
+	int fast;	  /* yajl was stopped at the '[' of such rows */
+	int mute;	  /* the callbacks ignore the prefix a new yajl handle is given */
+	size_t synthetic; /* levels at the bottom of the stack that yajl did not see */
+	uint64_t limit;	  /* the input offset the text ends at */
 };
 
 struct reader {
@@ -172,6 +183,7 @@ struct reader {
 	 * added as it is read (a row at a time; a thread's columns at its table's end),
 	 * so memory follows the distinct stacks, not the samples. */
 	int defer, pass2;
+	int subs;		      /* a subprocess profile came as a JSON string */
 	size_t doc_next, thread_next; /* pass2: the next doc and thread met again */
 	struct table *run_table;      /* pass2: the samples table being read */
 	size_t run_ti;		      /* its thread's index */
@@ -313,16 +325,12 @@ static const char *vkind_name(enum vkind vk)
 	return n[vk];
 }
 
-/* a JSON number as a double; JSON's grammar (yajl checked it) is strtod's */
+/* a JSON number as a double (yajl checked its grammar) */
 static int parse_num(const char *s, size_t len, double *v)
 {
-	char buf[64];
-	if (len >= sizeof(buf))
+	if (len >= 64)
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	*v = strtod(buf, NULL);
-	return isfinite(*v) ? 0 : -1;
+	return pt_json_double(s, len, v);
 }
 
 /* the number a table cell holds: numbers, null (NaN) and booleans (0, 1) */
@@ -547,6 +555,21 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 	}
 }
 
+/* the column each of a row's first places holds, as the search in on_value finds it */
+static void row_places(struct table *t, int kind)
+{
+	int at, c;
+
+	for (at = 0; at < MAXPOS; at++) {
+		t->colat[at] = -1;
+		for (c = 0; c < MAXCOL && columns[kind][c]; c++)
+			if (t->pos[c] == at) {
+				t->colat[at] = (int8_t)c;
+				break;
+			}
+	}
+}
+
 static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkind vk, const char *s,
 			size_t len)
 {
@@ -582,7 +605,11 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 		if (!push(ps, C_ROWS, (uint32_t)kind))
 			return 0;
 		top(ps)->t = t;
-		return 1;
+		row_places(t, kind);
+		/* a samples table's rows: stop yajl, rows_resume reads on */
+		ps->fast = kind == T_SAMPLES && ps->can_fast && !ps->nested &&
+			   ps->depth + ps->skip + 1 < MAX_DEPTH;
+		return !ps->fast;
 	case K_WEIGHTTYPE: {
 		int w;
 		if (vk == V_NULL)
@@ -636,6 +663,8 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	enum key k = ps->key;
 	double v;
 
+	if (ps->mute)
+		return 1;
 	ps->key = K_NONE;
 	if (ps->skip) {
 		if (vk == V_MAP || vk == V_ARRAY)
@@ -716,9 +745,12 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 		struct table *t = l->t;
 		int kind = l->col, c;
 		uint32_t at = l->idx++;
-		for (c = 0; c < MAXCOL && columns[kind][c]; c++)
-			if (t->pos[c] == (int64_t)at)
-				break;
+		if (at < MAXPOS)
+			c = t->colat[at] < 0 ? MAXCOL : t->colat[at];
+		else
+			for (c = 0; c < MAXCOL && columns[kind][c]; c++)
+				if (t->pos[c] == (int64_t)at)
+					break;
 		if (c == MAXCOL || !columns[kind][c]) {
 			if (vk == V_MAP || vk == V_ARRAY)
 				ps->skip = 1;
@@ -806,6 +838,8 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	const char *s = (const char *)key;
 	size_t i;
 
+	if (ps->mute)
+		return 1;
 	ps->key = K_NONE;
 	if (ps->skip || !l)
 		return 1;
@@ -848,6 +882,8 @@ static int cb_end(void *ctx)
 	struct parse *ps = ctx;
 	const struct level *l;
 
+	if (ps->mute)
+		return 1;
 	if (ps->skip) {
 		ps->skip--;
 		return 1;
@@ -855,6 +891,8 @@ static int cb_end(void *ctx)
 	if (!ps->depth)
 		return 1;
 	l = &ps->stack[--ps->depth];
+	if (l->ctx == C_TABLE && !ps->nested)
+		l->t->end = here(ps);
 	if (ps->r->pass2 && l->t && l->t == ps->r->run_table) {
 		if (l->ctx == C_ROW)
 			return pass2_row(ps->r);
@@ -874,6 +912,199 @@ static void parse_init(struct parse *ps, struct reader *r)
 	memset(ps, 0, sizeof(*ps));
 	ps->r = r;
 	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	ps->limit = UINT64_MAX;
+}
+
+/* ---- the rows of a raw samples table, read without yajl ----
+ * Most of a raw Gecko profile is its samples' rows ([stack, time, ...] of numbers),
+ * lexed in both passes. At a samples table's "data" the callback stops yajl, and
+ * rows_scan reads the rows that hold only numbers and nulls itself, each as the
+ * callbacks would; at anything else (a string, a number strtod will not take, a row
+ * cut by the input's end, an error to report) it stops at the start of that row, and
+ * a new yajl handle, brought to the same state by a prefix that the muted callbacks
+ * ignore, reads on from there: errors are yajl's and the callbacks' as before. */
+
+/* a row is read once these many bytes from its start are at hand (or the input's end) */
+#define ROW_WINDOW 4096
+
+static int is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t digits(const unsigned char *s, size_t i, size_t n)
+{
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* the length of the JSON number at s[0..n), as JSON's grammar has it; 0 if none */
+static size_t num_len(const unsigned char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		i = digits(s, i, n);
+	else
+		return 0;
+	if (i < n && s[i] == '.') {
+		d = digits(s, i + 1, n);
+		if (d == i + 1)
+			return 0;
+		i = d;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		d = digits(s, i, n);
+		if (d == i)
+			return 0;
+		i = d;
+	}
+	return i;
+}
+
+/* The row at s[0..n) (s[0] is its '['): its cells in v (null: NaN), their count in
+ * *nv, and its length through its ']'; 0 if it is not a whole row of at most MAXPOS
+ * numbers and nulls within n bytes. */
+static size_t row_at(const unsigned char *s, size_t n, double *v, int *nv)
+{
+	size_t i = 1, k;
+	int c = 0;
+
+	for (;;) {
+		while (i < n && is_ws(s[i]))
+			i++;
+		if (i == n || c == MAXPOS)
+			return 0;
+		if (s[i] == 'n') {
+			if (n - i < 4 || memcmp(s + i, "null", 4))
+				return 0;
+			v[c++] = NAN;
+			i += 4;
+		} else {
+			k = num_len(s + i, n - i);
+			if (!k || k >= 64 || i + k == n ||
+			    pt_json_double((const char *)s + i, k, &v[c]) < 0)
+				return 0;
+			c++;
+			i += k;
+		}
+		while (i < n && is_ws(s[i]))
+			i++;
+		if (i < n && s[i] == ']') {
+			*nv = c;
+			return i + 1;
+		}
+		if (i == n || s[i] != ',')
+			return 0;
+		i++;
+	}
+}
+
+/* a row read by rows_scan, as the callbacks take it (C_ROWS, C_ROW and its end) */
+static int fast_row(struct parse *ps, const struct level *rows, const double *v, int nv)
+{
+	struct reader *r = ps->r;
+	struct table *t = rows->t;
+	int defer = deferred(r, rows), c, at;
+
+	for (c = 0; c < MAXCOL && columns[T_SAMPLES][c] && !defer; c++)
+		if (t->pos[c] >= 0)
+			col_add(&t->c[c], NAN);
+	t->nrows++;
+	for (at = 0; at < nv && !defer; at++)
+		if (t->colat[at] >= 0)
+			t->c[t->colat[at]].v[t->c[t->colat[at]].n - 1] = v[at];
+	if (r->pass2 && t == r->run_table && !pass2_row(r))
+		return -1;
+	return 0;
+}
+
+/* where rows_scan leaves the rows: nothing read, a row and its ',' read, a row read
+ * and the ']' next */
+enum { AT_OPEN, AT_COMMA, AT_VALUE };
+
+/* the rows from the input's position on, while they are fast rows: 0 and *state, or -1
+ * with the error in the diag */
+static int rows_scan(struct parse *ps, struct pt_input *in, int *state)
+{
+	const struct level *rows = top(ps);
+
+	*state = AT_OPEN;
+	for (;;) {
+		const unsigned char *p;
+		double v[MAXPOS];
+		size_t n, i = 0, j, len;
+		int nv = 0;
+		if (pt_input_need(in, ROW_WINDOW, &p) < 0)
+			return -1;
+		n = in->end - in->pos;
+		if (pt_input_tell(in) >= ps->limit)
+			return 0;
+		if (n > ps->limit - pt_input_tell(in))
+			n = (size_t)(ps->limit - pt_input_tell(in));
+		while (i < n && is_ws(p[i]))
+			i++;
+		if (i == n || p[i] != '[' || !(len = row_at(p + i, n - i, v, &nv)))
+			return 0;
+		for (j = i + len; j < n && is_ws(p[j]);)
+			j++;
+		if (j == n || (p[j] != ',' && p[j] != ']'))
+			return 0;
+		if (fast_row(ps, rows, v, nv) < 0)
+			return -1;
+		pt_input_consume(in, p[j] == ',' ? j + 1 : j);
+		*state = p[j] == ',' ? AT_COMMA : AT_VALUE;
+		if (*state == AT_VALUE)
+			return 0;
+	}
+}
+
+/* a new yajl handle in the state the rows left: the containers open, as the stack has
+ * them, and where in the rows yajl goes on */
+static int reprime(struct parse *ps, int state, uint64_t off)
+{
+	struct pt_buf b = PT_BUF_INIT;
+	size_t i;
+	int ok;
+
+	for (i = ps->synthetic; i < ps->depth; i++) {
+		uint32_t c = ps->stack[i].ctx;
+		int array = c == C_THREADS || c == C_PROCS || c == C_ROWS || c == C_ROW ||
+			    c == C_COLUMN || c == C_STRINGS;
+		pt_buf_addstr(&b, array ? "[" : "{\"\":");
+	}
+	pt_buf_addstr(&b, state == AT_COMMA ? "[]," : state == AT_VALUE ? "[]" : "");
+	yajl_free(ps->h);
+	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	ps->mute = 1;
+	ok = yajl_parse(ps->h, (const unsigned char *)b.buf, b.len) == yajl_status_ok;
+	ps->mute = 0;
+	pt_buf_release(&b);
+	return ok ? 0 : pt_diag_error_at(ps->r->d, off, "internal: cannot resume the JSON parser");
+}
+
+/* pt_json_feed_upto's hook: yajl stopped, at the '[' of a samples table's rows or for
+ * a real stop (an error: 0) */
+static int rows_resume(void *ctx, struct pt_input *in)
+{
+	struct parse *ps = ctx;
+	int state;
+
+	if (!ps->fast)
+		return 0;
+	ps->fast = 0;
+	pt_input_consume(in, yajl_get_bytes_consumed(ps->h));
+	if (rows_scan(ps, in, &state) < 0)
+		return -1;
+	return reprime(ps, state, pt_input_tell(in)) < 0 ? -1 : 1;
 }
 
 static void parse_release(struct parse *ps)
@@ -892,6 +1123,7 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 
 	if (nested > MAX_NEST)
 		return fail_at(r, off, "subprocess profiles nested deeper than %d", MAX_NEST);
+	r->subs = 1;
 	parse_init(&ps, r);
 	ps.base = off;
 	ps.nested = nested;
@@ -1593,6 +1825,48 @@ static int pass2_table_end(struct reader *r)
 	return ret;
 }
 
+/* The second pass over the samples tables only: each thread's, from its '{' to past its
+ * '}' as the first pass found them, parsed as a JSON text of its own, what lies between
+ * read past unparsed. 0, or -1 with the error in r->d. */
+static int pass2_tables(struct reader *r, struct pt_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthreads; i++) {
+		struct table *t = &r->threads[i]->t[T_SAMPLES];
+		struct parse ps;
+		int st, cut, rc;
+		if (!t->present)
+			continue;
+		rc = pt_input_skip_to(in, t->off);
+		if (rc < 0)
+			return -1;
+		if (rc == 0 || t->end <= t->off)
+			return pt_diag_error_at(r->d, pt_input_tell(in),
+						"the input changed between reads");
+		parse_init(&ps, r);
+		rc = push(&ps, C_THREAD, (uint32_t)i) ? 0 : -1;
+		ps.key = K_TABLE;
+		ps.key_kind = T_SAMPLES;
+		ps.synthetic = 1;
+		ps.limit = t->end;
+		ps.can_fast = 1;
+		if (!rc) {
+			st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, t->end, &cut,
+					       rows_resume, &ps);
+			rc = st < 0 ? -1
+				    : pt_json_result(ps.h, r->d, st, cut, r->failed, t->end,
+						     here(&ps));
+		}
+		if (!rc && r->run_table) /* the table did not end where it did */
+			rc = pt_diag_error_at(r->d, t->end, "the input changed between reads");
+		parse_release(&ps);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 		      struct pt_diag *d)
 {
@@ -1616,7 +1890,8 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	p->format = "gecko";
 	p->keep_timeline = o->keep_timeline;
 	parse_init(&ps, &r);
-	st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
+	ps.can_fast = 1;
+	st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, UINT64_MAX, &cut, rows_resume, &ps);
 	if (st < 0)
 		goto out;
 	end_off = pt_input_tell(in);
@@ -1643,7 +1918,14 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 		parse_release(&ps);
 		parse_init(&ps, &r);
 		r.pass2 = 1;
-		st = pt_json_feed(ps.h, in, CHUNK, &ps.chunk_off, &cut);
+		if (!r.subs) {
+			if (pass2_tables(&r, in) < 0)
+				goto out;
+			goto built;
+		}
+		ps.can_fast = 1;
+		st = pt_json_feed_upto(&ps.h, in, CHUNK, &ps.chunk_off, UINT64_MAX, &cut,
+				       rows_resume, &ps);
 		if (st < 0)
 			goto out;
 		if (pt_json_result(ps.h, d, st, cut, r.failed, pt_input_tell(in), here(&ps)) < 0)
@@ -1652,6 +1934,7 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	for (i = 0; i < r.nthreads && !r.defer; i++)
 		if (build_thread(&r, r.threads[i], i) < 0)
 			goto out;
+built:
 	if (!p->ntypes)
 		pt_profile_add_type(p, "samples", "count");
 	ret = 0;

@@ -149,9 +149,10 @@ struct reader {
 	struct sframe *frames;	/* by skeys id (0 unused) */
 	size_t nframes, frames_alloc;
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
-	int mate;      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
-	char vk;       /* the kind of the value being read */
-	char err[300]; /* a mate: its fault in the event being read (c.err_off) */
+	uint32_t last_thread; /* the thread thread_of found last */
+	int mate;	      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
+	char vk;	      /* the kind of the value being read */
+	char err[300];	      /* a mate: its fault in the event being read (c.err_off) */
 };
 
 static uint64_t here(const struct reader *r)
@@ -195,7 +196,14 @@ static int push(struct reader *r, enum ctx c)
 static uint32_t thread_of(struct reader *r, int64_t pid, int64_t tid)
 {
 	int64_t k[2] = {pid, tid};
-	uint32_t id = pt_intern(&r->tkeys, k, sizeof(k));
+	uint32_t id;
+
+	/* a thread's events mostly come in runs */
+	if (r->nthreads && pid == r->threads[r->last_thread].pid &&
+	    tid == r->threads[r->last_thread].tid)
+		return r->last_thread;
+	id = pt_intern(&r->tkeys, k, sizeof(k));
+	r->last_thread = id - 1;
 
 	if (id > r->nthreads) { /* new: ids count up from 1 */
 		PT_ALLOC_GROW(r->threads, r->nthreads + 1, r->threads_alloc);
@@ -602,33 +610,66 @@ static int cb_start_array(void *ctx)
 	return on_value(ctx, 'a', NULL, 0);
 }
 
-static const struct {
-	enum ctx ctx;
-	const char *name;
-	size_t len;
-	enum key key;
-} keys[] = {
-#define KEY(c, n, k)                                                                               \
-	{                                                                                          \
-		c, n, sizeof(n) - 1, k                                                             \
+/* Which key s is in context c: a switch on the length, then compares of a fixed size
+ * (inlined; ten keys an event) */
+static enum key key_of(enum ctx c, const unsigned char *s, size_t len)
+{
+#define IS(lit)	     (!memcmp(s, lit, sizeof(lit) - 1))
+#define EV_OR_SAMPLE (c == C_EVENT || c == C_SAMPLE)
+	switch (len) {
+	case 2:
+		if (IS("ph") && c == C_EVENT)
+			return K_PH;
+		if (IS("ts") && EV_OR_SAMPLE)
+			return K_TS;
+		if (IS("sf") && c == C_SAMPLE)
+			return K_SF;
+		break;
+	case 3:
+		if (IS("pid") && EV_OR_SAMPLE)
+			return K_PID;
+		if (IS("tid") && EV_OR_SAMPLE)
+			return K_TID;
+		if (IS("dur") && c == C_EVENT)
+			return K_DUR;
+		break;
+	case 4:
+		if (IS("name") && (c == C_EVENT || c == C_ARGS || c == C_FRAME))
+			return K_NAME;
+		if (IS("args") && c == C_EVENT)
+			return K_ARGS;
+		if (IS("tdur") && c == C_EVENT)
+			return K_TDUR;
+		break;
+	case 6:
+		if (IS("detail") && c == C_ARGS)
+			return K_DETAIL;
+		if (IS("weight") && c == C_SAMPLE)
+			return K_WEIGHT;
+		if (IS("parent") && c == C_FRAME)
+			return K_PARENT;
+		break;
+	case 7:
+		if (IS("samples") && c == C_TOP)
+			return K_SAMPLES;
+		break;
+	case 11:
+		if (IS("traceEvents") && c == C_TOP)
+			return K_EVENTS;
+		if (IS("stackFrames") && c == C_TOP)
+			return K_FRAMES;
+		break;
+	default:
+		break;
 	}
-	KEY(C_TOP, "traceEvents", K_EVENTS), KEY(C_EVENT, "ph", K_PH),
-	KEY(C_EVENT, "name", K_NAME),	     KEY(C_EVENT, "pid", K_PID),
-	KEY(C_EVENT, "tid", K_TID),	     KEY(C_EVENT, "ts", K_TS),
-	KEY(C_EVENT, "dur", K_DUR),	     KEY(C_EVENT, "args", K_ARGS),
-	KEY(C_ARGS, "name", K_NAME),	     KEY(C_ARGS, "detail", K_DETAIL),
-	KEY(C_EVENT, "tdur", K_TDUR),	     KEY(C_TOP, "samples", K_SAMPLES),
-	KEY(C_TOP, "stackFrames", K_FRAMES), KEY(C_SAMPLE, "ts", K_TS),
-	KEY(C_SAMPLE, "pid", K_PID),	     KEY(C_SAMPLE, "tid", K_TID),
-	KEY(C_SAMPLE, "sf", K_SF),	     KEY(C_SAMPLE, "weight", K_WEIGHT),
-	KEY(C_FRAME, "name", K_NAME),	     KEY(C_FRAME, "parent", K_PARENT),
-#undef KEY
-};
+	return K_OTHER;
+#undef EV_OR_SAMPLE
+#undef IS
+}
 
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct reader *r = ctx;
-	size_t i;
 
 	if (r->hashing)
 		mix(r, 'k', (const char *)s, len);
@@ -639,12 +680,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 		r->c.fid = stack_key(r, (const char *)s, len);
 		return 1;
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].len == len && keys[i].name[0] == s[0] &&
-		    keys[i].ctx == r->stack[r->depth - 1] && !memcmp(keys[i].name, s, len)) {
-			r->key = keys[i].key;
-			break;
-		}
+	r->key = key_of(r->stack[r->depth - 1], s, len);
 	return 1;
 }
 
@@ -1125,6 +1161,22 @@ static void reader_release(struct reader *r)
 	pt_arena_release(&r->karena);
 }
 
+/* Room for the events of an input of `size` bytes at once. Grown by doubling, the three
+ * event arrays were copied and their fresh pages touched again at each step, a fifth
+ * of the CPU of a 100 MB trace. A span event takes over 100 bytes as producers write
+ * it (clang's about 180), so this is about what a trace of spans fills; until then it
+ * is address space, not memory. */
+static void reserve(struct reader *r, uint64_t size)
+{
+	size_t n = size / 128 < ((size_t)1 << 23) ? (size_t)(size / 128) : (size_t)1 << 23;
+
+	if (n < 4096)
+		return;
+	PT_ALLOC_GROW(r->ev, n, r->ev_alloc);
+	PT_ALLOC_GROW(r->bk, n, r->bk_alloc);
+	PT_ALLOC_GROW(r->ek, n, r->ek_alloc);
+}
+
 static int traceevents_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			    struct pt_diag *d)
 {
@@ -1135,6 +1187,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	uint64_t end_off;
 
 	reader_init(&r, p, d);
+	reserve(&r, in->size);
 	p->format = "traceevents";
 	/* one parse: the CPU samples' half reads the event array beside this one */
 	memset(&tee, 0, sizeof(tee));

@@ -16,7 +16,7 @@ static int mate_ok(struct pt_tracetee *t, int rc)
 }
 
 #define MATE(t, name, ...)                                                                         \
-	((t)->events && (t)->mate.cb->name                                                         \
+	((t)->events && !(t)->drop && (t)->mate.cb->name                                           \
 		 ? (*(t)->mate.h = *(t)->host.h, *(t)->mate.chunk_off = *(t)->host.chunk_off,      \
 		    mate_ok((t), (t)->mate.cb->name((t)->mate.ctx, ##__VA_ARGS__)))                \
 		 : 1)
@@ -24,51 +24,73 @@ static int mate_ok(struct pt_tracetee *t, int rc)
 static int tee_null(void *ctx)
 {
 	struct pt_tracetee *t = ctx;
+	int rc;
+
 	t->key_events = 0;
-	return t->host.cb->yajl_null(t->host.ctx) && MATE(t, yajl_null);
+	rc = t->host.cb->yajl_null(t->host.ctx) && MATE(t, yajl_null);
+	t->drop = 0;
+	return rc;
 }
 static int tee_boolean(void *ctx, int b)
 {
 	struct pt_tracetee *t = ctx;
+	int rc;
+
 	t->key_events = 0;
-	return t->host.cb->yajl_boolean(t->host.ctx, b) && MATE(t, yajl_boolean, b);
+	rc = t->host.cb->yajl_boolean(t->host.ctx, b) && MATE(t, yajl_boolean, b);
+	t->drop = 0;
+	return rc;
 }
 static int tee_number(void *ctx, const char *s, size_t len)
 {
 	struct pt_tracetee *t = ctx;
+	int rc;
+
 	t->key_events = 0;
-	return t->host.cb->yajl_number(t->host.ctx, s, len) && MATE(t, yajl_number, s, len);
+	rc = t->host.cb->yajl_number(t->host.ctx, s, len) && MATE(t, yajl_number, s, len);
+	t->drop = 0;
+	return rc;
 }
 static int tee_string(void *ctx, const unsigned char *s, size_t len)
 {
 	struct pt_tracetee *t = ctx;
+	int rc;
+
 	t->key_events = 0;
-	return t->host.cb->yajl_string(t->host.ctx, s, len) && MATE(t, yajl_string, s, len);
+	rc = t->host.cb->yajl_string(t->host.ctx, s, len) && MATE(t, yajl_string, s, len);
+	t->drop = 0;
+	return rc;
 }
 static int tee_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct pt_tracetee *t = ctx;
 	t->key_events = t->depth == 1 && len == 11 && !memcmp(s, "traceEvents", 11);
+	t->drop = t->in_event && t->events == 2 && t->mate.reads_key && !t->mate.reads_key(s, len);
 	return t->host.cb->yajl_map_key(t->host.ctx, s, len) && MATE(t, yajl_map_key, s, len);
 }
 static int tee_start_map(void *ctx)
 {
 	struct pt_tracetee *t = ctx;
-	int rc = t->host.cb->yajl_start_map(t->host.ctx) && MATE(t, yajl_start_map);
+	int rc;
 
+	t->drop = 0; /* a container is handed over whole */
+	rc = t->host.cb->yajl_start_map(t->host.ctx) && MATE(t, yajl_start_map);
 	t->key_events = 0;
 	t->depth++;
-	if (t->events)
-		t->events++;
+	if (t->events && ++t->events == 2)
+		t->in_event = 1;
 	return rc;
 }
 static int tee_start_array(void *ctx)
 {
 	struct pt_tracetee *t = ctx;
-	int rc = t->host.cb->yajl_start_array(t->host.ctx) && MATE(t, yajl_start_array);
+	int rc;
 
+	t->drop = 0;
+	rc = t->host.cb->yajl_start_array(t->host.ctx) && MATE(t, yajl_start_array);
 	if (t->events) {
-		t->events++;
+		if (++t->events == 2)
+			t->in_event = 0;
 	} else if (rc && !t->done && (t->depth == 0 || (t->depth == 1 && t->key_events))) {
 		/* the event array opens: the mate starts there */
 		*t->mate.h = *t->host.h;

@@ -22,6 +22,10 @@ struct pt_trace_half {
 	yajl_handle *h;
 	uint64_t *chunk_off;
 	int *failed;
+	/* the mate's, or NULL: whether it reads an event's own member under key s. A
+	 * member under another key whose value is no container is not handed to it: to
+	 * a reader that ignores a key, a member without one is the same. */
+	int (*reads_key)(const unsigned char *s, size_t len);
 };
 
 /* The parse state: zero it, set host and mate, hand yajl pt_tracetee_callbacks with
@@ -33,6 +37,8 @@ struct pt_tracetee {
 	uint64_t events; /* inside the event array: containers open from it; else 0 */
 	int key_events;	 /* the top object's last key was "traceEvents" */
 	int done;	 /* the event array has been read */
+	int in_event;	 /* events == 2 is inside an event object */
+	int drop;	 /* the mate is not handed the member being read */
 };
 
 extern const yajl_callbacks pt_tracetee_callbacks;

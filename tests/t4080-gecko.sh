@@ -47,6 +47,20 @@ if command -v jq >/dev/null && command -v node >/dev/null; then
 		totals --thread "$t" "$G" >one &&
 		! test_cmp every one >/dev/null'
 
+	# rows of every shape: spaces and newlines, nulls, exponents, a number past 15
+	# digits, a row longer than the fast reader takes, a string cell (the rest of that
+	# table through yajl), two threads (two samples tables in the second pass)
+	test_expect_success 'raw Gecko rows of every shape match an independent count' '
+		totals "$D/raw-rows.json" >actual &&
+		node "$SRCDIR/tests/gecko-totals.js" "$D/raw-rows.json" >expect &&
+		test_cmp expect actual &&
+		totals --thread Worker "$D/raw-rows.json" >actual &&
+		node "$SRCDIR/tests/gecko-totals.js" "$D/raw-rows.json" Worker >expect &&
+		test_cmp expect actual &&
+		totals --time-from 0 "$D/raw-rows.json" >actual &&
+		node "$SRCDIR/tests/gecko-totals.js" "$D/raw-rows.json" >expect &&
+		test_cmp expect actual'
+
 	for f in vernier-v48.json shared-v66.json bytes-v56.json; do
 		test_expect_success "processed format: $f matches an independent count" '
 			totals "$D/'$f'" >actual &&

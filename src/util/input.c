@@ -546,6 +546,23 @@ int pt_input_need(struct pt_input *in, size_t n, const unsigned char **p)
 	return 1;
 }
 
+int pt_input_skip_to(struct pt_input *in, uint64_t off)
+{
+	while (pt_input_tell(in) < off) {
+		const unsigned char *p;
+		uint64_t have;
+		if (in->pos == in->end && pt_input_need(in, 1, &p) < 0)
+			return -1;
+		have = in->end - in->pos;
+		if (!have)
+			return 0;
+		if (have > off - pt_input_tell(in))
+			have = off - pt_input_tell(in);
+		in->pos += (size_t)have;
+	}
+	return 1;
+}
+
 int pt_input_slurp(struct pt_input *in, unsigned char **data, size_t *len)
 {
 	for (;;) {

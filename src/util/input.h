@@ -115,6 +115,9 @@ int pt_input_can_rewind(const struct pt_input *in);
 /* Start the input over from its first byte (decoding it again if compressed), for a
  * reader that reads it twice: 0, or -1 with the error in the input's diag. */
 int pt_input_rewind(struct pt_input *in);
+/* Go on to decoded offset `off`, at or after the current position, reading past what
+ * lies between: 1, 0 if the input ends first, -1 on a read error. */
+int pt_input_skip_to(struct pt_input *in, uint64_t off);
 /* Read the rest of the input into one malloc'd buffer (binary formats that need it
  * whole). Returns 0 or -1. The caller frees *data. */
 int pt_input_slurp(struct pt_input *in, unsigned char **data, size_t *len);

@@ -1,6 +1,7 @@
 /* json.c: yajl generators and JSON strings, and the readers' chunked parse (json.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,13 +93,30 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n)
 	pt_buf_addch(b, '"');
 }
 
+/* pt_json_feed_resume up to input offset `end` */
+static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut,
+		int (*resume)(void *ctx, struct pt_input *in), void *ctx, uint64_t end);
+
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut)
 {
-	return pt_json_feed_resume(&h, in, chunk, chunk_off, cut, NULL, NULL);
+	return feed(&h, in, chunk, chunk_off, cut, NULL, NULL, UINT64_MAX);
+}
+
+int pt_json_feed_upto(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+		      uint64_t end, int *cut, int (*resume)(void *ctx, struct pt_input *in),
+		      void *ctx)
+{
+	return feed(h, in, chunk, chunk_off, cut, resume, ctx, end);
 }
 
 int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
 			int *cut, int (*resume)(void *ctx, struct pt_input *in), void *ctx)
+{
+	return feed(h, in, chunk, chunk_off, cut, resume, ctx, UINT64_MAX);
+}
+
+static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut,
+		int (*resume)(void *ctx, struct pt_input *in), void *ctx, uint64_t end)
 {
 	yajl_status st = yajl_status_ok;
 	const unsigned char *buf;
@@ -106,12 +124,17 @@ int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint6
 	*cut = 0;
 	for (;;) {
 		size_t len;
-		int rc = pt_input_need(in, chunk, &buf);
+		int rc;
+		if (pt_input_tell(in) >= end)
+			break;
+		rc = pt_input_need(in, chunk, &buf);
 		if (rc < 0)
 			return -1;
 		len = in->end - in->pos;
 		if (len > chunk)
 			len = chunk;
+		if (len > end - pt_input_tell(in))
+			len = (size_t)(end - pt_input_tell(in));
 		if (!len)
 			break;
 		*chunk_off = pt_input_tell(in);
@@ -158,6 +181,53 @@ int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed
 	pt_diag_error_at(d, at, "invalid JSON: %s", m);
 	yajl_free_error(h, msg);
 	return -1;
+}
+
+/* Clinger's fast path: m and 10^e are exact doubles when m < 2^53 and |e| <= 22, so one
+ * multiplication or division rounds once, correctly, as strtod does */
+static const double pow10_exact[] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1e7,
+				     1e8,  1e9,	 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static int double_slow(const char *s, size_t n, double *v)
+{
+	char buf[64], *tmp = NULL;
+	const char *z = buf;
+
+	if (n < sizeof(buf)) {
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+	} else {
+		tmp = pt_xmalloc(n + 1);
+		memcpy(tmp, s, n);
+		tmp[n] = '\0';
+		z = tmp;
+	}
+	*v = strtod(z, NULL);
+	free(tmp);
+	return isfinite(*v) ? 0 : -1;
+}
+
+int pt_json_double(const char *s, size_t n, double *v)
+{
+	size_t i = 0;
+	uint64_t m = 0;
+	int digits = 0, e = 0, neg = 0;
+	double x;
+
+	if (i < n && s[i] == '-')
+		neg = 1, i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits += m != 0)
+		m = m * 10 + (uint64_t)(s[i] - '0');
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, e--, digits += m != 0)
+			m = m * 10 + (uint64_t)(s[i] - '0');
+	/* 15 digits keep m below 2^53 (and m*10 from wrapping); an exponent, slowly */
+	if (i != n || digits > 15 || e < -22)
+		return double_slow(s, n, v);
+	x = e ? (double)m / pow10_exact[-e] : (double)m;
+	*v = neg ? -x : x;
+	return 0;
 }
 
 int pt_dec_parse(const char *s, size_t n, struct pt_dec *x)

@@ -40,6 +40,11 @@ size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len);
  * when reading the input failed (the error is in in's diag), else the failing status,
  * with *cut set when the input ended inside the document. */
 int pt_json_feed(yajl_handle h, struct pt_input *in, size_t chunk, uint64_t *chunk_off, int *cut);
+/* pt_json_feed_resume of the input's bytes up to offset `end` only (a stretch of a
+ * document that is a JSON text itself; UINT64_MAX: all), then the completion */
+int pt_json_feed_upto(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chunk_off,
+		      uint64_t end, int *cut, int (*resume)(void *ctx, struct pt_input *in),
+		      void *ctx);
 /* pt_json_feed for a reader whose callback may stop yajl to read a stretch of the input
  * itself: when a chunk's parse is canceled, resume(ctx, in) says what happened: 0 a real
  * stop (the canceled status is returned), 1 it read on from where yajl stopped and left
@@ -52,6 +57,12 @@ int pt_json_feed_resume(yajl_handle *h, struct pt_input *in, size_t chunk, uint6
  * ends inside the document (at end_off), or yajl's syntax error (at `at`). */
 int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed, uint64_t end_off,
 		   uint64_t at);
+
+/* JSON number text (s, n; the grammar already checked, as yajl hands it over) -> *v,
+ * the double strtod gives, bit for bit: the common short numbers (at most 15
+ * significant digits, a power of ten at most 22) by one exact multiplication or
+ * division, the rest by strtod. 0, or -1 when the value is not finite. */
+int pt_json_double(const char *s, size_t n, double *v);
 
 /* A JSON number as an exact decimal, m / 10^k (k < 0: trailing zeros), for readers
  * whose values are decimal fractions of a unit (weights, microsecond timestamps):

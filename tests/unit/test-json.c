@@ -1,7 +1,10 @@
 /* test-json.c: the JSON strings and numbers of util/json.h, by yajl and by hand. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -20,6 +23,42 @@ static void gen_str(struct pt_buf *out, const char *s, size_t n)
 static int same(const struct pt_buf *b, const char *want)
 {
 	return b->len == strlen(want) && !memcmp(b->buf, want, b->len);
+}
+
+/* pt_json_double against strtod, bit for bit, over numbers of every shape its fast
+ * path takes or leaves: digits, fractions, leading zeros, signs, exponents */
+static int double_like_strtod(unsigned seed, int count, char *bad, size_t badlen)
+{
+	int i, wrong = 0;
+
+	srand(seed);
+	for (i = 0; i < count; i++) {
+		char s[64];
+		size_t n = 0;
+		int k, ip = rand() % 19, fp = rand() % 24;
+		double a, b;
+		if (rand() % 4 == 0)
+			s[n++] = '-';
+		if (!ip || rand() % 5 == 0)
+			s[n++] = '0';
+		else
+			for (k = 0; k < ip; k++)
+				s[n++] = (char)('0' + (k ? rand() % 10 : 1 + rand() % 9));
+		if (fp && rand() % 3) {
+			s[n++] = '.';
+			for (k = 0; k < fp; k++)
+				s[n++] = (char)('0' + (rand() % 3 ? rand() % 10 : 0));
+		}
+		if (rand() % 10 == 0)
+			n += (size_t)snprintf(s + n, sizeof(s) - n, "e%d", rand() % 40 - 20);
+		s[n] = '\0';
+		b = strtod(s, NULL);
+		if (pt_json_double(s, n, &a) < 0 || memcmp(&a, &b, sizeof(a))) {
+			if (!wrong++)
+				snprintf(bad, badlen, "%s: %.17g, strtod %.17g", s, a, b);
+		}
+	}
+	return wrong;
 }
 
 int main(void)
@@ -86,5 +125,16 @@ int main(void)
 	}
 
 	pt_buf_release(&b);
+	{
+		char bad[160] = "";
+		double v = 0;
+		is_int(double_like_strtod(1, 200000, bad, sizeof(bad)), 0,
+		       "double: 200000 numbers as strtod reads them %s", bad);
+		ok(pt_json_double("-0", 2, &v) == 0 && v == 0 && signbit(v),
+		   "double: -0 keeps its sign");
+		ok(pt_json_double("1e400", 5, &v) < 0, "double: out of range is refused");
+		ok(pt_json_double("231.013", 7, &v) == 0 && v == 231.013, "double: 231.013");
+		ok(pt_json_double("0.1", 3, &v) == 0 && v == 0.1, "double: 0.1");
+	}
 	return tap_done();
 }
