@@ -424,21 +424,12 @@ static void mix(struct reader *r, char kind, const char *s, size_t len)
 	r->c.args = h;
 }
 
-static int on_value(struct reader *r, char vk, const char *s, size_t len)
+/* on_item: a value at the top, or an element of the events, samples or frames list
+ * (context cx, or depth 0 for the top) */
+static int on_item(struct reader *r, enum ctx cx, char vk, size_t len)
 {
-	enum key k = r->key;
 	struct cur *c = &r->c;
-	enum ctx cx;
 
-	if (r->hashing)
-		mix(r, vk, s, len);
-	r->key = K_OTHER;
-	r->vk = vk;
-	if (r->skip) {
-		if (vk == 'o' || vk == 'a')
-			r->skip++;
-		return 1;
-	}
 	if (!r->depth) {
 		r->top_seen = 1;
 		if (vk == 'a') {
@@ -451,8 +442,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 				       "object");
 		return push(r, C_TOP);
 	}
-	cx = r->stack[r->depth - 1];
-	if (cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES) {
+	{
 		uint32_t fid = c->fid;
 		if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
 			r->skip = vk == 'a';
@@ -468,6 +458,26 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		c->off = here(r) - 1;
 		return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
 	}
+}
+
+static int on_value(struct reader *r, char vk, const char *s, size_t len)
+{
+	enum key k = r->key;
+	struct cur *c = &r->c;
+	enum ctx cx;
+
+	if (r->hashing)
+		mix(r, vk, s, len);
+	r->key = K_OTHER;
+	r->vk = vk;
+	if (r->skip) {
+		if (vk == 'o' || vk == 'a')
+			r->skip++;
+		return 1;
+	}
+	cx = r->depth ? r->stack[r->depth - 1] : C_TOP;
+	if (!r->depth || cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES)
+		return on_item(r, cx, vk, len);
 	if (k == K_OTHER) {
 		if (vk == 'o' || vk == 'a')
 			r->skip = 1;
