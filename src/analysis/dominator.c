@@ -193,12 +193,12 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	uint32_t n = (uint32_t)g->nnodes, i, k;
 	uint8_t *flags = pt_xcalloc(n, 1);
 	/* 1-based arrays over dfs numbers */
-	uint32_t *vertex = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *vertex = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	uint32_t *num = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	uint32_t *parent = pt_xcalloc((size_t)n, sizeof(uint32_t));
+	uint32_t *parent = pt_xmalloc((size_t)n * sizeof(uint32_t));
 	uint32_t *idom = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	uint32_t *bucket = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
-	uint32_t *next = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *next = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	struct lt t;
 
 	/* every array below is touched, and a page touched first costs the kernel's zeroing
@@ -209,13 +209,15 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	if (mark_page(g, flags, num) || g->et_weak != PT_HEAP_NONE ||
 	    g->et_shortcut != PT_HEAP_NONE || g->et_internal != PT_HEAP_NONE)
 		dom->table_edge = pt_heap_weakmap_table_edges(g);
-	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
-	t.label = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	/* malloc where every entry read is written first: no zeroing of what is overwritten */
+	t.semi = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	t.label = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	t.ancestor = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	t.stack = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	build_retainers(g, dom, t.stack);
 	number_nodes(g, dom, flags, vertex, num, parent, t.stack, next, &dom->unreachable);
 	memset(next, 0, ((size_t)n + 1) * sizeof(uint32_t));
+	vertex[0] = parent[0] = t.semi[0] = t.label[0] = 0;
 	for (k = 1; k <= n; k++)
 		t.semi[k] = t.label[k] = k;
 	for (k = n; k >= 2; k--) {
