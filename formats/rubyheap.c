@@ -713,8 +713,9 @@ static int member(struct rb_reader *r, int depth)
  * compared by length, values we use are read in place and values we do not use are
  * skipped by a loop over their bytes. It accepts a subset of what read_container does
  * and reads it to the same fields; anything else (escapes in a key, nesting other than
- * "flags", a value of an unusual kind, whitespace other than spaces, a NUL byte) makes
- * it give up before it changes anything but r's per-line fields and the intern table
+ * "flags", a value of an unusual kind, whitespace but where Ruby puts it (after a comma,
+ * around the line), a NUL byte) makes it give up before it changes anything but r's
+ * per-line fields and the intern table
  * (the type and name strings it met, which the full parser then interns again to the
  * same ids), and the line is read again by the full parser, which finds and locates
  * any error. It relies on the NUL that pt_input_getline puts after a line. */
@@ -737,9 +738,9 @@ static const char *str_stop(const char *p, const char *e)
 		      ctl = _mm_set1_epi8(0x1f);
 	while (e - p >= 16) {
 		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(
-			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, quote), _mm_cmpeq_epi8(w, bslash)),
-				     _mm_cmpeq_epi8(_mm_min_epu8(w, ctl), w)));
+		int m = _mm_movemask_epi8(_mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(w, quote), _mm_cmpeq_epi8(w, bslash)),
+			_mm_cmpeq_epi8(_mm_min_epu8(w, ctl), w)));
 		if (m)
 			return p + __builtin_ctz((unsigned)m);
 		p += 16;
@@ -816,18 +817,23 @@ static const char *fast_skip_string(const char *p, const char *e)
 /* "0x" and 1 to 16 hex digits in quotes at p, as parse_address reads them */
 static const char *fast_address(const char *p, uint64_t *a)
 {
+	const char *q;
 	uint64_t v = 0;
-	int k;
+	unsigned t;
+	size_t k;
 
 	if (p[0] != '"' || p[1] != '0' || (p[2] != 'x' && p[2] != 'X'))
 		return NULL;
 	p += 3;
-	for (k = 0; k < 17 && hex1[(unsigned char)*p]; k++, p++)
-		v = v * 16 + (uint64_t)(hex1[(unsigned char)*p] - 1);
-	if (k < 1 || k > 16 || *p != '"')
+	/* each digit added as its value + 1 (hex1's), the k ones so added taken off at the
+	 * end: a longer run of digits wraps around, and is refused by its length */
+	for (q = p; (t = hex1[(unsigned char)*q]); q++)
+		v = (v << 4) + t;
+	k = (size_t)(q - p);
+	if (k < 1 || k > 16 || *q != '"')
 		return NULL;
-	*a = v;
-	return p + 1;
+	*a = v - (0x1111111111111111ull >> (4 * (16 - k)));
+	return q + 1;
 }
 
 /* digits with nothing after them that makes a fraction or exponent; NULL past 19 */
@@ -903,15 +909,13 @@ static const char *fast_refs(struct rb_reader *r, const char *p)
 
 	if (*p != '[')
 		return NULL;
-	p = fast_spaces(p + 1);
-	if (*p == ']')
+	if (*++p == ']')
 		return p + 1;
 	for (;;) {
 		if (!(p = fast_address(p, &a)))
 			return NULL;
 		PT_ALLOC_GROW(r->pend, r->npend + 1, r->pend_alloc);
 		r->pend[r->npend++] = a;
-		p = fast_spaces(p);
 		if (*p == ']')
 			return p + 1;
 		if (*p != ',')
@@ -928,21 +932,15 @@ static const char *fast_flags(struct rb_reader *r, const char *p, const char *e)
 
 	if (*p != '{')
 		return fast_skip(p, e);
-	p = fast_spaces(p + 1);
-	if (*p == '}')
+	if (*++p == '}')
 		return p + 1;
 	for (;;) {
-		if (!(p = fast_plain(p, e, &k, &n)))
+		if (!(p = fast_plain(p, e, &k, &n)) || *p++ != ':')
 			return NULL;
-		p = fast_spaces(p);
-		if (*p != ':')
-			return NULL;
-		p = fast_spaces(p + 1);
 		if (n == 6 && !memcmp(k, "pinned", 6) && fast_lit(p, e, "true"))
 			r->pinned = 1;
 		if (!(p = fast_skip(p, e)))
 			return NULL;
-		p = fast_spaces(p);
 		if (*p == '}')
 			return p + 1;
 		if (*p != ',')
@@ -1027,17 +1025,12 @@ static int fast_line(struct rb_reader *r, const char *s, size_t n)
 
 	if (*p != '{')
 		return 0;
-	p = fast_spaces(p + 1);
+	p++;
 	for (;;) {
-		if (!(p = fast_plain(p, e, &k, &kn)))
+		if (!(p = fast_plain(p, e, &k, &kn)) || *p++ != ':')
 			return 0;
-		p = fast_spaces(p);
-		if (*p != ':')
-			return 0;
-		p = fast_spaces(p + 1);
 		if (!(p = fast_member(r, k, kn, p, e)))
 			return 0;
-		p = fast_spaces(p);
 		if (*p == '}')
 			break;
 		if (*p != ',')
