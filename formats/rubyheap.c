@@ -45,7 +45,9 @@ enum { RB_TYPE, RB_NAME, RB_CLS, RB_SELF, RB_NREFS, RB_NF };
  * it, which stays in cache while its page is read. The in-page hash multiplies by a
  * random odd 64-bit number and keeps the top bits: offsets are 16 bits, so the product
  * spreads them over the slots whatever their spacing, and a writer who cannot see the
- * number cannot choose offsets that collide. */
+ * number cannot choose offsets that collide. The offsets of a page's objects are evenly
+ * spaced (its slot size), which such a product spreads evenly: a table grows only past
+ * 7/8 full, so a page of 40-byte slots (1,638 objects) fits 2,048 slots, not 4,096. */
 #define RB_PAGE_SHIFT 16
 #define RB_RECENT     64
 
@@ -145,7 +147,7 @@ static struct rb_slot *addrmap_put(struct rb_addrmap *m, uint64_t a)
 
 	if (s->key)
 		return s;
-	if ((p->n + 1) * 4 > (p->mask + 1) * 3) {
+	if ((p->n + 1) * 8 > (p->mask + 1) * 7) {
 		struct rb_page old = *p;
 		uint32_t j;
 		page_alloc(p, 64 - old.shift + 1);
