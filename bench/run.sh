@@ -529,7 +529,7 @@ fi
 # retained sizes and --by site are paired with Ruby's JSON.parse of every line alone
 # (what heapy does before it counts anything) and with heapy itself (Debian's
 # ruby-heapy: `heapy read`, `heapy read FILE all`); --leaks over the three with `heapy
-# diff` of the three.
+# diff` of the three. PROFTOOL_BASE pairs the summary with that build too.
 if want rubyheap && command -v ruby >/dev/null 2>&1; then
 	ro=${BENCH_RUBY_OBJECTS:-1000000}
 	ruby --disable-gems "$top/bench/gen-rubyheap.rb" "$work/rh" "$ro"
@@ -541,7 +541,18 @@ if want rubyheap && command -v ruby >/dev/null 2>&1; then
 		ruby --disable-gems -rjson -e 'File.foreach(ARGV[0]) { |l| JSON.parse(l) }' "$work/rh-3.json"
 	restore
 	row "ruby heap dump ($ro objects) -> heap" "$size" 0
-	if command -v heapy >/dev/null 2>&1; then
+	# PROFTOOL_BASE: another build on the same dump; the same bytes out
+	if test -n "${PROFTOOL_BASE:-}"; then
+		baseline "proftool at PROFTOOL_BASE" "$work/base" "$PROFTOOL_BASE" heap "$work/rh-3.json"
+		restore
+		cmp -s "$work/out" "$work/base" ||
+			{ echo "bench: PROFTOOL_BASE's heap differs on the ruby dump" >&2; exit 1; }
+		row "ruby heap dump ($ro objects) -> heap (outputs equal)" "$size" 0
+	fi
+	# BENCH_HEAPY=no leaves heapy's rows out (minutes at a million objects)
+	if test "${BENCH_HEAPY:-yes}" = no; then
+		echo "| ruby heap dump -> heap | | | | | | heapy: left out (BENCH_HEAPY=no) | |"
+	elif command -v heapy >/dev/null 2>&1; then
 		baseline "heapy read" "$work/hp" heapy read "$work/rh-3.json"
 		restore
 		row "ruby heap dump ($ro objects) -> heap" "$size" 0

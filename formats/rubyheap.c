@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "formats/format.h"
 #include "util/arena.h"
@@ -19,33 +22,21 @@
 /* how deeply a line's values may nest (a "flags" object is one level) */
 #define RB_MAX_DEPTH 64
 
-/* one address seen, defined by its own line or only referenced so far: 40 bytes, the
- * most of the reader's memory (where its references are is apart, in rb_span) */
-struct rb_obj {
-	uint64_t addr; /* its address */
-	union {
-		uint64_t line; /* undefined: the line that first referenced it, 0 if none */
-		struct {
-			uint32_t site; /* intern id of "file:line", 0 if the line has no "file" */
-			uint32_t gen;  /* 1 + its "generation", 0 if none */
-		} d;		       /* defined */
-	} u;
-	uint32_t cls;	  /* 1 + the index of its class's object, 0 if none */
-	uint32_t type;	  /* intern id of its "type" */
-	uint32_t name;	  /* intern id of a CLASS/MODULE's "name", UINT32_MAX if none */
-	uint32_t memsize; /* its "memsize" */
-	uint8_t defined;  /* 0 until its line is read */
-	uint8_t pinned;	  /* "flags" has "pinned": true */
-	uint8_t pad[6];
-};
+/* Where the objects are kept: in the graph's own arrays, so that the graph is made in
+ * place and not copied from the reader's. Object k (index k in the address map, in the
+ * order the dump first names it) is node slot k + 1 (slot 0 is the root): its record in
+ * g->nodes, g->rb_addr, g->rb_site, g->rb_gen and g->rb_pinned. Until the graph is
+ * built, a record holds what the reader read, not the graph's fields:
+ *   defined:   type intern id, "name" intern id (UINT32_MAX: none), 1 + the index of
+ *              its class's object (0: none), memsize, its number of references;
+ *   undefined: the line that first referenced it (0: none) in the first two words;
+ *              nothing else of it is read.
+ * Beside them, per object: its RB_* bits (st) and where its references start in refs
+ * (first). build() turns the records into nodes where they stand and, when some
+ * objects were only referenced, moves the defined ones down over them. */
+enum { RB_TYPE, RB_NAME, RB_CLS, RB_SELF, RB_NREFS, RB_NF };
 
-/* an object's references: refs[first .. first + n). Apart from the records, so that the
- * walk over the graph (add_unreached) reads 8 bytes an object, not 48. */
-struct rb_span {
-	uint32_t first, n;
-};
-
-/* The address map: address -> index in objs, the reader's most frequent lookup (every
+/* The address map: address -> object index, the reader's most frequent lookup (every
  * object's address and class and every reference). Ruby keeps objects in 64 KiB heap
  * pages, dumps a page's objects together and in address order, and an object's
  * references are mostly to objects allocated near it. So the map has two levels: a
@@ -54,7 +45,9 @@ struct rb_span {
  * it, which stays in cache while its page is read. The in-page hash multiplies by a
  * random odd 64-bit number and keeps the top bits: offsets are 16 bits, so the product
  * spreads them over the slots whatever their spacing, and a writer who cannot see the
- * number cannot choose offsets that collide. */
+ * number cannot choose offsets that collide. The offsets of a page's objects are evenly
+ * spaced (its slot size), which such a product spreads evenly: a table grows only past
+ * 7/8 full, so a page of 40-byte slots (1,638 objects) fits 2,048 slots, not 4,096. */
 #define RB_PAGE_SHIFT 16
 #define RB_RECENT     64
 
@@ -154,7 +147,7 @@ static struct rb_slot *addrmap_put(struct rb_addrmap *m, uint64_t a)
 
 	if (s->key)
 		return s;
-	if ((p->n + 1) * 4 > (p->mask + 1) * 3) {
+	if ((p->n + 1) * 8 > (p->mask + 1) * 7) {
 		struct rb_page old = *p;
 		uint32_t j;
 		page_alloc(p, 64 - old.shift + 1);
@@ -175,18 +168,16 @@ struct rb_reader {
 	uint64_t line;
 	struct pt_arena arena;
 	struct pt_intern strings;
-	struct rb_addrmap index; /* address -> index in objs */
-	struct rb_obj *objs;
-	size_t nobjs, objs_alloc;
-	/* per object too, RB_DEF, RB_REFD and RB_MARK bits: the passes over every object
-	 * after reading read these bytes, not the 48-byte records */
+	struct rb_addrmap index; /* address -> object index */
+	struct pt_heapgraph *g;	 /* the objects' records (see RB_NF) */
+	size_t nobjs, cap;	 /* objects, and room for cap of them (cap + 1 slots) */
+	/* per object too: RB_DEF, RB_REFD and RB_MARK bits, which the passes over every
+	 * object after reading read, not the records; where its references start */
 	uint8_t *st;
-	size_t st_alloc;
-	struct rb_span *span; /* per object */
-	size_t span_alloc;
-	uint32_t *refs; /* indexes in objs, each object's run together */
+	uint32_t *first;
+	uint32_t *refs; /* object indexes, each object's run together */
 	size_t nrefs, refs_alloc;
-	uint32_t *roots; /* the ROOT lines' references, indexes in objs */
+	uint32_t *roots; /* the ROOT lines' references, object indexes */
 	size_t nroots, roots_alloc;
 	/* the line being read */
 	const char *p, *end;
@@ -475,18 +466,53 @@ static int parse_address(struct rb_reader *r, uint64_t *a)
 	return 0;
 }
 
+/* room for more objects, at least `want`: every per-object array grows at once
+ * (geometrically, by realloc: nothing is zeroed that is written anyway) */
+static void grow_objects(struct rb_reader *r, size_t want)
+{
+	struct pt_heapgraph *g = r->g;
+	size_t cap = r->cap < 1024 ? 1024 : r->cap * 2, slots;
+
+	if (cap < want)
+		cap = want;
+	slots = cap + 1;
+	g->nodes = pt_xreallocarray(g->nodes, slots, RB_NF * sizeof(uint32_t));
+	g->nodes_alloc = slots * RB_NF;
+	g->rb_addr = pt_xreallocarray(g->rb_addr, slots, sizeof(uint64_t));
+	g->rb_site = pt_xreallocarray(g->rb_site, slots, sizeof(uint32_t));
+	g->rb_gen = pt_xreallocarray(g->rb_gen, slots, sizeof(uint32_t));
+	g->rb_pinned = pt_xrealloc(g->rb_pinned, slots);
+	r->st = pt_xrealloc(r->st, cap);
+	r->first = pt_xreallocarray(r->first, cap, sizeof(uint32_t));
+	r->cap = cap;
+}
+
+/* object k's record (see RB_NF) */
+static inline uint32_t *object_rec(const struct rb_reader *r, size_t k)
+{
+	return r->g->nodes + (k + 1) * RB_NF;
+}
+
+/* the line that first referenced undefined object k, 0 if none */
+static uint64_t object_line(const struct rb_reader *r, size_t k)
+{
+	const uint32_t *rec = object_rec(r, k);
+	return rec[0] | (uint64_t)rec[1] << 32;
+}
+
 /* the index of address a, a new undefined object if it is new (named at line, 0: not
  * by a reference) */
 static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line, int define)
 {
 	struct rb_slot *s = addrmap_put(&r->index, a);
-	struct rb_obj *o;
+	uint32_t *rec;
 
 	if (s->val != PT_MAP_NEW) {
 		if (line && !(s->key & RB_SETTLED)) {
-			o = &r->objs[s->val];
-			if (!o->defined && !o->u.line)
-				o->u.line = line;
+			/* not defined (a definition settles it) and named by no line yet */
+			rec = object_rec(r, s->val);
+			rec[0] = (uint32_t)line;
+			rec[1] = (uint32_t)(line >> 32);
 			s->key |= RB_SETTLED;
 		}
 		if (define)
@@ -496,16 +522,13 @@ static uint32_t object_index(struct rb_reader *r, uint64_t a, uint64_t line, int
 	if (line || define)
 		s->key |= RB_SETTLED;
 	s->val = (uint32_t)r->nobjs;
-	PT_ALLOC_GROW(r->objs, r->nobjs + 1, r->objs_alloc);
-	PT_ALLOC_GROW(r->st, r->nobjs + 1, r->st_alloc);
+	if (r->nobjs == r->cap)
+		grow_objects(r, 0);
 	r->st[r->nobjs] = 0;
-	PT_ALLOC_GROW(r->span, r->nobjs + 1, r->span_alloc);
-	r->span[r->nobjs].first = r->span[r->nobjs].n = 0;
-	o = &r->objs[r->nobjs];
-	memset(o, 0, sizeof(*o));
-	o->name = UINT32_MAX;
-	o->addr = a;
-	o->u.line = line;
+	rec = object_rec(r, r->nobjs);
+	rec[0] = (uint32_t)line;
+	rec[1] = (uint32_t)(line >> 32);
+	r->g->rb_addr[r->nobjs + 1] = a;
 	return (uint32_t)r->nobjs++;
 }
 
@@ -692,8 +715,9 @@ static int member(struct rb_reader *r, int depth)
  * compared by length, values we use are read in place and values we do not use are
  * skipped by a loop over their bytes. It accepts a subset of what read_container does
  * and reads it to the same fields; anything else (escapes in a key, nesting other than
- * "flags", a value of an unusual kind, whitespace other than spaces, a NUL byte) makes
- * it give up before it changes anything but r's per-line fields and the intern table
+ * "flags", a value of an unusual kind, whitespace but where Ruby puts it (after a comma,
+ * around the line), a NUL byte) makes it give up before it changes anything but r's
+ * per-line fields and the intern table
  * (the type and name strings it met, which the full parser then interns again to the
  * same ids), and the line is read again by the full parser, which finds and locates
  * any error. It relies on the NUL that pt_input_getline puts after a line. */
@@ -710,6 +734,20 @@ static const unsigned char hex1[256] = {
  * control byte (the line's NUL among them) */
 static const char *str_stop(const char *p, const char *e)
 {
+#ifdef __SSE2__
+	/* 16 bytes at a time: a mask of the stops, the first one by its lowest bit */
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+		      ctl = _mm_set1_epi8(0x1f);
+	while (e - p >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
+		int m = _mm_movemask_epi8(_mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(w, quote), _mm_cmpeq_epi8(w, bslash)),
+			_mm_cmpeq_epi8(_mm_min_epu8(w, ctl), w)));
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#endif
 	while (e - p >= 8) {
 		uint64_t w, q, b, c;
 		memcpy(&w, p, 8);
@@ -781,18 +819,23 @@ static const char *fast_skip_string(const char *p, const char *e)
 /* "0x" and 1 to 16 hex digits in quotes at p, as parse_address reads them */
 static const char *fast_address(const char *p, uint64_t *a)
 {
+	const char *q;
 	uint64_t v = 0;
-	int k;
+	unsigned t;
+	size_t k;
 
 	if (p[0] != '"' || p[1] != '0' || (p[2] != 'x' && p[2] != 'X'))
 		return NULL;
 	p += 3;
-	for (k = 0; k < 17 && hex1[(unsigned char)*p]; k++, p++)
-		v = v * 16 + (uint64_t)(hex1[(unsigned char)*p] - 1);
-	if (k < 1 || k > 16 || *p != '"')
+	/* each digit added as its value + 1 (hex1's), the k ones so added taken off at the
+	 * end: a longer run of digits wraps around, and is refused by its length */
+	for (q = p; (t = hex1[(unsigned char)*q]); q++)
+		v = (v << 4) + t;
+	k = (size_t)(q - p);
+	if (k < 1 || k > 16 || *q != '"')
 		return NULL;
-	*a = v;
-	return p + 1;
+	*a = v - (0x1111111111111111ull >> (4 * (16 - k)));
+	return q + 1;
 }
 
 /* digits with nothing after them that makes a fraction or exponent; NULL past 19 */
@@ -868,15 +911,13 @@ static const char *fast_refs(struct rb_reader *r, const char *p)
 
 	if (*p != '[')
 		return NULL;
-	p = fast_spaces(p + 1);
-	if (*p == ']')
+	if (*++p == ']')
 		return p + 1;
 	for (;;) {
 		if (!(p = fast_address(p, &a)))
 			return NULL;
 		PT_ALLOC_GROW(r->pend, r->npend + 1, r->pend_alloc);
 		r->pend[r->npend++] = a;
-		p = fast_spaces(p);
 		if (*p == ']')
 			return p + 1;
 		if (*p != ',')
@@ -893,21 +934,15 @@ static const char *fast_flags(struct rb_reader *r, const char *p, const char *e)
 
 	if (*p != '{')
 		return fast_skip(p, e);
-	p = fast_spaces(p + 1);
-	if (*p == '}')
+	if (*++p == '}')
 		return p + 1;
 	for (;;) {
-		if (!(p = fast_plain(p, e, &k, &n)))
+		if (!(p = fast_plain(p, e, &k, &n)) || *p++ != ':')
 			return NULL;
-		p = fast_spaces(p);
-		if (*p != ':')
-			return NULL;
-		p = fast_spaces(p + 1);
 		if (n == 6 && !memcmp(k, "pinned", 6) && fast_lit(p, e, "true"))
 			r->pinned = 1;
 		if (!(p = fast_skip(p, e)))
 			return NULL;
-		p = fast_spaces(p);
 		if (*p == '}')
 			return p + 1;
 		if (*p != ',')
@@ -992,17 +1027,12 @@ static int fast_line(struct rb_reader *r, const char *s, size_t n)
 
 	if (*p != '{')
 		return 0;
-	p = fast_spaces(p + 1);
+	p++;
 	for (;;) {
-		if (!(p = fast_plain(p, e, &k, &kn)))
+		if (!(p = fast_plain(p, e, &k, &kn)) || *p++ != ':')
 			return 0;
-		p = fast_spaces(p);
-		if (*p != ':')
-			return 0;
-		p = fast_spaces(p + 1);
 		if (!(p = fast_member(r, k, kn, p, e)))
 			return 0;
-		p = fast_spaces(p);
 		if (*p == '}')
 			break;
 		if (*p != ',')
@@ -1015,8 +1045,8 @@ static int fast_line(struct rb_reader *r, const char *s, size_t n)
 /* the line's fields made into its object, or its references into roots */
 static int finish_line(struct rb_reader *r, size_t first_ref)
 {
-	struct rb_obj *o;
-	uint32_t i, cls = 0;
+	struct pt_heapgraph *g = r->g;
+	uint32_t i, cls = 0, *rec;
 	size_t k;
 
 	if (r->is_root) {
@@ -1035,32 +1065,31 @@ static int finish_line(struct rb_reader *r, size_t first_ref)
 		return fail(r, "an object without \"address\"");
 	if (r->nobjs >= PT_MAP_NEW - 1)
 		return fail(r, "more objects than proftool can index");
-	if (r->cls) { /* first: it may move objs */
+	if (r->cls) { /* first: it may move the records */
 		if (r->nobjs >= PT_MAP_NEW - 2)
 			return fail(r, "more objects than proftool can index");
 		cls = object_index(r, r->cls, 0, 0) + 1;
 	}
 	i = object_index(r, r->addr, 0, 1);
-	o = &r->objs[i];
-	if (o->defined)
+	if (r->st[i] & RB_DEF)
 		return pt_diag_error_line(r->d, r->line, "address 0x%" PRIx64 " is dumped twice",
 					  r->addr);
-	o->defined = 1;
 	r->st[i] |= RB_DEF;
 	for (k = first_ref; k < r->nrefs; k++) /* referenced by another defined object */
 		if (r->refs[k] != i)
 			r->st[r->refs[k]] |= RB_REFD;
-	o->type = r->type;
-	o->name = r->name;
-	o->cls = cls;
-	o->memsize = (uint32_t)r->memsize;
-	r->span[i].first = (uint32_t)first_ref;
-	r->span[i].n = (uint32_t)(r->nrefs - first_ref);
-	o->u.d.gen = r->has_gen ? (uint32_t)r->gen + 1 : 0;
-	o->u.d.site = 0;
-	o->pinned = (uint8_t)r->pinned;
-	if (r->has_file)
-		o->u.d.site = site_id(r, r->site_file, r->site_file_len, r->has_line, r->src_line);
+	rec = object_rec(r, i);
+	rec[RB_TYPE] = r->type;
+	rec[RB_NAME] = r->name;
+	rec[RB_CLS] = cls;
+	rec[RB_SELF] = (uint32_t)r->memsize;
+	rec[RB_NREFS] = (uint32_t)(r->nrefs - first_ref);
+	r->first[i] = (uint32_t)first_ref;
+	g->rb_gen[i + 1] = r->has_gen ? (uint32_t)r->gen + 1 : 0;
+	g->rb_pinned[i + 1] = (uint8_t)r->pinned;
+	g->rb_site[i + 1] =
+		r->has_file ? site_id(r, r->site_file, r->site_file_len, r->has_line, r->src_line)
+			    : 0;
 	return 0;
 }
 
@@ -1116,43 +1145,36 @@ static char **str_list(const char *const *v, uint32_t n)
 	return out;
 }
 
-/* append one node record */
-static void add_node(struct pt_heapgraph *g, uint32_t type, uint32_t name, uint32_t id,
-		     uint32_t self, uint32_t edges)
-{
-	uint32_t *rec;
-	PT_ALLOC_GROW(g->nodes, g->nodes_len + 5, g->nodes_alloc);
-	rec = g->nodes + g->nodes_len;
-	rec[0] = type;
-	rec[1] = name;
-	rec[2] = id;
-	rec[3] = self;
-	rec[4] = edges;
-	g->nodes_len += 5;
-}
-
-/* the edges to the defined ones of n objects at idx; dangling ones counted, left out */
-static uint32_t add_edges(struct rb_reader *r, struct pt_heapgraph *g, const uint32_t *idx,
-			  size_t n, const uint32_t *ordinal)
+/* the edges to the nodes of the n objects at idx, as records at out (see build) */
+static uint32_t add_edges(uint32_t *out, const uint32_t *idx, size_t n, const uint32_t *ordinal)
 {
 	uint32_t k = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint32_t *rec, to = ordinal[idx[i]];
-		if (to == PT_HEAP_NONE) {
-			/* at the line that first named it */
-			pt_diag_dangling_line(r->d, r->objs[idx[i]].u.line);
-			continue;
-		}
-		PT_ALLOC_GROW(g->edges, g->edges_len + 3, g->edges_alloc);
-		rec = g->edges + g->edges_len;
-		rec[0] = 0; /* element */
-		rec[1] = k++;
-		rec[2] = to * 5;
-		g->edges_len += 3;
+		uint32_t to = ordinal ? ordinal[idx[i]] : idx[i] + 1;
+		if (to == PT_HEAP_NONE)
+			continue; /* dangling: counted by count_dangling */
+		out[0] = 0;	  /* element */
+		out[1] = k++;
+		out[2] = to * RB_NF;
+		out += 3;
 	}
 	return k;
+}
+
+/* every reference to an object the dump never defines, each at the line that first
+ * named its target; all of them are in refs or roots */
+static void count_dangling(struct rb_reader *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->nrefs; k++)
+		if (!(r->st[r->refs[k]] & RB_DEF))
+			pt_diag_dangling_line(r->d, object_line(r, r->refs[k]));
+	for (k = 0; k < r->nroots; k++)
+		if (!(r->st[r->roots[k]] & RB_DEF))
+			pt_diag_dangling_line(r->d, object_line(r, r->roots[k]));
 }
 
 /* mark what the objects in list reach (over references to defined objects) */
@@ -1167,9 +1189,9 @@ static void reach(const struct rb_reader *r, uint32_t *stack, const uint32_t *li
 			stack[top++] = list[i];
 		}
 	while (top) {
-		const struct rb_span *o = &r->span[stack[--top]];
-		for (i = 0; i < o->n; i++) {
-			uint32_t w = r->refs[o->first + i];
+		uint32_t v = stack[--top], nr = object_rec(r, v)[RB_NREFS];
+		for (i = 0; i < nr; i++) {
+			uint32_t w = r->refs[r->first[v] + i];
 			if ((st[w] & (RB_DEF | RB_MARK)) == RB_DEF) {
 				st[w] |= RB_MARK;
 				stack[top++] = w;
@@ -1204,21 +1226,22 @@ static void add_unreached(struct rb_reader *r)
 	free(stack);
 }
 
-/* The graph from what was read: node 0 the root, then the defined objects in the
- * order of their lines. OBJECT, STRUCT and DATA objects whose class has a name are
- * "object" nodes named by it; every other object is a node of its Ruby type. */
-static int build(struct rb_reader *r, struct pt_heapgraph *g)
+/* The strings the nodes are named by: intern ids of a node's Ruby type, or of its class's
+ * name */
+struct rb_names {
+	uint32_t s_root, s_object, s_struct, s_data;
+	uint32_t *ntype; /* intern id of a type -> its index in node_types, UINT32_MAX: none */
+};
+
+/* The meta of the graph, and its types as they come */
+static void build_meta(struct rb_reader *r, struct pt_heapgraph *g, struct rb_names *nm)
 {
 	static const char *const node_fields[] = {"type", "name", "id", "self_size", "edge_count"};
 	static const char *const edge_fields[] = {"type", "name_or_index", "to_node"};
 	static const char *const edge_types[] = {"element"};
-	uint32_t *ordinal = pt_xmalloc((r->nobjs + 1) * sizeof(uint32_t));
-	uint32_t *ntype = pt_xmalloc(((size_t)r->strings.n + 1) * sizeof(uint32_t));
-	uint32_t nnodes = 1, i, t_object, t_synthetic, s_root, s_object, s_struct, s_data;
-	size_t k;
 
-	g->meta_node_fields = str_list(node_fields, 5);
-	g->nfields = 5;
+	g->meta_node_fields = str_list(node_fields, RB_NF);
+	g->nfields = RB_NF;
 	g->meta_edge_fields = str_list(edge_fields, 3);
 	g->efields = 3;
 	g->edge_types = str_list(edge_types, 1);
@@ -1226,59 +1249,124 @@ static int build(struct rb_reader *r, struct pt_heapgraph *g)
 	g->node_types = pt_xmalloc(((size_t)r->strings.n + 2) * sizeof(char *));
 	g->node_types[g->nnode_types++] = dup_str("synthetic");
 	g->node_types[g->nnode_types++] = dup_str("object");
-	t_synthetic = 0;
-	t_object = 1;
-	memset(ntype, 0xff, ((size_t)r->strings.n + 1) * sizeof(uint32_t));
-	s_root = pt_intern(&r->strings, "(Ruby roots)", 12);
-	s_object = pt_intern_find(&r->strings, "OBJECT", 6);
-	s_struct = pt_intern_find(&r->strings, "STRUCT", 6);
-	s_data = pt_intern_find(&r->strings, "DATA", 4);
-	for (k = 0; k < r->nobjs; k++)
-		ordinal[k] = r->st[k] & RB_DEF ? nnodes++ : PT_HEAP_NONE;
+	nm->ntype = pt_xmalloc(((size_t)r->strings.n + 1) * sizeof(uint32_t));
+	memset(nm->ntype, 0xff, ((size_t)r->strings.n + 1) * sizeof(uint32_t));
+	nm->s_root = pt_intern(&r->strings, "(Ruby roots)", 12);
+	nm->s_object = pt_intern_find(&r->strings, "OBJECT", 6);
+	nm->s_struct = pt_intern_find(&r->strings, "STRUCT", 6);
+	nm->s_data = pt_intern_find(&r->strings, "DATA", 4);
+}
 
-	add_unreached(r);
-	g->rb_addr = pt_xcalloc((size_t)nnodes, sizeof(uint64_t));
-	g->rb_type = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
-	g->rb_site = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
-	g->rb_gen = pt_xcalloc((size_t)nnodes, sizeof(uint32_t));
-	g->rb_pinned = pt_xcalloc((size_t)nnodes, 1);
-	/* every node and edge at once: the arrays are not moved as they fill */
-	PT_ALLOC_GROW(g->nodes, (size_t)nnodes * 5, g->nodes_alloc);
-	PT_ALLOC_GROW(g->edges, (r->nrefs + r->nroots) * 3 + 3, g->edges_alloc);
-	add_node(g, t_synthetic, s_root, 0, 0, 0);
-	g->nodes[4] = add_edges(r, g, r->roots, r->nroots, ordinal);
+/* First pass over the records, where they stand: each defined object's node type in
+ * RB_TYPE and rb_type, its node name in RB_CLS (OBJECT, STRUCT and DATA objects whose
+ * class has a name are "object" nodes named by it, every other object a node of its
+ * Ruby type named by that type), and its node number in ordinal (when some objects are
+ * undefined). RB_NAME is left as read: the classes' names are read here. */
+static void type_nodes(struct rb_reader *r, struct pt_heapgraph *g, struct rb_names *nm,
+		       uint32_t *ordinal)
+{
+	uint32_t node = 1, t, c, *rec;
+	size_t k;
+
 	for (k = 0; k < r->nobjs; k++) {
-		const struct rb_obj *o = &r->objs[k];
-		uint32_t type, name = o->type, c;
-		if (!o->defined)
+		if (!(r->st[k] & RB_DEF)) {
+			if (ordinal)
+				ordinal[k] = PT_HEAP_NONE;
 			continue;
-		if (ntype[o->type] == UINT32_MAX) {
-			ntype[o->type] = g->nnode_types;
-			g->node_types[g->nnode_types++] =
-				dup_str(pt_intern_str(&r->strings, o->type));
 		}
-		type = ntype[o->type];
-		if ((o->type == s_object || o->type == s_struct || o->type == s_data) && o->cls &&
-		    r->objs[c = o->cls - 1].defined && r->objs[c].name != UINT32_MAX) {
-			type = t_object;
-			name = r->objs[c].name;
+		if (ordinal)
+			ordinal[k] = node;
+		rec = object_rec(r, k);
+		t = rec[RB_TYPE];
+		if (nm->ntype[t] == UINT32_MAX) {
+			nm->ntype[t] = g->nnode_types;
+			g->node_types[g->nnode_types++] = dup_str(pt_intern_str(&r->strings, t));
 		}
-		g->rb_addr[ordinal[k]] = o->addr;
-		g->rb_type[ordinal[k]] = ntype[o->type];
-		g->rb_site[ordinal[k]] = o->u.d.site;
-		g->rb_gen[ordinal[k]] = o->u.d.gen;
-		g->rb_pinned[ordinal[k]] = (uint8_t)o->pinned;
-		add_node(g, type, name, ordinal[k], o->memsize, 0);
-		/* refs is NULL while no object has references: no offset from it */
-		g->nodes[g->nodes_len - 1] =
-			add_edges(r, g, r->span[k].n ? r->refs + r->span[k].first : NULL,
-				  r->span[k].n, ordinal);
+		g->rb_type[node++] = nm->ntype[t];
+		c = rec[RB_CLS];
+		if ((t == nm->s_object || t == nm->s_struct || t == nm->s_data) && c &&
+		    (r->st[c - 1] & RB_DEF) && object_rec(r, c - 1)[RB_NAME] != UINT32_MAX) {
+			rec[RB_TYPE] = 1; /* "object" */
+			rec[RB_CLS] = object_rec(r, c - 1)[RB_NAME];
+		} else {
+			rec[RB_TYPE] = nm->ntype[t];
+			rec[RB_CLS] = t;
+		}
 	}
+}
+
+/* Second pass: each defined object's edges written, in the order of the nodes, and its
+ * record made a node at its number, moved down over the undefined objects' slots */
+static void place_nodes(struct rb_reader *r, struct pt_heapgraph *g, const uint32_t *ordinal)
+{
+	uint32_t node = 1, *src, *dst;
+	size_t k, e = g->edges_len;
+
+	for (k = 0; k < r->nobjs; k++) {
+		uint32_t n, kept;
+		if (!(r->st[k] & RB_DEF))
+			continue;
+		src = object_rec(r, k);
+		dst = g->nodes + (size_t)node * RB_NF;
+		n = src[RB_NREFS];
+		/* refs is NULL while no object has references: no offset from it */
+		kept = add_edges(g->edges + e, n ? r->refs + r->first[k] : NULL, n, ordinal);
+		e += (size_t)kept * 3;
+		dst[RB_TYPE] = src[RB_TYPE];
+		dst[RB_NAME] = src[RB_CLS];
+		dst[2] = node; /* id */
+		dst[RB_SELF] = src[RB_SELF];
+		dst[4] = kept; /* edge_count */
+		if (node != k + 1) {
+			g->rb_addr[node] = g->rb_addr[k + 1];
+			g->rb_site[node] = g->rb_site[k + 1];
+			g->rb_gen[node] = g->rb_gen[k + 1];
+			g->rb_pinned[node] = g->rb_pinned[k + 1];
+		}
+		node++;
+	}
+	g->edges_len = e;
+	g->nodes_len = (size_t)node * RB_NF;
+}
+
+/* The graph from what was read, made in the arrays the objects were read into: node 0
+ * the root, then the defined objects in the order the dump first names them. */
+static int build(struct rb_reader *r, struct pt_heapgraph *g)
+{
+	struct rb_names nm;
+	uint32_t *ordinal = NULL, i, nroot;
+	size_t ndef = 0, k;
+
+	if (!r->cap)
+		grow_objects(r, 0); /* slot 0, the root's */
+	build_meta(r, g, &nm);
+	for (k = 0; k < r->nobjs; k++)
+		ndef += r->st[k] & RB_DEF;
+	if (ndef != r->nobjs) {
+		ordinal = pt_xmalloc((r->nobjs + 1) * sizeof(uint32_t));
+		count_dangling(r);
+	}
+	add_unreached(r);
+	g->rb_type = pt_xmalloc((ndef + 1) * sizeof(uint32_t));
+	g->rb_type[0] = 0;
+	type_nodes(r, g, &nm, ordinal);
+	g->edges_alloc = (r->nrefs + r->nroots) * 3 + 3;
+	g->edges = pt_xmalloc(g->edges_alloc * sizeof(uint32_t));
+	nroot = add_edges(g->edges, r->roots, r->nroots, ordinal);
+	g->edges_len = (size_t)nroot * 3;
+	place_nodes(r, g, ordinal);
+	g->nodes[RB_TYPE] = 0; /* "synthetic" */
+	g->nodes[RB_NAME] = nm.s_root;
+	g->nodes[2] = g->nodes[RB_SELF] = 0;
+	g->nodes[4] = nroot; /* edge_count: the root's edges come first */
+	g->rb_addr[0] = 0;
+	g->rb_site[0] = g->rb_gen[0] = 0;
+	g->rb_pinned[0] = 0;
 	for (i = 0; i < r->strings.n; i++)
 		pt_heapgraph_add_string(g, pt_intern_str(&r->strings, i),
 					pt_intern_len(&r->strings, i));
 	free(ordinal);
-	free(ntype);
+	free(nm.ntype);
 	return pt_heapgraph_finish(g, 0, NULL, r->d);
 }
 
@@ -1291,11 +1379,19 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 
 	memset(&r, 0, sizeof(r));
 	r.d = d;
+	r.g = g;
 	pt_arena_init(&r.arena);
 	pt_intern_init(&r.strings, &r.arena);
 	addrmap_init(&r.index);
 	pt_buf_init(&r.sbuf);
 	pt_buf_init(&r.file);
+	/* Room for the objects and references a file of its size may hold (a line is
+	 * about 250 bytes, a reference 18), so that the arrays are not copied as they
+	 * grow: memory not touched costs nothing. More is made if it runs out. */
+	if (!in->dec && in->size) {
+		grow_objects(&r, (size_t)(in->size / 128));
+		PT_ALLOC_GROW(r.refs, (size_t)(in->size / 64), r.refs_alloc);
+	}
 	while ((ret = pt_input_getline(in, &line, &len)) > 0) {
 		r.line = in->lineno;
 		if (read_line(&r, line, len) < 0) {
@@ -1318,12 +1414,13 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 		st = build(&r, g);
 	pt_intern_release(&r.strings);
 	pt_arena_release(&r.arena);
-	free(r.objs);
 	free(r.refs);
 	free(r.roots);
 	free(r.pend);
 	free(r.st);
-	free(r.span);
+	free(r.first);
+	if (st < 0)
+		pt_heapgraph_release(g); /* the records read so far */
 	return st < 0 ? -1 : 0;
 }
 

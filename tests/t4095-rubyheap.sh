@@ -72,6 +72,31 @@ test_expect_success 'the fast path on unusual lines: the same as the full parser
 	python3 "$SRCDIR/tests/rubyheap-summary.py" odd.json >theirs &&
 	test -s theirs && test_cmp theirs ours'
 
+# The fast path reads an address 16 hex digits at a time where the line has room for
+# them and a digit at a time near its end: every length from 1 to 16 digits, in either
+# case, as an address, a class and a reference.
+test_expect_success 'addresses of 1 to 16 hex digits: the same as the full parser and rubyheap-summary.py' '
+	cat >hex.awk <<-\EOF &&
+	function q(s) { return "\"" s "\"" }
+	BEGIN {
+		d = "f1e2d3c4b5a69788"; D = "123456789ABCDE98"
+		for (n = 1; n <= 16; n++) { a[n] = "0x" substr(d, 1, n); b[n] = "0X" substr(D, 17 - n, n) }
+		print "{" q("type") ":" q("ROOT") ", " q("references") ":[" q(a[16]) "]}"
+		for (n = 1; n <= 16; n++) {
+			print "{" q("address") ":" q(a[n]) ", " q("type") ":" q("OBJECT") ", " q("class") ":" q("0x5eed") ", " q("references") ":[" q(a[n > 1 ? n - 1 : 16]) ", " q(b[n]) "], " q("memsize") ":" 40 + n "}"
+			print "{" q("address") ":" q(b[n]) ", " q("type") ":" q("STRING") ", " q("memsize") ":" 100 + n "}"
+		}
+		print "{" q("address") ":" q("0x5eed") ", " q("type") ":" q("CLASS") ", " q("name") ":" q("Hex") ", " q("memsize") ":8}"
+	}
+	EOF
+	awk -f hex.awk >hex.json &&
+	test $(wc -l <hex.json) = 34 &&
+	same_both_ways hex.json &&
+	rows hex.json >ours &&
+	grep -q "^Hex,16,7" ours &&
+	python3 "$SRCDIR/tests/rubyheap-summary.py" hex.json >theirs &&
+	test -s theirs && test_cmp theirs ours'
+
 test_expect_success 'detected as rubyheap; other profile commands do not claim it' '
 	"$PROFTOOL" formats >f && grep -q rubyheap f &&
 	! "$PROFTOOL" top "$R/leaky.json.gz" 2>err && test -s err'

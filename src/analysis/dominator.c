@@ -27,9 +27,20 @@ static int essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom
 {
 	uint32_t to = pt_heap_edge_to(g, e);
 
+	if (!dom->table_edge) /* a plain graph (plain_graph): only edges to itself are out */
+		return to != from;
 	if (!edge_essential(g, from, e) || (dom->table_edge[e / 8] & (1u << (e % 8))) || to == from)
 		return 0;
 	return from == 0 || !(flags[to] & PAGE) || (flags[from] & PAGE);
+}
+
+/* whether retainer r of node v is an essential edge into it */
+static int retainer_essential(const struct pt_heapgraph *g, const struct pt_heap_dom *dom,
+			      const uint8_t *flags, uint32_t r, uint32_t v)
+{
+	if (!dom->table_edge)
+		return dom->retainer_node[r] != v;
+	return essential(g, dom, flags, dom->retainer_node[r], dom->retainer_edge[r]);
 }
 
 /* fill: scratch of n entries */
@@ -39,7 +50,8 @@ static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *do
 	uint32_t i;
 
 	dom->first_retainer = pt_xcalloc(n + 1, sizeof(uint32_t));
-	dom->retainer_edge = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
+	if (dom->table_edge) /* a plain graph needs only the retaining nodes */
+		dom->retainer_edge = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
 	dom->retainer_node = pt_xmalloc((g->nedges ? g->nedges : 1) * sizeof(uint32_t));
 	for (e = 0; e < g->nedges; e++)
 		dom->first_retainer[pt_heap_edge_to(g, e) + 1]++;
@@ -49,16 +61,18 @@ static void build_retainers(const struct pt_heapgraph *g, struct pt_heap_dom *do
 	for (i = 0; i < n; i++)
 		for (e = g->first_edge[i]; e < g->first_edge[i + 1]; e++) {
 			uint32_t to = pt_heap_edge_to(g, e);
-			dom->retainer_edge[fill[to]] = (uint32_t)e;
+			if (dom->retainer_edge)
+				dom->retainer_edge[fill[to]] = (uint32_t)e;
 			dom->retainer_node[fill[to]++] = i;
 		}
 }
 
 /* DevTools' page-owned objects: reachable without weak edges from the targets of the
  * root's shortcut edges (the global objects) and from "(Document DOM trees)" */
-static void mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *todo)
+static int mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *todo)
 {
 	size_t ntodo = 0, e;
+	int any = 0;
 
 	for (e = g->first_edge[0]; e < g->first_edge[1]; e++) {
 		uint32_t t = pt_heap_edge_type(g, e), to = pt_heap_edge_to(g, e);
@@ -72,6 +86,7 @@ static void mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *to
 		if (!(flags[to] & PAGE)) {
 			flags[to] |= PAGE;
 			todo[ntodo++] = to;
+			any = 1;
 		}
 	}
 	while (ntodo) {
@@ -84,6 +99,7 @@ static void mark_page(const struct pt_heapgraph *g, uint8_t *flags, uint32_t *to
 			todo[ntodo++] = to;
 		}
 	}
+	return any;
 }
 
 /* DevTools' hasOnlyWeakRetainers: no edge into v is essential */
@@ -92,7 +108,7 @@ static int only_weak_retainers(const struct pt_heapgraph *g, const struct pt_hea
 {
 	uint32_t r;
 	for (r = dom->first_retainer[v]; r < dom->first_retainer[v + 1]; r++)
-		if (essential(g, dom, flags, dom->retainer_node[r], dom->retainer_edge[r]))
+		if (retainer_essential(g, dom, flags, r, v))
 			return 0;
 	return 1;
 }
@@ -177,26 +193,31 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	uint32_t n = (uint32_t)g->nnodes, i, k;
 	uint8_t *flags = pt_xcalloc(n, 1);
 	/* 1-based arrays over dfs numbers */
-	uint32_t *vertex = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *vertex = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	uint32_t *num = pt_xmalloc((size_t)n * sizeof(uint32_t));
-	uint32_t *parent = pt_xcalloc((size_t)n, sizeof(uint32_t));
+	uint32_t *parent = pt_xmalloc((size_t)n * sizeof(uint32_t));
 	uint32_t *idom = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	uint32_t *bucket = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
-	uint32_t *next = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *next = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	struct lt t;
 
 	/* every array below is touched, and a page touched first costs the kernel's zeroing
 	 * too: the passes share their scratch */
 	memset(dom, 0, sizeof(*dom));
-	dom->table_edge = pt_heap_weakmap_table_edges(g);
-	t.semi = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
-	t.label = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
+	/* A plain graph (no weak, shortcut or internal edge types, no page: a Ruby dump)
+	 * leaves out only the edges from a node to itself; its table_edge stays NULL */
+	if (mark_page(g, flags, num) || g->et_weak != PT_HEAP_NONE ||
+	    g->et_shortcut != PT_HEAP_NONE || g->et_internal != PT_HEAP_NONE)
+		dom->table_edge = pt_heap_weakmap_table_edges(g);
+	/* malloc where every entry read is written first: no zeroing of what is overwritten */
+	t.semi = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	t.label = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	t.ancestor = pt_xcalloc((size_t)n + 1, sizeof(uint32_t));
 	t.stack = pt_xmalloc(((size_t)n + 1) * sizeof(uint32_t));
 	build_retainers(g, dom, t.stack);
-	mark_page(g, flags, num); /* num: scratch until number_nodes */
 	number_nodes(g, dom, flags, vertex, num, parent, t.stack, next, &dom->unreachable);
 	memset(next, 0, ((size_t)n + 1) * sizeof(uint32_t));
+	vertex[0] = parent[0] = t.semi[0] = t.label[0] = 0;
 	for (k = 1; k <= n; k++)
 		t.semi[k] = t.label[k] = k;
 	for (k = n; k >= 2; k--) {
@@ -204,7 +225,7 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 		int any = 0;
 		for (r = dom->first_retainer[w]; r < dom->first_retainer[w + 1]; r++) {
 			uint32_t from = dom->retainer_node[r], u;
-			if (!essential(g, dom, flags, from, dom->retainer_edge[r]))
+			if (!retainer_essential(g, dom, flags, r, w))
 				continue;
 			any = 1;
 			u = lt_eval(&t, num[from]);
@@ -227,6 +248,20 @@ void pt_heap_dominators(const struct pt_heapgraph *g, struct pt_heap_dom *dom)
 	for (k = 2; k <= n; k++)
 		if (idom[k] != t.semi[k])
 			idom[k] = idom[idom[k]];
+	/* what only the tree's making needed goes before the arrays of its results come */
+	free(dom->first_retainer);
+	free(dom->retainer_edge);
+	free(dom->retainer_node);
+	free(dom->table_edge);
+	dom->first_retainer = dom->retainer_edge = dom->retainer_node = NULL;
+	dom->table_edge = NULL;
+	free(flags);
+	free(num);
+	free(next);
+	free(t.ancestor);
+	free(t.stack);
+	flags = NULL;
+	num = next = t.ancestor = t.stack = NULL;
 
 	dom->idom = parent; /* parent is done with */
 	parent = NULL;

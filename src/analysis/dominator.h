@@ -20,11 +20,13 @@ struct pt_heap_dom {
 	uint64_t *retained;	   /* per node: its retained size */
 	uint32_t *first_dominated; /* nnodes + 1 offsets into dominated */
 	uint32_t *dominated;	   /* the nodes each node dominates, grouped by dominator */
-	uint32_t *first_retainer;  /* nnodes + 1 offsets into retainer_edge */
-	uint32_t *retainer_edge;   /* edges into each node, grouped by target */
-	uint32_t *retainer_node;   /* the node each of those edges leaves */
-	uint64_t unreachable;	   /* nodes reached only by the fallbacks above */
-	uint8_t *table_edge;	   /* bit e: edge e is a WeakMap table's to a value, left out */
+	/* the next four only while the tree is made (NULL once it is) */
+	uint32_t *first_retainer; /* nnodes + 1 offsets into retainer_node */
+	uint32_t *retainer_edge;  /* edges into each node, grouped by target (NULL: plain) */
+	uint32_t *retainer_node;  /* the node each of those edges leaves */
+	uint64_t unreachable;	  /* nodes reached only by the fallbacks above */
+	uint8_t *table_edge;	  /* bit e: edge e is a WeakMap table's to a value, left out;
+				   * NULL for a plain graph (only edges to itself left out) */
 };
 
 /* Fill dom for g. Owned arrays; free with pt_heap_dom_release. */
