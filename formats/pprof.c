@@ -29,7 +29,7 @@ static const char *const msg_names[] = {"Profile", "ValueType", "Sample", "Label
 					"Mapping", "Location",	"Line",	  "Function"};
 
 /* what field `f` of message `m` is, and for F_MSG the kind of the submessage */
-static enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
+static inline enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
 {
 	static const enum msg_kind profile_msgs[] = {M_PROFILE, M_VALUETYPE, M_SAMPLE,
 						     M_MAPPING, M_LOCATION,  M_FUNC};
@@ -96,19 +96,13 @@ struct scan {
 	size_t count[16]; /* top-level fields of each number */
 };
 
-/* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long */
-static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
+/* get_varint past its common case */
+static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
 {
 	uint64_t x = 0;
 	size_t i = *pos;
 	unsigned shift = 0;
 
-	/* most varints here are ids and counts of one or two bytes */
-	if (end - i >= 2 && !(b[i] & 0x80)) {
-		*v = b[i];
-		*pos = i + 1;
-		return 1;
-	}
 	if (end - i >= 2 && !(b[i + 1] & 0x80)) {
 		*v = (uint64_t)(b[i] & 0x7f) | (uint64_t)b[i + 1] << 7;
 		*pos = i + 2;
@@ -129,6 +123,17 @@ static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t 
 	*pos = i;
 	*v = x;
 	return 1;
+}
+
+/* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long. Most
+ * varints here are tags, ids and counts of one byte: inline, that case costs no call. */
+static inline int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
+{
+	if (*pos < end && b[*pos] < 0x80) {
+		*v = b[(*pos)++];
+		return 1;
+	}
+	return get_varint_long(b, pos, end, v);
 }
 
 static int varint_error(struct scan *s, size_t at, int r)
@@ -278,6 +283,21 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
 			if (k != F_MSG && k != F_BYTES) {
 				i += 2;
+				continue;
+			}
+		}
+		/* the next most common, a packed run or a message (a sample's locations
+		 * and values, its labels, a location's lines) of a one-byte length that
+		 * fits: walked here, as scan_field would */
+		if (b[i] < 0x80 && (b[i] & 7) == 2 && b[i] >= 8 && end - i >= 2 &&
+		    b[i + 1] < 0x80 && b[i + 1] <= end - i - 2) {
+			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
+			size_t from = i + 2, to = from + b[i + 1];
+			if (k == F_PACKABLE || k == F_MSG) {
+				if ((k == F_PACKABLE ? scan_packed(s, from, to)
+						     : scan_msg(s, sub, from, to)) < 0)
+					return -1;
+				i = to;
 				continue;
 			}
 		}
@@ -453,8 +473,8 @@ static uint64_t where(const struct reader *r, const struct top_field *t)
 /* Field `f` of wire type `wt` at b[*i ..): its varint in *v (wire type 0) or its bytes
  * [*i, *i + *len) (wire type 2, *i left at their start); other wire types skipped.
  * 1, or 0 if the field does not fit before end (which the pre-scan rules out). */
-static int next_field(const unsigned char *b, size_t *i, size_t end, uint64_t *f, unsigned *wt,
-		      uint64_t *v)
+static inline int next_field(const unsigned char *b, size_t *i, size_t end, uint64_t *f,
+			     unsigned *wt, uint64_t *v)
 {
 	uint64_t tag;
 
@@ -898,8 +918,9 @@ static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t 
 	if (wt != 2)
 		return 1; /* a number of fixed width is not ours: skipped, as protobuf-c does */
 	end = *i + (size_t)v;
+	/* room for the most the run can hold, a varint a byte */
+	PT_ALLOC_GROW(*out, *n + (size_t)v, *alloc);
 	while (*i < end) {
-		PT_ALLOC_GROW(*out, *n + 1, *alloc);
 		if (get_varint(b, i, end, &(*out)[*n]) <= 0)
 			return 0;
 		(*n)++;
@@ -1155,18 +1176,17 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	struct reader r;
 	const unsigned char *data = NULL;
 	size_t len = 0;
-	struct pt_hash_key key, k;
+	struct pt_hash_key k;
 	int ret = -1;
 
 	memset(&s, 0, sizeof(s));
 	memset(&r, 0, sizeof(r));
-	/* one system call for the three tables' keys */
-	pt_hash_key_init(&key);
-	pt_hash_key_derive(&key, 0, &k);
+	/* the three tables' keys from the profile's: no system call */
+	pt_hash_key_derive(&p->key, 8, &k);
 	pt_map_init_key(&r.funcs, &k);
-	pt_hash_key_derive(&key, 1, &k);
+	pt_hash_key_derive(&p->key, 9, &k);
 	pt_map_init_key(&r.mappings, &k);
-	pt_hash_key_derive(&key, 2, &k);
+	pt_hash_key_derive(&p->key, 10, &k);
 	pt_map_init_key(&r.locs, &k);
 	s.base = pt_input_tell(in);
 	s.d = d;
