@@ -996,8 +996,10 @@ static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
 		l->num = l->str ? 0 : pl->num;
 	}
 	*ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
-	PT_ALLOC_GROW(r->last_lab, ps->nlab + 1, r->last_lab_alloc);
-	memcpy(r->last_lab, ps->lab, ps->nlab * sizeof(*ps->lab));
+	if (ps->nlab) { /* no labels: ps->lab may be NULL */
+		PT_ALLOC_GROW(r->last_lab, ps->nlab, r->last_lab_alloc);
+		memcpy(r->last_lab, ps->lab, ps->nlab * sizeof(*ps->lab));
+	}
 	r->last_nlab = ps->nlab;
 	r->last_ls = *ls;
 	return 0;
