@@ -420,6 +420,41 @@ struct sample_msg {
 	size_t nloc, nval, nlab, loc_alloc, val_alloc, lab_alloc;
 };
 
+/* pprof ids to ours. They are normally 1 to n, so the ids below twice the count of
+ * their messages and 2 index an array; the others (any an input chooses) a map. */
+struct id_table {
+	uint32_t *dense; /* UINT32_MAX: no such id */
+	size_t ndense;
+	struct pt_map map;
+};
+
+static void ids_init(struct id_table *t, const struct pt_hash_key *key)
+{
+	t->dense = NULL;
+	t->ndense = 0;
+	pt_map_init_key(&t->map, key);
+}
+
+/* the array for the ids of `count` messages, before the first id is put */
+static void ids_dense(struct id_table *t, size_t count)
+{
+	t->ndense = 2 * count + 2;
+	t->dense = pt_xreallocarray(t->dense, t->ndense, sizeof(uint32_t));
+	memset(t->dense, 0xff, t->ndense * sizeof(uint32_t));
+}
+
+static void ids_release(struct id_table *t)
+{
+	free(t->dense);
+	pt_map_release(&t->map);
+}
+
+/* our id for pprof id `id`, or UINT32_MAX */
+static uint32_t ids_get(const struct id_table *t, uint64_t id)
+{
+	return id < t->ndense ? t->dense[id] : pt_map_get(&t->map, id);
+}
+
 /* a Line of the Location being decoded (decode_location) */
 struct line_msg {
 	uint64_t function_id;
@@ -438,7 +473,8 @@ struct reader {
 	uint32_t *loc_nline;		     /* location i's lines */
 	struct line_msg *lines;		     /* decode_location's, reused */
 	size_t lines_alloc;
-	struct pt_map funcs, mappings, locs; /* pprof id -> our id / location index */
+	struct id_table funcs, mappings;     /* pprof id -> our id */
+	struct pt_map locs;		     /* pprof id -> location index */
 	uint32_t *loc_frames;		     /* frames of every location, leaf first */
 	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
 	uint32_t *loc_dense;		     /* location id -> index, when ids are dense */
@@ -561,13 +597,20 @@ static int read_strings(struct reader *r)
 	return 0;
 }
 
-static int put_id(struct reader *r, struct pt_map *m, uint64_t id, uint32_t v, uint64_t off,
-		  const char *what)
+/* id's value v in m (an id table when t is not NULL), or -1 with the diag filled */
+static int put_id(struct reader *r, struct id_table *t, struct pt_map *m, uint64_t id, uint32_t v,
+		  uint64_t off, const char *what)
 {
 	uint32_t *slot;
 	if (id == 0)
 		return pt_diag_error_at(r->d, off, "'%s' with the reserved id 0", what);
-	slot = pt_map_put(m, id);
+	if (t && id < t->ndense) {
+		if (t->dense[id] != UINT32_MAX)
+			return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
+		t->dense[id] = v;
+		return 0;
+	}
+	slot = pt_map_put(t ? &t->map : m, id);
 	if (*slot != PT_MAP_NEW)
 		return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
 	*slot = v;
@@ -733,8 +776,8 @@ static int read_mappings(struct reader *r)
 			  (v[7] ? PT_MAPPING_HAS_FILENAMES : 0) |
 			  (v[8] ? PT_MAPPING_HAS_LINE_NUMBERS : 0) |
 			  (v[9] ? PT_MAPPING_HAS_INLINE_FRAMES : 0);
-		if (put_id(r, &r->mappings, v[0], pt_profile_mapping(r->p, &m), off, "mapping") <
-		    0)
+		if (put_id(r, &r->mappings, NULL, v[0], pt_profile_mapping(r->p, &m), off,
+			   "mapping") < 0)
 			return -1;
 	}
 	return 0;
@@ -757,8 +800,8 @@ static int read_functions(struct reader *r)
 		    str_at(r, (int64_t)v[2], off, "function system_name", &sys) < 0 ||
 		    str_at(r, (int64_t)v[3], off, "function filename", &file) < 0)
 			return -1;
-		if (put_id(r, &r->funcs, v[0], pt_profile_func(r->p, name, sys, file, (int64_t)v[4]),
-			   off, "function") < 0)
+		if (put_id(r, &r->funcs, NULL, v[0],
+			   pt_profile_func(r->p, name, sys, file, (int64_t)v[4]), off, "function") < 0)
 			return -1;
 	}
 	return 0;
@@ -805,7 +848,7 @@ static int location_frames(struct reader *r, const uint64_t v[5], size_t nline, 
 
 	memset(&f, 0, sizeof(f));
 	if (v[1]) {
-		f.mapping = pt_map_get(&r->mappings, v[1]);
+		f.mapping = ids_get(&r->mappings, v[1]);
 		if (f.mapping == UINT32_MAX)
 			return pt_diag_error_at(r->d, off,
 						"location %" PRIu64 " refers to mapping id "
@@ -828,7 +871,7 @@ static int location_frames(struct reader *r, const uint64_t v[5], size_t nline, 
 		const struct line_msg *ln = &r->lines[j];
 		struct pt_frame g = f;
 
-		g.func = pt_map_get(&r->funcs, ln->function_id);
+		g.func = ids_get(&r->funcs, ln->function_id);
 		if (g.func == UINT32_MAX)
 			return pt_diag_error_at(r->d, off,
 						"location %" PRIu64 " refers to function id "
@@ -865,7 +908,7 @@ static int read_locations(struct reader *r)
 		r->loc_ids[n] = v[0];
 		r->loc_nline[n] = (uint32_t)nline;
 		if (location_frames(r, v, nline, off, &k, &alloc) < 0 ||
-		    put_id(r, &r->locs, v[0], (uint32_t)n, off, "location") < 0)
+		    put_id(r, NULL, &r->locs, v[0], (uint32_t)n, off, "location") < 0)
 			return -1;
 		n++;
 	}
@@ -1185,9 +1228,9 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	memset(&r, 0, sizeof(r));
 	/* the three tables' keys from the profile's: no system call */
 	pt_hash_key_derive(&p->key, 8, &k);
-	pt_map_init_key(&r.funcs, &k);
+	ids_init(&r.funcs, &k);
 	pt_hash_key_derive(&p->key, 9, &k);
-	pt_map_init_key(&r.mappings, &k);
+	ids_init(&r.mappings, &k);
 	pt_hash_key_derive(&p->key, 10, &k);
 	pt_map_init_key(&r.locs, &k);
 	s.base = pt_input_tell(in);
@@ -1200,6 +1243,8 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	r.s = &s;
 	r.b = data;
 	r.nlocs = s.count[4];
+	ids_dense(&r.funcs, s.count[5]);
+	ids_dense(&r.mappings, s.count[3]);
 	if (read_strings(&r) < 0 || read_header(&r) < 0 || read_mappings(&r) < 0 ||
 	    read_functions(&r) < 0 || prune_init(&r, s.base) < 0 || read_locations(&r) < 0 ||
 	    read_samples(&r) < 0)
@@ -1225,8 +1270,8 @@ out:
 	free(r.loc_prune);
 	free(r.loc_cut);
 	pt_buf_release(&r.name);
-	pt_map_release(&r.funcs);
-	pt_map_release(&r.mappings);
+	ids_release(&r.funcs);
+	ids_release(&r.mappings);
 	pt_map_release(&r.locs);
 	scan_release(&s);
 	return ret;
