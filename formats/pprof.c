@@ -466,18 +466,18 @@ struct reader {
 	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	struct pt_diag *d;
 	struct scan *s;
-	const unsigned char *b; /* the message: the top fields' bytes are b[pos, pos + v) */
-	uint32_t *strs;			     /* string table index -> profile string id */
-	size_t nstrs, ntypes, nlocs;	     /* entries of the string table, sample types, locations */
-	uint64_t *loc_ids;		     /* location i's id */
-	uint32_t *loc_nline;		     /* location i's lines */
-	struct line_msg *lines;		     /* decode_location's, reused */
+	const unsigned char *b;	     /* the message: the top fields' bytes are b[pos, pos + v) */
+	uint32_t *strs;		     /* string table index -> profile string id */
+	size_t nstrs, ntypes, nlocs; /* entries of the string table, sample types, locations */
+	uint64_t *loc_ids;	     /* location i's id */
+	uint32_t *loc_nline;	     /* location i's lines */
+	struct line_msg *lines;	     /* decode_location's, reused */
 	size_t lines_alloc;
-	struct id_table funcs, mappings;     /* pprof id -> our id */
-	struct pt_map locs;		     /* pprof id -> location index */
-	uint32_t *loc_frames;		     /* frames of every location, leaf first */
-	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
-	uint32_t *loc_dense;		     /* location id -> index, when ids are dense */
+	struct id_table funcs, mappings; /* pprof id -> our id */
+	struct pt_map locs;		 /* pprof id -> location index */
+	uint32_t *loc_frames;		 /* frames of every location, leaf first */
+	size_t *loc_start;		 /* location i: loc_frames[start[i] .. start[i+1]) */
+	uint32_t *loc_dense;		 /* location id -> index, when ids are dense */
 	size_t nloc_dense;
 	uint32_t *stack; /* the sample being read, leaf first */
 	size_t stack_alloc;
@@ -590,8 +590,9 @@ static int read_strings(struct reader *r)
 		if (t->f != 6)
 			continue;
 		if (!n && t->v)
-			return pt_diag_error_at(r->d, r->s->base,
-						"the string table must start with the empty string");
+			return pt_diag_error_at(
+				r->d, r->s->base,
+				"the string table must start with the empty string");
 		r->strs[n++] = pt_strn(r->p, (const char *)r->b + t->pos, (size_t)t->v);
 	}
 	return 0;
@@ -801,7 +802,8 @@ static int read_functions(struct reader *r)
 		    str_at(r, (int64_t)v[3], off, "function filename", &file) < 0)
 			return -1;
 		if (put_id(r, &r->funcs, NULL, v[0],
-			   pt_profile_func(r->p, name, sys, file, (int64_t)v[4]), off, "function") < 0)
+			   pt_profile_func(r->p, name, sys, file, (int64_t)v[4]), off,
+			   "function") < 0)
 			return -1;
 	}
 	return 0;
@@ -948,8 +950,8 @@ static void index_locations(struct reader *r)
 
 /* the varints of field value v (wire type 0) or of the packed run b[*i, *i + v) (wire
  * type 2) appended to *out, as protobuf-c appends a repeated number's elements */
-static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t v,
-		       uint64_t **out, size_t *n, size_t *alloc)
+static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t v, uint64_t **out,
+		       size_t *n, size_t *alloc)
 {
 	size_t end;
 
@@ -1130,7 +1132,8 @@ static int read_scalars(struct reader *r, uint64_t v[16], uint64_t pt[2], uint64
 
 		if (t->f == 13) {
 			if (!add_numbers(r->b, &at, t->wt, t->v, comments, ncomments, &alloc))
-				return pt_diag_error_at(r->d, where(r, t), "could not decode the comments");
+				return pt_diag_error_at(r->d, where(r, t),
+							"could not decode the comments");
 		} else if (t->f == 11) {
 			if (decode_top(r, t, x, 2, "period_type") < 0)
 				return -1;
