@@ -1,9 +1,9 @@
 /* pprof.c: pprof's profile.proto (perftools.profiles), gzipped or raw, read and written.
  * The reader first walks the wire format itself as it arrives, so a malformed input is
- * reported at its byte offset (and garbage fails at once), then lets protobuf-c decode
- * the profile without its samples, decodes each sample on its own by hand (protobuf-c's
- * structs cost more than the reading on profiles of many samples or many files), and
- * checks every index.
+ * reported at its byte offset (and garbage fails at once), noting where each top-level
+ * field is; then decodes each table and sample by hand from there, with protobuf-c's
+ * rules (its structs, a malloc per message, cost more than the reading on profiles of
+ * many samples or many files), and checks every index.
  * See formats/pprof.md for how the message maps into the model. */
 #include "config.h"
 
@@ -18,14 +18,7 @@
 #include "formats/format.h"
 #include "util/intern.h"
 #include "util/map.h"
-#include "formats/profile.pb-c.h"
 #include "util/xalloc.h"
-
-typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__Mapping PbMapping;
-typedef Perftools__Profiles__Location PbLocation;
-typedef Perftools__Profiles__Line PbLine;
-typedef Perftools__Profiles__Function PbFunction;
 
 /* ---- wire-format pre-scan ---- */
 
@@ -36,7 +29,7 @@ static const char *const msg_names[] = {"Profile", "ValueType", "Sample", "Label
 					"Mapping", "Location",	"Line",	  "Function"};
 
 /* what field `f` of message `m` is, and for F_MSG the kind of the submessage */
-static enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
+static inline enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *sub)
 {
 	static const enum msg_kind profile_msgs[] = {M_PROFILE, M_VALUETYPE, M_SAMPLE,
 						     M_MAPPING, M_LOCATION,  M_FUNC};
@@ -81,39 +74,35 @@ static enum field_kind field_kind(enum msg_kind m, uint64_t f, enum msg_kind *su
 	return F_UNKNOWN;
 }
 
+/* One top-level field of the Profile (numbers 1 to 15, all known): where its tag is,
+ * and its value (wire type 0) or the place of its bytes, b[pos, pos + v) (wire type 2).
+ * The reader decodes the tables from these, in the order they came. */
+struct top_field {
+	uint32_t f, wt;
+	size_t at, pos;
+	uint64_t v;
+};
+
 struct scan {
 	const unsigned char *buf;
 	uint64_t base; /* stream offset of buf[0] */
 	struct pt_diag *d;
-	/* stream offsets of each top-level sample, mapping, location, function (for
-	 * errors found after decoding) */
-	uint64_t *off[6];
-	size_t noff[6], off_alloc[6];
 	/* stream offset of the last top-level field of each number below 16 (a scalar's
 	 * last occurrence is its value): where default_sample_type and the frames
 	 * regexps are, for their errors */
 	uint64_t field_at[16];
-	/* the samples' payloads, decoded one at a time later; every other top-level field
-	 * is copied to `rest`, which protobuf-c decodes as a Profile without samples */
-	size_t *sample_pos, *sample_len;
-	size_t sample_alloc, sample_len_alloc;
-	unsigned char *rest;
-	size_t nrest, rest_alloc;
+	struct top_field *top;
+	size_t ntop, top_alloc;
+	size_t count[16]; /* top-level fields of each number */
 };
 
-/* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long */
-static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
+/* get_varint past its common case */
+static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
 {
 	uint64_t x = 0;
 	size_t i = *pos;
 	unsigned shift = 0;
 
-	/* most varints here are ids and counts of one or two bytes */
-	if (end - i >= 2 && !(b[i] & 0x80)) {
-		*v = b[i];
-		*pos = i + 1;
-		return 1;
-	}
 	if (end - i >= 2 && !(b[i + 1] & 0x80)) {
 		*v = (uint64_t)(b[i] & 0x7f) | (uint64_t)b[i + 1] << 7;
 		*pos = i + 2;
@@ -134,6 +123,17 @@ static int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t 
 	*pos = i;
 	*v = x;
 	return 1;
+}
+
+/* 1 and the varint at *pos, 0 if the input ends inside it, -1 if it is too long. Most
+ * varints here are tags, ids and counts of one byte: inline, that case costs no call. */
+static inline int get_varint(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
+{
+	if (*pos < end && b[*pos] < 0x80) {
+		*v = b[(*pos)++];
+		return 1;
+	}
+	return get_varint_long(b, pos, end, v);
 }
 
 static int varint_error(struct scan *s, size_t at, int r)
@@ -167,12 +167,6 @@ static int scan_packed(struct scan *s, size_t start, size_t end)
 	return 0;
 }
 
-static void note_offset(struct scan *s, uint64_t f, size_t at)
-{
-	PT_ALLOC_GROW(s->off[f], s->noff[f] + 1, s->off_alloc[f]);
-	s->off[f][s->noff[f]++] = s->base + at;
-}
-
 static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end);
 
 /* Walk one field of message m at *pos, before end. With `more` set, the input may
@@ -181,7 +175,7 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end);
 static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, int more)
 {
 	size_t i = *pos, at = i;
-	uint64_t tag, f, len = 0, v;
+	uint64_t tag, f, len = 0, v = 0;
 	unsigned wt;
 	enum msg_kind sub = M_PROFILE;
 	enum field_kind k;
@@ -247,26 +241,20 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 						"expected %u",
 						f, msg_names[m], wt, want);
 	}
-	if (m == M_PROFILE) {
-		size_t next = wt == 2 ? i + (size_t)len : i;
-		if (f < 16)
-			s->field_at[f] = s->base + at;
-		if (f == 2 && wt == 2) {
-			size_t n = s->noff[2];
-			PT_ALLOC_GROW(s->sample_pos, n + 1, s->sample_alloc);
-			PT_ALLOC_GROW(s->sample_len, n + 1, s->sample_len_alloc);
-			s->sample_pos[n] = i;
-			s->sample_len[n] = (size_t)len;
-		} else {
-			PT_ALLOC_GROW(s->rest, s->nrest + (next - at), s->rest_alloc);
-			memcpy(s->rest + s->nrest, s->buf + at, next - at);
-			s->nrest += next - at;
-		}
+	if (m == M_PROFILE && f < 16) {
+		struct top_field *t;
+		s->field_at[f] = s->base + at;
+		PT_ALLOC_GROW(s->top, s->ntop + 1, s->top_alloc);
+		t = &s->top[s->ntop++];
+		t->f = (uint32_t)f;
+		t->wt = wt;
+		t->at = at;
+		t->pos = i;
+		t->v = wt == 2 ? len : v;
+		s->count[f]++;
 	}
 	if (wt == 2) {
 		if (k == F_MSG) {
-			if (m == M_PROFILE && f >= 2 && f <= 5)
-				note_offset(s, f, at);
 			if (scan_msg(s, sub, i, i + (size_t)len) < 0)
 				return -1;
 		} else if (k == F_PACKABLE) {
@@ -295,6 +283,21 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
 			if (k != F_MSG && k != F_BYTES) {
 				i += 2;
+				continue;
+			}
+		}
+		/* the next most common, a packed run or a message (a sample's locations
+		 * and values, its labels, a location's lines) of a one-byte length that
+		 * fits: walked here, as scan_field would */
+		if (b[i] < 0x80 && (b[i] & 7) == 2 && b[i] >= 8 && end - i >= 2 &&
+		    b[i + 1] < 0x80 && b[i + 1] <= end - i - 2) {
+			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
+			size_t from = i + 2, to = from + b[i + 1];
+			if (k == F_PACKABLE || k == F_MSG) {
+				if ((k == F_PACKABLE ? scan_packed(s, from, to)
+						     : scan_msg(s, sub, from, to)) < 0)
+					return -1;
+				i = to;
 				continue;
 			}
 		}
@@ -333,12 +336,7 @@ static int scan_input(struct scan *s, struct pt_input *in, const unsigned char *
 
 static void scan_release(struct scan *s)
 {
-	size_t i;
-	for (i = 0; i < 6; i++)
-		free(s->off[i]);
-	free(s->sample_pos);
-	free(s->sample_len);
-	free(s->rest);
+	free(s->top);
 }
 
 /* ---- detection ---- */
@@ -422,23 +420,75 @@ struct sample_msg {
 	size_t nloc, nval, nlab, loc_alloc, val_alloc, lab_alloc;
 };
 
+/* pprof ids to ours. They are normally 1 to n, so the ids below twice the count of
+ * their messages and 2 index an array; the others (any an input chooses) a map. */
+struct id_table {
+	uint32_t *dense; /* UINT32_MAX: no such id */
+	size_t ndense;
+	struct pt_map map;
+};
+
+static void ids_init(struct id_table *t, const struct pt_hash_key *key)
+{
+	t->dense = NULL;
+	t->ndense = 0;
+	pt_map_init_key(&t->map, key);
+}
+
+/* the array for the ids of `count` messages, before the first id is put */
+static void ids_dense(struct id_table *t, size_t count)
+{
+	t->ndense = 2 * count + 2;
+	t->dense = pt_xreallocarray(t->dense, t->ndense, sizeof(uint32_t));
+	memset(t->dense, 0xff, t->ndense * sizeof(uint32_t));
+}
+
+static void ids_release(struct id_table *t)
+{
+	free(t->dense);
+	pt_map_release(&t->map);
+}
+
+/* our id for pprof id `id`, or UINT32_MAX */
+static uint32_t ids_get(const struct id_table *t, uint64_t id)
+{
+	return id < t->ndense ? t->dense[id] : pt_map_get(&t->map, id);
+}
+
+/* a Line of the Location being decoded (decode_location) */
+struct line_msg {
+	uint64_t function_id;
+	int64_t line, column;
+};
+
 struct reader {
 	struct pt_profile *p;
 	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	struct pt_diag *d;
-	const PbProfile *pb;
 	struct scan *s;
-	uint32_t *strs;			     /* string table index -> profile string id */
-	struct pt_map funcs, mappings, locs; /* pprof id -> our id / location index */
-	uint32_t *loc_frames;		     /* frames of every location, leaf first */
-	size_t *loc_start;		     /* location i: loc_frames[start[i] .. start[i+1]) */
-	uint32_t *loc_dense;		     /* location id -> index, when ids are dense */
+	const unsigned char *b;	     /* the message: the top fields' bytes are b[pos, pos + v) */
+	uint32_t *strs;		     /* string table index -> profile string id */
+	size_t nstrs, ntypes, nlocs; /* entries of the string table, sample types, locations */
+	uint64_t *loc_ids;	     /* location i's id */
+	uint32_t *loc_nline;	     /* location i's lines */
+	struct line_msg *lines;	     /* decode_location's, reused */
+	size_t lines_alloc;
+	struct id_table funcs, mappings; /* pprof id -> our id */
+	struct pt_map locs;		 /* pprof id -> location index */
+	uint32_t *loc_frames;		 /* frames of every location, leaf first */
+	size_t *loc_start;		 /* location i: loc_frames[start[i] .. start[i+1]) */
+	uint32_t *loc_dense;		 /* location id -> index, when ids are dense */
 	size_t nloc_dense;
 	uint32_t *stack; /* the sample being read, leaf first */
 	size_t stack_alloc;
 	struct pt_label *labels;
 	size_t labels_alloc;
 	struct sample_msg sm; /* the sample being decoded (decode_sample) */
+	/* the last sample's labels as decoded and as the label set they made: a run of
+	 * samples with the same labels makes the set once */
+	struct label_msg *last_lab;
+	size_t last_nlab, last_lab_alloc;
+	uint32_t last_ls;
 	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
 	int pruning, has_keep;
 	struct pt_pattern *drop, *keep;
@@ -450,46 +500,118 @@ struct reader {
 
 enum { PRUNE_NONE, PRUNE_BENEATH, PRUNE_WHOLE };
 
-static uint64_t where(const struct reader *r, unsigned field, size_t i)
+/* stream offset of a top-level field, for its errors */
+static uint64_t where(const struct reader *r, const struct top_field *t)
 {
-	return i < r->s->noff[field] ? r->s->off[field][i] : r->s->base;
+	return r->s->base + t->at;
+}
+
+/* Field `f` of wire type `wt` at b[*i ..): its varint in *v (wire type 0) or its bytes
+ * [*i, *i + *len) (wire type 2, *i left at their start); other wire types skipped.
+ * 1, or 0 if the field does not fit before end (which the pre-scan rules out). */
+static inline int next_field(const unsigned char *b, size_t *i, size_t end, uint64_t *f,
+			     unsigned *wt, uint64_t *v)
+{
+	uint64_t tag;
+
+	if (get_varint(b, i, end, &tag) <= 0)
+		return 0;
+	*f = tag >> 3;
+	*wt = (unsigned)(tag & 7);
+	switch (*wt) {
+	case 0:
+	case 2:
+		if (get_varint(b, i, end, v) <= 0)
+			return 0;
+		return *wt == 0 || *v <= end - *i;
+	case 1:
+	case 5:
+		if (end - *i < (*wt == 1 ? 8u : 4u))
+			return 0;
+		*i += *wt == 1 ? 8 : 4;
+		return 1;
+	}
+	return 0;
+}
+
+/* The varint fields 1 to n of a message, b[i, end), into v[0 .. n), as protobuf-c
+ * decodes a message of scalars: a field given twice keeps its last value, an absent one
+ * is 0, others are skipped. The pre-scan has checked the wire format (every known field
+ * of its wire type). 1 if decoded, 0 if not. */
+static int decode_varints(const unsigned char *b, size_t i, size_t end, uint64_t *v, unsigned n)
+{
+	uint64_t f, x = 0;
+	unsigned wt;
+
+	memset(v, 0, n * sizeof(*v));
+	while (i < end) {
+		if (!next_field(b, &i, end, &f, &wt, &x))
+			return 0;
+		if (wt == 2)
+			i += (size_t)x;
+		else if (wt == 0 && f >= 1 && f <= n)
+			v[f - 1] = x;
+	}
+	return 1;
+}
+
+/* the scalar fields of top-level field t, a message of n of them, into v; -1 with the
+ * diag filled if it does not decode */
+static int decode_top(struct reader *r, const struct top_field *t, uint64_t *v, unsigned n,
+		      const char *what)
+{
+	if (!decode_varints(r->b, t->pos, t->pos + (size_t)t->v, v, n))
+		return pt_diag_error_at(r->d, where(r, t), "could not decode this %s", what);
+	return 0;
 }
 
 /* profile string id for string table index `idx`, or -1 with the diag filled */
 static int str_at(struct reader *r, int64_t idx, uint64_t off, const char *what, uint32_t *out)
 {
-	if (idx < 0 || (uint64_t)idx >= r->pb->n_string_table)
+	if (idx < 0 || (uint64_t)idx >= r->nstrs)
 		return pt_diag_error_at(r->d, off,
 					"%s: string index %" PRId64 " is out of range (the string "
 					"table has %zu entries)",
-					what, idx, r->pb->n_string_table);
+					what, idx, r->nstrs);
 	*out = r->strs[idx];
 	return 0;
 }
 
 static int read_strings(struct reader *r)
 {
-	size_t i, n = r->pb->n_string_table;
+	size_t i, n = 0;
 
-	if (!n)
+	r->nstrs = r->s->count[6];
+	if (!r->nstrs)
 		return pt_diag_error_at(r->d, r->s->base, "the profile has no string table");
-	if (r->pb->string_table[0].len)
-		return pt_diag_error_at(r->d, r->s->base,
-					"the string table must start with the empty string");
-	r->strs = pt_xreallocarray(NULL, n, sizeof(uint32_t));
-	for (i = 0; i < n; i++)
-		r->strs[i] = pt_strn(r->p, (const char *)r->pb->string_table[i].data,
-				     r->pb->string_table[i].len);
+	r->strs = pt_xreallocarray(NULL, r->nstrs, sizeof(uint32_t));
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		if (t->f != 6)
+			continue;
+		if (!n && t->v)
+			return pt_diag_error_at(
+				r->d, r->s->base,
+				"the string table must start with the empty string");
+		r->strs[n++] = pt_strn(r->p, (const char *)r->b + t->pos, (size_t)t->v);
+	}
 	return 0;
 }
 
-static int put_id(struct reader *r, struct pt_map *m, uint64_t id, uint32_t v, uint64_t off,
-		  const char *what)
+/* id's value v in m (an id table when t is not NULL), or -1 with the diag filled */
+static int put_id(struct reader *r, struct id_table *t, struct pt_map *m, uint64_t id, uint32_t v,
+		  uint64_t off, const char *what)
 {
 	uint32_t *slot;
 	if (id == 0)
 		return pt_diag_error_at(r->d, off, "'%s' with the reserved id 0", what);
-	slot = pt_map_put(m, id);
+	if (t && id < t->ndense) {
+		if (t->dense[id] != UINT32_MAX)
+			return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
+		t->dense[id] = v;
+		return 0;
+	}
+	slot = pt_map_put(t ? &t->map : m, id);
 	if (*slot != PT_MAP_NEW)
 		return pt_diag_error_at(r->d, off, "duplicate '%s' id %" PRIu64, what, id);
 	*slot = v;
@@ -534,8 +656,8 @@ static int prune_init(struct reader *r, uint64_t off)
 					what);
 	r->pruning = 1;
 	r->func_drops = pt_xcalloc(p->nfuncs + 1, 1);
-	r->loc_prune = pt_xcalloc(r->pb->n_location + 1, 1);
-	r->loc_cut = pt_xcalloc(r->pb->n_location + 1, sizeof(uint32_t));
+	r->loc_prune = pt_xcalloc(r->nlocs + 1, 1);
+	r->loc_cut = pt_xcalloc(r->nlocs + 1, sizeof(uint32_t));
 	return 0;
 }
 
@@ -590,10 +712,9 @@ static int prune_func(struct reader *r, uint32_t f)
 static int prune_location(struct reader *r, size_t i)
 {
 	size_t start = r->loc_start[i], n = r->loc_start[i + 1] - start, j;
-	const PbLocation *pl = r->pb->location[i];
 	int drop = 0;
 
-	if (!pl->n_line)
+	if (!r->loc_nline[i])
 		return 0;
 	for (j = n; j-- > 0;)
 		if ((drop = prune_func(r, r->p->frames[r->loc_frames[start + j]].func)))
@@ -636,24 +757,28 @@ static int read_mappings(struct reader *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->pb->n_mapping; i++) {
-		const PbMapping *pm = r->pb->mapping[i];
-		uint64_t off = where(r, 3, i);
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		uint64_t off = where(r, t), v[10];
 		struct pt_mapping m;
 
-		memset(&m, 0, sizeof(m));
-		m.start = pm->memory_start;
-		m.limit = pm->memory_limit;
-		m.offset = pm->file_offset;
-		if (str_at(r, pm->filename, off, "mapping filename", &m.file) < 0 ||
-		    str_at(r, pm->build_id, off, "mapping build_id", &m.build_id) < 0)
+		if (t->f != 3)
+			continue;
+		if (decode_top(r, t, v, 10, "mapping") < 0)
 			return -1;
-		m.flags = (pm->has_functions ? PT_MAPPING_HAS_FUNCTIONS : 0) |
-			  (pm->has_filenames ? PT_MAPPING_HAS_FILENAMES : 0) |
-			  (pm->has_line_numbers ? PT_MAPPING_HAS_LINE_NUMBERS : 0) |
-			  (pm->has_inline_frames ? PT_MAPPING_HAS_INLINE_FRAMES : 0);
-		if (put_id(r, &r->mappings, pm->id, pt_profile_mapping(r->p, &m), off, "mapping") <
-		    0)
+		memset(&m, 0, sizeof(m));
+		m.start = v[1];
+		m.limit = v[2];
+		m.offset = v[3];
+		if (str_at(r, (int64_t)v[4], off, "mapping filename", &m.file) < 0 ||
+		    str_at(r, (int64_t)v[5], off, "mapping build_id", &m.build_id) < 0)
+			return -1;
+		m.flags = (v[6] ? PT_MAPPING_HAS_FUNCTIONS : 0) |
+			  (v[7] ? PT_MAPPING_HAS_FILENAMES : 0) |
+			  (v[8] ? PT_MAPPING_HAS_LINE_NUMBERS : 0) |
+			  (v[9] ? PT_MAPPING_HAS_INLINE_FRAMES : 0);
+		if (put_id(r, &r->mappings, NULL, v[0], pt_profile_mapping(r->p, &m), off,
+			   "mapping") < 0)
 			return -1;
 	}
 	return 0;
@@ -663,19 +788,102 @@ static int read_functions(struct reader *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->pb->n_function; i++) {
-		const PbFunction *pf = r->pb->function[i];
-		uint64_t off = where(r, 5, i);
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		uint64_t off = where(r, t), v[5];
 		uint32_t name = 0, sys = 0, file = 0;
 
-		if (str_at(r, pf->name, off, "function name", &name) < 0 ||
-		    str_at(r, pf->system_name, off, "function system_name", &sys) < 0 ||
-		    str_at(r, pf->filename, off, "function filename", &file) < 0)
+		if (t->f != 5)
+			continue;
+		if (decode_top(r, t, v, 5, "function") < 0)
 			return -1;
-		if (put_id(r, &r->funcs, pf->id,
-			   pt_profile_func(r->p, name, sys, file, pf->start_line), off,
+		if (str_at(r, (int64_t)v[1], off, "function name", &name) < 0 ||
+		    str_at(r, (int64_t)v[2], off, "function system_name", &sys) < 0 ||
+		    str_at(r, (int64_t)v[3], off, "function filename", &file) < 0)
+			return -1;
+		if (put_id(r, &r->funcs, NULL, v[0],
+			   pt_profile_func(r->p, name, sys, file, (int64_t)v[4]), off,
 			   "function") < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* One Location message, b[i, end): its scalars into v (id, mapping_id, address, and
+ * is_folded in v[4]) and its lines into r->lines (*nline of them). 1, or 0 if it does
+ * not decode. */
+static int decode_location(struct reader *r, size_t i, size_t end, uint64_t v[5], size_t *nline)
+{
+	uint64_t f, x = 0;
+	unsigned wt;
+
+	memset(v, 0, 5 * sizeof(*v));
+	*nline = 0;
+	while (i < end) {
+		if (!next_field(r->b, &i, end, &f, &wt, &x))
+			return 0;
+		if (wt == 2 && f == 4) {
+			uint64_t l[3];
+			if (!decode_varints(r->b, i, i + (size_t)x, l, 3))
+				return 0;
+			PT_ALLOC_GROW(r->lines, *nline + 1, r->lines_alloc);
+			r->lines[*nline].function_id = l[0];
+			r->lines[*nline].line = (int64_t)l[1];
+			r->lines[*nline].column = (int64_t)l[2];
+			++*nline;
+		}
+		if (wt == 2)
+			i += (size_t)x;
+		else if (wt == 0 && f >= 1 && f <= 5 && f != 4)
+			v[f - 1] = x;
+	}
+	return 1;
+}
+
+/* the frames of a location (v and r->lines as decode_location left them) appended at
+ * r->loc_frames[*k] */
+static int location_frames(struct reader *r, const uint64_t v[5], size_t nline, uint64_t off,
+			   size_t *k, size_t *alloc)
+{
+	struct pt_frame f;
+	size_t j;
+
+	memset(&f, 0, sizeof(f));
+	if (v[1]) {
+		f.mapping = ids_get(&r->mappings, v[1]);
+		if (f.mapping == UINT32_MAX)
+			return pt_diag_error_at(r->d, off,
+						"location %" PRIu64 " refers to mapping id "
+						"%" PRIu64 ", which does not exist",
+						v[0], v[1]);
+	}
+	f.addr = v[2];
+	if (v[4])
+		f.flags |= PT_FRAME_FOLDED;
+	PT_ALLOC_GROW(r->loc_frames, *k + (nline ? nline : 1), *alloc);
+	if (!nline) {
+		char name[32];
+		uint32_t file = f.mapping ? r->p->mappings[f.mapping].file : 0;
+		snprintf(name, sizeof(name), "0x%" PRIx64, v[2]);
+		f.func = pt_profile_func(r->p, pt_str(r->p, name), 0, file, 0);
+		f.flags |= PT_FRAME_NO_SYMBOL;
+		r->loc_frames[(*k)++] = pt_profile_frame(r->p, &f);
+	}
+	for (j = 0; j < nline; j++) {
+		const struct line_msg *ln = &r->lines[j];
+		struct pt_frame g = f;
+
+		g.func = ids_get(&r->funcs, ln->function_id);
+		if (g.func == UINT32_MAX)
+			return pt_diag_error_at(r->d, off,
+						"location %" PRIu64 " refers to function id "
+						"%" PRIu64 ", which does not exist",
+						v[0], ln->function_id);
+		g.line = ln->line;
+		g.column = ln->column;
+		if (j + 1 < nline)
+			g.flags |= PT_FRAME_INLINED;
+		r->loc_frames[(*k)++] = pt_profile_frame(r->p, &g);
 	}
 	return 0;
 }
@@ -684,60 +892,30 @@ static int read_functions(struct reader *r)
  * by its address when it has no lines */
 static int read_locations(struct reader *r)
 {
-	size_t i, j, nframes = 0, k = 0;
+	size_t i, n = 0, k = 0, alloc = 0;
 
-	for (i = 0; i < r->pb->n_location; i++)
-		nframes += r->pb->location[i]->n_line ? r->pb->location[i]->n_line : 1;
-	r->loc_frames = pt_xreallocarray(NULL, nframes ? nframes : 1, sizeof(uint32_t));
-	r->loc_start = pt_xreallocarray(NULL, r->pb->n_location + 1, sizeof(size_t));
-	for (i = 0; i < r->pb->n_location; i++) {
-		const PbLocation *pl = r->pb->location[i];
-		uint64_t off = where(r, 4, i);
-		struct pt_frame f;
+	r->loc_start = pt_xreallocarray(NULL, r->nlocs + 1, sizeof(size_t));
+	r->loc_ids = pt_xreallocarray(NULL, r->nlocs + 1, sizeof(uint64_t));
+	r->loc_nline = pt_xreallocarray(NULL, r->nlocs + 1, sizeof(uint32_t));
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		uint64_t off = where(r, t), v[5];
+		size_t nline;
 
-		memset(&f, 0, sizeof(f));
-		r->loc_start[i] = k;
-		if (pl->mapping_id) {
-			f.mapping = pt_map_get(&r->mappings, pl->mapping_id);
-			if (f.mapping == UINT32_MAX)
-				return pt_diag_error_at(r->d, off,
-							"location %" PRIu64 " refers to mapping id "
-							"%" PRIu64 ", which does not exist",
-							pl->id, pl->mapping_id);
-		}
-		f.addr = pl->address;
-		if (pl->is_folded)
-			f.flags |= PT_FRAME_FOLDED;
-		if (!pl->n_line) {
-			char name[32];
-			uint32_t file = f.mapping ? r->p->mappings[f.mapping].file : 0;
-			snprintf(name, sizeof(name), "0x%" PRIx64, pl->address);
-			f.func = pt_profile_func(r->p, pt_str(r->p, name), 0, file, 0);
-			f.flags |= PT_FRAME_NO_SYMBOL;
-			r->loc_frames[k++] = pt_profile_frame(r->p, &f);
-		}
-		for (j = 0; j < pl->n_line; j++) {
-			const PbLine *ln = pl->line[j];
-			struct pt_frame g = f;
-
-			g.func = pt_map_get(&r->funcs, ln->function_id);
-			if (g.func == UINT32_MAX)
-				return pt_diag_error_at(r->d, off,
-							"location %" PRIu64
-							" refers to function id "
-							"%" PRIu64 ", which does not exist",
-							pl->id, ln->function_id);
-			g.line = ln->line;
-			g.column = ln->column;
-			if (j + 1 < pl->n_line)
-				g.flags |= PT_FRAME_INLINED;
-			r->loc_frames[k++] = pt_profile_frame(r->p, &g);
-		}
-		if (put_id(r, &r->locs, pl->id, (uint32_t)i, off, "location") < 0)
+		if (t->f != 4)
+			continue;
+		if (!decode_location(r, t->pos, t->pos + (size_t)t->v, v, &nline))
+			return pt_diag_error_at(r->d, off, "could not decode this location");
+		r->loc_start[n] = k;
+		r->loc_ids[n] = v[0];
+		r->loc_nline[n] = (uint32_t)nline;
+		if (location_frames(r, v, nline, off, &k, &alloc) < 0 ||
+		    put_id(r, NULL, &r->locs, v[0], (uint32_t)n, off, "location") < 0)
 			return -1;
+		n++;
 	}
-	r->loc_start[i] = k;
-	for (i = 0; r->pruning && i < r->pb->n_location; i++)
+	r->loc_start[n] = k;
+	for (i = 0; r->pruning && i < r->nlocs; i++)
 		if (prune_location(r, i) < 0)
 			return -1;
 	return 0;
@@ -754,12 +932,12 @@ static uint32_t loc_index(const struct reader *r, uint64_t id)
 /* location ids are normally 1..n: index them by an array then */
 static void index_locations(struct reader *r)
 {
-	size_t i, n = r->pb->n_location;
+	size_t i, n = r->nlocs;
 	uint64_t max = 0;
 
 	for (i = 0; i < n; i++)
-		if (r->pb->location[i]->id > max)
-			max = r->pb->location[i]->id;
+		if (r->loc_ids[i] > max)
+			max = r->loc_ids[i];
 	if (max > 2 * (uint64_t)n + 1024)
 		return;
 	r->nloc_dense = (size_t)max + 1;
@@ -767,41 +945,13 @@ static void index_locations(struct reader *r)
 	for (i = 0; i < r->nloc_dense; i++)
 		r->loc_dense[i] = UINT32_MAX;
 	for (i = 0; i < n; i++)
-		r->loc_dense[r->pb->location[i]->id] = (uint32_t)i;
-}
-
-/* Field `f` of wire type `wt` at b[*i ..): its varint in *v (wire type 0) or its bytes
- * [*i, *i + *len) (wire type 2, *i left at their start); other wire types skipped.
- * 1, or 0 if the field does not fit before end (which the pre-scan rules out). */
-static int next_field(const unsigned char *b, size_t *i, size_t end, uint64_t *f, unsigned *wt,
-		      uint64_t *v)
-{
-	uint64_t tag;
-
-	if (get_varint(b, i, end, &tag) <= 0)
-		return 0;
-	*f = tag >> 3;
-	*wt = (unsigned)(tag & 7);
-	switch (*wt) {
-	case 0:
-	case 2:
-		if (get_varint(b, i, end, v) <= 0)
-			return 0;
-		return *wt == 0 || *v <= end - *i;
-	case 1:
-	case 5:
-		if (end - *i < (*wt == 1 ? 8u : 4u))
-			return 0;
-		*i += *wt == 1 ? 8 : 4;
-		return 1;
-	}
-	return 0;
+		r->loc_dense[r->loc_ids[i]] = (uint32_t)i;
 }
 
 /* the varints of field value v (wire type 0) or of the packed run b[*i, *i + v) (wire
  * type 2) appended to *out, as protobuf-c appends a repeated number's elements */
-static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t v,
-		       uint64_t **out, size_t *n, size_t *alloc)
+static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t v, uint64_t **out,
+		       size_t *n, size_t *alloc)
 {
 	size_t end;
 
@@ -813,8 +963,9 @@ static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t 
 	if (wt != 2)
 		return 1; /* a number of fixed width is not ours: skipped, as protobuf-c does */
 	end = *i + (size_t)v;
+	/* room for the most the run can hold, a varint a byte */
+	PT_ALLOC_GROW(*out, *n + (size_t)v, *alloc);
 	while (*i < end) {
-		PT_ALLOC_GROW(*out, *n + 1, *alloc);
 		if (get_varint(b, i, end, &(*out)[*n]) <= 0)
 			return 0;
 		(*n)++;
@@ -825,18 +976,14 @@ static int add_numbers(const unsigned char *b, size_t *i, unsigned wt, uint64_t 
 /* one Label message, b[i, end): a scalar given twice keeps its last value */
 static int decode_label(const unsigned char *b, size_t i, size_t end, struct label_msg *l)
 {
-	uint64_t f, v = 0;
-	unsigned wt;
+	uint64_t v[4];
 
-	memset(l, 0, sizeof(*l));
-	while (i < end) {
-		if (!next_field(b, &i, end, &f, &wt, &v))
-			return 0;
-		if (wt == 2)
-			i += (size_t)v;
-		else if (wt == 0 && f >= 1 && f <= 4)
-			(&l->key)[f - 1] = (int64_t)v;
-	}
+	if (!decode_varints(b, i, end, v, 4))
+		return 0;
+	l->key = (int64_t)v[0];
+	l->str = (int64_t)v[1];
+	l->num = (int64_t)v[2];
+	l->num_unit = (int64_t)v[3];
 	return 1;
 }
 
@@ -870,16 +1017,49 @@ static int decode_sample(struct reader *r, const unsigned char *b, size_t i, siz
 	return ok;
 }
 
+/* the label set of the sample's labels (r->sm): the last sample's again when they are
+ * the same labels, as they are in a run of samples of one goroutine or request */
+static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
+{
+	const struct sample_msg *ps = &r->sm;
+	size_t j;
+
+	if (ps->nlab && ps->nlab == r->last_nlab &&
+	    !memcmp(ps->lab, r->last_lab, ps->nlab * sizeof(*ps->lab))) {
+		*ls = r->last_ls;
+		return 0;
+	}
+	PT_ALLOC_GROW(r->labels, ps->nlab + 1, r->labels_alloc);
+	for (j = 0; j < ps->nlab; j++) {
+		const struct label_msg *pl = &ps->lab[j];
+		struct pt_label *l = &r->labels[j];
+		memset(l, 0, sizeof(*l));
+		if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
+		    str_at(r, pl->str, off, "label str", &l->str) < 0 ||
+		    str_at(r, pl->num_unit, off, "label num_unit", &l->num_unit) < 0)
+			return -1;
+		l->num = l->str ? 0 : pl->num;
+	}
+	*ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
+	if (ps->nlab) { /* no labels: ps->lab may be NULL */
+		PT_ALLOC_GROW(r->last_lab, ps->nlab, r->last_lab_alloc);
+		memcpy(r->last_lab, ps->lab, ps->nlab * sizeof(*ps->lab));
+	}
+	r->last_nlab = ps->nlab;
+	r->last_ls = *ls;
+	return 0;
+}
+
 static int read_sample(struct reader *r, uint64_t off)
 {
 	const struct sample_msg *ps = &r->sm;
 	size_t n = 0, j, first = 0;
 	uint32_t ls;
 
-	if (ps->nval != r->pb->n_sample_type)
+	if (ps->nval != r->ntypes)
 		return pt_diag_error_at(r->d, off,
 					"sample has %zu values, the profile has %zu sample types",
-					ps->nval, r->pb->n_sample_type);
+					ps->nval, r->ntypes);
 	if (r->pruning) {
 		uint32_t *locs = pt_xreallocarray(NULL, ps->nloc + 1, sizeof(uint32_t));
 		for (j = 0; j < ps->nloc; j++) {
@@ -908,18 +1088,8 @@ static int read_sample(struct reader *r, uint64_t off)
 			memcpy(r->stack + n, r->loc_frames + start, len * sizeof(*r->stack));
 		n += len;
 	}
-	PT_ALLOC_GROW(r->labels, ps->nlab + 1, r->labels_alloc);
-	for (j = 0; j < ps->nlab; j++) {
-		const struct label_msg *pl = &ps->lab[j];
-		struct pt_label *l = &r->labels[j];
-		memset(l, 0, sizeof(*l));
-		if (str_at(r, pl->key, off, "label key", &l->key) < 0 ||
-		    str_at(r, pl->str, off, "label str", &l->str) < 0 ||
-		    str_at(r, pl->num_unit, off, "label num_unit", &l->num_unit) < 0)
-			return -1;
-		l->num = l->str ? 0 : pl->num;
-	}
-	ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
+	if (sample_labels(r, off, &ls) < 0)
+		return -1;
 	/* read as int64_t, the signed type of the same width (C11 6.5p7) */
 	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, (const int64_t *)ps->val, 0);
 	return 0;
@@ -933,64 +1103,118 @@ static int read_samples(struct reader *r)
 
 	index_locations(r);
 	pt_sink_frames_complete(r->sink, r->p);
-	for (i = 0; i < r->s->noff[2] && ret == 0; i++) {
-		uint64_t off = where(r, 2, i);
-		size_t at = r->s->sample_pos[i];
-		if (!decode_sample(r, r->s->buf, at, at + r->s->sample_len[i]))
-			ret = pt_diag_error_at(r->d, off, "could not decode this sample");
+	for (i = 0; i < r->s->ntop && ret == 0; i++) {
+		const struct top_field *t = &r->s->top[i];
+		if (t->f != 2)
+			continue;
+		if (!decode_sample(r, r->b, t->pos, t->pos + (size_t)t->v))
+			ret = pt_diag_error_at(r->d, where(r, t), "could not decode this sample");
 		else
-			ret = read_sample(r, off);
+			ret = read_sample(r, where(r, t));
 	}
 	return ret;
 }
 
-static int read_header(struct reader *r)
+/* The Profile's scalar fields into v[f], its comments into *comments, and its
+ * period_type into pt. A field given twice keeps its last value, period_type too (as
+ * protobuf-c decodes it: the last message whole, not merged). */
+static int read_scalars(struct reader *r, uint64_t v[16], uint64_t pt[2], uint64_t **comments,
+			size_t *ncomments)
 {
-	const PbProfile *pb = r->pb;
+	size_t i, alloc = 0;
+
+	memset(v, 0, 16 * sizeof(*v));
+	pt[0] = pt[1] = 0;
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		size_t at = t->pos;
+		uint64_t x[2];
+
+		if (t->f == 13) {
+			if (!add_numbers(r->b, &at, t->wt, t->v, comments, ncomments, &alloc))
+				return pt_diag_error_at(r->d, where(r, t),
+							"could not decode the comments");
+		} else if (t->f == 11) {
+			if (decode_top(r, t, x, 2, "period_type") < 0)
+				return -1;
+			pt[0] = x[0];
+			pt[1] = x[1];
+		} else if (t->wt == 0) {
+			v[t->f] = t->v;
+		}
+	}
+	return 0;
+}
+
+/* the sample types, each a ValueType */
+static int read_types(struct reader *r)
+{
 	struct pt_profile *p = r->p;
 	uint64_t off = r->s->base;
-	uint32_t name = 0, unit = 0, s = 0;
+	uint32_t name = 0, unit = 0;
 	size_t i;
 
-	if (pb->n_sample_type > PT_MAX_TYPES)
+	r->ntypes = r->s->count[1];
+	if (r->ntypes > PT_MAX_TYPES)
 		return pt_diag_error_at(r->d, off, "%zu sample types (at most %d are read)",
-					pb->n_sample_type, PT_MAX_TYPES);
-	for (i = 0; i < pb->n_sample_type; i++) {
-		if (str_at(r, pb->sample_type[i]->type, off, "sample_type type", &name) < 0 ||
-		    str_at(r, pb->sample_type[i]->unit, off, "sample_type unit", &unit) < 0)
+					r->ntypes, PT_MAX_TYPES);
+	for (i = 0; i < r->s->ntop; i++) {
+		const struct top_field *t = &r->s->top[i];
+		uint64_t v[2];
+
+		if (t->f != 1)
+			continue;
+		if (decode_top(r, t, v, 2, "sample_type") < 0 ||
+		    str_at(r, (int64_t)v[0], off, "sample_type type", &name) < 0 ||
+		    str_at(r, (int64_t)v[1], off, "sample_type unit", &unit) < 0)
 			return -1;
 		pt_profile_add_type(p, pt_s(p, name), pt_s(p, unit));
 	}
+	return 0;
+}
+
+static int read_header(struct reader *r)
+{
+	struct pt_profile *p = r->p;
+	uint64_t off = r->s->base, v[16], pt[2], *comments = NULL;
+	uint32_t s = 0;
+	size_t i, ncomments = 0;
+	int ret = -1;
+
+	if (read_types(r) < 0 || read_scalars(r, v, pt, &comments, &ncomments) < 0)
+		goto out;
 	/* pprof's default: default_sample_type if it names a type, else the last type */
 	p->default_type = p->ntypes ? p->ntypes - 1 : 0;
-	if (str_at(r, pb->default_sample_type, r->s->field_at[14], "default_sample_type", &s) < 0)
-		return -1;
+	if (str_at(r, (int64_t)v[14], r->s->field_at[14], "default_sample_type", &s) < 0)
+		goto out;
 	if (s)
 		for (i = 0; i < p->ntypes; i++)
 			if (p->types[i].name == s) {
 				p->default_type = (uint32_t)i;
 				break;
 			}
-	if (pb->period_type &&
-	    (str_at(r, pb->period_type->type, off, "period_type type", &p->period_type.name) < 0 ||
-	     str_at(r, pb->period_type->unit, off, "period_type unit", &p->period_type.unit) < 0))
-		return -1;
-	p->period = pb->period;
-	p->time_nanos = pb->time_nanos;
+	if (str_at(r, (int64_t)pt[0], off, "period_type type", &p->period_type.name) < 0 ||
+	    str_at(r, (int64_t)pt[1], off, "period_type unit", &p->period_type.unit) < 0)
+		goto out;
+	p->period = (int64_t)v[12];
+	p->time_nanos = (int64_t)v[9];
 	/* a varint past int64 reads as negative: no duration, not a negative one */
-	p->duration_nanos = pb->duration_nanos > 0 ? pb->duration_nanos : 0;
-	if (str_at(r, pb->drop_frames, r->s->field_at[7], "drop_frames", &p->drop_frames) < 0 ||
-	    str_at(r, pb->keep_frames, r->s->field_at[8], "keep_frames", &p->keep_frames) < 0 ||
-	    str_at(r, pb->doc_url, off, "doc_url", &s) < 0)
-		return -1;
+	p->duration_nanos = (int64_t)v[10] > 0 ? (int64_t)v[10] : 0;
+	if (str_at(r, (int64_t)v[7], r->s->field_at[7], "drop_frames", &p->drop_frames) < 0 ||
+	    str_at(r, (int64_t)v[8], r->s->field_at[8], "keep_frames", &p->keep_frames) < 0 ||
+	    str_at(r, (int64_t)v[15], off, "doc_url", &s) < 0)
+		goto out;
 	if (s)
 		pt_profile_add_meta(p, "doc_url", pt_s(p, s));
-	for (i = 0; i < pb->n_comment; i++) {
-		if (str_at(r, pb->comment[i], off, "comment", &s) < 0)
-			return -1;
+	for (i = 0; i < ncomments; i++) {
+		if (str_at(r, (int64_t)comments[i], off, "comment", &s) < 0)
+			goto out;
 		pt_profile_add_comment(p, pt_s(p, s));
 	}
-	return 0;
+	ret = 0;
+out:
+	free(comments);
+	return ret;
 }
 
 static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
@@ -1000,50 +1224,46 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	struct reader r;
 	const unsigned char *data = NULL;
 	size_t len = 0;
-	PbProfile *pb = NULL;
-	struct pt_hash_key key, k;
+	struct pt_hash_key k;
 	int ret = -1;
 
-	(void)o;
 	memset(&s, 0, sizeof(s));
 	memset(&r, 0, sizeof(r));
-	/* one system call for the three tables' keys */
-	pt_hash_key_init(&key);
-	pt_hash_key_derive(&key, 0, &k);
-	pt_map_init_key(&r.funcs, &k);
-	pt_hash_key_derive(&key, 1, &k);
-	pt_map_init_key(&r.mappings, &k);
-	pt_hash_key_derive(&key, 2, &k);
+	/* the three tables' keys from the profile's: no system call */
+	pt_hash_key_derive(&p->key, 8, &k);
+	ids_init(&r.funcs, &k);
+	pt_hash_key_derive(&p->key, 9, &k);
+	ids_init(&r.mappings, &k);
+	pt_hash_key_derive(&p->key, 10, &k);
 	pt_map_init_key(&r.locs, &k);
 	s.base = pt_input_tell(in);
 	s.d = d;
 	if (scan_input(&s, in, &data, &len) < 0)
 		goto out;
-	pb = perftools__profiles__profile__unpack(NULL, s.nrest, s.rest ? s.rest : data);
-	if (!pb) {
-		/* the pre-scan accepts everything protobuf-c needs; keep a clear error anyway */
-		pt_diag_error_at(d, s.base, "protobuf-c could not decode the profile");
-		goto out;
-	}
 	r.p = p;
 	r.sink = o->sink;
 	r.d = d;
-	r.pb = pb;
 	r.s = &s;
+	r.b = data;
+	r.nlocs = s.count[4];
+	ids_dense(&r.funcs, s.count[5]);
+	ids_dense(&r.mappings, s.count[3]);
 	if (read_strings(&r) < 0 || read_header(&r) < 0 || read_mappings(&r) < 0 ||
 	    read_functions(&r) < 0 || prune_init(&r, s.base) < 0 || read_locations(&r) < 0 ||
 	    read_samples(&r) < 0)
 		goto out;
 	ret = 0;
 out:
-	if (pb)
-		perftools__profiles__profile__free_unpacked(pb, NULL);
 	free(r.strs);
+	free(r.loc_ids);
+	free(r.loc_nline);
+	free(r.lines);
 	free(r.loc_frames);
 	free(r.loc_start);
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
+	free(r.last_lab);
 	free(r.sm.loc);
 	free(r.sm.val);
 	free(r.sm.lab);
@@ -1053,8 +1273,8 @@ out:
 	free(r.loc_prune);
 	free(r.loc_cut);
 	pt_buf_release(&r.name);
-	pt_map_release(&r.funcs);
-	pt_map_release(&r.mappings);
+	ids_release(&r.funcs);
+	ids_release(&r.mappings);
 	pt_map_release(&r.locs);
 	scan_release(&s);
 	return ret;

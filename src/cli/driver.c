@@ -179,7 +179,9 @@ out:
 
 /* Progress on a terminal's standard error for work that has taken longer than
  * PROFTOOL_PROGRESS_DELAY seconds (2; HACKING), redrawn at most 5 times a second; never
- * on a pipe or a file, nor with --quiet. */
+ * on a pipe or a file, nor with --quiet. Whether standard error is a terminal is asked
+ * once the delay has passed (on < 0 until then): a merge reads a file in less, and
+ * a system call per file is dear. */
 struct progress {
 	int on, shown;
 	double start, delay, last;
@@ -198,7 +200,7 @@ static void progress_init(struct progress *pr, int quiet)
 	double delay = e && *e ? strtod(e, NULL) : 2.0;
 
 	memset(pr, 0, sizeof(*pr));
-	pr->on = !quiet && isatty(STDERR_FILENO);
+	pr->on = quiet ? 0 : -1;
 	pr->delay = delay >= 0 ? delay : 2.0;
 	pr->start = now_seconds();
 }
@@ -211,6 +213,10 @@ static int progress_due(struct progress *pr)
 		return 0;
 	t = now_seconds();
 	if (t - pr->start < pr->delay || (pr->shown && t - pr->last < 0.2))
+		return 0;
+	if (pr->on < 0)
+		pr->on = isatty(STDERR_FILENO);
+	if (!pr->on)
 		return 0;
 	pr->last = t;
 	pr->shown = 1;
@@ -323,6 +329,7 @@ static int read_rest(const struct pt_common *c, const char *const *paths, size_t
 {
 	struct pt_merge m;
 	struct pt_profile src;
+	struct pt_hash_key key, k;
 	struct pt_diag d;
 	struct progress pr;
 	size_t i;
@@ -330,10 +337,13 @@ static int read_rest(const struct pt_common *c, const char *const *paths, size_t
 
 	progress_init(&pr, c->quiet);
 	pt_merge_init(&m, p, paths[0]);
+	/* one system call for every input's tables' keys */
+	pt_hash_key_init(&key);
 	for (i = 1; i < n && !ret; i++) {
 		if (progress_due(&pr))
 			fprintf(stderr, "\r\033[Kproftool: merged %zu of %zu files", i, n);
-		pt_profile_init(&src);
+		pt_hash_key_derive(&key, i, &k);
+		pt_profile_init_key(&src, &k);
 		if (!(ret = read_one(c, paths[i], &src, NULL)) &&
 		    pt_merge_add(&m, &src, paths[i], &d) < 0)
 			ret = pt_cli_fail(&d);
@@ -540,15 +550,20 @@ int pt_run_each(struct pt_run *r, pt_run_next_fn next, void *next_ctx, pt_run_ea
 		void *ctx)
 {
 	struct pt_diag d;
+	struct pt_hash_key key, k;
 	const char *path;
+	uint64_t i = 0;
 	int n, ret = 0, any = 0;
 
+	/* one system call for every input's tables' keys */
+	pt_hash_key_init(&key);
 	while (!ret && (n = next(next_ctx, &path, &d)) != 0) {
 		struct pt_profile p;
 		if (n < 0)
 			return pt_cli_fail(&d);
 		any = 1;
-		pt_profile_init(&p);
+		pt_hash_key_derive(&key, i++, &k);
+		pt_profile_init_key(&p, &k);
 		if (!(ret = load_filtered(r->common, path, &p))) {
 			pt_diag_init(&d, path);
 			if (each(ctx, path, &p, &d) < 0)
@@ -578,6 +593,7 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	const struct pt_common *c = r->common;
 	struct pt_merge m;
 	struct pt_profile src;
+	struct pt_hash_key key, k;
 	struct pt_diag d;
 	const char *path;
 	struct progress pr;
@@ -596,12 +612,15 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	if (!c->load.read.keep_timeline)
 		pt_profile_drop_timeline(&r->p);
 	pt_merge_init(&m, &r->p, r->path);
+	/* one system call for every input's tables' keys */
+	pt_hash_key_init(&key);
 	while (!ret && (n = next(ctx, &path, &d)) != 0) {
 		if (n < 0) {
 			ret = pt_cli_fail(&d);
 			break;
 		}
-		pt_profile_init(&src);
+		pt_hash_key_derive(&key, done, &k);
+		pt_profile_init_key(&src, &k);
 		if (!(ret = stream_one(c, path, &src, label, ctx)) &&
 		    pt_merge_add(&m, &src, path, &d) < 0)
 			ret = pt_cli_fail(&d);

@@ -15,15 +15,23 @@
 
 void pt_profile_init(struct pt_profile *p)
 {
-	struct pt_hash_key key, k[8];
+	struct pt_hash_key key;
+
+	/* one system call for the eight tables' keys */
+	pt_hash_key_init(&key);
+	pt_profile_init_key(p, &key);
+}
+
+void pt_profile_init_key(struct pt_profile *p, const struct pt_hash_key *key)
+{
+	struct pt_hash_key k[8];
 	unsigned i;
 
 	memset(p, 0, sizeof(*p));
+	p->key = *key;
 	pt_arena_init(&p->arena);
-	/* one system call for the eight tables' keys */
-	pt_hash_key_init(&key);
 	for (i = 0; i < 8; i++)
-		pt_hash_key_derive(&key, i, &k[i]);
+		pt_hash_key_derive(key, i, &k[i]);
 	pt_intern_init_key(&p->strings, &p->arena, &k[0]);
 	pt_intern_init_key(&p->func_keys, &p->arena, &k[1]);
 	pt_intern_init_key(&p->mapping_keys, &p->arena, &k[2]);
@@ -501,18 +509,35 @@ static int label_cmp(const void *a, const void *b)
 	return x->num_unit < y->num_unit ? -1 : x->num_unit > y->num_unit;
 }
 
+/* a label set of at most this many labels is sorted and keyed on the stack */
+#define SMALL_LABELSET 8
+
 uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uint32_t n)
 {
-	struct pt_label *sorted;
-	unsigned char *key, *q;
-	uint32_t i, id;
+	struct pt_label small[SMALL_LABELSET], *sorted = small;
+	unsigned char small_key[SMALL_LABELSET * 20], *key = small_key, *q;
+	uint32_t i, j, id;
 
 	if (!n)
 		return 0;
-	sorted = pt_xreallocarray(NULL, n, sizeof(*sorted));
+	if (n > SMALL_LABELSET) {
+		sorted = pt_xreallocarray(NULL, n, sizeof(*sorted));
+		key = pt_xreallocarray(NULL, n, 20);
+	}
 	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), label_cmp);
-	key = q = pt_xreallocarray(NULL, n, 20);
+	if (n > SMALL_LABELSET) {
+		qsort(sorted, n, sizeof(*sorted), label_cmp);
+	} else {
+		/* a few labels: insertion sort, no call per comparison (equal labels are
+		 * alike in every byte of the key, so any sort gives the same set) */
+		for (i = 1; i < n; i++) {
+			struct pt_label x = sorted[i];
+			for (j = i; j > 0 && label_cmp(&sorted[j - 1], &x) > 0; j--)
+				sorted[j] = sorted[j - 1];
+			sorted[j] = x;
+		}
+	}
+	q = key;
 	for (i = 0; i < n; i++) {
 		put32(&q, sorted[i].key);
 		put32(&q, sorted[i].str);
@@ -528,8 +553,10 @@ uint32_t pt_profile_labelset(struct pt_profile *p, const struct pt_label *v, uin
 		p->labelsets[id].n = n;
 		p->nlabelsets++;
 	}
-	free(key);
-	free(sorted);
+	if (n > SMALL_LABELSET) {
+		free(key);
+		free(sorted);
+	}
 	return id;
 }
 

@@ -172,6 +172,9 @@ struct pt_profile {
 	struct pt_arena arena;
 	struct pt_intern strings;
 	const char *format; /* name of the reader that filled it (static string) */
+	/* the key the tables' keys derive from (pt_hash_key_derive numbers 0 to 7); a
+	 * reader derives its own tables' keys from it too, from number 8 up */
+	struct pt_hash_key key;
 
 	/* functions, mappings and frames; id 0 of each is a placeholder */
 	struct pt_intern func_keys, mapping_keys, frame_keys, labelset_keys;
@@ -283,6 +286,9 @@ enum pt_names {
 };
 
 void pt_profile_init(struct pt_profile *p);
+/* the same under a key given (derived from one the caller drew, pt_hash_key_derive):
+ * no system call, for a command that reads a profile per file */
+void pt_profile_init_key(struct pt_profile *p, const struct pt_hash_key *key);
 void pt_profile_release(struct pt_profile *p);
 
 static inline uint32_t pt_str(struct pt_profile *p, const char *s)

@@ -28,6 +28,10 @@ static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 		in->mem_pos += n;
 		return (ssize_t)n;
 	}
+	/* a regular file read up to the size it had when opened: at its end, without the
+	 * read that would say so (a merge opens a thousand small files) */
+	if (in->size && in->read_bytes >= in->size)
+		return 0;
 	do
 		r = read(in->fd, dst, n);
 	while (r < 0 && errno == EINTR);
@@ -45,13 +49,10 @@ void pt_input_watch(struct pt_input *in,
 		    void (*fn)(void *ctx, const char *name, uint64_t done, uint64_t size),
 		    void *ctx)
 {
-	struct stat st;
-
 	if (in->mem || in->fd < 0)
 		return;
 	in->progress = fn;
 	in->progress_ctx = ctx;
-	in->size = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	if (in->read_bytes) /* what opening read ahead */
 		fn(ctx, in->name, in->read_bytes, in->size);
 }
@@ -62,6 +63,8 @@ static int skip_bom(struct pt_input *in);
 
 int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, struct pt_diag *d)
 {
+	struct stat st;
+
 	memset(in, 0, sizeof(*in));
 	in->diag = d;
 	in->max_size = max_size ? max_size : PT_INPUT_DEFAULT_MAX;
@@ -76,6 +79,9 @@ int pt_input_open(struct pt_input *in, const char *path, uint64_t max_size, stru
 	d->path = in->name;
 	if (in->fd < 0)
 		return pt_diag_error(d, "cannot open: %s", strerror(errno));
+	/* a size of 0 is no size: /proc's files say 0 and hold more */
+	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->size = (uint64_t)st.st_size;
 	return start(in, d);
 }
 

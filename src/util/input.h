@@ -50,7 +50,7 @@ struct pt_input {
 	void (*progress)(void *ctx, const char *name, uint64_t done, uint64_t size);
 	void *progress_ctx;
 	uint64_t read_bytes; /* bytes read from the file (compressed ones, if it is) */
-	uint64_t size;	     /* the file's size when it is a regular file, else 0 */
+	uint64_t size; /* the file's size when it is a regular file, else 0: read no further */
 };
 
 /* Open path ("-" = stdin). Errors (cannot open) go to d, whose path is set to the
