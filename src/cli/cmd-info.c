@@ -32,32 +32,11 @@ struct facts {
 	uint64_t functions; /* distinct functions that appear in a stack */
 };
 
-/* From the tree alone, without the call-graph views, so that info costs no more than
+/* From the model alone, without the call-graph views, so that info costs no more than
  * reading (bench/run.sh takes it as the read cost of the writers). */
 static void count_facts(const struct pt_profile *p, struct facts *f)
 {
-	uint32_t n, t;
-	unsigned char *seen;
-
-	memset(f, 0, sizeof(*f));
-	if (pt_profile_has_stacks(p)) {
-		seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
-		for (n = 1; n < p->nnodes; n++) {
-			uint32_t fn = p->frames[p->nodes[n].frame].func;
-			for (t = 0; t < p->ntypes; t++)
-				if (p->node_self[(size_t)n * p->ntypes + t]) {
-					f->stacks++;
-					break;
-				}
-			if (!seen[fn]) {
-				seen[fn] = 1;
-				f->functions++;
-			}
-		}
-		free(seen);
-	} else {
-		f->functions = p->agg->nentries;
-	}
+	pt_profile_count(p, &f->stacks, &f->functions);
 }
 
 /* the start as a local date and time (pprof's "Time:"), to the nanosecond, then the
