@@ -427,6 +427,16 @@ static inline const struct pt_frame *pt_frame_of(const struct pt_profile *p, uin
 {
 	return &p->frames[p->nodes[node].frame];
 }
+/* the node after n in the call tree's depth-first pre-order (children in their sibling
+ * order), 0 after the last: from the root, node 0, every node once */
+static inline uint32_t pt_profile_next_node(const struct pt_profile *p, uint32_t n)
+{
+	if (p->nodes[n].first_child)
+		return p->nodes[n].first_child;
+	while (n && !p->nodes[n].next_sibling)
+		n = p->nodes[n].parent;
+	return n ? p->nodes[n].next_sibling : 0;
+}
 /* total of type t over all samples (or the aggregate's total) */
 int64_t pt_profile_total(const struct pt_profile *p, uint32_t t);
 
