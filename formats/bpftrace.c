@@ -23,6 +23,7 @@ struct reader {
 	struct pt_profile *p;
 	struct pt_sink *sink;
 	struct pt_diag *d;
+	int started;  /* a line that is not empty was met */
 	int bcc;      /* profile-bpfcc's blocks, not bpftrace maps */
 	int in_entry; /* between "@name[" and "]: N" (or a bcc block and its count) */
 	uint64_t entry_line;
@@ -405,42 +406,37 @@ static int first_line_is_bcc(const char *s, size_t n)
 	       (n > 4 && !memcmp(s, "    ", 4) && s[4] != ' ');
 }
 
+/* one line of either form, which the first line that is not empty tells */
+static int any_line(void *ctx, char *line, size_t n, uint64_t lineno)
+{
+	struct reader *r = ctx;
+
+	n = pt_trim_end(line, n);
+	if (!r->started && n) {
+		r->started = 1;
+		r->bcc = first_line_is_bcc(line, n);
+		if (r->bcc) {
+			r->p->format = "profile-bpfcc";
+			r->type = pt_profile_add_type(r->p, "samples", "count");
+		}
+	}
+	if (memchr(line, '\0', n))
+		return pt_diag_error_line(r->d, lineno, "NUL byte in line");
+	return r->bcc ? bcc_line(r, line, n, lineno) : bpftrace_line(r, line, n, lineno);
+}
+
 static int bpftrace_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			 struct pt_diag *d)
 {
 	struct reader r;
-	char *line;
-	size_t n;
-	int rc, ret = 0, started = 0;
+	int ret = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.p = p;
 	r.sink = o->sink;
 	r.d = d;
 	p->format = "bpftrace";
-	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		int failed;
-
-		n = pt_trim_end(line, n);
-		if (!started && n) {
-			started = 1;
-			r.bcc = first_line_is_bcc(line, n);
-			if (r.bcc) {
-				p->format = "profile-bpfcc";
-				r.type = pt_profile_add_type(p, "samples", "count");
-			}
-		}
-		if (memchr(line, '\0', n))
-			failed = pt_diag_error_line(d, in->lineno, "NUL byte in line") < 0;
-		else
-			failed = (r.bcc ? bcc_line(&r, line, n, in->lineno)
-					: bpftrace_line(&r, line, n, in->lineno)) < 0;
-		if (failed && pt_read_skip(o, d, in->lineno) < 0) {
-			ret = -1;
-			goto out;
-		}
-	}
-	if (rc < 0) {
+	if (pt_read_lines(in, o, d, any_line, &r) < 0) {
 		ret = -1;
 		goto out;
 	}

@@ -256,7 +256,7 @@ int pt_chrometrace_value(struct reader *r, const struct level *l, enum key k, en
 int pt_chrometrace_cut_ok(void *ctx)
 {
 	const struct reader *r = ctx;
-	return r->is_trace && r->depth == 1 && r->stack[0].ctx == C_EVENTS && !r->skip;
+	return r->is_trace && r->depth == 1 && r->stack[0].ctx == C_EVENTS && !r->j.skip;
 }
 
 int pt_chrometrace_lost(struct reader *r, const struct unit *u)

@@ -325,18 +325,20 @@ static void samples_from_tree(struct writer *w, const uint32_t *wnode_of, uint32
 			}
 			add_hit(w, wnode_of[n], n ? pt_frame_of(p, n)->line : 0, reps);
 		}
-		/* next node in depth-first order */
-		if (p->nodes[n].first_child) {
-			n = p->nodes[n].first_child;
-			continue;
-		}
-		while (n && !p->nodes[n].next_sibling)
-			n = p->nodes[n].parent;
-		if (!n)
+		if (!(n = pt_profile_next_node(p, n)))
 			break;
-		n = p->nodes[n].next_sibling;
 	}
 	ws->end = pt_add(ws->start, sum);
+}
+
+/* the node after n in depth-first pre-order, 0 after the last */
+static uint32_t wnode_next(const struct writer *w, uint32_t n)
+{
+	if (w->nodes[n].first_child)
+		return w->nodes[n].first_child;
+	while (n && !w->nodes[n].next_sibling)
+		n = w->nodes[n].parent;
+	return n ? w->nodes[n].next_sibling : 0;
 }
 
 /* ids in pre-order: root first, parents before children */
@@ -344,18 +346,9 @@ static void number_nodes(struct writer *w)
 {
 	uint32_t next_id = 1, n = 0;
 
-	for (;;) {
+	do
 		w->nodes[n].id = next_id++;
-		if (w->nodes[n].first_child) {
-			n = w->nodes[n].first_child;
-			continue;
-		}
-		while (n && !w->nodes[n].next_sibling)
-			n = w->nodes[n].parent;
-		if (!n)
-			break;
-		n = w->nodes[n].next_sibling;
-	}
+	while ((n = wnode_next(w, n)));
 }
 
 /* the largest N of the "VMN" scripts of the used cfs (call_frame numbers the others
@@ -445,15 +438,8 @@ static void write_nodes(struct writer *w, struct pt_intern *scripts, uint64_t vm
 		}
 		write_node(w, n, &cftext, cf_off, cf_len, tick_first);
 		pt_buf_write_out(&w->out, w->fp, PT_BUF_BLOCK);
-		if (wn->first_child) {
-			n = wn->first_child;
-			continue;
-		}
-		while (n && !w->nodes[n].next_sibling)
-			n = w->nodes[n].parent;
-		if (!n)
+		if (!(n = wnode_next(w, n)))
 			break;
-		n = w->nodes[n].next_sibling;
 	}
 	free(cf_off);
 	free(cf_len);

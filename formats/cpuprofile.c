@@ -173,7 +173,7 @@ static enum key lookup_key(enum ctx c, const unsigned char *s, size_t n)
 
 int pt_cpuprofile_push(struct reader *r, enum ctx c, enum arr a, uint32_t idx)
 {
-	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+	if (!pt_v8json_depth_ok(&r->j, r->depth))
 		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	r->stack[r->depth].ctx = (uint8_t)c;
@@ -466,13 +466,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	int rc;
 
 	r->key = K_NONE;
-	if (r->skip) {
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip++;
-		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
-			return 0;
-		return 1;
-	}
+	if (r->j.skip)
+		return pt_v8json_skip(&r->j, r->depth, vk == V_MAP || vk == V_ARRAY);
 	if (!l) {
 		/* the top-level value */
 		r->j.top_seen = 1;
@@ -551,9 +546,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		break;
 	}
 	/* a value we do not use */
-	if (vk == V_MAP || vk == V_ARRAY)
-		r->skip = 1;
-	return 1;
+	return pt_v8json_pass(&r->j, vk == V_MAP || vk == V_ARRAY);
 }
 
 static int end_container(struct reader *r)
@@ -561,10 +554,8 @@ static int end_container(struct reader *r)
 	struct level *l;
 	struct unit *u = r->cur;
 
-	if (r->skip) {
-		r->skip--;
+	if (pt_v8json_end_skip(&r->j))
 		return 1;
-	}
 	l = top(r);
 	if (!l)
 		return 1;
@@ -618,7 +609,7 @@ static int end_container(struct reader *r)
 /* the top level, or NULL inside an ignored value or outside any */
 static struct level *hot_level(struct reader *r)
 {
-	return r->skip || !r->depth ? NULL : &r->stack[r->depth - 1];
+	return r->j.skip || !r->depth ? NULL : &r->stack[r->depth - 1];
 }
 
 static int cb_null(void *ctx)
@@ -716,7 +707,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct reader *r = ctx;
 	struct level *l = top(r);
-	r->key = r->skip || !l ? K_NONE : lookup_key((enum ctx)l->ctx, s, len);
+	r->key = r->j.skip || !l ? K_NONE : lookup_key((enum ctx)l->ctx, s, len);
 	return 1;
 }
 static int cb_start_array(void *ctx)
@@ -990,21 +981,18 @@ static int starts_with_array(const unsigned char *s, size_t len, const char *k)
 
 static int cpuprofile_detect(const unsigned char *head, size_t len)
 {
-	size_t i = 0;
-	const char *s = (const char *)head;
+	size_t i = pt_json_skip_ws(head, 0, len);
 
-	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
-		i++;
 	if (i == len || (head[i] != '{' && head[i] != '['))
 		return 0;
-	if (memmem(s, len, "\"traceEvents\"", 13) || memmem(s, len, "\"callFrame\"", 11) ||
-	    (memmem(s, len, "\"head\"", 6) && memmem(s, len, "\"functionName\"", 14)))
+	if (PT_JSON_HAS_KEY(head, len, "traceEvents") || PT_JSON_HAS_KEY(head, len, "callFrame") ||
+	    (PT_JSON_HAS_KEY(head, len, "head") && PT_JSON_HAS_KEY(head, len, "functionName")))
 		return 80;
-	if (head[i] == '[' && memmem(s, len, "\"ph\"", 4))
+	if (head[i] == '[' && PT_JSON_HAS_KEY(head, len, "ph"))
 		return 60;
 	/* other writers may put a long samples array first */
 	if (head[i] == '{' &&
-	    (memmem(s, len, "\"timeDeltas\"", 12) || memmem(s, len, "\"nodes\"", 7) ||
+	    (PT_JSON_HAS_KEY(head, len, "timeDeltas") || PT_JSON_HAS_KEY(head, len, "nodes") ||
 	     starts_with_array(head + i + 1, len - i - 1, "\"samples\"")))
 		return 50;
 	return 0;

@@ -136,7 +136,6 @@ struct reader {
 
 	struct level *stack;
 	size_t depth, stack_alloc;
-	uint64_t skip; /* depth inside a value we ignore */
 	enum key key;
 	int is_trace;
 

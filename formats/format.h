@@ -53,6 +53,24 @@ static inline int pt_read_skip(const struct pt_read_opts *o, struct pt_diag *d, 
 	return 0;
 }
 
+/* A text reader's loop: every line of in to line(ctx, s, n, lineno), which returns 0,
+ * or -1 with its error in d: then the line is skipped under --lenient (pt_read_skip),
+ * else the read ends. 0 at the end of the input; -1 with d filled otherwise. */
+static inline int pt_read_lines(struct pt_input *in, const struct pt_read_opts *o,
+				struct pt_diag *d,
+				int (*line)(void *ctx, char *s, size_t n, uint64_t lineno),
+				void *ctx)
+{
+	char *s;
+	size_t n;
+	int rc;
+
+	while ((rc = pt_input_getline(in, &s, &n)) > 0)
+		if (line(ctx, s, n, in->lineno) < 0 && pt_read_skip(o, d, in->lineno) < 0)
+			return -1;
+	return rc < 0 ? -1 : 0;
+}
+
 enum pt_read_flag {
 	PT_READ_NO_TIDY = 1 << 0,	/* perf: keep names exactly as printed */
 	PT_READ_PID = 1 << 1,		/* perf: process root frame "comm-PID" */

@@ -512,27 +512,26 @@ static void reader_release(struct reader *r)
 	pt_arena_release(&r->arena);
 }
 
+static int dump_line(void *ctx, char *line, size_t n, uint64_t lineno)
+{
+	struct reader *r = ctx;
+
+	if (goroutine_line(r, line, end_line(line, n), lineno) < 0 ||
+	    (r->nul_line && nul_error(r) < 0))
+		return -1;
+	return 0;
+}
+
 static int goroutine_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			  struct pt_diag *d)
 {
 	struct reader r;
-	char *line;
-	size_t n;
-	int rc, ret = 0, failed;
+	int ret = 0;
 
 	reader_init(&r, p, o, d);
 	p->format = "goroutine";
 	pt_profile_add_type(p, "goroutines", "count");
-	while ((rc = pt_input_getline(in, &line, &n)) > 0) {
-		size_t m = end_line(line, n);
-		failed = goroutine_line(&r, line, m, in->lineno) < 0 ||
-			 (r.nul_line && nul_error(&r) < 0);
-		if (failed && pt_read_skip(o, d, in->lineno) < 0) {
-			ret = -1;
-			goto out;
-		}
-	}
-	if (rc < 0) {
+	if (pt_read_lines(in, o, d, dump_line, &r) < 0) {
 		ret = -1;
 		goto out;
 	}

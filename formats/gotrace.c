@@ -217,7 +217,7 @@ struct gsplit {
 	int64_t last_start, block_net, block_sync, block_syscall, block_sched, block_sweep;
 	int64_t assist_start;
 	/* the GC cycles ended while it lives, from the running sums (so that a GC's end
-	 * costs nothing per goroutine): r->gc_sum and r->gc_done at its creation, and what
+	 * costs nothing per goroutine): r->gc.sum and r->gc.done at its creation, and what
 	 * the cycle running then had run before it (counted from the creation on) */
 	int64_t gc_sum0, gc_adj;
 	uint64_t gc_done0;
@@ -241,6 +241,15 @@ struct stack {
 	uint32_t n;
 	uint64_t off;
 	int64_t v[PT_GOTRACE_NTYPES];
+};
+
+/* a phase of the runtime that runs alone, a GC cycle or a stop-the-world: Go's
+ * postProcessTrace starts one only when none runs */
+struct phase {
+	int on;
+	int64_t start;	  /* when the running one started (0: none runs) */
+	int64_t sum, max; /* of the durations ended */
+	uint64_t started, done;
 };
 
 struct rd {
@@ -278,9 +287,8 @@ struct rd {
 
 	/* the goroutine split (PT_READ_GOROUTINE_IDS) and the GC summary */
 	int split;
-	int in_gc, in_stw;
-	int64_t gc_start, gc_sum, gc_ns, stw_start, stw_ns, stw_max;
-	uint64_t gc_done, gc_count, stw_count;
+	struct phase gc, stw;
+	int64_t gc_ns;
 };
 
 static int truncated(struct rd *r, uint64_t off)
@@ -936,42 +944,47 @@ static int process(struct rd *r, struct ev *e)
 	return 0;
 }
 
+static void phase_add(struct phase *ph, int64_t d)
+{
+	ph->sum = pt_add(ph->sum, d);
+	if (d > ph->max)
+		ph->max = d;
+}
+
+static int phase_start(struct rd *r, struct phase *ph, const struct ev *e, const char *running)
+{
+	if (ph->on)
+		return pt_diag_error_at(r->d, e->off, "%s", running);
+	ph->on = 1;
+	ph->start = e->ts;
+	ph->started++;
+	return 0;
+}
+
+static int phase_end(struct rd *r, struct phase *ph, const struct ev *e, const char *none)
+{
+	if (!ph->on)
+		return pt_diag_error_at(r->d, e->off, "%s", none);
+	ph->on = 0;
+	phase_add(ph, e->ts - ph->start);
+	ph->done++;
+	ph->start = 0;
+	return 0;
+}
+
 /* The GC summary and Go's pairing rules for GC cycles and stop-the-world phases
  * (internal/trace's postProcessTrace): a cycle or phase starts only when none runs. */
 static int gc_event(struct rd *r, const struct ev *e)
 {
 	switch (e->type) {
 	case EV_GC_START:
-		if (r->in_gc)
-			return pt_diag_error_at(r->d, e->off, "GC starts while a GC runs");
-		r->in_gc = 1;
-		r->gc_start = e->ts;
-		r->gc_count++;
-		break;
+		return phase_start(r, &r->gc, e, "GC starts while a GC runs");
 	case EV_GC_DONE:
-		if (!r->in_gc)
-			return pt_diag_error_at(r->d, e->off, "GC ends but none runs");
-		r->in_gc = 0;
-		r->gc_sum = pt_add(r->gc_sum, e->ts - r->gc_start);
-		r->gc_done++;
-		r->gc_start = 0;
-		break;
+		return phase_end(r, &r->gc, e, "GC ends but none runs");
 	case EV_STW_START:
-		if (r->in_stw)
-			return pt_diag_error_at(r->d, e->off,
-						"stop-the-world starts while one runs");
-		r->in_stw = 1;
-		r->stw_start = e->ts;
-		r->stw_count++;
-		break;
+		return phase_start(r, &r->stw, e, "stop-the-world starts while one runs");
 	case EV_STW_DONE:
-		if (!r->in_stw)
-			return pt_diag_error_at(r->d, e->off, "stop-the-world ends but none runs");
-		r->in_stw = 0;
-		r->stw_ns = pt_add(r->stw_ns, e->ts - r->stw_start);
-		if (e->ts - r->stw_start > r->stw_max)
-			r->stw_max = e->ts - r->stw_start;
-		break;
+		return phase_end(r, &r->stw, e, "stop-the-world ends but none runs");
 	}
 	return 0;
 }
@@ -990,15 +1003,15 @@ static void settle(int64_t *v, int64_t *since, int64_t now)
 static void split_finalize(struct rd *r, struct gsplit *sp, int64_t now, int end)
 {
 	if (!sp->ended) { /* the GC cycles that ended while it lived */
-		int64_t gc = pt_sub(r->gc_sum, sp->gc_sum0);
-		if (sp->gc_adj && r->gc_done > sp->gc_done0)
+		int64_t gc = pt_sub(r->gc.sum, sp->gc_sum0);
+		if (sp->gc_adj && r->gc.done > sp->gc_done0)
 			gc = pt_sub(gc, sp->gc_adj);
 		sp->v[PT_GOSPLIT_GC] = pt_add(sp->v[PT_GOSPLIT_GC], gc);
 	}
-	if (r->gc_start) /* the one running now (Go's "GC active" is a start time != 0) */
+	if (r->gc.start) /* the one running now (Go's "GC active" is a start time != 0) */
 		sp->v[PT_GOSPLIT_GC] =
 			pt_add(sp->v[PT_GOSPLIT_GC],
-			       now - (sp->creation < r->gc_start ? r->gc_start : sp->creation));
+			       now - (sp->creation < r->gc.start ? r->gc.start : sp->creation));
 	if (!sp->v[PT_GOSPLIT_TOTAL])
 		sp->v[PT_GOSPLIT_TOTAL] = now - sp->creation;
 	settle(&sp->v[PT_GOSPLIT_EXEC], &sp->last_start, now);
@@ -1034,10 +1047,10 @@ static void split_create(struct rd *r, const struct ev *e)
 	sp->creation = e->ts;
 	sp->start_stk = e->args[1];
 	sp->block_sched = e->ts;
-	sp->gc_sum0 = r->gc_sum;
-	sp->gc_done0 = r->gc_done;
-	if (r->in_gc && r->gc_start < e->ts)
-		sp->gc_adj = e->ts - r->gc_start;
+	sp->gc_sum0 = r->gc.sum;
+	sp->gc_done0 = r->gc.done;
+	if (r->gc.on && r->gc.start < e->ts)
+		sp->gc_adj = e->ts - r->gc.start;
 }
 
 /* one event into the split of its goroutines (internal/trace's GoroutineStats) */
@@ -1325,22 +1338,18 @@ static int emit_split(struct rd *r, const struct pt_read_opts *o)
 		pt_sink_sample(o->sink, p, &frames[i], 1, 1, pt_profile_labelset(p, &l, 1),
 			       r->gs[i].sp.v, 0);
 	}
-	if (r->in_gc)
-		r->gc_ns = pt_add(r->gc_sum, r->last_ts - r->gc_start);
+	if (r->gc.on)
+		r->gc_ns = pt_add(r->gc.sum, r->last_ts - r->gc.start);
 	else
-		r->gc_ns = r->gc_sum;
-	if (r->in_stw) {
-		int64_t d = r->last_ts - r->stw_start;
-		r->stw_ns = pt_add(r->stw_ns, d);
-		if (d > r->stw_max)
-			r->stw_max = d;
-	}
+		r->gc_ns = r->gc.sum;
+	if (r->stw.on)
+		phase_add(&r->stw, r->last_ts - r->stw.start);
 	pt_profile_add_meta(p, PT_GOSPLIT_META_MARK, "1");
-	meta_num(p, PT_GOSPLIT_META_GC, (int64_t)r->gc_count);
+	meta_num(p, PT_GOSPLIT_META_GC, (int64_t)r->gc.started);
 	meta_num(p, PT_GOSPLIT_META_GC_NS, r->gc_ns);
-	meta_num(p, PT_GOSPLIT_META_STW, (int64_t)r->stw_count);
-	meta_num(p, PT_GOSPLIT_META_STW_NS, r->stw_ns);
-	meta_num(p, PT_GOSPLIT_META_STW_MAX, r->stw_max);
+	meta_num(p, PT_GOSPLIT_META_STW, (int64_t)r->stw.started);
+	meta_num(p, PT_GOSPLIT_META_STW_NS, r->stw.sum);
+	meta_num(p, PT_GOSPLIT_META_STW_MAX, r->stw.max);
 	ret = 0;
 out:
 	free(frames);

@@ -61,7 +61,6 @@ struct reader {
 	int has_head, has_samples;
 	struct level *stack;
 	size_t depth, stack_alloc;
-	uint64_t skip; /* depth inside a value we ignore */
 	enum key key;
 	struct hnode *nodes;
 	size_t nnodes, nodes_alloc;
@@ -105,7 +104,7 @@ static struct level *top(struct reader *r)
 
 static int push(struct reader *r, enum ctx c, uint32_t idx)
 {
-	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+	if (!pt_v8json_depth_ok(&r->j, r->depth))
 		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	r->stack[r->depth].ctx = c;
@@ -203,13 +202,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	enum key k = r->key;
 
 	r->key = K_NONE;
-	if (r->skip) {
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip++;
-		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
-			return 0;
-		return 1;
-	}
+	if (r->j.skip)
+		return pt_v8json_skip(&r->j, r->depth, vk == V_MAP || vk == V_ARRAY);
 	if (!l) {
 		r->j.top_seen = 1;
 		if (vk != V_MAP)
@@ -224,9 +218,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 		return l->ctx == C_CHILDREN ? new_node(r, l->idx) : new_sample(r);
 	}
 	if (k == K_NONE || k == K_OTHER) {
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip = 1;
-		return 1;
+		return pt_v8json_pass(&r->j, vk == V_MAP || vk == V_ARRAY);
 	}
 	if (vk != key_wants(k))
 		return pt_v8json_fail(&r->j, "'%s' is not %s", key_name(k),
@@ -296,7 +288,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	size_t i;
 
 	r->key = K_NONE;
-	if (r->skip || !l)
+	if (r->j.skip || !l)
 		return 1;
 	r->key = K_OTHER;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -310,9 +302,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 static int cb_end(void *ctx)
 {
 	struct reader *r = ctx;
-	if (r->skip)
-		r->skip--;
-	else if (r->depth)
+	if (!pt_v8json_end_skip(&r->j) && r->depth)
 		r->depth--;
 	return 1;
 }
@@ -506,16 +496,13 @@ out:
  * first still shows nodeId and ordinal. Above cpuprofile's score for "callFrame". */
 static int heapprofile_detect(const unsigned char *head, size_t len)
 {
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len);
-
-	if (i == len || head[i] != '{')
+	if (pt_json_first(head, len) != '{')
 		return 0;
-	if (memmem(s, len, "\"selfSize\"", 10) &&
-	    (memmem(s, len, "\"callFrame\"", 11) || memmem(s, len, "\"head\"", 6)))
+	if (PT_JSON_HAS_KEY(head, len, "selfSize") &&
+	    (PT_JSON_HAS_KEY(head, len, "callFrame") || PT_JSON_HAS_KEY(head, len, "head")))
 		return 90;
-	if (memmem(s, len, "\"samples\"", 9) && memmem(s, len, "\"nodeId\"", 8) &&
-	    memmem(s, len, "\"ordinal\"", 9))
+	if (PT_JSON_HAS_KEY(head, len, "samples") && PT_JSON_HAS_KEY(head, len, "nodeId") &&
+	    PT_JSON_HAS_KEY(head, len, "ordinal"))
 		return 85;
 	return 0;
 }

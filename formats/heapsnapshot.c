@@ -58,7 +58,6 @@ struct reader {
 	int raw_skips;	 /* top-level arrays skipped by scan_ints */
 	struct level *stack;
 	size_t depth, stack_alloc;
-	uint64_t skip;
 	const char *key; /* the key whose value comes next (static name), NULL = other */
 	/* trace_node_fields positions, once the meta is read */
 	uint32_t tn_id, tn_fi, tn_count, tn_size, tn_children;
@@ -73,7 +72,7 @@ static struct level *top(struct reader *r)
 static int push(struct reader *r, enum ctx c, enum target t)
 {
 	struct level *l;
-	if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
+	if (!pt_v8json_depth_ok(&r->j, r->depth))
 		return 0;
 	PT_ALLOC_GROW(r->stack, r->depth + 1, r->stack_alloc);
 	l = &r->stack[r->depth++];
@@ -212,13 +211,8 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	const char *k = r->key;
 
 	r->key = NULL;
-	if (r->skip) {
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip++;
-		if (!pt_v8json_depth_ok(&r->j, r->depth + r->skip))
-			return 0;
-		return 1;
-	}
+	if (r->j.skip)
+		return pt_v8json_skip(&r->j, r->depth, vk == V_MAP || vk == V_ARRAY);
 	if (!l) {
 		r->j.top_seen = 1;
 		if (vk != V_MAP)
@@ -242,9 +236,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 					       "is not an array");
 			return push(r, C_LIST, (enum target)l->target);
 		}
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip = 1;
-		return 1;
+		return pt_v8json_pass(&r->j, vk == V_MAP || vk == V_ARRAY);
 	case C_INTS: {
 		struct pt_heapgraph *g = r->g;
 		uint32_t x;
@@ -306,9 +298,7 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 			r->raw = T_SKIPPED;
 			return 0;
 		}
-		if (vk == V_MAP || vk == V_ARRAY)
-			r->skip = 1;
-		return 1;
+		return pt_v8json_pass(&r->j, vk == V_MAP || vk == V_ARRAY);
 	}
 	if (!strcmp(k, "snapshot") || !strcmp(k, "meta")) {
 		if (vk != V_MAP)
@@ -372,7 +362,7 @@ static int cb_boolean(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t len)
 {
 	struct reader *r = ctx;
-	struct level *l = r->skip ? NULL : top(r);
+	struct level *l = r->j.skip ? NULL : top(r);
 	uint32_t x;
 
 	if (r->mute)
@@ -429,7 +419,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	size_t i;
 
 	r->key = NULL;
-	if (r->skip || !l || r->mute)
+	if (r->j.skip || !l || r->mute)
 		return 1;
 	if (l->ctx == C_TOP)
 		v = top_keys;
@@ -451,10 +441,8 @@ static int cb_end(void *ctx)
 	struct reader *r = ctx;
 	if (r->mute)
 		return 1;
-	if (r->skip) {
-		r->skip--;
+	if (pt_v8json_end_skip(&r->j))
 		return 1;
-	}
 	if (r->depth) {
 		struct level *l = top(r);
 		if (l->ctx == C_TRACE && l->pos != 0)
@@ -579,7 +567,7 @@ static int resume(struct reader *r, struct pt_input *in)
 	if (state < 0)
 		return -1;
 	if (t == T_SKIPPED && state != AT_CLOSE)
-		r->skip = 1; /* yajl goes on inside it */
+		r->j.skip = 1; /* yajl goes on inside it */
 	else if (t != T_SKIPPED && state == AT_CLOSE)
 		r->depth--;
 	yajl_free(r->j.h);
@@ -846,14 +834,11 @@ out:
 
 static int heapsnapshot_detect(const unsigned char *head, size_t len)
 {
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len);
-
-	if (i == len || head[i] != '{')
+	if (pt_json_first(head, len) != '{')
 		return 0;
-	if (memmem(s, len, "\"node_fields\"", 13) && memmem(s, len, "\"edge_fields\"", 13))
+	if (PT_JSON_HAS_KEY(head, len, "node_fields") && PT_JSON_HAS_KEY(head, len, "edge_fields"))
 		return 95;
-	if (memmem(s, len, "\"snapshot\"", 10) && memmem(s, len, "\"meta\"", 6))
+	if (PT_JSON_HAS_KEY(head, len, "snapshot") && PT_JSON_HAS_KEY(head, len, "meta"))
 		return 70;
 	return 0;
 }

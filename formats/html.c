@@ -441,12 +441,9 @@ static void write_marks(struct html *h, uint32_t *v)
 {
 	const struct pt_profile *p = h->p;
 	const struct pt_agg *a = &h->agg;
-	uint32_t t, i, f;
+	uint32_t t, i;
 
-	for (f = 1; f < p->nframes; f++)
-		if (p->frames[f].flags & PT_FRAME_INLINED)
-			break;
-	if (f >= p->nframes || !pt_profile_has_stacks(p))
+	if (!pt_graph_has_inline(p))
 		return;
 	key(h, "mark");
 	pt_buf_addch(&h->out, '[');

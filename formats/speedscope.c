@@ -1286,15 +1286,14 @@ out:
  * shared frame table and the profiles near the start */
 static int speedscope_detect(const unsigned char *head, size_t len)
 {
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len);
+	static const char schema[] = "speedscope.app/file-format-schema.json";
 
-	if (i == len || head[i] != '{')
+	if (pt_json_first(head, len) != '{')
 		return 0;
-	if (memmem(s, len, "speedscope.app/file-format-schema.json", 38))
+	if (memmem(head, len, schema, sizeof(schema) - 1))
 		return 95;
-	if (memmem(s, len, "\"shared\"", 8) && memmem(s, len, "\"frames\"", 8) &&
-	    memmem(s, len, "\"profiles\"", 10))
+	if (PT_JSON_HAS_KEY(head, len, "shared") && PT_JSON_HAS_KEY(head, len, "frames") &&
+	    PT_JSON_HAS_KEY(head, len, "profiles"))
 		return 70;
 	return 0;
 }

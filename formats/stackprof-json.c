@@ -123,9 +123,9 @@ static int stackprof_json_detect(const unsigned char *head, size_t len)
 	i = pt_json_skip_ws(head, i + 1, len);
 	if (len - i >= 6 && !memcmp(head + i, "\"mode\"", 6))
 		return 60;
-	if (memmem(head, len, "\"mode\"", 6) &&
-	    (memmem(head, len, "\"frames\"", 8) || memmem(head, len, "\"interval\"", 10)) &&
-	    memmem(head, len, "\"version\"", 9))
+	if (PT_JSON_HAS_KEY(head, len, "mode") &&
+	    (PT_JSON_HAS_KEY(head, len, "frames") || PT_JSON_HAS_KEY(head, len, "interval")) &&
+	    PT_JSON_HAS_KEY(head, len, "version"))
 		return 70;
 	return 0;
 }

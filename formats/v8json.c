@@ -45,7 +45,7 @@ int pt_v8json_fail_at(struct pt_v8json *j, uint64_t off, const char *fmt, ...)
 
 int pt_v8json_depth_ok(struct pt_v8json *j, uint64_t depth)
 {
-	if (depth >= PT_V8JSON_MAX_DEPTH)
+	if (depth + j->skip >= PT_V8JSON_MAX_DEPTH)
 		return pt_v8json_fail(j, "JSON nested deeper than %d levels", PT_V8JSON_MAX_DEPTH);
 	return 1;
 }

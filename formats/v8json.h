@@ -26,6 +26,7 @@ struct pt_v8json {
 	uint64_t end_off;   /* input offset of the input's end, once read */
 	int failed;	    /* a callback has put its error in d */
 	int top_seen;	    /* the reader has met the document's first value */
+	uint64_t skip;	    /* levels deep inside a value the reader does not use */
 };
 
 /* The input offset just past the token a callback is handed. */
@@ -40,9 +41,34 @@ int pt_v8json_fail(struct pt_v8json *j, const char *fmt, ...) __attribute__((for
 int pt_v8json_fail_at(struct pt_v8json *j, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* 1 while a reader nested `depth` levels deep stays under PT_V8JSON_MAX_DEPTH, else the
- * error and 0 (stop) */
+/* 1 while a reader nested `depth` levels deep (and j->skip more) stays under
+ * PT_V8JSON_MAX_DEPTH, else the error and 0 (stop) */
 int pt_v8json_depth_ok(struct pt_v8json *j, uint64_t depth);
+
+/* Values a reader does not use are skipped whole, however deep, at no cost but a
+ * count: pt_v8json_pass at the start of such a value (opens: a map or an array, which
+ * skipping then enters); while j->skip, each token goes to pt_v8json_skip (1 to go on,
+ * 0 past the nesting limit), and each end of a map or array to pt_v8json_end_skip
+ * first, which says whether it was the skipped value's. */
+static inline int pt_v8json_pass(struct pt_v8json *j, int opens)
+{
+	if (opens)
+		j->skip = 1;
+	return 1;
+}
+static inline int pt_v8json_skip(struct pt_v8json *j, uint64_t depth, int opens)
+{
+	if (opens)
+		j->skip++;
+	return pt_v8json_depth_ok(j, depth);
+}
+static inline int pt_v8json_end_skip(struct pt_v8json *j)
+{
+	if (!j->skip)
+		return 0;
+	j->skip--;
+	return 1;
+}
 
 /* The number yajl hands over as text, as an int64_t: 0 and *v, or -1 when it is out of
  * range or has a fraction or an exponent (with allow_frac such a number is rounded,

@@ -74,7 +74,7 @@ for f in $inputs; do
 	run_case diff --format json --normalize "$f" "$f"
 	run_case diff --to collapsed "$f" "$f"
 	run_case merge "$f" "$f"
-	for to in collapsed callgrind dot speedscope svg cpuprofile; do
+	for to in collapsed callgrind dot speedscope svg cpuprofile html; do
 		run_case convert --to "$to" "$f"
 	done
 	run_case convert --to pprof --no-gzip "$f"

@@ -98,6 +98,16 @@ static int copy_agg(const struct pt_agg *src, struct pt_agg *out)
 	return 0;
 }
 
+int pt_aggregate_at(const struct pt_profile *p, enum pt_granularity g, struct pt_diag *d)
+{
+	if (pt_profile_has_stacks(p))
+		return 0;
+	if (g == p->agg->gran)
+		return 1;
+	return pt_profile_need_stacks_say(p, d, ", so only function granularity is available",
+					  "this profile has no stacks");
+}
+
 int pt_aggregate(const struct pt_profile *p, enum pt_granularity g, struct pt_agg *out,
 		 struct pt_diag *d)
 {
@@ -121,11 +131,8 @@ int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsign
 	size_t st_alloc = 0, sub_alloc = 0, depth = 0, es, ls;
 
 	if (p->agg) {
-		if (g != p->agg->gran)
-			return pt_diag_error(d,
-					     "this profile has no stacks (%s), so only "
-					     "function granularity is available",
-					     pt_profile_no_stacks_why(p));
+		if (pt_aggregate_at(p, g, d) < 0)
+			return -1;
 		copy_agg(p->agg, out);
 		return 0;
 	}

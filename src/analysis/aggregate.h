@@ -27,6 +27,12 @@ enum { PT_AGG_EDGES = 1 << 0, PT_AGG_LINES = 1 << 1, PT_AGG_GRAPH = 1 << 2 };
 int pt_aggregate_views(const struct pt_profile *p, enum pt_granularity g, unsigned views,
 		       struct pt_agg *out, struct pt_diag *d);
 
+/* 0 if p has stacks (any granularity); 1 if it has none and its table is at g (the
+ * only granularity it has); else -1 with d filled ("this profile has no stacks (why),
+ * so only function granularity is available": a reader's table and a merge's are by
+ * function) */
+int pt_aggregate_at(const struct pt_profile *p, enum pt_granularity g, struct pt_diag *d);
+
 /* the entry frame fid folds into at a's granularity, made if absent (its flags gain
  * the frame's) */
 uint32_t pt_agg_entry_for_frame(const struct pt_profile *p, struct pt_agg *a, uint32_t fid);

@@ -146,7 +146,7 @@ void pt_filter_scope_init(struct pt_filter_scope *s, const struct pt_profile *p,
 {
 	pt_buf_init(&s->labels);
 	pt_buf_init(&s->span);
-	if (f->ntags && pt_profile_has_stacks(p))
+	if (f->ntags) /* without stacks (no rows) the filter fails before the note */
 		note_labels(s, p, f);
 	if (pt_filter_needs_timeline(f) && p->nevents) {
 		/* the time window counts seconds from the first event (filter.c) */

@@ -1038,6 +1038,7 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		    struct pt_diag *d)
 {
 	const char *first = NULL;
+	char doing[64];
 	struct plan pl;
 	int k;
 
@@ -1065,11 +1066,9 @@ int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_f
 		first = f->tag_root ? "--tag-root" : "--tag-leaf";
 	else
 		first = "--time-from/--time-to";
-	if (!pt_profile_has_stacks(p)) {
-		char doing[64];
-		snprintf(doing, sizeof(doing), "apply %s", first);
-		return pt_profile_need_stacks(p, doing, d);
-	}
+	snprintf(doing, sizeof(doing), "apply %s", first);
+	if (pt_profile_need_stacks(p, doing, d) < 0)
+		return -1;
 
 	if (log && !log->whole)
 		log_whole(log, p);
@@ -1159,17 +1158,13 @@ static uint32_t gran_frame(struct pt_xlat *x, uint32_t id, void *ctx)
 int pt_filter_granularity(struct pt_profile *p, enum pt_granularity g, struct pt_diag *d)
 {
 	struct plan pl;
+	int at;
 
 	if (g == PT_GRAN_ADDRESSES)
 		return 0;
-	if (!pt_profile_has_stacks(p)) {
-		if (g == PT_GRAN_FUNCTIONS)
-			return 0;
-		return pt_diag_error(d,
-				     "this profile has no stacks (%s), so only function "
-				     "granularity is available",
-				     pt_profile_no_stacks_why(p));
-	}
+	/* a profile without stacks is at its table's granularity, the only one */
+	if ((at = pt_aggregate_at(p, g, d)))
+		return at < 0 ? -1 : 0;
 	plan_init(&pl, p);
 	pl.frame_map = gran_frame;
 	pl.frame_ctx = &g;

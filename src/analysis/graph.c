@@ -494,42 +494,12 @@ void pt_graph_of_table(struct pt_graph *g, const struct pt_profile *p, const str
 	free(vertex);
 }
 
-/* the graph's edges, one per table edge in its order, weights 0 */
-static void graph_edges(struct pt_graph *gr, const struct pt_agg *a)
-{
-	uint32_t i;
-
-	gr->edges = pt_xcalloc((size_t)a->nedges + 1, sizeof(*gr->edges));
-	gr->nedges = a->nedges;
-	for (i = 0; i < a->nedges; i++) {
-		gr->edges[i].from = a->edges[i].caller;
-		gr->edges[i].to = a->edges[i].callee;
-		gr->edges[i].not_inline = 1;
-	}
-}
-
-/* The graph's values are the table's of type t: the walk's sums of every type, read
- * once per vertex and edge (summing type t again per node in the walk cost 1-4% more
- * on deep trees and big profiles than these few reads). */
-static void graph_values(struct pt_graph *gr, const struct pt_agg *a, uint32_t t)
-{
-	uint32_t i, w = a->ntypes;
-
-	for (i = 0; i < gr->nvertices; i++) {
-		gr->flat[i] = a->flat[(size_t)i * w + t];
-		gr->cum[i] = a->cum[(size_t)i * w + t];
-		gr->seen[i] = gr->flat[i] || gr->cum[i];
-	}
-	for (i = 0; i < gr->nedges; i++) {
-		gr->edges[i].weight = a->edge_value[(size_t)i * w + t];
-		gr->edges[i].live = gr->edges[i].weight != 0;
-	}
-}
-
-static int any_inlined(const struct pt_profile *p)
+int pt_graph_has_inline(const struct pt_profile *p)
 {
 	uint32_t f;
 
+	if (!pt_profile_has_stacks(p)) /* a table does not say which calls were inlined */
+		return 0;
 	for (f = 1; f < p->nframes; f++)
 		if (p->frames[f].flags & PT_FRAME_INLINED)
 			return 1;
@@ -542,19 +512,18 @@ int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsign
 	memset(graph, 0, sizeof(*graph));
 	if (pt_aggregate_views(p, g, views | PT_AGG_EDGES, out, d) < 0)
 		return -1;
-	if (!p->agg && any_inlined(p)) {
+	if (pt_graph_has_inline(p)) {
 		/* the table's edges do not say which calls were inlined: a walk of the
 		 * graph's own does (the same edges and values, and pprof's inline rule) */
 		pt_graph_of_table(graph, p, out, t, 1, NULL, PT_GRAPH_SELF_EDGES);
 		return 0;
 	}
+	/* The graph's values are the table's of type t, read once per vertex and edge
+	 * (summing type t again per node in the walk cost 1-4% more on deep trees and big
+	 * profiles than these few reads), whether one walk of the tree or the reader made
+	 * the table. */
 	pt_graph_init(graph, out->nentries);
-	if (p->agg) { /* its table's edges count every occurrence */
-		pt_graph_from_agg(graph, out, t, 1, NULL);
-		return 0;
-	}
-	graph_edges(graph, out);
-	graph_values(graph, out, t);
+	pt_graph_from_agg(graph, out, t, 1, NULL);
 	return 0;
 }
 
@@ -576,10 +545,7 @@ unsigned char *pt_graph_name_marks(const struct pt_profile *p, uint32_t t)
 	struct pt_graph_opts o = {.t = t, .nt = 1};
 
 	/* without inlined frames there is no mark: skip the walk over every stack */
-	for (f = 1; f < p->nframes; f++)
-		if (p->frames[f].flags & PT_FRAME_INLINED)
-			break;
-	if (f >= p->nframes || !pt_profile_has_stacks(p))
+	if (!pt_graph_has_inline(p))
 		return marks;
 	name_of = pt_xmalloc(((size_t)p->nframes + 1) * sizeof(uint32_t));
 	for (f = 0; f < p->nframes; f++)

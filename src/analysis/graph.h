@@ -83,10 +83,11 @@ struct pt_graph_opts {
  * node (and frame 0 with PT_GRAPH_ROOTMOST). */
 void pt_graph_build(struct pt_graph *g, const struct pt_profile *p, const struct pt_graph_opts *o);
 
-/* (Re)build g for types t .. t + nt - 1 from an aggregate-only profile's table, whose
- * entries are the vertices (g has a->nentries) and whose edges, from its reader, count
- * every occurrence (and no calls); only edges between kept entries (kept NULL: all)
- * are taken, in the table's order. */
+/* (Re)build g for types t .. t + nt - 1 from a table, whose entries are the vertices (g
+ * has a->nentries) and whose edges are the graph's, with no calls (a walk of the tree
+ * counts them once per stack; the reader of an aggregate-only profile, every
+ * occurrence); only edges between kept entries (kept NULL: all) are taken, in the
+ * table's order. */
 void pt_graph_from_agg(struct pt_graph *g, const struct pt_agg *a, uint32_t t, uint32_t nt,
 		       const unsigned char *kept);
 
@@ -115,6 +116,10 @@ int pt_aggregate_graph(const struct pt_profile *p, enum pt_granularity g, unsign
 /* each frame's vertex: its entry in a, a table of p at any granularity (UINT32_MAX for
  * a frame without one) */
 uint32_t *pt_graph_entry_vertices(const struct pt_profile *p, const struct pt_agg *a);
+
+/* whether some call of p can be marked inline: p has stacks (a table does not say
+ * which calls were inlined) and an inlined frame */
+int pt_graph_has_inline(const struct pt_profile *p);
 
 /* pprof's inline mark of every function name of p's tree for type t, from a graph whose
  * vertices are the names: an array of p->strings.n + 1 bytes, 1 "(inline)", 2

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,11 @@
 
 const struct pt_opt pt_help_option[] = {
 	{"help", 'h', no_argument, PT_OPT_HELP, NULL, "show this help and exit"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+const struct pt_opt pt_output_option[] = {
+	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -596,29 +602,32 @@ static int check_regex(const struct pt_cmd_spec *spec, const char *opt, const ch
 	return 0;
 }
 
+/* the regex filters: each option's name and its field of struct pt_filter */
+static const struct {
+	int id;
+	const char *name;
+	size_t field;
+} regex_filters[] = {
+	{PT_OPT_FOCUS, "focus", offsetof(struct pt_filter, focus)},
+	{PT_OPT_IGNORE, "ignore", offsetof(struct pt_filter, ignore)},
+	{PT_OPT_HIDE, "hide", offsetof(struct pt_filter, hide)},
+	{PT_OPT_SHOW, "show", offsetof(struct pt_filter, show)},
+	{PT_OPT_SHOW_FROM, "show-from", offsetof(struct pt_filter, show_from)},
+	{PT_OPT_PRUNE_FROM, "prune-from", offsetof(struct pt_filter, prune_from)},
+};
+
 static int filter_option(struct pt_common *c, const struct pt_cmd_spec *spec, int id,
 			 const char *arg)
 {
 	struct pt_filter *f = &c->filter;
+	size_t i;
+
+	for (i = 0; i < sizeof(regex_filters) / sizeof(regex_filters[0]); i++)
+		if (regex_filters[i].id == id) {
+			*(const char **)((char *)f + regex_filters[i].field) = arg;
+			return check_regex(spec, regex_filters[i].name, arg) < 0 ? -1 : 1;
+		}
 	switch (id) {
-	case PT_OPT_FOCUS:
-		f->focus = arg;
-		return check_regex(spec, "focus", arg) < 0 ? -1 : 1;
-	case PT_OPT_IGNORE:
-		f->ignore = arg;
-		return check_regex(spec, "ignore", arg) < 0 ? -1 : 1;
-	case PT_OPT_HIDE:
-		f->hide = arg;
-		return check_regex(spec, "hide", arg) < 0 ? -1 : 1;
-	case PT_OPT_SHOW:
-		f->show = arg;
-		return check_regex(spec, "show", arg) < 0 ? -1 : 1;
-	case PT_OPT_SHOW_FROM:
-		f->show_from = arg;
-		return check_regex(spec, "show-from", arg) < 0 ? -1 : 1;
-	case PT_OPT_PRUNE_FROM:
-		f->prune_from = arg;
-		return check_regex(spec, "prune-from", arg) < 0 ? -1 : 1;
 	case PT_OPT_MATCH_FILE:
 		f->match_file = 1;
 		return 1;

@@ -105,6 +105,8 @@ extern const struct pt_opt pt_input_options[]; /* --from, --sample-index, filter
 extern const struct pt_opt pt_perf_options[];
 extern const struct pt_opt pt_tag_options[];
 extern const struct pt_opt pt_help_option[]; /* just --help */
+/* just -o FILE, "write to FILE instead of stdout" (a report's only option) */
+extern const struct pt_opt pt_output_option[];
 
 /* What and where a command prints: -n, --cum, --format, -o, --granularity, handled by
  * pt_report_option. Each command words the help itself, so its table

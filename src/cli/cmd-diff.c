@@ -224,17 +224,18 @@ static int emit_stacks(void *ctx, FILE *out, struct pt_diag *d)
 /* --to needs the stacks of both: name the one that has none */
 static int need_stacks(const struct pt_run *b, const struct pt_run *n, const char *to)
 {
-	const struct pt_run *none = !pt_profile_has_stacks(&b->p)   ? b
-				    : !pt_profile_has_stacks(&n->p) ? n
-								    : NULL;
+	const struct pt_run *run[2] = {b, n};
 	struct pt_diag d;
+	int i;
 
-	if (!none)
-		return 0;
-	pt_diag_init(&d, none->path);
-	pt_diag_error(&d, "--to %s needs stacks, and the profile has none (%s)", to,
-		      pt_profile_no_stacks_why(&none->p));
-	return pt_cli_fail(&d);
+	for (i = 0; i < 2; i++) {
+		pt_diag_init(&d, run[i]->path);
+		if (pt_profile_need_stacks_say(&run[i]->p, &d, "",
+					       "--to %s needs stacks, and the profile has none",
+					       to) < 0)
+			return pt_cli_fail(&d);
+	}
+	return 0;
 }
 
 struct table_ctx {

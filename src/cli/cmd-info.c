@@ -32,32 +32,11 @@ struct facts {
 	uint64_t functions; /* distinct functions that appear in a stack */
 };
 
-/* From the tree alone, without the call-graph views, so that info costs no more than
+/* From the model alone, without the call-graph views, so that info costs no more than
  * reading (bench/run.sh takes it as the read cost of the writers). */
 static void count_facts(const struct pt_profile *p, struct facts *f)
 {
-	uint32_t n, t;
-	unsigned char *seen;
-
-	memset(f, 0, sizeof(*f));
-	if (pt_profile_has_stacks(p)) {
-		seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
-		for (n = 1; n < p->nnodes; n++) {
-			uint32_t fn = p->frames[p->nodes[n].frame].func;
-			for (t = 0; t < p->ntypes; t++)
-				if (p->node_self[(size_t)n * p->ntypes + t]) {
-					f->stacks++;
-					break;
-				}
-			if (!seen[fn]) {
-				seen[fn] = 1;
-				f->functions++;
-			}
-		}
-		free(seen);
-	} else {
-		f->functions = p->agg->nentries;
-	}
+	pt_profile_count(p, &f->stacks, &f->functions);
 }
 
 /* the start as a local date and time (pprof's "Time:"), to the nanosecond, then the
@@ -175,10 +154,8 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 
 	count_facts(p, &f);
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "file");
-	pt_json_cstr(g, path);
-	pt_json_cstr(g, "format");
-	pt_json_cstr(g, p->format);
+	pt_json_key_str(g, "file", path);
+	pt_json_key_str(g, "format", p->format);
 	pt_json_cstr(g, "sample_types");
 	yajl_gen_array_open(g);
 	for (t = 0; t < p->ntypes; t++) {
@@ -187,27 +164,18 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 		pt_json_str(g, p, p->types[t].name);
 		pt_json_cstr(g, "unit");
 		pt_json_str(g, p, p->types[t].unit);
-		pt_json_cstr(g, "total");
-		pt_json_int(g, pt_profile_total(p, t));
-		pt_json_cstr(g, "decimals");
-		pt_json_int(g, p->types[t].decimals);
-		pt_json_cstr(g, "default");
-		yajl_gen_bool(g, t == p->default_type);
+		pt_json_key_int(g, "total", pt_profile_total(p, t));
+		pt_json_key_int(g, "decimals", p->types[t].decimals);
+		pt_json_key_bool(g, "default", t == p->default_type);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
-	pt_json_cstr(g, "samples");
-	pt_json_int(g, (int64_t)p->nrecords);
-	pt_json_cstr(g, "has_stacks");
-	yajl_gen_bool(g, pt_profile_has_stacks(p));
-	pt_json_cstr(g, "unique_stacks");
-	pt_json_int(g, (int64_t)f.stacks);
-	pt_json_cstr(g, "unique_functions");
-	pt_json_int(g, (int64_t)f.functions);
-	pt_json_cstr(g, "duration_nanos");
-	pt_json_int(g, p->duration_nanos);
-	pt_json_cstr(g, "time_nanos");
-	pt_json_int(g, p->time_nanos);
+	pt_json_key_int(g, "samples", (int64_t)p->nrecords);
+	pt_json_key_bool(g, "has_stacks", pt_profile_has_stacks(p));
+	pt_json_key_int(g, "unique_stacks", (int64_t)f.stacks);
+	pt_json_key_int(g, "unique_functions", (int64_t)f.functions);
+	pt_json_key_int(g, "duration_nanos", p->duration_nanos);
+	pt_json_key_int(g, "time_nanos", p->time_nanos);
 	pt_json_cstr(g, "metadata");
 	yajl_gen_map_open(g);
 	for (i = 0; i < p->nmeta; i++) {
@@ -230,8 +198,7 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 		yajl_gen_array_open(g);
 		for (i = 0; i < log->n; i++) {
 			yajl_gen_map_open(g);
-			pt_json_cstr(g, "filter");
-			pt_json_cstr(g, log->v[i].what);
+			pt_json_key_str(g, "filter", log->v[i].what);
 			pt_json_cstr(g, "before");
 			yajl_gen_array_open(g);
 			for (t = 0; t < log->ntypes; t++)
@@ -247,8 +214,7 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 		yajl_gen_array_close(g);
 	}
 	yajl_gen_map_close(g);
-	yajl_gen_free(g);
-	putchar('\n');
+	pt_json_done(g, stdout);
 }
 
 /* what `info` says of a heap graph (a V8 snapshot or a Ruby dump) */
@@ -292,27 +258,19 @@ static void info_heap(const struct pt_heapgraph *g, const char *path, int json)
 	if (json) {
 		yajl_gen jg = pt_json_gen(stdout);
 		yajl_gen_map_open(jg);
-		pt_json_cstr(jg, "file");
-		pt_json_cstr(jg, path);
-		pt_json_cstr(jg, "format");
-		pt_json_cstr(jg, h.format);
-		pt_json_cstr(jg, "heap_graph");
-		yajl_gen_bool(jg, 1);
-		pt_json_cstr(jg, "nodes");
-		pt_json_int(jg, (int64_t)h.nodes);
-		pt_json_cstr(jg, "edges");
-		pt_json_int(jg, (int64_t)h.edges);
-		pt_json_cstr(jg, "shallow_bytes");
-		pt_json_int(jg, (int64_t)h.shallow);
+		pt_json_key_str(jg, "file", path);
+		pt_json_key_str(jg, "format", h.format);
+		pt_json_key_bool(jg, "heap_graph", 1);
+		pt_json_key_int(jg, "nodes", (int64_t)h.nodes);
+		pt_json_key_int(jg, "edges", (int64_t)h.edges);
+		pt_json_key_int(jg, "shallow_bytes", (int64_t)h.shallow);
 		pt_json_cstr(jg, g->rb_addr ? "traced_objects" : "allocation_traces");
 		pt_json_int(jg, (int64_t)h.traced);
 		if (g->rb_addr) {
-			pt_json_cstr(jg, "pinned_objects");
-			pt_json_int(jg, (int64_t)h.pinned);
+			pt_json_key_int(jg, "pinned_objects", (int64_t)h.pinned);
 		}
 		yajl_gen_map_close(jg);
-		yajl_gen_free(jg);
-		putchar('\n');
+		pt_json_done(jg, stdout);
 		return;
 	}
 	printf("File: %s\n", path);

@@ -9,11 +9,7 @@
 #include "cli/driver.h"
 #include "report/report.h"
 
-static const struct pt_opt tags_options[] = {
-	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
-	{NULL, 0, 0, 0, NULL, NULL},
-};
-static const struct pt_opt *const tables[] = {tags_options, pt_input_options, pt_help_option,
+static const struct pt_opt *const tables[] = {pt_output_option, pt_input_options, pt_help_option,
 					      NULL};
 static const struct pt_cmd_spec spec = {
 	"tags", "tags [OPTIONS] [FILE...]",
@@ -28,36 +24,19 @@ static int emit_tags(const struct pt_run *r, const void *o, FILE *out, struct pt
 	return pt_report_tags(&r->p, r->type, out, d);
 }
 
-/* 1 if any row of p carries a label */
-static int has_labels(const struct pt_profile *p)
+/* says so when no row of the profile carries a label */
+static void note_no_labels(const struct pt_run *r)
 {
+	const struct pt_profile *p = &r->p;
 	uint32_t row;
 
 	for (row = 0; row < p->nsamples; row++)
 		if (p->labelsets[p->samples[row].labels].n)
-			return 1;
-	return 0;
+			return;
+	fprintf(stderr, "proftool: tags: %s: no sample carries a label\n", r->path);
 }
 
 int cmd_tags(int argc, char **argv)
 {
-	struct pt_common common;
-	struct pt_report_args ra;
-	struct pt_run r;
-	int ret;
-
-	pt_common_init(&common);
-	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
-	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
-		return ret;
-
-	pt_run_init(&r, &common, "-");
-	pt_run_files(&r, argc, argv);
-	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
-		if (!has_labels(&r.p))
-			fprintf(stderr, "proftool: tags: %s: no sample carries a label\n", r.path);
-		ret = pt_run_emit(&r, ra.outpath, emit_tags, NULL);
-	}
-	pt_run_release(&r);
-	return ret;
+	return pt_run_report(&spec, argc, argv, 0, note_no_labels, emit_tags);
 }

@@ -10,11 +10,7 @@
 #include "cli/driver.h"
 #include "report/report.h"
 
-static const struct pt_opt traces_options[] = {
-	PT_OPT_OUTPUT_ROW("write to FILE instead of stdout"),
-	{NULL, 0, 0, 0, NULL, NULL},
-};
-static const struct pt_opt *const tables[] = {traces_options, pt_input_options, pt_help_option,
+static const struct pt_opt *const tables[] = {pt_output_option, pt_input_options, pt_help_option,
 					      NULL};
 static const struct pt_cmd_spec spec = {
 	"traces", "traces [OPTIONS] [FILE...]",
@@ -30,21 +26,5 @@ static int emit_traces(const struct pt_run *r, const void *o, FILE *out, struct 
 
 int cmd_traces(int argc, char **argv)
 {
-	struct pt_common common;
-	struct pt_report_args ra;
-	struct pt_run r;
-	int ret;
-
-	pt_common_init(&common);
-	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
-	if ((ret = pt_cli_parse(&spec, argc, argv, &common, &ra, NULL)) >= 0)
-		return ret;
-
-	pt_run_init(&r, &common, "-");
-	r.say_empty = 1;
-	pt_run_files(&r, argc, argv);
-	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r)))
-		ret = pt_run_emit(&r, ra.outpath, emit_traces, NULL);
-	pt_run_release(&r);
-	return ret;
+	return pt_run_report(&spec, argc, argv, 1, NULL, emit_traces);
 }

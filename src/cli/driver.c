@@ -729,6 +729,30 @@ int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit
 	return pt_cli_emit(outpath, r->path, run_emit, &c);
 }
 
+int pt_run_report(const struct pt_cmd_spec *spec, int argc, char **argv, int say_empty,
+		  void (*note)(const struct pt_run *r), pt_run_emit_fn emit)
+{
+	struct pt_common common;
+	struct pt_report_args ra;
+	struct pt_run r;
+	int ret;
+
+	pt_common_init(&common);
+	pt_report_args_init(&ra, 0, PT_GRAN_FUNCTIONS);
+	if ((ret = pt_cli_parse(spec, argc, argv, &common, &ra, NULL)) >= 0)
+		return ret;
+	pt_run_init(&r, &common, "-");
+	r.say_empty = say_empty;
+	pt_run_files(&r, argc, argv);
+	if (!(ret = pt_run_load(&r)) && !(ret = pt_run_type(&r))) {
+		if (note)
+			note(&r);
+		ret = pt_run_emit(&r, ra.outpath, emit, NULL);
+	}
+	pt_run_release(&r);
+	return ret;
+}
+
 int pt_run_write(const struct pt_run *r, const char *outpath, const char *name,
 		 const struct pt_format *f, const struct pt_write_opts *o)
 {

@@ -86,6 +86,13 @@ typedef int (*pt_run_emit_fn)(const struct pt_run *r, const void *opts, FILE *ou
 			      struct pt_diag *d);
 int pt_run_emit(const struct pt_run *r, const char *outpath, pt_run_emit_fn emit, const void *opts);
 
+/* The whole of a command that prints one report of its FILEs and has no options but
+ * the input ones and -o (tags, traces): parse with spec, load (say_empty: an input
+ * without samples says so), take the sample type, let note (NULL: none) look at the
+ * profile, then emit. Returns the exit status. */
+int pt_run_report(const struct pt_cmd_spec *spec, int argc, char **argv, int say_empty,
+		  void (*note)(const struct pt_run *r), pt_run_emit_fn emit);
+
 /* the fold that read r->p, or NULL (for pt_top_opts.fold) */
 const struct pt_fold *pt_run_fold(const struct pt_run *r);
 /* the distinct stacks that read r->p, or NULL (for pt_top_opts.stacks) */

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -788,13 +789,55 @@ int64_t pt_profile_total(const struct pt_profile *p, uint32_t t)
 	return sum;
 }
 
-int pt_profile_need_stacks(const struct pt_profile *p, const char *doing, struct pt_diag *d)
+int pt_profile_need_stacks_say(const struct pt_profile *p, struct pt_diag *d, const char *tail,
+			       const char *fmt, ...)
 {
+	struct pt_buf b = PT_BUF_INIT;
+	va_list ap;
+
 	if (pt_profile_has_stacks(p))
 		return 0;
+	va_start(ap, fmt);
+	pt_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pt_diag_error(d, "%s (%s)%s", b.buf, pt_profile_no_stacks_why(p), tail);
+	pt_buf_release(&b);
+	return -1;
+}
+
+int pt_profile_need_stacks(const struct pt_profile *p, const char *doing, struct pt_diag *d)
+{
 	if (doing)
-		return pt_diag_error(d, "cannot %s: the profile has no stacks (%s)", doing,
-				     pt_profile_no_stacks_why(p));
+		return pt_profile_need_stacks_say(p, d, "", "cannot %s: the profile has no stacks",
+						  doing);
+	if (pt_profile_has_stacks(p))
+		return 0;
 	return pt_diag_error(
 		d, "%s", p->no_stacks_reason ? p->no_stacks_reason : "the profile has no stacks");
+}
+
+void pt_profile_count(const struct pt_profile *p, uint64_t *stacks, uint64_t *functions)
+{
+	unsigned char *seen;
+	uint32_t n, t;
+
+	*stacks = *functions = 0;
+	if (p->agg) {
+		*functions = p->agg->nentries;
+		return;
+	}
+	seen = pt_xcalloc((size_t)p->nfuncs + 1, 1);
+	for (n = 1; n < p->nnodes; n++) {
+		uint32_t fn = p->frames[p->nodes[n].frame].func;
+		for (t = 0; t < p->ntypes; t++)
+			if (p->node_self[(size_t)n * p->ntypes + t]) {
+				++*stacks;
+				break;
+			}
+		if (!seen[fn]) {
+			seen[fn] = 1;
+			++*functions;
+		}
+	}
+	free(seen);
 }

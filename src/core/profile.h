@@ -405,8 +405,9 @@ void pt_profile_add_comment(struct pt_profile *p, const char *comment);
 
 /* Whether p has stacks (a call tree). Without (p->agg, the per-function table its
  * reader filled or a fold made), analysis gives the same table, graph and marks from
- * the table (pt_aggregate_views, pt_graph_of_table); what needs the tree itself asks
- * pt_profile_need_stacks once. */
+ * the table (pt_aggregate_views, pt_graph_of_table, pt_graph_name_marks), and
+ * pt_profile_count the same counts; what needs the tree itself asks
+ * pt_profile_need_stacks or pt_profile_need_stacks_say once, which word its error. */
 static inline int pt_profile_has_stacks(const struct pt_profile *p)
 {
 	return p->agg == NULL;
@@ -420,9 +421,27 @@ static inline const char *pt_profile_no_stacks_why(const struct pt_profile *p)
  * (why)", or without doing (NULL) the reason alone ("the profile has no stacks" when
  * there is none) */
 int pt_profile_need_stacks(const struct pt_profile *p, const char *doing, struct pt_diag *d);
+/* the same with the caller's words: 0 if p has stacks; else -1 with d filled with what
+ * fmt makes, then " (why)", then tail ("" for nothing) */
+int pt_profile_need_stacks_say(const struct pt_profile *p, struct pt_diag *d, const char *tail,
+			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* the distinct stacks with a nonzero self value (0 without stacks) and the distinct
+ * functions on them, or the entries of the table of a profile without stacks: from the
+ * model alone, at the cost of reading it */
+void pt_profile_count(const struct pt_profile *p, uint64_t *stacks, uint64_t *functions);
 static inline const struct pt_frame *pt_frame_of(const struct pt_profile *p, uint32_t node)
 {
 	return &p->frames[p->nodes[node].frame];
+}
+/* the node after n in the call tree's depth-first pre-order (children in their sibling
+ * order), 0 after the last: from the root, node 0, every node once */
+static inline uint32_t pt_profile_next_node(const struct pt_profile *p, uint32_t n)
+{
+	if (p->nodes[n].first_child)
+		return p->nodes[n].first_child;
+	while (n && !p->nodes[n].next_sibling)
+		n = p->nodes[n].parent;
+	return n ? p->nodes[n].next_sibling : 0;
 }
 /* total of type t over all samples (or the aggregate's total) */
 int64_t pt_profile_total(const struct pt_profile *p, uint32_t t);

@@ -151,8 +151,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	pt_json_raw(g, df->base_total, df->decimals);
 	pt_json_cstr(g, "new_total");
 	pt_json_raw(g, df->new_total, df->decimals);
-	pt_json_cstr(g, "normalized");
-	yajl_gen_bool(g, df->normalized);
+	pt_json_key_bool(g, "normalized", df->normalized);
 	pt_json_cstr(g, "rows");
 	yajl_gen_array_open(g);
 	for (i = 0; i < n; i++) {
@@ -162,8 +161,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 		json_dstr(g, df, r->name);
 		pt_json_cstr(g, "file");
 		json_dstr(g, df, r->file);
-		pt_json_cstr(g, "line");
-		pt_json_int(g, r->line > 0 ? r->line : 0);
+		pt_json_key_int(g, "line", r->line > 0 ? r->line : 0);
 		pt_json_cstr(g, "base_flat");
 		pt_json_raw(g, r->base_flat, df->decimals);
 		pt_json_cstr(g, "new_flat");
@@ -176,8 +174,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
-	yajl_gen_free(g);
-	fputc('\n', out);
+	pt_json_done(g, out);
 }
 
 int pt_report_diff(const struct pt_diff *df, const struct pt_profile *p, uint32_t t,

@@ -186,27 +186,22 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 	uint32_t k, n;
 
 	yajl_gen_map_open(j);
-	pt_json_cstr(j, "count");
-	pt_json_int(j, g->count);
+	pt_json_key_int(j, "count", g->count);
 	pt_json_cstr(j, "states");
 	yajl_gen_array_open(j);
 	for (k = 0; k < g->nstates; k++)
 		pt_json_str(j, p, g->states[k]);
 	yajl_gen_array_close(j);
-	pt_json_cstr(j, "wait_minutes_min");
-	pt_json_int(j, g->wait_min);
-	pt_json_cstr(j, "wait_minutes_max");
-	pt_json_int(j, g->wait_max);
-	pt_json_cstr(j, "locked_to_thread");
-	pt_json_int(j, g->locked);
+	pt_json_key_int(j, "wait_minutes_min", g->wait_min);
+	pt_json_key_int(j, "wait_minutes_max", g->wait_max);
+	pt_json_key_int(j, "locked_to_thread", g->locked);
 	pt_json_cstr(j, "ids");
 	yajl_gen_array_open(j);
 	for (k = 0; k < g->nids; k++)
 		pt_json_int(j, g->ids[k]);
 	yajl_gen_array_close(j);
 	if (g->crashed) {
-		pt_json_cstr(j, "crashed");
-		yajl_gen_bool(j, 1);
+		pt_json_key_bool(j, "crashed", 1);
 	}
 	pt_json_cstr(j, "frames");
 	yajl_gen_array_open(j);
@@ -218,11 +213,9 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 		pt_json_str(j, p, fn->name);
 		pt_json_cstr(j, "file");
 		pt_json_str(j, p, fn->file);
-		pt_json_cstr(j, "line");
-		pt_json_int(j, f->line > 0 ? f->line : 0);
+		pt_json_key_int(j, "line", f->line > 0 ? f->line : 0);
 		if (f->flags & PT_FRAME_CREATOR) {
-			pt_json_cstr(j, "creator");
-			yajl_gen_bool(j, 1);
+			pt_json_key_bool(j, "creator", 1);
 		}
 		yajl_gen_map_close(j);
 	}
@@ -323,8 +316,7 @@ static void trace_json(const struct pt_profile *p, const struct tgroup *groups, 
 	uint32_t i, k;
 
 	yajl_gen_map_open(j);
-	pt_json_cstr(j, "goroutines");
-	pt_json_int(j, ngs);
+	pt_json_key_int(j, "goroutines", ngs);
 	pt_json_cstr(j, "gc");
 	yajl_gen_map_open(j);
 	for (k = 0; k < sizeof(gc) / sizeof(gc[0]); k++) {
@@ -342,10 +334,8 @@ static void trace_json(const struct pt_profile *p, const struct tgroup *groups, 
 		pt_json_str(j, p, p->funcs[f->func].name);
 		pt_json_cstr(j, "file");
 		pt_json_str(j, p, p->funcs[f->func].file);
-		pt_json_cstr(j, "line");
-		pt_json_int(j, f->line > 0 ? f->line : 0);
-		pt_json_cstr(j, "count");
-		pt_json_int(j, g->count);
+		pt_json_key_int(j, "line", f->line > 0 ? f->line : 0);
+		pt_json_key_int(j, "count", g->count);
 		for (k = 0; k < PT_GOSPLIT_N; k++) {
 			pt_json_cstr(j, names[k]);
 			pt_json_int(j, g->v[k]);
@@ -359,8 +349,7 @@ static void trace_json(const struct pt_profile *p, const struct tgroup *groups, 
 	}
 	yajl_gen_array_close(j);
 	yajl_gen_map_close(j);
-	yajl_gen_free(j);
-	fputc('\n', out);
+	pt_json_done(j, out);
 }
 
 static void trace_csv(const struct pt_profile *p, const struct tgroup *groups, uint32_t n,
@@ -479,8 +468,7 @@ static void dump_json(const struct pt_profile *p, const struct gctx *c, const st
 	uint32_t i;
 
 	yajl_gen_map_open(j);
-	pt_json_cstr(j, "total");
-	pt_json_int(j, total);
+	pt_json_key_int(j, "total", total);
 	if (c->crash) {
 		struct pt_buf b = PT_BUF_INIT;
 		crash_reason(p, &b);
@@ -488,8 +476,7 @@ static void dump_json(const struct pt_profile *p, const struct gctx *c, const st
 			b.buf[--b.len] = '\0';
 		pt_json_cstr(j, "reason");
 		yajl_gen_string(j, (const unsigned char *)b.buf, b.len);
-		pt_json_cstr(j, "crashing_goroutine");
-		pt_json_int(j, c->crashed_id);
+		pt_json_key_int(j, "crashing_goroutine", c->crashed_id);
 		pt_buf_release(&b);
 	}
 	pt_json_cstr(j, "groups");
@@ -498,8 +485,7 @@ static void dump_json(const struct pt_profile *p, const struct gctx *c, const st
 		json_group(p, &groups[i], j);
 	yajl_gen_array_close(j);
 	yajl_gen_map_close(j);
-	yajl_gen_free(j);
-	fputc('\n', out);
+	pt_json_done(j, out);
 }
 
 int pt_report_goroutines(const struct pt_profile *p, const struct pt_goroutines_opts *o, FILE *out,

@@ -292,41 +292,29 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);
 		yajl_gen_map_open(g);
-		pt_json_cstr(g, "file");
-		pt_json_cstr(g, path);
-		pt_json_cstr(g, "rows_are");
-		pt_json_cstr(g, s->what);
+		pt_json_key_str(g, "file", path);
+		pt_json_key_str(g, "rows_are", s->what);
 		if (s->leaks) {
-			pt_json_cstr(g, "leaks");
-			yajl_gen_bool(g, 1);
+			pt_json_key_bool(g, "leaks", 1);
 		}
-		pt_json_cstr(g, "total_count");
-		pt_json_int(g, (int64_t)s->total_count);
-		pt_json_cstr(g, "total_shallow");
-		pt_json_int(g, (int64_t)s->total_shallow);
-		pt_json_cstr(g, "total_retained");
-		pt_json_int(g, (int64_t)s->total_retained);
-		pt_json_cstr(g, "classes");
-		pt_json_int(g, (int64_t)s->n);
+		pt_json_key_int(g, "total_count", (int64_t)s->total_count);
+		pt_json_key_int(g, "total_shallow", (int64_t)s->total_shallow);
+		pt_json_key_int(g, "total_retained", (int64_t)s->total_retained);
+		pt_json_key_int(g, "classes", (int64_t)s->n);
 		pt_json_cstr(g, "rows");
 		yajl_gen_array_open(g);
 		for (i = 0; i < n; i++) {
 			const struct pt_heap_row *r = &s->rows[i];
 			yajl_gen_map_open(g);
-			pt_json_cstr(g, "name");
-			pt_json_cstr(g, r->name);
-			pt_json_cstr(g, "count");
-			pt_json_int(g, (int64_t)r->count);
-			pt_json_cstr(g, "shallow");
-			pt_json_int(g, (int64_t)r->shallow);
-			pt_json_cstr(g, "retained");
-			pt_json_int(g, (int64_t)r->retained);
+			pt_json_key_str(g, "name", r->name);
+			pt_json_key_int(g, "count", (int64_t)r->count);
+			pt_json_key_int(g, "shallow", (int64_t)r->shallow);
+			pt_json_key_int(g, "retained", (int64_t)r->retained);
 			yajl_gen_map_close(g);
 		}
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
-		yajl_gen_free(g);
-		fputc('\n', out);
+		pt_json_done(g, out);
 		return 0;
 	}
 	if (format == PT_FMT_CSV) {
@@ -501,14 +489,10 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			yajl_gen_map_open(jg);
 			pt_json_cstr(jg, "object");
 			pt_json_strn(jg, b.buf, b.len);
-			pt_json_cstr(jg, "id");
-			pt_json_int(jg, pt_heap_id(g, c[i].node));
-			pt_json_cstr(jg, "retained");
-			pt_json_int(jg, (int64_t)c[i].retained);
-			pt_json_cstr(jg, "shallow");
-			pt_json_int(jg, pt_heap_self(g, c[i].node));
-			pt_json_cstr(jg, "reachable");
-			yajl_gen_bool(jg, w == 0);
+			pt_json_key_int(jg, "id", pt_heap_id(g, c[i].node));
+			pt_json_key_int(jg, "retained", (int64_t)c[i].retained);
+			pt_json_key_int(jg, "shallow", pt_heap_self(g, c[i].node));
+			pt_json_key_bool(jg, "reachable", w == 0);
 			pt_json_cstr(jg, "path");
 			yajl_gen_array_open(jg);
 		} else {
@@ -544,8 +528,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 	}
 	if (jg) {
 		yajl_gen_array_close(jg);
-		yajl_gen_free(jg);
-		fputc('\n', out);
+		pt_json_done(jg, out);
 	}
 	pt_buf_release(&b);
 	free(path);
@@ -677,33 +660,24 @@ static void diff_json(const struct pt_heap_diff *df, size_t shown, FILE *out)
 	size_t k;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "size_delta");
-	pt_json_int(g, df->total_delta);
+	pt_json_key_int(g, "size_delta", df->total_delta);
 	pt_json_cstr(g, "rows");
 	yajl_gen_array_open(g);
 	for (k = 0; k < shown; k++) {
 		const struct pt_heap_diff_row *r = &df->rows[k];
 		yajl_gen_map_open(g);
-		pt_json_cstr(g, "name");
-		pt_json_cstr(g, r->name);
-		pt_json_cstr(g, "added");
-		pt_json_int(g, (int64_t)r->added);
-		pt_json_cstr(g, "deleted");
-		pt_json_int(g, (int64_t)r->deleted);
-		pt_json_cstr(g, "count_delta");
-		pt_json_int(g, (int64_t)r->added - (int64_t)r->deleted);
-		pt_json_cstr(g, "added_size");
-		pt_json_int(g, (int64_t)r->added_size);
-		pt_json_cstr(g, "deleted_size");
-		pt_json_int(g, (int64_t)r->deleted_size);
-		pt_json_cstr(g, "size_delta");
-		pt_json_int(g, r->size_delta);
+		pt_json_key_str(g, "name", r->name);
+		pt_json_key_int(g, "added", (int64_t)r->added);
+		pt_json_key_int(g, "deleted", (int64_t)r->deleted);
+		pt_json_key_int(g, "count_delta", (int64_t)r->added - (int64_t)r->deleted);
+		pt_json_key_int(g, "added_size", (int64_t)r->added_size);
+		pt_json_key_int(g, "deleted_size", (int64_t)r->deleted_size);
+		pt_json_key_int(g, "size_delta", r->size_delta);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
-	yajl_gen_free(g);
-	fputc('\n', out);
+	pt_json_done(g, out);
 }
 
 int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,

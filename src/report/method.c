@@ -370,11 +370,9 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	pt_json_raw(g, a->flat[(size_t)ei * w + t], dec);
 	pt_json_cstr(g, "total");
 	pt_json_raw(g, a->cum[(size_t)ei * w + t], dec);
-	pt_json_cstr(g, "per_occurrence");
-	yajl_gen_bool(g, a->edges_per_occurrence);
+	pt_json_key_bool(g, "per_occurrence", a->edges_per_occurrence);
 	rows = method_lines(p, a, mc, ei, t, &nlines, &per_occ);
-	pt_json_cstr(g, "lines_per_occurrence");
-	yajl_gen_bool(g, per_occ);
+	pt_json_key_bool(g, "lines_per_occurrence", per_occ);
 	for (pass = 0; pass < 2; pass++) {
 		v = relatives(a, &mc->a, ei, t, pass == 0, &n);
 		pt_json_cstr(g, pass == 0 ? "callers" : "callees");
@@ -393,8 +391,7 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	yajl_gen_array_open(g);
 	for (k = 0; k < nlines; k++) {
 		yajl_gen_map_open(g);
-		pt_json_cstr(g, "line");
-		pt_json_int(g, rows[k].line);
+		pt_json_key_int(g, "line", rows[k].line);
 		pt_json_cstr(g, "self");
 		pt_json_raw(g, rows[k].self, dec);
 		pt_json_cstr(g, "total");
@@ -447,8 +444,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 	}
 	if (g) {
 		yajl_gen_array_close(g);
-		yajl_gen_free(g);
-		fputc('\n', out);
+		pt_json_done(g, out);
 	}
 	agg_index_release(&mc.a);
 	if (mc.line_agg_made)

@@ -193,6 +193,5 @@ void pt_json_entry(yajl_gen g, const struct pt_profile *p, const struct pt_agg_e
 	pt_json_str(g, p, e->name);
 	pt_json_cstr(g, "file");
 	pt_json_str(g, p, e->file);
-	pt_json_cstr(g, "line");
-	pt_json_int(g, e->line > 0 ? e->line : 0);
+	pt_json_key_int(g, "line", e->line > 0 ? e->line : 0);
 }

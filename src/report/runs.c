@@ -126,12 +126,9 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 	uint32_t i;
 
 	yajl_gen_map_open(g);
-	pt_json_cstr(g, "sample_type");
-	pt_json_cstr(g, o->type_name);
-	pt_json_cstr(g, "base_runs");
-	pt_json_int(g, (int64_t)r->nbase);
-	pt_json_cstr(g, "new_runs");
-	pt_json_int(g, (int64_t)r->nnew);
+	pt_json_key_str(g, "sample_type", o->type_name);
+	pt_json_key_int(g, "base_runs", (int64_t)r->nbase);
+	pt_json_key_int(g, "new_runs", (int64_t)r->nnew);
 	json_member(g, "base_total", r->base_total);
 	json_member(g, "new_total", r->new_total);
 	json_member(g, "total_growth", r->total_growth);
@@ -151,8 +148,7 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 		pt_json_cstr(g, "file");
 		pt_json_strn(g, pt_intern_str(&r->table.strings, row->file),
 			     pt_intern_len(&r->table.strings, row->file));
-		pt_json_cstr(g, "line");
-		pt_json_int(g, row->line > 0 ? row->line : 0);
+		pt_json_key_int(g, "line", row->line > 0 ? row->line : 0);
 		json_member(g, "base_flat_share", s->base_flat);
 		json_member(g, "new_flat_share", s->new_flat);
 		json_member(g, "base_cum_share", s->base_cum);
@@ -162,14 +158,12 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 		json_member(g, "change_high", s->hi);
 		json_member(g, "p", s->p);
 		json_member(g, "q", s->q);
-		pt_json_cstr(g, "tested");
-		yajl_gen_bool(g, s->tested);
+		pt_json_key_bool(g, "tested", s->tested);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
-	yajl_gen_free(g);
-	fputc('\n', out);
+	pt_json_done(g, out);
 }
 
 int pt_report_runs(const struct pt_runs *r, const struct pt_runs_opts *o, FILE *out)

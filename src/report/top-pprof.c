@@ -260,16 +260,9 @@ static const char *mark_text(unsigned char m)
 unsigned char *pt_report_inline_marks(const struct pt_profile *p, const struct pt_fold *fold,
 				      uint32_t t)
 {
-	unsigned char *by_name = pt_xcalloc(p->strings.n + 1, 1);
-
-	if (!pt_profile_has_stacks(p)) {
-		if (!fold || !fold->folded || !fold->marks)
-			return by_name;
-		/* folded while reading: the fold kept the pairs the marks need */
-		free(by_name);
+	/* folded while reading: the fold kept the pairs the marks need */
+	if (fold && fold->folded && fold->marks)
 		return pt_fold_marks(fold, p, t);
-	}
-	free(by_name);
 	return pt_graph_name_marks(p, t);
 }
 
@@ -458,11 +451,10 @@ int pt_report_top_pprof(const struct pt_profile *p, const struct pt_top_opts *o,
 	const uint32_t *frames = NULL;
 	uint32_t nframes = 0;
 
-	if (!pt_profile_has_stacks(p) && !o->stacks)
-		return pt_diag_error(d,
-				     "the pprof layout needs stacks, and this profile has none "
-				     "(%s)",
-				     pt_profile_no_stacks_why(p));
+	if (!o->stacks && pt_profile_need_stacks_say(p, d, "",
+						     "the pprof layout needs stacks, and this "
+						     "profile has none") < 0)
+		return -1;
 	if (o->stacks)
 		frames = pt_stacks_frames(o->stacks, &nframes);
 	report_init(&r, p, o->type, o->stacks, frames, nframes);
@@ -649,9 +641,8 @@ int pt_report_traces(const struct pt_profile *p, uint32_t t, FILE *out, struct p
 	struct pt_buf b = PT_BUF_INIT;
 	uint32_t row, k;
 
-	if (!pt_profile_has_stacks(p))
-		return pt_diag_error(d, "this profile has no stacks (%s)",
-				     pt_profile_no_stacks_why(p));
+	if (pt_profile_need_stacks_say(p, d, "", "this profile has no stacks") < 0)
+		return -1;
 	report_init(&r, p, t, NULL, NULL, 0);
 	header(&b, &r);
 	fwrite(b.buf, 1, b.len, out);

@@ -135,8 +135,7 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 	}
 	yajl_gen_array_close(g);
 	yajl_gen_map_close(g);
-	yajl_gen_free(g);
-	fputc('\n', out);
+	pt_json_done(g, out);
 }
 
 int pt_report_top(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,

@@ -82,8 +82,7 @@ static void json_entry_open(yajl_gen g, const struct pt_profile *p, const struct
 	pt_json_str(g, p, en->name);
 	pt_json_cstr(g, "file");
 	pt_json_str(g, p, en->file);
-	pt_json_cstr(g, "line");
-	pt_json_int(g, en->line > 0 ? en->line : 0);
+	pt_json_key_int(g, "line", en->line > 0 ? en->line : 0);
 }
 
 static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_agg *a, uint32_t t,
@@ -97,8 +96,7 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 		pt_json_cstr(g, "value");
 		pt_json_raw(g, e->weight, p->types[t].decimals);
 		if (!e->not_inline) {
-			pt_json_cstr(g, "inline");
-			yajl_gen_bool(g, 1);
+			pt_json_key_bool(g, "inline", 1);
 		}
 		yajl_gen_map_close(g);
 	}
@@ -201,8 +199,7 @@ static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *
 	pt_json_str(g, p, p->types[t].unit);
 	pt_json_cstr(g, "total");
 	pt_json_raw(g, a->total[t], p->types[t].decimals);
-	pt_json_cstr(g, "edges_per_occurrence");
-	yajl_gen_bool(g, a->edges_per_occurrence);
+	pt_json_key_bool(g, "edges_per_occurrence", a->edges_per_occurrence);
 	pt_json_cstr(g, "nodes");
 	yajl_gen_array_open(g);
 	return g;
@@ -319,8 +316,7 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 	if (g) {
 		yajl_gen_array_close(g);
 		yajl_gen_map_close(g);
-		yajl_gen_free(g);
-		fputc('\n', out);
+		pt_json_done(g, out);
 	}
 	tree_edges_release(&te, a->nentries);
 	free(idx);

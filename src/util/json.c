@@ -48,6 +48,12 @@ void pt_json_strn(yajl_gen g, const char *s, size_t n)
 	pt_buf_release(&b);
 }
 
+void pt_json_done(yajl_gen g, FILE *fp)
+{
+	yajl_gen_free(g);
+	fputc('\n', fp);
+}
+
 void pt_json_cstr(yajl_gen g, const char *s)
 {
 	pt_json_strn(g, s, strlen(s));
@@ -56,6 +62,24 @@ void pt_json_cstr(yajl_gen g, const char *s)
 void pt_json_int(yajl_gen g, int64_t v)
 {
 	yajl_gen_integer(g, (long long)v);
+}
+
+void pt_json_key_int(yajl_gen g, const char *key, int64_t v)
+{
+	pt_json_cstr(g, key);
+	yajl_gen_integer(g, (long long)v);
+}
+
+void pt_json_key_str(yajl_gen g, const char *key, const char *s)
+{
+	pt_json_cstr(g, key);
+	pt_json_cstr(g, s);
+}
+
+void pt_json_key_bool(yajl_gen g, const char *key, int b)
+{
+	pt_json_cstr(g, key);
+	yajl_gen_bool(g, b);
 }
 
 size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len)

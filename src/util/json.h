@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 
@@ -19,11 +20,17 @@
 /* a yajl generator that writes to fp, or appends to b; free with yajl_gen_free */
 yajl_gen pt_json_gen(FILE *fp);
 yajl_gen pt_json_gen_buf(struct pt_buf *b);
+/* the end of a document pt_json_gen wrote to fp: g freed, and a newline */
+void pt_json_done(yajl_gen g, FILE *fp);
 
 /* a string of n bytes (invalid UTF-8 as U+FFFD, then yajl's escapes) */
 void pt_json_strn(yajl_gen g, const char *s, size_t n);
 void pt_json_cstr(yajl_gen g, const char *s);
 void pt_json_int(yajl_gen g, int64_t v);
+/* an object's member: the key, then its value */
+void pt_json_key_int(yajl_gen g, const char *key, int64_t v);
+void pt_json_key_str(yajl_gen g, const char *key, const char *s);
+void pt_json_key_bool(yajl_gen g, const char *key, int b);
 
 /* The same string by hand: '"' and '\' escaped, other bytes below 0x20 and 0x7f as
  * \u00XX, valid UTF-8 kept as it is, each invalid byte as the escape \ufffd. */
@@ -32,6 +39,16 @@ void pt_buf_add_json_str(struct pt_buf *b, const char *s, size_t n);
 /* The index of the first byte of s[i..len) that is not JSON whitespace (space, '\t',
  * '\n', '\r'), len if there is none: where a detect() finds a document's first token. */
 size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len);
+/* what a detect() tests of a document's first bytes: its first token's first byte
+ * ('{' an object, '[' an array; 0 when there is none), and whether the bytes hold the
+ * quoted key (a literal: PT_JSON_HAS_KEY(head, len, "nodes")) */
+static inline int pt_json_first(const unsigned char *head, size_t len)
+{
+	size_t i = pt_json_skip_ws(head, 0, len);
+	return i < len ? head[i] : 0;
+}
+#define PT_JSON_HAS_KEY(head, len, key)                                                            \
+	(memmem((head), (len), "\"" key "\"", sizeof(key) + 1) != NULL)
 
 /* The readers' side: feed all of `in` to the parser h in chunks of at most `chunk`
  * bytes, then complete the parse. Before each chunk *chunk_off is set to its input
