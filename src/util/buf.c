@@ -47,8 +47,13 @@ void pt_buf_vaddf(struct pt_buf *b, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	/* a buffer that never grew has no storage (NULL + 0 is undefined): it is given none,
+	 * and vsnprintf only counts */
 	va_copy(cp, ap);
-	n = vsnprintf(b->buf + b->len, b->alloc ? b->alloc - b->len : 0, fmt, cp);
+	if (b->alloc)
+		n = vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, cp);
+	else
+		n = vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return;
