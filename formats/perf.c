@@ -394,14 +394,16 @@ static inline uint32_t fline_slot(const char *s, size_t n, size_t keylen)
 
 /* A block of callchain lines met before, and what reading it gave: one allocation
  * from the reader's chain_arena, this header, then its nframes frame ids, leaf first
- * (chain_frames). The block's text is not kept: its length and its keyed hash
- * (util/hash.h pt_uhash) stand for it. */
+ * (chain_frames), if its records go to a sink; else the call-tree node its stack
+ * reached holds them (chain_refill). The block's text is not kept: its length and its
+ * keyed hash (util/hash.h pt_uhash) stand for it. */
 struct chain {
 	uint64_t hash[2];
 	uint32_t len, nlines, nframes;
 	uint32_t root, node; /* the call-tree node of the stack under root (NONE: none yet) */
 	char is_java, last;  /* the header's java-ness (tidy); the last byte of its last line */
 	char sym;	     /* it has a frame for the symbolizer (reader.sym_record) */
+	char has_frames;     /* its frames follow it */
 };
 
 struct chain_slot {
@@ -939,15 +941,16 @@ static void chain_clear(struct reader *r)
 /* The candidate block has been read whole, every line a callchain line: keep it with
  * the frames read (r->frames, before the root is added). Over the budget, the known
  * blocks are all dropped, to be learnt again. */
-static void chain_commit(struct reader *r)
+static struct chain *chain_commit(struct reader *r)
 {
-	size_t need = sizeof(struct chain) + r->nframes * sizeof(uint32_t);
+	int has_frames = (r->sym_record ? r->addr_sink : r->sink) != NULL;
+	size_t need = sizeof(struct chain) + (has_frames ? r->nframes * sizeof(uint32_t) : 0);
 	struct chain_slot *sl;
 	struct chain *c;
 
 	r->cand = 0;
 	if (need > CHAIN_BUDGET / 4)
-		return;
+		return NULL;
 	if (r->chain_bytes + need > CHAIN_BUDGET) {
 		chain_clear(r);
 		if (!r->seen) /* blocks met once are many: keep only those met twice */
@@ -967,13 +970,27 @@ static void chain_commit(struct reader *r)
 	c->is_java = (char)r->is_java;
 	c->sym = (char)r->sym_record;
 	c->last = r->end_of[1];
-	if (r->nframes)
+	c->has_frames = (char)has_frames;
+	if (has_frames && r->nframes)
 		memcpy(chain_frames(c), r->frames, r->nframes * sizeof(uint32_t));
 	sl = chain_slot(r, r->cand_mix);
 	sl->mix = r->cand_mix;
 	sl->c = c;
 	r->nchains++;
 	r->chain_bytes += need;
+	return c;
+}
+
+/* A block kept without its frames (no sink takes its records): them again, leaf first,
+ * from the call-tree node its stack reached under its last root */
+static void chain_refill(struct reader *r, const struct chain *c)
+{
+	uint32_t x = c->node, i;
+
+	for (i = 0; i < c->nframes; i++) {
+		r->frames[i] = r->p->nodes[x].frame;
+		x = r->p->nodes[x].parent;
+	}
 }
 
 /* The record read ends: hand its stack to the sink, or add it to the call tree. With c,
@@ -1010,6 +1027,8 @@ static void flush(struct reader *r, struct chain *c)
 	}
 	if (c && !sink) {
 		if (c->root != r->root) {
+			if (!c->has_frames && c->node != NONE) /* NONE: its first record */
+				chain_refill(r, c);
 			c->root = r->root;
 			c->node = pt_profile_stack(r->p, r->frames, n, 1);
 		}
@@ -1268,10 +1287,12 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 
 	n = pt_trim_end(s, n);
 	if (!n) {
+		struct chain *c = NULL;
+		/* the block read becomes a known one: its record reaches its tree node */
 		if (r->cand && r->chain_lines == r->cand_lines &&
 		    pt_input_tell(r->in) == r->cand_end)
-			chain_commit(r);
-		flush(r, NULL);
+			c = chain_commit(r);
+		flush(r, c);
 		return 0;
 	}
 	/* any other byte is data: symbols and paths are bytes from binaries, kept as they
@@ -1415,9 +1436,12 @@ static void known_chain(struct reader *r, struct pt_input *in)
 	pt_uhash(r->chain_key, s, len, h);
 	mix = chain_mix(h);
 	c = chain_find(r, h, mix, len);
+	if (c && !c->has_frames && c->node == NONE)
+		c = NULL; /* cannot be: its first record made its node (read_line) */
 	if (c) {
 		PT_ALLOC_GROW(r->frames, (size_t)c->nframes + 1, r->frames_alloc);
-		memcpy(r->frames, chain_frames(c), c->nframes * sizeof(uint32_t));
+		if (c->has_frames)
+			memcpy(r->frames, chain_frames(c), c->nframes * sizeof(uint32_t));
 		r->nframes = c->nframes;
 		pt_input_skip_lines(in, len + 1, (uint64_t)c->nlines + 1);
 		r->kind = 1; /* as if its lines had been read: the last was a callchain line */
