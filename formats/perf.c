@@ -401,6 +401,7 @@ struct chain {
 	uint64_t hash[2];
 	uint32_t len, nlines, nframes;
 	uint32_t root, node; /* the call-tree node of the stack under root (NONE: none yet) */
+	uint32_t row;	     /* the sample row its last record went to (NONE: none yet) */
 	char is_java, last;  /* the header's java-ness (tidy); the last byte of its last line */
 	char sym;	     /* it has a frame for the symbolizer (reader.sym_record) */
 	char has_frames;     /* its frames follow it */
@@ -966,7 +967,7 @@ static struct chain *chain_commit(struct reader *r)
 	c->len = r->cand_len;
 	c->nlines = r->cand_lines;
 	c->nframes = (uint32_t)r->nframes;
-	c->root = c->node = NONE;
+	c->root = c->node = c->row = NONE;
 	c->is_java = (char)r->is_java;
 	c->sym = (char)r->sym_record;
 	c->last = r->end_of[1];
@@ -1032,8 +1033,10 @@ static void flush(struct reader *r, struct chain *c)
 			c->root = r->root;
 			c->node = pt_profile_stack(r->p, r->frames, n, 1);
 		}
-		pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
-				      r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+		if (c->row != NONE)
+			pt_profile_hint_row(r->p, c->row);
+		c->row = pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
+					       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
 	} else {
 		pt_sink_sample(sink, r->p, r->frames, n, 1, r->labels, r->vals,
 			       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
