@@ -430,6 +430,8 @@ struct reader {
 	struct pt_sink *addr_sink;
 	int sym_record;
 	int addr_key;		  /* [unknown] frames are cached by their address too */
+	struct pt_buf kba;	  /* the text after the last such frame (keyed_by_address) */
+	int kba_is;		  /* and whether it was keyed by its address */
 	struct pt_perf_maps maps; /* --show-mmap-events' maps, for those frames */
 	unsigned char *worth;	  /* per string id of a dso: 1 worth naming, 2 not */
 	size_t worth_alloc;
@@ -1051,8 +1053,14 @@ static int keyed_by_address(struct reader *r, const char *rest, size_t n)
 {
 	if (r->o->flags & PT_READ_ADDRS)
 		return 1;
-	return n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')' &&
-	       !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
+	if (!(n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')'))
+		return 0;
+	/* a binary's unnamed frames come in runs: the answer for the last file again */
+	if (n == r->kba.len && !memcmp(rest, r->kba.buf, n))
+		return r->kba_is;
+	pt_buf_reset(&r->kba);
+	pt_buf_add(&r->kba, rest, n);
+	return r->kba_is = !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
 }
 
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
@@ -1518,6 +1526,7 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	pt_buf_init(&r.last_ids);
 	pt_buf_init(&r.hm_line);
 	pt_buf_init(&r.last_ev);
+	pt_buf_init(&r.kba);
 	r.last_head = r.last_event = NONE;
 	r.in = in;
 	pt_arena_init(&r.chain_arena);
@@ -1597,6 +1606,7 @@ out:
 	pt_buf_release(&r.last_ids);
 	pt_buf_release(&r.hm_line);
 	pt_buf_release(&r.last_ev);
+	pt_buf_release(&r.kba);
 	pt_perf_maps_release(&r.maps);
 	free(r.worth);
 	return ret;
