@@ -1376,8 +1376,8 @@ static int block_scan(const unsigned char *s, size_t n, size_t *len)
 				d2 = _mm_loadu_si128(q + 2), d3 = _mm_loadu_si128(q + 3);
 			m = bytes_are(d0, nl) | bytes_are(d1, nl) << 16 | bytes_are(d2, nl) << 32 |
 			    bytes_are(d3, nl) << 48;
-			t = bytes_are(d0, tab) | bytes_are(d1, tab) << 16 | bytes_are(d2, tab) << 32 |
-			    bytes_are(d3, tab) << 48;
+			t = bytes_are(d0, tab) | bytes_are(d1, tab) << 16 |
+			    bytes_are(d2, tab) << 32 | bytes_are(d3, tab) << 48;
 			if (carry && (m & 1)) {
 				*len = i;
 				return 1;

@@ -126,9 +126,9 @@ typedef unsigned __int128 acc128;
 typedef struct {
 	uint64_t lo, hi;
 } acc128;
-#define ACC_ZERO \
-	{ \
-		0, 0 \
+#define ACC_ZERO                                                                                   \
+	{                                                                                          \
+		0, 0                                                                               \
 	}
 #define ACC_ADD_MUL(s, a, b)                                                                       \
 	do {                                                                                       \

@@ -173,8 +173,10 @@ static void test_uhash(void)
 			tries++;
 		}
 	}
-	is_int(same, sizeof(sizes) / sizeof(sizes[0]), "the same bytes at another address: the same value");
-	is_int(differ, tries, "%zu blocks changed in one byte: all %zu values differ", tries, tries);
+	is_int(same, sizeof(sizes) / sizeof(sizes[0]),
+	       "the same bytes at another address: the same value");
+	is_int(differ, tries, "%zu blocks changed in one byte: all %zu values differ", tries,
+	       tries);
 #ifdef __SIZEOF_INT128__
 	{
 		unsigned __int128 sum = 0;
@@ -183,7 +185,8 @@ static void test_uhash(void)
 			uint64_t m0 = 0, m1 = 0;
 			for (i = 0; i < 8; i++) {
 				m0 |= (uint64_t)(w * 8 + i < n ? a[w * 8 + i] : 0) << (8 * i);
-				m1 |= (uint64_t)(w * 8 + 8 + i < n ? a[w * 8 + 8 + i] : 0) << (8 * i);
+				m1 |= (uint64_t)(w * 8 + 8 + i < n ? a[w * 8 + 8 + i] : 0)
+				      << (8 * i);
 			}
 			sum += (unsigned __int128)(m0 + key.nh[w]) * (m1 + key.nh[w + 1]);
 		}
