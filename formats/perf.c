@@ -501,7 +501,8 @@ struct reader {
 	struct chain_slot *chains;
 	uint32_t chain_mask, evict;
 	size_t nchains, chain_bytes;
-	struct pt_arena chain_arena; /* the blocks: dropped all at once (chain_clear) */
+	struct pt_arena chain_arena;   /* the blocks: dropped all at once (chain_clear) */
+	struct pt_hash_key tables_key; /* the reader's tables' keys derive from it */
 	struct pt_uhash_key *chain_key;
 	uint64_t *seen; /* after the budget's first overflow, the blocks met once, by a bit
 			 * of their hash (SEEN_BITS) */
@@ -1441,8 +1442,10 @@ static void known_chain(struct reader *r, struct pt_input *in)
 	if (!block_scan(s, n, &len))
 		return;
 	if (!r->chain_key) {
+		struct pt_hash_key k;
 		r->chain_key = pt_xmalloc(sizeof(*r->chain_key));
-		pt_uhash_key_init(r->chain_key);
+		pt_hash_key_derive(&r->tables_key, 0, &k);
+		pt_uhash_key_init(r->chain_key, &k);
 	}
 	pt_uhash(r->chain_key, s, len, h);
 	mix = chain_mix(h);
@@ -1518,9 +1521,16 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	r.o = o;
 	r.d = d;
 	pt_arena_init(&r.arena);
-	pt_intern_init(&r.fkeys, &r.arena);
-	pt_intern_init(&r.hkeys, &r.arena);
-	pt_intern_init(&r.events, &r.arena);
+	{ /* one system call for the keys of the four tables (hash.h pt_hash_key_derive) */
+		struct pt_hash_key k;
+		pt_hash_key_init(&r.tables_key);
+		pt_hash_key_derive(&r.tables_key, 1, &k);
+		pt_intern_init_key(&r.fkeys, &r.arena, &k);
+		pt_hash_key_derive(&r.tables_key, 2, &k);
+		pt_intern_init_key(&r.hkeys, &r.arena, &k);
+		pt_hash_key_derive(&r.tables_key, 3, &k);
+		pt_intern_init_key(&r.events, &r.arena, &k);
+	}
 	pt_buf_init(&r.key);
 	pt_buf_init(&r.name);
 	pt_buf_init(&r.last_ids);

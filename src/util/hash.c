@@ -86,17 +86,15 @@ static uint64_t mulmod61(uint64_t a, uint64_t b)
 #endif
 }
 
-void pt_uhash_key_init(struct pt_uhash_key *key)
+void pt_uhash_key_init(struct pt_uhash_key *key, const struct pt_hash_key *from)
 {
-	struct pt_hash_key k;
 	size_t i;
 
-	pt_hash_key_init(&k);
-	/* the words from the one fresh key, SipHash being a pseudo-random function */
+	/* the words from the one key, SipHash being a pseudo-random function */
 	for (i = 0; i < sizeof(key->nh) / sizeof(key->nh[0]); i++)
-		key->nh[i] = pt_hash_u64(&k, i);
+		key->nh[i] = pt_hash_u64(from, i);
 	for (i = 0; i < 2; i++)
-		key->point[i] = mod61(pt_hash_u64(&k, (uint64_t)1 << 40 | i)) % (P61 - 1) + 1;
+		key->point[i] = mod61(pt_hash_u64(from, (uint64_t)1 << 40 | i)) % (P61 - 1) + 1;
 }
 
 /* a * b as a 128-bit value: lo and hi halves */

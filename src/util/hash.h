@@ -147,7 +147,8 @@ struct pt_uhash_key {
 	uint64_t point[2]; /* in [1, 2^61 - 2] */
 };
 
-void pt_uhash_key_init(struct pt_uhash_key *key);
+/* the key's words drawn from `from` (a fresh key: pt_hash_key_init, or one derived) */
+void pt_uhash_key_init(struct pt_uhash_key *key, const struct pt_hash_key *from);
 void pt_uhash(const struct pt_uhash_key *key, const void *data, size_t n, uint64_t out[2]);
 
 #endif

@@ -145,11 +145,13 @@ static void test_uhash(void)
 {
 	static const size_t sizes[] = {0, 1, 15, 16, 17, 31, 33, 600, 4096, 4097, 10000};
 	struct pt_uhash_key key;
+	struct pt_hash_key from;
 	unsigned char *a = malloc(10001), *b = malloc(10001);
 	uint64_t ha[2], hb[2];
 	size_t i, k, pos, same = 0, differ = 0, tries = 0;
 
-	pt_uhash_key_init(&key);
+	pt_hash_key_init(&from);
+	pt_uhash_key_init(&key, &from);
 	for (i = 0; i < 10001; i++)
 		a[i] = (unsigned char)("\t ffffffff8100 f+0x7 (x)\n"[i % 25] + i / 25 % 3);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
