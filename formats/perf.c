@@ -6,6 +6,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "util/buf.h"
 #include "core/sink.h"
@@ -390,28 +393,28 @@ static inline uint32_t fline_slot(const char *s, size_t n, size_t keylen)
 }
 
 /* A block of callchain lines met before, and what reading it gave: one allocation
- * from the reader's chain_arena, this header, then the len bytes of the block's text,
- * then its nframes frame ids, leaf first (chain_frames) */
+ * from the reader's chain_arena, this header, then its nframes frame ids, leaf first
+ * (chain_frames), if its records go to a sink; else the call-tree node its stack
+ * reached holds them (chain_refill). The block's text is not kept: its length and its
+ * keyed hash (util/hash.h pt_uhash) stand for it. */
 struct chain {
+	uint64_t hash[2];
 	uint32_t len, nlines, nframes;
 	uint32_t root, node; /* the call-tree node of the stack under root (NONE: none yet) */
+	uint32_t row;	     /* the sample row its last record went to (NONE: none yet) */
 	char is_java, last;  /* the header's java-ness (tidy); the last byte of its last line */
 	char sym;	     /* it has a frame for the symbolizer (reader.sym_record) */
+	char has_frames;     /* its frames follow it */
 };
 
 struct chain_slot {
-	uint64_t hash;
+	uint64_t mix;	 /* chain_mix of the block's hash */
 	struct chain *c; /* NULL: empty */
 };
 
-static const char *chain_text(const struct chain *c)
-{
-	return (const char *)(c + 1);
-}
-
 static uint32_t *chain_frames(struct chain *c)
 {
-	return (uint32_t *)((char *)(c + 1) + ((c->len + 3) & ~(size_t)3));
+	return (uint32_t *)(c + 1);
 }
 
 struct head_info { /* what a (comm, pid, tid, cpu) header gives */
@@ -427,6 +430,8 @@ struct reader {
 	struct pt_sink *addr_sink;
 	int sym_record;
 	int addr_key;		  /* [unknown] frames are cached by their address too */
+	struct pt_buf kba;	  /* the text after the last such frame (keyed_by_address) */
+	int kba_is;		  /* and whether it was keyed by its address */
 	struct pt_perf_maps maps; /* --show-mmap-events' maps, for those frames */
 	unsigned char *worth;	  /* per string id of a dso: 1 worth naming, 2 not */
 	size_t worth_alloc;
@@ -496,8 +501,9 @@ struct reader {
 	struct chain_slot *chains;
 	uint32_t chain_mask, evict;
 	size_t nchains, chain_bytes;
-	struct pt_arena chain_arena; /* the blocks: dropped all at once (chain_clear) */
-	uint64_t chain_seed;
+	struct pt_arena chain_arena;   /* the blocks: dropped all at once (chain_clear) */
+	struct pt_hash_key tables_key; /* the reader's tables' keys derive from it */
+	struct pt_uhash_key *chain_key;
 	uint64_t *seen; /* after the budget's first overflow, the blocks met once, by a bit
 			 * of their hash (SEEN_BITS) */
 	size_t nseen;
@@ -505,9 +511,8 @@ struct reader {
 	 * line if all its cand_lines lines were read as callchain lines */
 	int bare; /* the record's header holds no frame: its callchain follows */
 	int cand;
-	uint64_t cand_hash, cand_end;
-	uint32_t cand_lines, chain_lines;
-	struct pt_buf cand_text;
+	uint64_t cand_hash[2], cand_mix, cand_end;
+	uint32_t cand_len, cand_lines, chain_lines;
 };
 
 static uint32_t mapping_for(struct reader *r, const char *dso, size_t n)
@@ -867,42 +872,50 @@ known:
 #define CHAIN_PROBE	8		    /* slots a block may take: a lookup's bound */
 #define CHAIN_SLOTS_MAX ((uint32_t)1 << 16) /* the table grows to this many slots */
 #define CHAIN_MAX	((size_t)1 << 20)   /* a longer block is read line by line */
-#define CHAIN_BUDGET	((size_t)8 << 20)   /* bytes of blocks and frames kept at most */
+#define CHAIN_BUDGET	((size_t)2 << 20)   /* bytes of blocks kept at most */
 #define SEEN_BITS	18		    /* the bits of blocks met once */
 
-/* the known block of text s[0..len) under the current header's java-ness, or NULL */
-static struct chain *chain_find(struct reader *r, uint64_t h, const unsigned char *s, size_t len)
+/* the slot hash of a block from its 128-bit keyed hash */
+static uint64_t chain_mix(const uint64_t h[2])
+{
+	uint64_t x = (h[0] ^ h[1] >> 7) * 0x9e3779b97f4a7c15ULL;
+	return x ^ x >> 31;
+}
+
+/* the known block of len bytes and keyed hash h (mix: chain_mix) under the current
+ * header's java-ness, or NULL */
+static struct chain *chain_find(struct reader *r, const uint64_t h[2], uint64_t mix, size_t len)
 {
 	uint32_t k;
 
 	if (!r->chains)
 		return NULL;
 	for (k = 0; k < CHAIN_PROBE; k++) {
-		const struct chain_slot *sl = &r->chains[(h + k) & r->chain_mask];
+		const struct chain_slot *sl = &r->chains[(mix + k) & r->chain_mask];
 		struct chain *c = sl->c;
 		if (!c)
 			return NULL; /* slots are only ever filled, so none is further on */
-		if (sl->hash == h && c->len == len && c->is_java == (char)r->is_java &&
-		    !memcmp(chain_text(c), s, len))
+		if (sl->mix == mix && c->hash[0] == h[0] && c->hash[1] == h[1] && c->len == len &&
+		    c->is_java == (char)r->is_java)
 			return c;
 	}
 	return NULL;
 }
 
-/* the slot for a block of hash h: an empty one in its window, else one of the window
- * in turn, whose block is forgotten (its bytes stay counted until chain_clear) */
-static struct chain_slot *chain_slot(struct reader *r, uint64_t h)
+/* the slot for a block of slot hash mix: an empty one in its window, else one of the
+ * window in turn, whose block is forgotten (its bytes stay counted until chain_clear) */
+static struct chain_slot *chain_slot(struct reader *r, uint64_t mix)
 {
 	struct chain_slot *sl;
 	uint32_t k;
 
 	for (k = 0; k < CHAIN_PROBE; k++) {
-		sl = &r->chains[(h + k) & r->chain_mask];
+		sl = &r->chains[(mix + k) & r->chain_mask];
 		if (!sl->c)
 			return sl;
 	}
 	r->nchains--;
-	return &r->chains[(h + r->evict++ % CHAIN_PROBE) & r->chain_mask];
+	return &r->chains[(mix + r->evict++ % CHAIN_PROBE) & r->chain_mask];
 }
 
 /* twice the slots (or the first ones); a block whose window is full is dropped */
@@ -915,7 +928,7 @@ static void chain_grow(struct reader *r)
 	r->chain_mask = (uint32_t)(n - 1);
 	for (i = 0; i < nold; i++)
 		if (old[i].c)
-			*chain_slot(r, old[i].hash) = old[i];
+			*chain_slot(r, old[i].mix) = old[i];
 	free(old);
 }
 
@@ -932,40 +945,56 @@ static void chain_clear(struct reader *r)
 /* The candidate block has been read whole, every line a callchain line: keep it with
  * the frames read (r->frames, before the root is added). Over the budget, the known
  * blocks are all dropped, to be learnt again. */
-static void chain_commit(struct reader *r)
+static struct chain *chain_commit(struct reader *r)
 {
-	size_t len = r->cand_text.len, need = sizeof(struct chain) + ((len + 3) & ~(size_t)3) +
-					      r->nframes * sizeof(uint32_t);
+	int has_frames = (r->sym_record ? r->addr_sink : r->sink) != NULL;
+	size_t need = sizeof(struct chain) + (has_frames ? r->nframes * sizeof(uint32_t) : 0);
 	struct chain_slot *sl;
 	struct chain *c;
 
 	r->cand = 0;
 	if (need > CHAIN_BUDGET / 4)
-		return;
+		return NULL;
 	if (r->chain_bytes + need > CHAIN_BUDGET) {
 		chain_clear(r);
 		if (!r->seen) /* blocks met once are many: keep only those met twice */
 			r->seen = pt_xcalloc((size_t)1 << SEEN_BITS >> 6, sizeof(*r->seen));
 	}
-	if (!r->chains || ((r->nchains + 1) * 2 > (size_t)r->chain_mask + 1 &&
+	/* three quarters full at most: a window of CHAIN_PROBE slots is seldom full */
+	if (!r->chains || ((r->nchains + 1) * 4 > ((size_t)r->chain_mask + 1) * 3 &&
 			   r->chain_mask + 1 < CHAIN_SLOTS_MAX))
 		chain_grow(r);
 	c = pt_arena_alloc(&r->chain_arena, need);
-	c->len = (uint32_t)len;
+	c->hash[0] = r->cand_hash[0];
+	c->hash[1] = r->cand_hash[1];
+	c->len = r->cand_len;
 	c->nlines = r->cand_lines;
 	c->nframes = (uint32_t)r->nframes;
-	c->root = c->node = NONE;
+	c->root = c->node = c->row = NONE;
 	c->is_java = (char)r->is_java;
 	c->sym = (char)r->sym_record;
 	c->last = r->end_of[1];
-	memcpy((char *)(c + 1), r->cand_text.buf, len);
-	if (r->nframes)
+	c->has_frames = (char)has_frames;
+	if (has_frames && r->nframes)
 		memcpy(chain_frames(c), r->frames, r->nframes * sizeof(uint32_t));
-	sl = chain_slot(r, r->cand_hash);
-	sl->hash = r->cand_hash;
+	sl = chain_slot(r, r->cand_mix);
+	sl->mix = r->cand_mix;
 	sl->c = c;
 	r->nchains++;
 	r->chain_bytes += need;
+	return c;
+}
+
+/* A block kept without its frames (no sink takes its records): them again, leaf first,
+ * from the call-tree node its stack reached under its last root */
+static void chain_refill(struct reader *r, const struct chain *c)
+{
+	uint32_t x = c->node, i;
+
+	for (i = 0; i < c->nframes; i++) {
+		r->frames[i] = r->p->nodes[x].frame;
+		x = r->p->nodes[x].parent;
+	}
 }
 
 /* The record read ends: hand its stack to the sink, or add it to the call tree. With c,
@@ -1002,11 +1031,15 @@ static void flush(struct reader *r, struct chain *c)
 	}
 	if (c && !sink) {
 		if (c->root != r->root) {
+			if (!c->has_frames && c->node != NONE) /* NONE: its first record */
+				chain_refill(r, c);
 			c->root = r->root;
 			c->node = pt_profile_stack(r->p, r->frames, n, 1);
 		}
-		pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
-				      r->has_time && r->have_t0 ? r->time - r->t0 : 0);
+		if (c->row != NONE)
+			pt_profile_hint_row(r->p, c->row);
+		c->row = pt_profile_add_sample(r->p, c->node, r->labels, r->vals,
+					       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
 	} else {
 		pt_sink_sample(sink, r->p, r->frames, n, 1, r->labels, r->vals,
 			       r->has_time && r->have_t0 ? r->time - r->t0 : 0);
@@ -1021,8 +1054,14 @@ static int keyed_by_address(struct reader *r, const char *rest, size_t n)
 {
 	if (r->o->flags & PT_READ_ADDRS)
 		return 1;
-	return n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')' &&
-	       !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
+	if (!(n > 4 && !memcmp(rest, " (/", 3) && rest[n - 1] == ')'))
+		return 0;
+	/* a binary's unnamed frames come in runs: the answer for the last file again */
+	if (n == r->kba.len && !memcmp(rest, r->kba.buf, n))
+		return r->kba_is;
+	pt_buf_reset(&r->kba);
+	pt_buf_add(&r->kba, rest, n);
+	return r->kba_is = !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
 }
 
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
@@ -1260,10 +1299,12 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 
 	n = pt_trim_end(s, n);
 	if (!n) {
+		struct chain *c = NULL;
+		/* the block read becomes a known one: its record reaches its tree node */
 		if (r->cand && r->chain_lines == r->cand_lines &&
 		    pt_input_tell(r->in) == r->cand_end)
-			chain_commit(r);
-		flush(r, NULL);
+			c = chain_commit(r);
+		flush(r, c);
 		return 0;
 	}
 	/* any other byte is data: symbols and paths are bytes from binaries, kept as they
@@ -1302,71 +1343,71 @@ static int read_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 	return header_line(r, s, n, lineno);
 }
 
-/* the 64x64-bit product folded to 64 bits (wyhash's mum), or a stand-in without
- * 128-bit integers */
-static inline uint64_t mum(uint64_t a, uint64_t b)
+#ifdef __SSE2__
+/* which of the 16 bytes d are c, a bit each */
+static inline uint64_t bytes_are(__m128i d, __m128i c)
 {
-#ifdef __SIZEOF_INT128__
-	unsigned __int128 r = (unsigned __int128)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-#else
-	uint64_t r = a * (b | 1);
-	return r ^ r >> 29 ^ b;
-#endif
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(d, c));
 }
+#endif
 
-/* The callchain block at s (n bytes read ahead): 1, its length (through the '\n' of
- * its last line: a blank line follows), its lines and a hash, if it is a run of lines
- * each starting with a tab, then a blank line, all within the n bytes and CHAIN_MAX;
- * else 0.
- *
- * The hash samples the block, under a seed drawn per read: its length, the 16 bytes
- * after each line's tab (perf's address column), the first line's next 16 (the leaf's
- * symbol) and the block's last 16. It is no keyed hash like util/hash.h's, and blocks
- * can share it (the same addresses, the same length): a hit compares every byte, a
- * block probes CHAIN_PROBE slots at most and a full window evicts, so sharing costs
- * at most those compares and a miss, each linear in the block. */
-static int block_scan(uint64_t seed, const unsigned char *s, size_t n, size_t *len,
-		      uint32_t *nlines, uint64_t *hash)
+/* The callchain block at s (n bytes read ahead): 1 and its length (through the '\n' of
+ * its last line: a blank line follows), if it is a run of lines each starting with a
+ * tab, then a blank line, all within the n bytes and CHAIN_MAX; else 0. It stops at
+ * the first line that starts with anything else, so a record without a blank line
+ * after it costs a line, not the read-ahead. */
+static int block_scan(const unsigned char *s, size_t n, size_t *len)
 {
-	const uint64_t k1 = 0x9e3779b97f4a7c15ULL, k2 = 0xc2b2ae3d27d4eb4fULL;
-	uint64_t a = seed, b = seed ^ k2, w, v;
-	const unsigned char *nl;
-	size_t i = 0, e;
-	uint32_t k = 0;
+	size_t i = 0, j;
 
 	if (n > CHAIN_MAX)
 		n = CHAIN_MAX;
-	while (i < n && s[i] == '\t') {
-		nl = memchr(s + i, '\n', n - i);
-		if (!nl)
-			return 0;
-		e = (size_t)(nl - s) + 1;
-		w = e - i;
-		v = 0;
-		if (e - i >= 18) {
-			memcpy(&w, s + i + 1, 8);
-			memcpy(&v, s + i + 9, 8);
-		}
-		a = mum(a ^ w, v ^ k1);
-		if (!k && e - i >= 34) {
-			memcpy(&w, s + i + 18, 8);
-			memcpy(&v, s + i + 26, 8);
-			b = mum(b ^ w, v ^ k2);
-		}
-		k++;
-		i = e;
-		if (i < n && s[i] == '\n') {
-			w = v = 0;
-			if (i >= 16) {
-				memcpy(&w, s + i - 16, 8);
-				memcpy(&v, s + i - 8, 8);
+	if (!n || s[0] != '\t')
+		return 0;
+#ifdef __SSE2__
+	{
+		/* 64 bytes a step: which are '\n' (m) and '\t' (t); the first '\n' not
+		 * followed by a '\t' ends the run, the blank line if a '\n' follows it. The
+		 * step's last byte is looked at with the next step's first (carry). */
+		const __m128i nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t');
+		uint64_t carry = 0, m, t, stop;
+		for (; i + 64 <= n; i += 64) {
+			const __m128i *q = (const __m128i *)(const void *)(s + i);
+			__m128i d0 = _mm_loadu_si128(q), d1 = _mm_loadu_si128(q + 1),
+				d2 = _mm_loadu_si128(q + 2), d3 = _mm_loadu_si128(q + 3);
+			m = bytes_are(d0, nl) | bytes_are(d1, nl) << 16 | bytes_are(d2, nl) << 32 |
+			    bytes_are(d3, nl) << 48;
+			t = bytes_are(d0, tab) | bytes_are(d1, tab) << 16 |
+			    bytes_are(d2, tab) << 32 | bytes_are(d3, tab) << 48;
+			if (carry && (m & 1)) {
+				*len = i;
+				return 1;
 			}
-			*hash = mum(mum(a ^ w, v ^ i) ^ k2, b ^ k1);
-			*len = i;
-			*nlines = k;
+			if (carry && !(t & 1))
+				return 0;
+			stop = m & ~(t >> 1) & ~((uint64_t)1 << 63);
+			if (stop) {
+				unsigned at = (unsigned)__builtin_ctzll(stop);
+				if (!(m >> at & 2))
+					return 0;
+				*len = i + at + 1;
+				return 1;
+			}
+			carry = m >> 63;
+		}
+		if (i) /* the scalar loop looks at the byte after a last '\n' again */
+			i--;
+	}
+#endif
+	for (j = i; j + 1 < n; j++) {
+		if (s[j] != '\n')
+			continue;
+		if (s[j + 1] == '\n') {
+			*len = j + 1;
 			return 1;
 		}
+		if (s[j + 1] != '\t')
+			return 0;
 	}
 	return 0;
 }
@@ -1392,18 +1433,29 @@ static int seen_before(struct reader *r, uint64_t h)
  * unread; a block met once before becomes the candidate read_line keeps. */
 static void known_chain(struct reader *r, struct pt_input *in)
 {
-	size_t n, len;
-	uint32_t nlines;
+	size_t n, len, i;
+	uint32_t nlines = 0;
 	const unsigned char *s = pt_input_ahead(in, &n);
 	struct chain *c;
-	uint64_t h;
+	uint64_t h[2], mix;
 
-	if (!block_scan(r->chain_seed, s, n, &len, &nlines, &h))
+	if (!block_scan(s, n, &len))
 		return;
-	c = chain_find(r, h, s, len);
+	if (!r->chain_key) {
+		struct pt_hash_key k;
+		r->chain_key = pt_xmalloc(sizeof(*r->chain_key));
+		pt_hash_key_derive(&r->tables_key, 0, &k);
+		pt_uhash_key_init(r->chain_key, &k);
+	}
+	pt_uhash(r->chain_key, s, len, h);
+	mix = chain_mix(h);
+	c = chain_find(r, h, mix, len);
+	if (c && !c->has_frames && c->node == NONE)
+		c = NULL; /* cannot be: its first record made its node (read_line) */
 	if (c) {
 		PT_ALLOC_GROW(r->frames, (size_t)c->nframes + 1, r->frames_alloc);
-		memcpy(r->frames, chain_frames(c), c->nframes * sizeof(uint32_t));
+		if (c->has_frames)
+			memcpy(r->frames, chain_frames(c), c->nframes * sizeof(uint32_t));
 		r->nframes = c->nframes;
 		pt_input_skip_lines(in, len + 1, (uint64_t)c->nlines + 1);
 		r->kind = 1; /* as if its lines had been read: the last was a callchain line */
@@ -1412,14 +1464,17 @@ static void known_chain(struct reader *r, struct pt_input *in)
 		flush(r, c);
 		return;
 	}
-	if (r->seen && !seen_before(r, h))
+	if (r->seen && !seen_before(r, mix))
 		return;
+	for (i = 0; i < len; i++, nlines++)
+		i = (size_t)((const unsigned char *)memchr(s + i, '\n', len - i) - s);
 	r->cand = 1;
-	r->cand_hash = h;
+	r->cand_hash[0] = h[0];
+	r->cand_hash[1] = h[1];
+	r->cand_mix = mix;
+	r->cand_len = (uint32_t)len;
 	r->cand_lines = nlines;
 	r->cand_end = pt_input_tell(in) + len + 1;
-	pt_buf_reset(&r->cand_text);
-	pt_buf_add(&r->cand_text, s, len);
 }
 
 /* The line just read had no newline after it: the input may have been cut inside it
@@ -1466,23 +1521,25 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 	r.o = o;
 	r.d = d;
 	pt_arena_init(&r.arena);
-	pt_intern_init(&r.fkeys, &r.arena);
-	pt_intern_init(&r.hkeys, &r.arena);
-	pt_intern_init(&r.events, &r.arena);
+	{ /* one system call for the keys of the four tables (hash.h pt_hash_key_derive) */
+		struct pt_hash_key k;
+		pt_hash_key_init(&r.tables_key);
+		pt_hash_key_derive(&r.tables_key, 1, &k);
+		pt_intern_init_key(&r.fkeys, &r.arena, &k);
+		pt_hash_key_derive(&r.tables_key, 2, &k);
+		pt_intern_init_key(&r.hkeys, &r.arena, &k);
+		pt_hash_key_derive(&r.tables_key, 3, &k);
+		pt_intern_init_key(&r.events, &r.arena, &k);
+	}
 	pt_buf_init(&r.key);
 	pt_buf_init(&r.name);
-	pt_buf_init(&r.cand_text);
 	pt_buf_init(&r.last_ids);
 	pt_buf_init(&r.hm_line);
 	pt_buf_init(&r.last_ev);
+	pt_buf_init(&r.kba);
 	r.last_head = r.last_event = NONE;
 	r.in = in;
 	pt_arena_init(&r.chain_arena);
-	{
-		struct pt_hash_key k;
-		pt_hash_key_init(&k);
-		r.chain_seed = k.k0 ^ k.k1;
-	}
 	/* event id 0 is "": no event field, the samples type only */
 	PT_ALLOC_GROW(r.etype_of, 1, r.etype_alloc);
 	r.etype_of[0] = NONE - 1;
@@ -1555,10 +1612,11 @@ out:
 	pt_arena_release(&r.chain_arena);
 	free(r.chains);
 	free(r.seen);
-	pt_buf_release(&r.cand_text);
+	free(r.chain_key);
 	pt_buf_release(&r.last_ids);
 	pt_buf_release(&r.hm_line);
 	pt_buf_release(&r.last_ev);
+	pt_buf_release(&r.kba);
 	pt_perf_maps_release(&r.maps);
 	free(r.worth);
 	return ret;

@@ -82,4 +82,31 @@ test_expect_success 'the same callchain under two events of one thread is counte
 	done &&
 	grep " 150\$" expect.cycles && grep " 90\$" expect.instructions'
 
+# long NAME: a callchain of 120 frames (5.5 KB, more than one 4 KiB chunk of the block
+# hash); l2 is l1 with frame 100 renamed (past the first 4 KiB), l3 with its outermost
+# frame renamed (its last line), each of the same length
+long () {
+	k=0
+	while test $k -lt 120; do
+		f=f$((1000 + k))
+		test "$1" = l2 && test $k = 100 && f=g$((1000 + k))
+		test "$1" = l3 && test $k = 119 && f=h$((1000 + k))
+		printf '\t    7f00000%05x %s+0x10 (/usr/bin/prog)\n' $k "$f"
+		k=$((k + 1))
+	done
+}
+
+test_expect_success 'a callchain longer than 4 KiB repeated, then changed past its first 4 KiB or in its last line, is read as written' '
+	: >in.txt &&
+	for b in l1 l1 l2 l1 l3 l3 l1 l2; do
+		printf "prog 10/10 1.%06d: 1 cycles:\n" $(wc -l <in.txt) &&
+		long $b &&
+		echo || return 1
+	done >>in.txt &&
+	awk -f "$A" in.txt | sort >expect &&
+	test $(wc -l <expect) = 3 &&
+	grep " 4\$" expect &&
+	"$PROFTOOL" convert --to collapsed in.txt >actual &&
+	test_cmp expect actual'
+
 test_done

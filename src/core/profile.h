@@ -355,6 +355,13 @@ void pt_profile_reserve(struct pt_profile *p, size_t nodes, size_t rows);
 uint32_t pt_profile_child(struct pt_profile *p, uint32_t parent, uint32_t frame);
 /* node for a whole stack of frame ids; root first unless leaf_first */
 uint32_t pt_profile_stack(struct pt_profile *p, const uint32_t *frames, size_t n, int leaf_first);
+/* The row the next sample is likely to go to (a row pt_profile_add_sample returned): it
+ * is taken if its node and labels are the sample's, else the rows' map is asked. A
+ * reader that recognises a repeated stack skips the map's lookup so. */
+static inline void pt_profile_hint_row(struct pt_profile *p, uint32_t row)
+{
+	p->last_row = row;
+}
 /* Add values (ntypes of them) to the row (node, labels); returns the row. Counts one
  * input record. With keep_timeline, also appends an event at `time`. */
 uint32_t pt_profile_add_sample(struct pt_profile *p, uint32_t node, uint32_t labels,

@@ -128,4 +128,27 @@ static inline void pt_hash_key_derive(const struct pt_hash_key *from, uint64_t n
 	*out = k;
 }
 
+/*
+ * A keyed universal hash of a byte block, 128 bits, for a cache that keeps a block's
+ * hash instead of its text (the perf reader's known callchains): two blocks of the
+ * same length take the same value only by chance, about 2^-64 a pair whatever their
+ * bytes, since the key is drawn per process and never shown. A block of up to
+ * PT_UHASH_CHUNK bytes goes through NH (UMAC's hash) over 64-bit words: the sum of
+ * (m[2i] + k[2i]) * (m[2i+1] + k[2i+1]) modulo 2^128, 2^-64-almost-universal on
+ * equal-length strings (Black et al., "UMAC: fast and secure message authentication",
+ * 1999). A longer block's chunks' NH values go through two polynomials modulo 2^61 - 1
+ * at random points, whose halves are then the hash (2^-64 plus the polynomials' few
+ * times 2^-61 each). Lengths are not mixed in: callers compare them apart.
+ */
+#define PT_UHASH_CHUNK 4096 /* bytes a chunk: the NH key's length */
+
+struct pt_uhash_key {
+	uint64_t nh[PT_UHASH_CHUNK / 8];
+	uint64_t point[2]; /* in [1, 2^61 - 2] */
+};
+
+/* the key's words drawn from `from` (a fresh key: pt_hash_key_init, or one derived) */
+void pt_uhash_key_init(struct pt_uhash_key *key, const struct pt_hash_key *from);
+void pt_uhash(const struct pt_uhash_key *key, const void *data, size_t n, uint64_t out[2]);
+
 #endif

@@ -1,4 +1,5 @@
-/* test-core.c: arena, intern, buf, map, sort, input (lines, gzip, limits), units. */
+/* test-core.c: arena, intern, buf, map, the block hash, sort, input (lines, gzip, limits),
+ * units. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -11,6 +12,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/fetch.h"
+#include "util/hash.h"
 #include "util/input.h"
 #include "util/intern.h"
 #include "util/map.h"
@@ -134,6 +136,69 @@ static void test_buf_fixed(void)
 	bad += strcmp(b.buf, "-0.00") != 0;
 	is_int(bad, 0, "pt_buf_add_fixed writes what printf's %%.1f and %%.2f write");
 	pt_buf_release(&b);
+}
+
+/* pt_uhash: the same bytes give the same value wherever they are; a block changed in
+ * any one byte, in any chunk, gives another; one chunk's value is NH as written in the
+ * UMAC paper, computed here apart */
+static void test_uhash(void)
+{
+	static const size_t sizes[] = {0, 1, 15, 16, 17, 31, 33, 600, 4096, 4097, 10000};
+	struct pt_uhash_key key;
+	struct pt_hash_key from;
+	unsigned char *a = malloc(10001), *b = malloc(10001);
+	uint64_t ha[2], hb[2];
+	size_t i, k, pos, same = 0, differ = 0, tries = 0;
+
+	pt_hash_key_init(&from);
+	pt_uhash_key_init(&key, &from);
+	for (i = 0; i < 10001; i++)
+		a[i] = (unsigned char)("\t ffffffff8100 f+0x7 (x)\n"[i % 25] + i / 25 % 3);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+		memcpy(b + 1, a, n); /* another alignment */
+		pt_uhash(&key, a, n, ha);
+		pt_uhash(&key, b + 1, n, hb);
+		same += ha[0] == hb[0] && ha[1] == hb[1];
+		for (pos = 0; pos < n; pos += n / 50 + 1) {
+			memcpy(b, a, n);
+			b[pos] ^= (unsigned char)(1u << (pos % 8));
+			pt_uhash(&key, b, n, hb);
+			differ += ha[0] != hb[0] || ha[1] != hb[1];
+			tries++;
+		}
+		if (n) { /* the last byte, which a sampled hash would pass over */
+			memcpy(b, a, n);
+			b[n - 1] ^= 0x20;
+			pt_uhash(&key, b, n, hb);
+			differ += ha[0] != hb[0] || ha[1] != hb[1];
+			tries++;
+		}
+	}
+	is_int(same, sizeof(sizes) / sizeof(sizes[0]),
+	       "the same bytes at another address: the same value");
+	is_int(differ, tries, "%zu blocks changed in one byte: all %zu values differ", tries,
+	       tries);
+#ifdef __SIZEOF_INT128__
+	{
+		unsigned __int128 sum = 0;
+		size_t n = 600, w;
+		for (w = 0; w * 8 < n; w += 2) {
+			uint64_t m0 = 0, m1 = 0;
+			for (i = 0; i < 8; i++) {
+				m0 |= (uint64_t)(w * 8 + i < n ? a[w * 8 + i] : 0) << (8 * i);
+				m1 |= (uint64_t)(w * 8 + 8 + i < n ? a[w * 8 + 8 + i] : 0)
+				      << (8 * i);
+			}
+			sum += (unsigned __int128)(m0 + key.nh[w]) * (m1 + key.nh[w + 1]);
+		}
+		pt_uhash(&key, a, n, ha);
+		ok(ha[0] == (uint64_t)sum && ha[1] == (uint64_t)(sum >> 64),
+		   "a 600-byte block: NH of its little-endian words");
+	}
+#endif
+	free(a);
+	free(b);
 }
 
 static void test_map(void)
@@ -338,6 +403,7 @@ int main(void)
 	test_buf_ints();
 	test_buf_fixed();
 	test_map();
+	test_uhash();
 	test_url_seconds();
 	test_sort();
 	test_units();
