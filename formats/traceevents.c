@@ -429,6 +429,7 @@ static void mix(struct reader *r, char kind, const char *s, size_t len)
 static int on_item(struct reader *r, enum ctx cx, char vk, size_t len)
 {
 	struct cur *c = &r->c;
+	uint32_t fid = c->fid;
 
 	if (!r->depth) {
 		r->top_seen = 1;
@@ -442,22 +443,19 @@ static int on_item(struct reader *r, enum ctx cx, char vk, size_t len)
 				       "object");
 		return push(r, C_TOP);
 	}
-	{
-		uint32_t fid = c->fid;
-		if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
-			r->skip = vk == 'a';
-			return 1;
-		}
-		if (vk != 'o')
-			return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
-				       cx == C_EVENTS	 ? "a trace event is not an object"
-				       : cx == C_SAMPLES ? "a sample is not an object"
-							 : "a stack frame is not an object");
-		memset(c, 0, sizeof(*c));
-		c->fid = fid;
-		c->off = here(r) - 1;
-		return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
+	if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
+		r->skip = vk == 'a';
+		return 1;
 	}
+	if (vk != 'o')
+		return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
+			       cx == C_EVENTS	 ? "a trace event is not an object"
+			       : cx == C_SAMPLES ? "a sample is not an object"
+						 : "a stack frame is not an object");
+	memset(c, 0, sizeof(*c));
+	c->fid = fid;
+	c->off = here(r) - 1;
+	return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
 }
 
 static int on_value(struct reader *r, char vk, const char *s, size_t len)
