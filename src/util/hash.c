@@ -97,22 +97,6 @@ void pt_uhash_key_init(struct pt_uhash_key *key, const struct pt_hash_key *from)
 		key->point[i] = mod61(pt_hash_u64(from, (uint64_t)1 << 40 | i)) % (P61 - 1) + 1;
 }
 
-/* a * b as a 128-bit value: lo and hi halves */
-static inline void mul128(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
-{
-#ifdef __SIZEOF_INT128__
-	unsigned __int128 r = (unsigned __int128)a * b;
-	*lo = (uint64_t)r;
-	*hi = (uint64_t)(r >> 64);
-#else
-	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-	*lo = (mid << 32) | (ll & 0xffffffffu);
-	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-#endif
-}
-
 /* 128-bit sums: a native type where there is one */
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 acc128;
@@ -121,6 +105,16 @@ typedef unsigned __int128 acc128;
 #define ACC_LO(s)	     ((uint64_t)(s))
 #define ACC_HI(s)	     ((uint64_t)((s) >> 64))
 #else
+/* a * b as a 128-bit value: lo and hi halves, for compilers without a 128-bit type */
+static inline void mul128(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+	*lo = (mid << 32) | (ll & 0xffffffffu);
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
 typedef struct {
 	uint64_t lo, hi;
 } acc128;
