@@ -24,7 +24,7 @@ for f in vernier-v48.json shared-v66.json bytes-v56.json; do
 done
 
 test_expect_success 'no other sample is taken for a Gecko profile' '
-	find "$SAMPLES" -type f ! -path "*/gecko/*" ! -path "*/src/*" ! -name "*.sh" \
+	find "$SAMPLES" -type f ! -path "$SAMPLES/gecko/*" ! -path "$SAMPLES/*/src/*" ! -name "*.sh" \
 		! -name README ! -name "*.md" | sort >files &&
 	while read -r f; do
 		"$PROFTOOL" info "$f" >out 2>/dev/null || continue
