@@ -435,6 +435,7 @@ void pt_profile_canonical(struct pt_profile *p)
 	free(frank);
 	pt_profile_release(p);
 	*p = np;
+	pt_profile_moved(p);
 	/* frames equal in text but kept apart (stackprof's function identities) became one,
 	 * their subtrees met in walk order: once more, now without ties, sorts them */
 	if (ties)
