@@ -100,7 +100,7 @@ struct scan {
 static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
 {
 	uint64_t x = 0;
-	size_t i = *pos;
+	size_t i = *pos, lim;
 	unsigned shift = 0;
 
 	if (end - i >= 2 && !(b[i + 1] & 0x80)) {
@@ -108,20 +108,23 @@ static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint
 		*pos = i + 2;
 		return 1;
 	}
-	for (;;) {
-		if (i >= end)
-			return 0;
-		if (shift == 63 && b[i] > 1)
-			return -1;
+	/* the first nine bytes, whose seven bits all fit */
+	lim = end - i > 9 ? i + 9 : end;
+	for (; i < lim; i++, shift += 7) {
 		x |= (uint64_t)(b[i] & 0x7f) << shift;
-		if (!(b[i++] & 0x80))
-			break;
-		shift += 7;
-		if (shift > 63)
-			return -1;
+		if (!(b[i] & 0x80)) {
+			*pos = i + 1;
+			*v = x;
+			return 1;
+		}
 	}
-	*pos = i;
-	*v = x;
+	if (i == end)
+		return 0;
+	/* the tenth holds the last bit and ends it */
+	if (b[i] > 1)
+		return -1;
+	*pos = i + 1;
+	*v = x | (uint64_t)b[i] << 63;
 	return 1;
 }
 
@@ -267,6 +270,26 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 	return 1;
 }
 
+/* 1 if b[i, end) holds only fields of a one-byte tag of wire type 0 and a value of at
+ * most nine bytes, always valid in a message of varints (a Label, a Line) whatever
+ * their numbers; 0 if something else is there (scan_msg then says what) */
+static inline int plain_varints(const unsigned char *b, size_t i, size_t end)
+{
+	while (i < end) {
+		size_t lim;
+		if (b[i] >= 0x80 || (b[i] & 7) || b[i] < 8)
+			return 0;
+		i++;
+		lim = end - i > 9 ? i + 9 : end;
+		while (i < lim && (b[i] & 0x80))
+			i++;
+		if (i == lim)
+			return 0;
+		i++;
+	}
+	return 1;
+}
+
 /* Walk message m in [start, end). The nesting is fixed by the schema (at most three
  * levels), never by the input. */
 static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
@@ -293,6 +316,11 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 		    b[i + 1] < 0x80 && b[i + 1] <= end - i - 2) {
 			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
 			size_t from = i + 2, to = from + b[i + 1];
+			if (k == F_MSG && (sub == M_LABEL || sub == M_LINE) &&
+			    plain_varints(b, from, to)) {
+				i = to;
+				continue;
+			}
 			if (k == F_PACKABLE || k == F_MSG) {
 				if ((k == F_PACKABLE ? scan_packed(s, from, to)
 						     : scan_msg(s, sub, from, to)) < 0)
@@ -455,6 +483,16 @@ static uint32_t ids_get(const struct id_table *t, uint64_t id)
 	return id < t->ndense ? t->dense[id] : pt_map_get(&t->map, id);
 }
 
+/* A label set met lately, by its labels as decoded: the samples of a few goroutines or
+ * requests interleave, so each set is made once (LABEL_MEMOS remembered, the oldest
+ * replaced). */
+#define LABEL_MEMOS 8
+struct label_memo {
+	struct label_msg *v;
+	size_t n, alloc;
+	uint32_t ls;
+};
+
 /* a Line of the Location being decoded (decode_location) */
 struct line_msg {
 	uint64_t function_id;
@@ -489,11 +527,8 @@ struct reader {
 	struct pt_label *labels;
 	size_t labels_alloc;
 	struct sample_msg sm; /* the sample being decoded (decode_sample) */
-	/* the last sample's labels as decoded and as the label set they made: a run of
-	 * samples with the same labels makes the set once */
-	struct label_msg *last_lab;
-	size_t last_nlab, last_lab_alloc;
-	uint32_t last_ls;
+	struct label_memo memo[LABEL_MEMOS];
+	unsigned nmemo, next_memo;
 	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
 	int pruning, has_keep;
 	struct pt_pattern *drop, *keep;
@@ -995,6 +1030,14 @@ static int decode_label(const unsigned char *b, size_t i, size_t end, struct lab
 {
 	uint64_t v[4];
 
+	/* the common label, a key and a string of one-byte indexes, in field order */
+	if (end - i == 4 && b[i] == 0x08 && b[i + 1] < 0x80 && b[i + 2] == 0x10 &&
+	    b[i + 3] < 0x80) {
+		l->key = b[i + 1];
+		l->str = b[i + 3];
+		l->num = l->num_unit = 0;
+		return 1;
+	}
 	if (!decode_varints(b, i, end, v, 4))
 		return 0;
 	l->key = (int64_t)v[0];
@@ -1034,17 +1077,20 @@ static int decode_sample(struct reader *r, const unsigned char *b, size_t i, siz
 	return ok;
 }
 
-/* the label set of the sample's labels (r->sm): the last sample's again when they are
- * the same labels, as they are in a run of samples of one goroutine or request */
+/* the label set of the sample's labels (r->sm): a remembered one when they are the
+ * same labels */
 static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
 {
 	const struct sample_msg *ps = &r->sm;
+	struct label_memo *e;
 	size_t j;
 
-	if (ps->nlab && ps->nlab == r->last_nlab &&
-	    !memcmp(ps->lab, r->last_lab, ps->nlab * sizeof(*ps->lab))) {
-		*ls = r->last_ls;
-		return 0;
+	for (j = 0; ps->nlab && j < r->nmemo; j++) {
+		e = &r->memo[j];
+		if (e->n == ps->nlab && !memcmp(e->v, ps->lab, ps->nlab * sizeof(*ps->lab))) {
+			*ls = e->ls;
+			return 0;
+		}
 	}
 	PT_ALLOC_GROW(r->labels, ps->nlab + 1, r->labels_alloc);
 	for (j = 0; j < ps->nlab; j++) {
@@ -1058,12 +1104,16 @@ static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
 		l->num = l->str ? 0 : pl->num;
 	}
 	*ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
-	if (ps->nlab) { /* no labels: ps->lab may be NULL */
-		PT_ALLOC_GROW(r->last_lab, ps->nlab, r->last_lab_alloc);
-		memcpy(r->last_lab, ps->lab, ps->nlab * sizeof(*ps->lab));
-	}
-	r->last_nlab = ps->nlab;
-	r->last_ls = *ls;
+	if (!ps->nlab) /* no labels: the set 0, and ps->lab may be NULL */
+		return 0;
+	e = &r->memo[r->next_memo];
+	r->next_memo = (r->next_memo + 1) % LABEL_MEMOS;
+	if (r->nmemo < LABEL_MEMOS)
+		r->nmemo++;
+	PT_ALLOC_GROW(e->v, ps->nlab, e->alloc);
+	memcpy(e->v, ps->lab, ps->nlab * sizeof(*ps->lab));
+	e->n = ps->nlab;
+	e->ls = *ls;
 	return 0;
 }
 
@@ -1327,7 +1377,8 @@ out:
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
-	free(r.last_lab);
+	for (t = 0; t < LABEL_MEMOS; t++)
+		free(r.memo[t].v);
 	free(r.sm.loc);
 	free(r.sm.val);
 	free(r.sm.lab);
