@@ -27,6 +27,8 @@ struct pt_read_opts {
 	 * not NULL (the symbolizer, analysis/symbolize.h, in front of sink): the others
 	 * keep their own paths to the tree */
 	struct pt_sink *addr_sink;
+	/* a merge's result to read straight into (core/sink.h); NULL: read into p */
+	const struct pt_append *append;
 	/* a Go trace the reader does not read itself (a version it does not know, or
 	 * PT_READ_VIA_GO): its bytes handed to the command's adapter, which runs go tool
 	 * trace and fills p's four types (set by the reader) through o->sink; returns 0,

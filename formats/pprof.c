@@ -100,7 +100,7 @@ struct scan {
 static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint64_t *v)
 {
 	uint64_t x = 0;
-	size_t i = *pos;
+	size_t i = *pos, lim;
 	unsigned shift = 0;
 
 	if (end - i >= 2 && !(b[i + 1] & 0x80)) {
@@ -108,20 +108,23 @@ static int get_varint_long(const unsigned char *b, size_t *pos, size_t end, uint
 		*pos = i + 2;
 		return 1;
 	}
-	for (;;) {
-		if (i >= end)
-			return 0;
-		if (shift == 63 && b[i] > 1)
-			return -1;
+	/* the first nine bytes, whose seven bits all fit */
+	lim = end - i > 9 ? i + 9 : end;
+	for (; i < lim; i++, shift += 7) {
 		x |= (uint64_t)(b[i] & 0x7f) << shift;
-		if (!(b[i++] & 0x80))
-			break;
-		shift += 7;
-		if (shift > 63)
-			return -1;
+		if (!(b[i] & 0x80)) {
+			*pos = i + 1;
+			*v = x;
+			return 1;
+		}
 	}
-	*pos = i;
-	*v = x;
+	if (i == end)
+		return 0;
+	/* the tenth holds the last bit and ends it */
+	if (b[i] > 1)
+		return -1;
+	*pos = i + 1;
+	*v = x | (uint64_t)b[i] << 63;
 	return 1;
 }
 
@@ -267,6 +270,26 @@ static int scan_field(struct scan *s, enum msg_kind m, size_t *pos, size_t end, 
 	return 1;
 }
 
+/* 1 if b[i, end) holds only fields of a one-byte tag of wire type 0 and a value of at
+ * most nine bytes, always valid in a message of varints (a Label, a Line) whatever
+ * their numbers; 0 if something else is there (scan_msg then says what) */
+static inline int plain_varints(const unsigned char *b, size_t i, size_t end)
+{
+	while (i < end) {
+		size_t lim;
+		if (b[i] >= 0x80 || (b[i] & 7) || b[i] < 8)
+			return 0;
+		i++;
+		lim = end - i > 9 ? i + 9 : end;
+		while (i < lim && (b[i] & 0x80))
+			i++;
+		if (i == lim)
+			return 0;
+		i++;
+	}
+	return 1;
+}
+
 /* Walk message m in [start, end). The nesting is fixed by the schema (at most three
  * levels), never by the input. */
 static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
@@ -293,6 +316,11 @@ static int scan_msg(struct scan *s, enum msg_kind m, size_t start, size_t end)
 		    b[i + 1] < 0x80 && b[i + 1] <= end - i - 2) {
 			enum field_kind k = field_kind(m, b[i] >> 3, &sub);
 			size_t from = i + 2, to = from + b[i + 1];
+			if (k == F_MSG && (sub == M_LABEL || sub == M_LINE) &&
+			    plain_varints(b, from, to)) {
+				i = to;
+				continue;
+			}
 			if (k == F_PACKABLE || k == F_MSG) {
 				if ((k == F_PACKABLE ? scan_packed(s, from, to)
 						     : scan_msg(s, sub, from, to)) < 0)
@@ -455,6 +483,16 @@ static uint32_t ids_get(const struct id_table *t, uint64_t id)
 	return id < t->ndense ? t->dense[id] : pt_map_get(&t->map, id);
 }
 
+/* A label set met lately, by its labels as decoded: the samples of a few goroutines or
+ * requests interleave, so each set is made once (LABEL_MEMOS remembered, the oldest
+ * replaced). */
+#define LABEL_MEMOS 8
+struct label_memo {
+	struct label_msg *v;
+	size_t n, alloc;
+	uint32_t ls;
+};
+
 /* a Line of the Location being decoded (decode_location) */
 struct line_msg {
 	uint64_t function_id;
@@ -462,7 +500,12 @@ struct line_msg {
 };
 
 struct reader {
+	/* where the tables (strings, functions, mappings, frames, label sets) go: the
+	 * profile read into, or a merge's result (core/sink.h pt_append) */
 	struct pt_profile *p;
+	/* where the rest goes (sample types, period, times, comments, frame regexps, and
+	 * the records' sums through the sink): the profile read into */
+	struct pt_profile *hp;
 	struct pt_sink *sink; /* where the stacks go (core/sink.h) */
 	struct pt_diag *d;
 	struct scan *s;
@@ -484,11 +527,8 @@ struct reader {
 	struct pt_label *labels;
 	size_t labels_alloc;
 	struct sample_msg sm; /* the sample being decoded (decode_sample) */
-	/* the last sample's labels as decoded and as the label set they made: a run of
-	 * samples with the same labels makes the set once */
-	struct label_msg *last_lab;
-	size_t last_nlab, last_lab_alloc;
-	uint32_t last_ls;
+	struct label_memo memo[LABEL_MEMOS];
+	unsigned nmemo, next_memo;
 	/* drop_frames / keep_frames, applied as pprof applies them (prune_* below) */
 	int pruning, has_keep;
 	struct pt_pattern *drop, *keep;
@@ -577,6 +617,14 @@ static int str_at(struct reader *r, int64_t idx, uint64_t off, const char *what,
 	return 0;
 }
 
+/* string id of r->p as one of r->hp (the same id when they are one profile) */
+static uint32_t hstr(struct reader *r, uint32_t id)
+{
+	if (r->hp == r->p || !id)
+		return id;
+	return pt_strn(r->hp, pt_s(r->p, id), pt_intern_len(&r->p->strings, id));
+}
+
 static int read_strings(struct reader *r)
 {
 	size_t i, n = 0;
@@ -624,7 +672,7 @@ static int put_id(struct reader *r, struct id_table *t, struct pt_map *m, uint64
  * holding a NUL cannot be a pattern. */
 static int prune_init(struct reader *r, uint64_t off)
 {
-	const struct pt_profile *p = r->p;
+	const struct pt_profile *p = r->hp;
 	const char *what = "drop_frames";
 	struct pt_buf re = PT_BUF_INIT;
 	char msg[256];
@@ -655,7 +703,7 @@ static int prune_init(struct reader *r, uint64_t off)
 		return pt_diag_error_at(r->d, off, "%s is not a regular expression we can read",
 					what);
 	r->pruning = 1;
-	r->func_drops = pt_xcalloc(p->nfuncs + 1, 1);
+	r->func_drops = pt_xcalloc(r->p->nfuncs + 1, 1);
 	r->loc_prune = pt_xcalloc(r->nlocs + 1, 1);
 	r->loc_cut = pt_xcalloc(r->nlocs + 1, sizeof(uint32_t));
 	return 0;
@@ -889,7 +937,7 @@ static int location_frames(struct reader *r, const uint64_t v[5], size_t nline, 
 }
 
 /* every location becomes one frame per line (inlined ones flagged), or one frame named
- * by its address when it has no lines */
+ * by its address when it has no lines; 1 (an append that must read plain) or 0, -1 */
 static int read_locations(struct reader *r)
 {
 	size_t i, n = 0, k = 0, alloc = 0;
@@ -906,6 +954,10 @@ static int read_locations(struct reader *r)
 			continue;
 		if (!decode_location(r, t->pos, t->pos + (size_t)t->v, v, &nline))
 			return pt_diag_error_at(r->d, off, "could not decode this location");
+		/* an address to name (the symbolizer's work, on the input's own frames):
+		 * an append reads plain */
+		if (!nline && r->hp != r->p)
+			return 1;
 		r->loc_start[n] = k;
 		r->loc_ids[n] = v[0];
 		r->loc_nline[n] = (uint32_t)nline;
@@ -978,6 +1030,14 @@ static int decode_label(const unsigned char *b, size_t i, size_t end, struct lab
 {
 	uint64_t v[4];
 
+	/* the common label, a key and a string of one-byte indexes, in field order */
+	if (end - i == 4 && b[i] == 0x08 && b[i + 1] < 0x80 && b[i + 2] == 0x10 &&
+	    b[i + 3] < 0x80) {
+		l->key = b[i + 1];
+		l->str = b[i + 3];
+		l->num = l->num_unit = 0;
+		return 1;
+	}
 	if (!decode_varints(b, i, end, v, 4))
 		return 0;
 	l->key = (int64_t)v[0];
@@ -1017,17 +1077,20 @@ static int decode_sample(struct reader *r, const unsigned char *b, size_t i, siz
 	return ok;
 }
 
-/* the label set of the sample's labels (r->sm): the last sample's again when they are
- * the same labels, as they are in a run of samples of one goroutine or request */
+/* the label set of the sample's labels (r->sm): a remembered one when they are the
+ * same labels */
 static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
 {
 	const struct sample_msg *ps = &r->sm;
+	struct label_memo *e;
 	size_t j;
 
-	if (ps->nlab && ps->nlab == r->last_nlab &&
-	    !memcmp(ps->lab, r->last_lab, ps->nlab * sizeof(*ps->lab))) {
-		*ls = r->last_ls;
-		return 0;
+	for (j = 0; ps->nlab && j < r->nmemo; j++) {
+		e = &r->memo[j];
+		if (e->n == ps->nlab && !memcmp(e->v, ps->lab, ps->nlab * sizeof(*ps->lab))) {
+			*ls = e->ls;
+			return 0;
+		}
 	}
 	PT_ALLOC_GROW(r->labels, ps->nlab + 1, r->labels_alloc);
 	for (j = 0; j < ps->nlab; j++) {
@@ -1041,12 +1104,16 @@ static int sample_labels(struct reader *r, uint64_t off, uint32_t *ls)
 		l->num = l->str ? 0 : pl->num;
 	}
 	*ls = pt_profile_labelset(r->p, r->labels, (uint32_t)ps->nlab);
-	if (ps->nlab) { /* no labels: ps->lab may be NULL */
-		PT_ALLOC_GROW(r->last_lab, ps->nlab, r->last_lab_alloc);
-		memcpy(r->last_lab, ps->lab, ps->nlab * sizeof(*ps->lab));
-	}
-	r->last_nlab = ps->nlab;
-	r->last_ls = *ls;
+	if (!ps->nlab) /* no labels: the set 0, and ps->lab may be NULL */
+		return 0;
+	e = &r->memo[r->next_memo];
+	r->next_memo = (r->next_memo + 1) % LABEL_MEMOS;
+	if (r->nmemo < LABEL_MEMOS)
+		r->nmemo++;
+	PT_ALLOC_GROW(e->v, ps->nlab, e->alloc);
+	memcpy(e->v, ps->lab, ps->nlab * sizeof(*ps->lab));
+	e->n = ps->nlab;
+	e->ls = *ls;
 	return 0;
 }
 
@@ -1091,7 +1158,7 @@ static int read_sample(struct reader *r, uint64_t off)
 	if (sample_labels(r, off, &ls) < 0)
 		return -1;
 	/* read as int64_t, the signed type of the same width (C11 6.5p7) */
-	pt_sink_sample(r->sink, r->p, r->stack, n, 1, ls, (const int64_t *)ps->val, 0);
+	pt_sink_sample(r->sink, r->hp, r->stack, n, 1, ls, (const int64_t *)ps->val, 0);
 	return 0;
 }
 
@@ -1102,7 +1169,7 @@ static int read_samples(struct reader *r)
 	int ret = 0;
 
 	index_locations(r);
-	pt_sink_frames_complete(r->sink, r->p);
+	pt_sink_frames_complete(r->sink, r->hp);
 	for (i = 0; i < r->s->ntop && ret == 0; i++) {
 		const struct top_field *t = &r->s->top[i];
 		if (t->f != 2)
@@ -1149,7 +1216,7 @@ static int read_scalars(struct reader *r, uint64_t v[16], uint64_t pt[2], uint64
 /* the sample types, each a ValueType */
 static int read_types(struct reader *r)
 {
-	struct pt_profile *p = r->p;
+	struct pt_profile *p = r->hp;
 	uint64_t off = r->s->base;
 	uint32_t name = 0, unit = 0;
 	size_t i;
@@ -1168,14 +1235,14 @@ static int read_types(struct reader *r)
 		    str_at(r, (int64_t)v[0], off, "sample_type type", &name) < 0 ||
 		    str_at(r, (int64_t)v[1], off, "sample_type unit", &unit) < 0)
 			return -1;
-		pt_profile_add_type(p, pt_s(p, name), pt_s(p, unit));
+		pt_profile_add_type(p, pt_s(r->p, name), pt_s(r->p, unit));
 	}
 	return 0;
 }
 
 static int read_header(struct reader *r)
 {
-	struct pt_profile *p = r->p;
+	struct pt_profile *p = r->hp;
 	uint64_t off = r->s->base, v[16], pt[2], *comments = NULL;
 	uint32_t s = 0;
 	size_t i, ncomments = 0;
@@ -1187,7 +1254,7 @@ static int read_header(struct reader *r)
 	p->default_type = p->ntypes ? p->ntypes - 1 : 0;
 	if (str_at(r, (int64_t)v[14], r->s->field_at[14], "default_sample_type", &s) < 0)
 		goto out;
-	if (s)
+	if ((s = hstr(r, s)))
 		for (i = 0; i < p->ntypes; i++)
 			if (p->types[i].name == s) {
 				p->default_type = (uint32_t)i;
@@ -1196,6 +1263,8 @@ static int read_header(struct reader *r)
 	if (str_at(r, (int64_t)pt[0], off, "period_type type", &p->period_type.name) < 0 ||
 	    str_at(r, (int64_t)pt[1], off, "period_type unit", &p->period_type.unit) < 0)
 		goto out;
+	p->period_type.name = hstr(r, p->period_type.name);
+	p->period_type.unit = hstr(r, p->period_type.unit);
 	p->period = (int64_t)v[12];
 	p->time_nanos = (int64_t)v[9];
 	/* a varint past int64 reads as negative: no duration, not a negative one */
@@ -1204,17 +1273,71 @@ static int read_header(struct reader *r)
 	    str_at(r, (int64_t)v[8], r->s->field_at[8], "keep_frames", &p->keep_frames) < 0 ||
 	    str_at(r, (int64_t)v[15], off, "doc_url", &s) < 0)
 		goto out;
+	p->drop_frames = hstr(r, p->drop_frames);
+	p->keep_frames = hstr(r, p->keep_frames);
 	if (s)
-		pt_profile_add_meta(p, "doc_url", pt_s(p, s));
+		pt_profile_add_meta(p, "doc_url", pt_s(r->p, s));
 	for (i = 0; i < ncomments; i++) {
 		if (str_at(r, (int64_t)comments[i], off, "comment", &s) < 0)
 			goto out;
-		pt_profile_add_comment(p, pt_s(p, s));
+		pt_profile_add_comment(p, pt_s(r->p, s));
 	}
 	ret = 0;
 out:
 	free(comments);
 	return ret;
+}
+
+/* the id tables, empty, under keys from the profile's (no system call) */
+static void ids_start(struct reader *r)
+{
+	struct pt_hash_key k;
+
+	pt_hash_key_derive(&r->hp->key, 8, &k);
+	ids_init(&r->funcs, &k);
+	pt_hash_key_derive(&r->hp->key, 9, &k);
+	ids_init(&r->mappings, &k);
+	pt_hash_key_derive(&r->hp->key, 10, &k);
+	pt_map_init_key(&r->locs, &k);
+}
+
+/* the tables after the header: 0, -1, or 1 when an append must read plain */
+static int read_tables(struct reader *r)
+{
+	const struct pt_profile *hp = r->hp;
+
+	/* pprof's pruning looks its functions up by the input's own ids */
+	if (hp != r->p && hp->drop_frames && pt_intern_len(&hp->strings, hp->drop_frames))
+		return 1;
+	ids_dense(&r->funcs, r->s->count[5]);
+	ids_dense(&r->mappings, r->s->count[3]);
+	if (read_mappings(r) < 0 || read_functions(r) < 0 || prune_init(r, r->s->base) < 0)
+		return -1;
+	return read_locations(r);
+}
+
+/* An append that read_tables turned back reads plain from the strings on, into the
+ * profile the header went to (its strings get the same ids again); what the append
+ * made in the merge's result is never used. */
+static int read_plain(struct reader *r, const struct pt_read_opts *o)
+{
+	ids_release(&r->funcs);
+	ids_release(&r->mappings);
+	pt_map_release(&r->locs);
+	ids_start(r);
+	free(r->strs);
+	free(r->loc_start);
+	free(r->loc_ids);
+	free(r->loc_nline);
+	r->strs = NULL;
+	r->loc_start = NULL;
+	r->loc_ids = NULL;
+	r->loc_nline = NULL;
+	r->p = r->hp;
+	r->sink = o->sink;
+	if (read_strings(r) < 0)
+		return -1;
+	return read_tables(r);
 }
 
 static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
@@ -1224,33 +1347,24 @@ static int pprof_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	struct reader r;
 	const unsigned char *data = NULL;
 	size_t len = 0;
-	struct pt_hash_key k;
-	int ret = -1;
+	int ret = -1, t = 0;
 
 	memset(&s, 0, sizeof(s));
 	memset(&r, 0, sizeof(r));
-	/* the three tables' keys from the profile's: no system call */
-	pt_hash_key_derive(&p->key, 8, &k);
-	ids_init(&r.funcs, &k);
-	pt_hash_key_derive(&p->key, 9, &k);
-	ids_init(&r.mappings, &k);
-	pt_hash_key_derive(&p->key, 10, &k);
-	pt_map_init_key(&r.locs, &k);
+	r.hp = p;
+	ids_start(&r);
 	s.base = pt_input_tell(in);
 	s.d = d;
 	if (scan_input(&s, in, &data, &len) < 0)
 		goto out;
-	r.p = p;
-	r.sink = o->sink;
+	r.p = o->append ? o->append->dst : p;
+	r.sink = o->append ? o->append->sink : o->sink;
 	r.d = d;
 	r.s = &s;
 	r.b = data;
 	r.nlocs = s.count[4];
-	ids_dense(&r.funcs, s.count[5]);
-	ids_dense(&r.mappings, s.count[3]);
-	if (read_strings(&r) < 0 || read_header(&r) < 0 || read_mappings(&r) < 0 ||
-	    read_functions(&r) < 0 || prune_init(&r, s.base) < 0 || read_locations(&r) < 0 ||
-	    read_samples(&r) < 0)
+	if (read_strings(&r) < 0 || read_header(&r) < 0 || (t = read_tables(&r)) < 0 ||
+	    (t > 0 && read_plain(&r, o) < 0) || read_samples(&r) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -1263,7 +1377,8 @@ out:
 	free(r.loc_dense);
 	free(r.stack);
 	free(r.labels);
-	free(r.last_lab);
+	for (t = 0; t < LABEL_MEMOS; t++)
+		free(r.memo[t].v);
 	free(r.sm.loc);
 	free(r.sm.val);
 	free(r.sm.lab);

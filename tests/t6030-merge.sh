@@ -70,6 +70,18 @@ test_expect_success 'filters apply to every input' '
 	"$PROFTOOL" convert --to collapsed --focus "^b\$" "$R" |
 		awk "{ \$NF = \$NF * 2; print }" >expect && test_cmp expect actual'
 
+# The first input is filtered before the others are added to it: the label strings the
+# second brings are stored in the filtered profile (its arena was once left behind on
+# the stack, and they came out as garbage).
+test_expect_success 'a filtered first input takes the labels of the others whole' '
+	"$PROFTOOL" merge -o a.pb.gz --label host=alpha-host "$SAMPLES/go/cpu.pb.gz" &&
+	"$PROFTOOL" merge -o b.pb.gz --label host=beta-host "$SAMPLES/go/cpu.pb.gz" &&
+	"$PROFTOOL" merge -o ab.pb.gz --hide "^runtime\\." a.pb.gz b.pb.gz &&
+	"$PROFTOOL" tags ab.pb.gz >actual &&
+	"$PROFTOOL" tags --hide "^runtime\\." a.pb.gz b.pb.gz >expect &&
+	test_cmp expect actual &&
+	grep -q ": alpha-host\$" actual && grep -q ": beta-host\$" actual'
+
 test_expect_success 'the output format follows the suffix of -o' '
 	"$PROFTOOL" merge -o out.collapsed "$R" "$R" && m "$R" "$R" >expect &&
 	test_cmp expect out.collapsed'

@@ -774,6 +774,7 @@ static void run_pass(struct pt_profile *p, struct plan *pl, struct pt_filter_log
 	log_step(log, p, &np, what);
 	pt_profile_release(p);
 	*p = np;
+	pt_profile_moved(p);
 	plan_release(pl);
 }
 
@@ -1032,6 +1033,7 @@ static void tag_frames(struct pt_profile *p, const struct pt_filter *f)
 	free(newrow);
 	pt_profile_release(p);
 	*p = np;
+	pt_profile_moved(p);
 }
 
 int pt_filter_apply(struct pt_profile *p, const struct pt_filter *f, struct pt_filter_log *log,

@@ -10,17 +10,27 @@
 #include "util/sort.h"
 #include "util/xalloc.h"
 
+static void append_sample(struct pt_sink *s, struct pt_profile *src, const uint32_t *frames,
+			  size_t n, int leaf_first, uint32_t labels, const int64_t *values,
+			  int64_t time);
+
 void pt_merge_init(struct pt_merge *m, struct pt_profile *dst, const char *first_path)
 {
 	memset(m, 0, sizeof(*m));
 	m->dst = dst;
 	m->first_path = first_path;
 	m->timeline = dst->nevents > 0;
+	m->sink.sample = append_sample;
+	m->append.dst = dst;
+	m->append.sink = &m->sink;
 }
 
 void pt_merge_release(struct pt_merge *m)
 {
 	free(m->map);
+	free(m->touched);
+	free(m->slot);
+	free(m->added);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -63,6 +73,86 @@ static void align_decimals(struct pt_profile *dst, struct pt_profile *src, const
 	}
 }
 
+const struct pt_append *pt_merge_append(struct pt_merge *m)
+{
+	const struct pt_profile *dst = m->dst;
+	uint32_t t;
+
+	/* what pt_merge_add would change in dst before adding, or add apart */
+	if (!pt_profile_has_stacks(dst) || dst->keep_timeline || dst->stride != dst->ntypes)
+		return NULL;
+	for (t = 0; t < dst->ntypes; t++)
+		if (dst->types[t].decimals)
+			return NULL;
+	/* a simplified name keys its function without the system name in the input's
+	 * profile, and with it in dst's: the two steps may keep apart what one joins */
+	if (dst->name_mode & PT_NAMES_SIMPLIFY)
+		return NULL;
+	return &m->append;
+}
+
+/* One record of an input read straight into dst: its stack and label set already
+ * dst's, its values in the input's types (src's, which hold the sums of what was read).
+ * What it adds to each row is kept as the input's own row would have held it. */
+static void append_sample(struct pt_sink *s, struct pt_profile *src, const uint32_t *frames,
+			  size_t n, int leaf_first, uint32_t labels, const int64_t *values,
+			  int64_t time)
+{
+	struct pt_merge *m = (struct pt_merge *)s;
+	struct pt_profile *dst = m->dst;
+	int64_t v[PT_MAX_TYPES], *a;
+	uint32_t t, row, k, nt = src->ntypes;
+
+	(void)time;
+	if (!m->mapped)
+		m->mapped = map_types(m, src) < 0 ? -1 : 1;
+	if (m->mapped < 0)
+		return; /* pt_merge_add says that the types differ */
+	memset(v, 0, dst->ntypes * sizeof(*v));
+	for (t = 0; t < nt; t++)
+		v[m->map[t]] = pt_add(v[m->map[t]], values[t]);
+	row = pt_profile_add_sample_counted(dst, pt_profile_stack(dst, frames, n, leaf_first),
+					    labels, v, 0);
+	if (row >= m->slot_alloc) {
+		size_t old = m->slot_alloc;
+		PT_ALLOC_GROW(m->slot, (size_t)row + 1, m->slot_alloc);
+		memset(m->slot + old, 0, (m->slot_alloc - old) * sizeof(*m->slot));
+	}
+	k = m->slot[row];
+	if (k >= m->ntouched || m->touched[k] != row) {
+		k = (uint32_t)m->ntouched++;
+		PT_ALLOC_GROW(m->touched, m->ntouched, m->touched_alloc);
+		PT_ALLOC_GROW(m->added, m->ntouched * nt, m->added_alloc);
+		m->touched[k] = row;
+		m->slot[row] = k;
+		memset(m->added + (size_t)k * nt, 0, nt * sizeof(*m->added));
+	}
+	a = m->added + (size_t)k * nt;
+	for (t = 0; t < nt; t++)
+		a[t] = pt_add(a[t], values[t]);
+}
+
+/* dst's sums after an appended input as pt_profile_merge makes them from the input's
+ * own rows (each value bounded by pt_profile_add_value, in row then type order): the
+ * same overflow, of the same type, where a merge would meet one */
+static void append_sums(struct pt_merge *m, const struct pt_profile *src)
+{
+	struct pt_profile *dst = m->dst;
+	size_t k;
+	uint32_t t;
+
+	for (k = 0; k < m->ntouched; k++)
+		for (t = 0; t < src->ntypes; t++) {
+			int64_t v = m->added[k * src->ntypes + t];
+			uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+			uint32_t u = m->map[t];
+			if (a > (uint64_t)INT64_MAX - dst->sum_abs[u])
+				pt_profile_overflow_at(dst, u, PT_DIAG_NOWHERE, 0);
+			else
+				dst->sum_abs[u] += a;
+		}
+}
+
 /* "name [unit], name [unit]" */
 static void type_list(struct pt_buf *b, const struct pt_profile *p)
 {
@@ -75,8 +165,13 @@ static void type_list(struct pt_buf *b, const struct pt_profile *p)
 
 int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, struct pt_diag *d)
 {
+	int appended = m->mapped > 0;
+
+	/* the next input starts afresh */
+	m->mapped = 0;
 	pt_diag_init(d, path);
 	if (map_types(m, src) < 0) {
+		m->ntouched = 0;
 		struct pt_buf a = PT_BUF_INIT, b = PT_BUF_INIT;
 		type_list(&a, m->dst);
 		type_list(&b, src);
@@ -93,6 +188,9 @@ int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, s
 	m->timeline = m->timeline && src->nevents > 0;
 	if (pt_profile_merge_any(m->dst, src, m->map, d) < 0)
 		return -1;
+	if (appended)
+		append_sums(m, src);
+	m->ntouched = 0;
 	/* the sums so far and this input's: past int64, a value was left out */
 	return pt_profile_check_sums(m->dst, 0, d);
 }
@@ -435,6 +533,7 @@ void pt_profile_canonical(struct pt_profile *p)
 	free(frank);
 	pt_profile_release(p);
 	*p = np;
+	pt_profile_moved(p);
 	/* frames equal in text but kept apart (stackprof's function identities) became one,
 	 * their subtrees met in walk order: once more, now without ties, sorts them */
 	if (ties)

@@ -8,18 +8,35 @@
 #include <stdint.h>
 
 #include "core/profile.h"
+#include "core/sink.h"
 #include "util/diag.h"
 
 struct pt_merge {
+	struct pt_sink sink;	/* first: the append's sink (pt_merge_append) */
 	struct pt_profile *dst; /* the first input, which the others are added to */
 	const char *first_path; /* its display name, for messages */
 	int timeline;		/* every input so far has a timeline */
 	uint32_t *map;		/* src type -> dst type, for the input being added */
 	size_t map_alloc;
+	/* an input read straight into dst: its types mapped (1) or not theirs (-1) yet
+	 * (0); the rows of dst it added to, in the order it first did, and what it added to
+	 * each (its own types' order), as the input's own rows would have held it */
+	struct pt_append append;
+	int mapped;
+	uint32_t *touched, *slot; /* slot[row]: its place in touched, if touched there */
+	size_t ntouched, touched_alloc, slot_alloc;
+	int64_t *added;
+	size_t added_alloc;
 };
 
 /* Start a merge into dst, the first input (already read; path names it). */
 void pt_merge_init(struct pt_merge *m, struct pt_profile *dst, const char *first_path);
+/* What the next input's reader may read straight into the result (core/sink.h), its
+ * profile then keeping the types, header and sums only: NULL when the result cannot
+ * take it so (no stacks, a fixed point, simplified names, a timeline). The caller
+ * reads the input unfiltered and unlabelled then, and adds it with pt_merge_add as any
+ * other: the bytes written are those of the two-step merge. */
+const struct pt_append *pt_merge_append(struct pt_merge *m);
 /* Add src (read from path) into the merge; src may be changed (its fixed point) and is
  * the caller's to release after. -1 with d filled when the sample types differ. */
 int pt_merge_add(struct pt_merge *m, struct pt_profile *src, const char *path, struct pt_diag *d);

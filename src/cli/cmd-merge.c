@@ -248,7 +248,7 @@ int cmd_merge(int argc, char **argv)
 	st.a = &a;
 	pt_run_init(&r, &common, "-");
 	/* one input at a time: memory is the merged profile and the one being added */
-	ret = pt_run_merge(&r, pt_inputs_next, stream_label, &st);
+	ret = pt_run_merge(&r, pt_inputs_next, a.nlabels || a.nfrom ? stream_label : NULL, &st);
 	if (ret == PT_RUN_NO_INPUT)
 		ret = pt_usage_error(&spec, "no input profiles");
 	if (ret)

@@ -277,9 +277,11 @@ static void print_symbolize_warnings(const struct pt_symbolizer *sy, const char 
 		fprintf(stderr, "proftool: %s: warning: %.*s\n", path, (int)(nl - s), s);
 }
 
-/* read path into p, its stacks handed to sink (NULL: the tree) */
-static int read_one_either(const struct pt_common *c, const char *path, struct pt_profile *p,
-			   struct pt_sink *sink, const struct either *heap)
+/* read path into p, its stacks handed to sink (NULL: the tree), or straight into a
+ * merge's result where append is not NULL and the reader can */
+static int read_one_into(const struct pt_common *c, const char *path, struct pt_profile *p,
+			 struct pt_sink *sink, const struct either *heap,
+			 const struct pt_append *append)
 {
 	struct pt_load_opts lo = c->load;
 	struct progress pr;
@@ -297,6 +299,7 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 	if ((ret = pt_cli_stdin_terminal(c->spec, c->spec ? c->spec->name : "proftool", path)))
 		return ret;
 	lo.read.sink = sink;
+	lo.read.append = append;
 	/* addresses named before the stacks reach the fold or the tree */
 	pt_symbolizer_init(&sy, lo.read.sink, search);
 	if (!c->no_symbolize)
@@ -315,6 +318,12 @@ static int read_one_either(const struct pt_common *c, const char *path, struct p
 		return pt_cli_fail(&d);
 	pt_diag_print_warnings(&d, stderr);
 	return 0;
+}
+
+static int read_one_either(const struct pt_common *c, const char *path, struct pt_profile *p,
+			   struct pt_sink *sink, const struct either *heap)
+{
+	return read_one_into(c, path, p, sink, heap, NULL);
 }
 
 static int read_one(const struct pt_common *c, const char *path, struct pt_profile *p,
@@ -596,6 +605,7 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 	struct pt_hash_key key, k;
 	struct pt_diag d;
 	const char *path;
+	const struct pt_append *append;
 	struct progress pr;
 	size_t done = 1;
 	int n, ret;
@@ -621,8 +631,13 @@ int pt_run_merge(struct pt_run *r, pt_run_next_fn next, pt_run_label_fn label, v
 		}
 		pt_hash_key_derive(&key, done, &k);
 		pt_profile_init_key(&src, &k);
-		if (!(ret = stream_one(c, path, &src, label, ctx)) &&
-		    pt_merge_add(&m, &src, path, &d) < 0)
+		/* an input neither filtered nor labelled may go straight into the result */
+		if (!label && !pt_filter_active(&c->filter) && !c->load.read.keep_timeline &&
+		    (append = pt_merge_append(&m)))
+			ret = read_one_into(c, path, &src, NULL, NULL, append);
+		else
+			ret = stream_one(c, path, &src, label, ctx);
+		if (!ret && pt_merge_add(&m, &src, path, &d) < 0)
 			ret = pt_cli_fail(&d);
 		pt_profile_release(&src);
 		if (!ret && ++done && progress_due(&pr))

@@ -139,7 +139,8 @@ int pt_run_each(struct pt_run *r, pt_run_next_fn next, void *next_ctx, pt_run_ea
 
 /* A stream of inputs merged into r->p one at a time (merge): label(), if not NULL,
  * may change each input as read and filtered, before it is merged (0, or -1 with d
- * filled: printed, and the stream ends). The
+ * filled: printed, and the stream ends). Without label() and filters, a reader that
+ * can reads each input straight into r->p (analysis/merge.h pt_merge_append). The
  * first input becomes r->p and r->path; a timeline the load options did not ask for
  * is dropped. Returns 0, PT_RUN_NO_INPUT (nothing printed) when next() gave nothing,
  * or the exit status of the failure printed. */

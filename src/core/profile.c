@@ -101,6 +101,15 @@ void pt_profile_release(struct pt_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void pt_profile_moved(struct pt_profile *p)
+{
+	p->strings.arena = &p->arena;
+	p->func_keys.arena = &p->arena;
+	p->mapping_keys.arena = &p->arena;
+	p->frame_keys.arena = &p->arena;
+	p->labelset_keys.arena = &p->arena;
+}
+
 /* the rows of the tree, the samples and the timeline re-strided from p->stride to nw
  * values each (the timeline only once it exists) */
 static void restride_rows(struct pt_profile *p, uint32_t nw)

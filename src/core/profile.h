@@ -290,6 +290,9 @@ void pt_profile_init(struct pt_profile *p);
  * no system call, for a command that reads a profile per file */
 void pt_profile_init_key(struct pt_profile *p, const struct pt_hash_key *key);
 void pt_profile_release(struct pt_profile *p);
+/* p after a struct copy of a built profile (*p = np, np then forgotten): its tables
+ * allocate from p's arena again, not from np's, whose place may be gone */
+void pt_profile_moved(struct pt_profile *p);
 
 static inline uint32_t pt_str(struct pt_profile *p, const char *s)
 {

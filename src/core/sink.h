@@ -27,6 +27,16 @@ struct pt_sink {
 	void (*frames_complete)(struct pt_sink *s, struct pt_profile *p);
 };
 
+/* A merge that adds its inputs straight into its result (analysis/merge.h): a reader
+ * that can makes its strings, functions, mappings, frames and label sets in dst and hands
+ * its stacks, in dst's ids, to sink; the profile it reads into keeps the rest (sample
+ * types, period, times, comments, the sums of the records read) and no stacks. A reader
+ * that cannot, or meets what only its own profile can hold, reads as without it. */
+struct pt_append {
+	struct pt_profile *dst;
+	struct pt_sink *sink;
+};
+
 /* Hand one record to s; with s NULL, add it to p's call tree and sample rows. (Inline:
  * it is on every reader's path, once per input record.) */
 static inline void pt_sink_sample(struct pt_sink *s, struct pt_profile *p, const uint32_t *frames,

@@ -52,9 +52,13 @@ uint32_t pt_xlat_func(struct pt_xlat *x, uint32_t id)
 		return 0;
 	if (x->func[id] == NONE) {
 		const struct pt_func *f = &x->src->funcs[id];
-		x->func[id] = pt_profile_func_ident(
-			x->dst, pt_xlat_str(x, f->name), pt_xlat_str(x, f->system_name),
-			pt_xlat_str(x, f->file), f->start_line, x->keep_ident ? f->ident : 0);
+		/* new strings take their ids in one order, not in the compiler's order of
+		 * arguments: file, system name, name, as gcc's builds always made them (a
+		 * merge's canonical string table is the same from clang's then) */
+		uint32_t file = pt_xlat_str(x, f->file), sys = pt_xlat_str(x, f->system_name),
+			 name = pt_xlat_str(x, f->name);
+		x->func[id] = pt_profile_func_ident(x->dst, name, sys, file, f->start_line,
+						    x->keep_ident ? f->ident : 0);
 	}
 	return x->func[id];
 }
