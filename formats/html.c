@@ -1088,9 +1088,13 @@ static void write_data(struct html *h, uint32_t type)
 	add_str(h, p->format ? p->format : "", p->format ? strlen(p->format) : 0);
 	key(h, "types");
 	pt_buf_addch(&h->out, '[');
-	for (t = 0; t < p->ntypes; t++)
-		pt_buf_addf(&h->out, "%s[%u,%u,%u]", t ? "," : "", sid(h, p->types[t].name),
-			    sid(h, p->types[t].unit), p->types[t].decimals);
+	for (t = 0; t < p->ntypes; t++) {
+		/* the page's string ids are given in one order, not in the compiler's order
+		 * of arguments: unit, then name, as gcc's builds always gave them */
+		uint32_t unit = sid(h, p->types[t].unit), name = sid(h, p->types[t].name);
+		pt_buf_addf(&h->out, "%s[%u,%u,%u]", t ? "," : "", name, unit,
+			    p->types[t].decimals);
+	}
 	pt_buf_addch(&h->out, ']');
 	key(h, "type");
 	pt_buf_add_u64(&h->out, type);
