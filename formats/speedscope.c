@@ -740,25 +740,25 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	return 1;
 }
 
-/* the type each key's value must have: 'o'bject, 'a'rray, 'n'umber, 's'tring */
-static char rkey_wants(enum rkey k)
+/* the kind each key's value must have */
+static enum pt_json_kind rkey_wants(enum rkey k)
 {
 	switch (k) {
 	case RK_SHARED:
-		return 'o';
+		return PT_JSON_MAP;
 	case RK_PROFILES:
 	case RK_FRAMES:
 	case RK_SAMPLES:
 	case RK_WEIGHTS:
 	case RK_EVENTS:
-		return 'a';
+		return PT_JSON_ARRAY;
 	case RK_LINE:
 	case RK_COL:
 	case RK_AT:
 	case RK_FRAME:
-		return 'n';
+		return PT_JSON_NUMBER;
 	default:
-		return 's';
+		return PT_JSON_STRING;
 	}
 }
 
@@ -811,8 +811,7 @@ static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	return 1;
 }
 
-/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
-static int rd_value(struct rd *r, char vk, const char *s, size_t len)
+static int rd_value(struct rd *r, enum pt_json_kind vk, const char *s, size_t len)
 {
 	enum rkey k = r->key;
 	enum rctx c;
@@ -820,13 +819,13 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 
 	r->key = RK_OTHER;
 	if (r->skip) {
-		if (vk == 'o' || vk == 'a')
+		if (pt_json_opens(vk))
 			r->skip++;
 		return 1;
 	}
 	if (!r->depth) {
 		r->top_seen = 1;
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return rd_fail(r, rd_here(r),
 				       "not a speedscope file: the JSON is not an object");
 		return rd_push(r, RC_TOP);
@@ -835,7 +834,7 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 	pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
 	switch (c) {
 	case RC_FRAMES:
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return rd_fail(r, rd_here(r), "an element of 'frames' is not an object");
 		if (r->nframes >= UINT32_MAX - 2)
 			return rd_fail(r, rd_here(r), "too many frames");
@@ -844,29 +843,29 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 		r->frames[r->nframes++].off = rd_here(r) - 1;
 		return rd_push(r, RC_FRAME);
 	case RC_PROFILES:
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return rd_fail(r, rd_here(r), "an element of 'profiles' is not an object");
 		PT_ALLOC_GROW(r->profs, r->nprofs + 1, r->profs_alloc);
 		memset(&r->profs[r->nprofs], 0, sizeof(r->profs[0]));
 		r->profs[r->nprofs++].off = rd_here(r) - 1;
 		return rd_push(r, RC_PROFILE);
 	case RC_SAMPLES:
-		if (vk != 'a')
+		if (vk != PT_JSON_ARRAY)
 			return rd_fail(r, rd_here(r), "a sample is not an array of frame indices");
 		if (pr->nsamples >= UINT32_MAX - 2)
 			return rd_fail(r, rd_here(r), "too many samples");
 		r->cur = 0;
 		return rd_push(r, RC_STACK);
 	case RC_STACK:
-		if (vk != 'n')
+		if (vk != PT_JSON_NUMBER)
 			return rd_fail(r, rd_here(r), "a sample's element is not a frame index");
 		return rd_number(r, c, k, s, len);
 	case RC_WEIGHTS:
-		if (vk != 'n')
+		if (vk != PT_JSON_NUMBER)
 			return rd_fail(r, rd_here(r), "a weight is not a number");
 		return rd_number(r, c, k, s, len);
 	case RC_EVENTS:
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return rd_fail(r, rd_here(r), "an event is not an object");
 		PT_ALLOC_GROW(pr->events, pr->nevents + 1, pr->events_alloc);
 		memset(&pr->events[pr->nevents], 0, sizeof(pr->events[0]));
@@ -876,15 +875,14 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 		break;
 	}
 	if (k == RK_OTHER) {
-		if (vk == 'o' || vk == 'a')
+		if (pt_json_opens(vk))
 			r->skip = 1;
 		return 1;
 	}
 	if (vk != rkey_wants(k)) {
-		static const char *const what[] = {"an object", "an array", "a number", "a string"};
-		const char *w = what[strchr("oans", rkey_wants(k)) - "oans"];
-		return rd_fail(r, rd_here(r) - (vk == 'n' || vk == 's' ? len : 1), "'%s' is not %s",
-			       rkey_name(k), w);
+		return rd_fail(
+			r, rd_here(r) - (vk == PT_JSON_NUMBER || vk == PT_JSON_STRING ? len : 1),
+			"'%s' is not %s", rkey_name(k), pt_json_kind_name(rkey_wants(k)));
 	}
 	switch (k) {
 	case RK_SHARED:
@@ -924,31 +922,6 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 	}
 }
 
-static int rd_null(void *ctx)
-{
-	return rd_value(ctx, '-', NULL, 0);
-}
-static int rd_boolean(void *ctx, int b)
-{
-	(void)b;
-	return rd_value(ctx, '-', NULL, 0);
-}
-static int rd_num(void *ctx, const char *s, size_t len)
-{
-	return rd_value(ctx, 'n', s, len);
-}
-static int rd_str(void *ctx, const unsigned char *s, size_t len)
-{
-	return rd_value(ctx, 's', (const char *)s, len);
-}
-static int rd_start_map(void *ctx)
-{
-	return rd_value(ctx, 'o', NULL, 0);
-}
-static int rd_start_array(void *ctx)
-{
-	return rd_value(ctx, 'a', NULL, 0);
-}
 static int rd_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct rd *r = ctx;
@@ -983,10 +956,7 @@ static int rd_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks rd_callbacks = {
-	rd_null,      rd_boolean, NULL,	  NULL,		  rd_num, rd_str,
-	rd_start_map, rd_map_key, rd_end, rd_start_array, rd_end,
-};
+PT_JSON_CALLBACKS(rd_callbacks, rd_value, rd_map_key, rd_end);
 
 /* ---- from what was read to the model ---- */
 

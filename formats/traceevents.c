@@ -151,7 +151,7 @@ struct reader {
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
 	uint32_t last_thread; /* the thread thread_of found last */
 	int mate;	      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
-	char vk;	      /* the kind of the value being read */
+	enum pt_json_kind vk; /* the kind of the value being read */
 	char err[300];	      /* a mate: its fault in the event being read (c.err_off) */
 };
 
@@ -177,7 +177,7 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 			r->c.err_off = off + 1;
 			memcpy(r->err, msg, sizeof(msg));
 		}
-		r->skip = r->vk == 'o' || r->vk == 'a';
+		r->skip = pt_json_opens(r->vk);
 		return 1;
 	}
 	pt_diag_error_at(r->d, off, "%s", msg);
@@ -405,7 +405,6 @@ static int int_value(struct reader *r, enum key k, const char *s, size_t len, in
 	return 1;
 }
 
-/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
 /* a hash of a token of the args (its kind, then its bytes): FNV-1a's step over 8-byte
  * words, then the last bytes one by one */
 static void mix(struct reader *r, char kind, const char *s, size_t len)
@@ -426,50 +425,51 @@ static void mix(struct reader *r, char kind, const char *s, size_t len)
 
 /* on_item: a value at the top, or an element of the events, samples or frames list
  * (context cx, or depth 0 for the top) */
-static int on_item(struct reader *r, enum ctx cx, char vk, size_t len)
+static int on_item(struct reader *r, enum ctx cx, enum pt_json_kind vk, size_t len)
 {
 	struct cur *c = &r->c;
 	uint32_t fid = c->fid;
 
 	if (!r->depth) {
 		r->top_seen = 1;
-		if (vk == 'a') {
+		if (vk == PT_JSON_ARRAY) {
 			r->has_events = r->array_form = 1;
 			return push(r, C_EVENTS);
 		}
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(r),
 				       "not a trace: the JSON is neither an array nor an "
 				       "object");
 		return push(r, C_TOP);
 	}
-	if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
-		r->skip = vk == 'a';
+	if (vk != PT_JSON_MAP && r->mate) { /* junk between events: the host tolerates it */
+		r->skip = vk == PT_JSON_ARRAY;
 		return 1;
 	}
-	if (vk != 'o')
-		return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
-			       cx == C_EVENTS	 ? "a trace event is not an object"
-			       : cx == C_SAMPLES ? "a sample is not an object"
-						 : "a stack frame is not an object");
+	if (vk != PT_JSON_MAP)
+		return fail_at(
+			r, here(r) - (vk == PT_JSON_NUMBER || vk == PT_JSON_STRING ? len : 1), "%s",
+			cx == C_EVENTS	  ? "a trace event is not an object"
+			: cx == C_SAMPLES ? "a sample is not an object"
+					  : "a stack frame is not an object");
 	memset(c, 0, sizeof(*c));
 	c->fid = fid;
 	c->off = here(r) - 1;
 	return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
 }
 
-static int on_value(struct reader *r, char vk, const char *s, size_t len)
+static int on_value(struct reader *r, enum pt_json_kind vk, const char *s, size_t len)
 {
 	enum key k = r->key;
 	struct cur *c = &r->c;
 	enum ctx cx;
 
-	if (r->hashing)
-		mix(r, vk, s, len);
+	if (r->hashing) /* each kind as a letter; booleans as null, as ever */
+		mix(r, "oans--"[vk], s, vk == PT_JSON_BOOL ? 0 : len);
 	r->key = K_OTHER;
 	r->vk = vk;
 	if (r->skip) {
-		if (vk == 'o' || vk == 'a')
+		if (pt_json_opens(vk))
 			r->skip++;
 		return 1;
 	}
@@ -477,13 +477,13 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	if (!r->depth || cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES)
 		return on_item(r, cx, vk, len);
 	if (k == K_OTHER) {
-		if (vk == 'o' || vk == 'a')
+		if (pt_json_opens(vk))
 			r->skip = 1;
 		return 1;
 	}
 	switch (k) {
 	case K_EVENTS:
-		if (vk != 'a')
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(r), "'traceEvents' is not an array");
 		if (r->has_events)
 			return fail_at(r, here(r), "a second 'traceEvents'");
@@ -493,8 +493,8 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_FRAMES:
 		/* the global samples form; other shapes under these names are left alone,
 		 * as every key this reader does not read */
-		if (vk != (k == K_SAMPLES ? 'a' : 'o')) {
-			r->skip = vk == 'o' || vk == 'a';
+		if (vk != (k == K_SAMPLES ? PT_JSON_ARRAY : PT_JSON_MAP)) {
+			r->skip = pt_json_opens(vk);
 			return 1;
 		}
 		if (k == K_SAMPLES)
@@ -505,7 +505,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_SF:
 	case K_PARENT:
 		/* a frame's key as a number or a string: "1" and 1 name one frame */
-		if (vk != 'n' && vk != 's')
+		if (vk != PT_JSON_NUMBER && vk != PT_JSON_STRING)
 			return fail_at(r, here(r) - 1, "'%s' is neither a number nor a string",
 				       k == K_SF ? "sf" : "parent");
 		if (k == K_SF)
@@ -514,17 +514,18 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 			c->parent = stack_key(r, s, len);
 		return 1;
 	case K_WEIGHT:
-		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &c->weight) < 0)
+		if ((vk != PT_JSON_NUMBER && vk != PT_JSON_STRING) ||
+		    pt_dec_parse(s, len, &c->weight) < 0)
 			return fail_at(r,
-				       here(r) - (vk == 's'   ? len + 2
-						  : vk == 'n' ? len
-							      : 1),
+				       here(r) - (vk == PT_JSON_STRING	 ? len + 2
+						  : vk == PT_JSON_NUMBER ? len
+									 : 1),
 				       "'weight' is not a number");
 		c->has_weight = 1;
 		return 1;
 	case K_ARGS:
-		if (vk != 'o') {
-			if (vk == 'a')
+		if (vk != PT_JSON_MAP) {
+			if (vk == PT_JSON_ARRAY)
 				r->skip = 1;
 			return 1;
 		}
@@ -532,13 +533,13 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		c->args = 0xcbf29ce484222325u;
 		return push(r, C_ARGS);
 	case K_PH:
-		if (vk != 's')
+		if (vk != PT_JSON_STRING)
 			return fail_at(r, here(r), "'ph' is not a string");
 		c->ph = len == 1 ? s[0] : '?';
 		return 1;
 	case K_NAME:
 	case K_DETAIL:
-		if (vk != 's')
+		if (vk != PT_JSON_STRING)
 			return 1; /* a name that is no string is no name */
 		if (cx == C_ARGS) {
 			if (k == K_NAME)
@@ -552,7 +553,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		return 1;
 	case K_PID:
 	case K_TID:
-		if (vk != 'n' && vk != 's')
+		if (vk != PT_JSON_NUMBER && vk != PT_JSON_STRING)
 			return fail_at(r, here(r), "'%s' is not an integer",
 				       k == K_PID ? "pid" : "tid");
 		if (k == K_PID) {
@@ -566,11 +567,11 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_TDUR: {
 		struct pt_dec x;
 		/* a number, or a string holding one (some writers quote them) */
-		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &x) < 0)
+		if ((vk != PT_JSON_NUMBER && vk != PT_JSON_STRING) || pt_dec_parse(s, len, &x) < 0)
 			return fail_at(r,
-				       here(r) - (vk == 'n'   ? len
-						  : vk == 's' ? len + 2
-							      : 1),
+				       here(r) - (vk == PT_JSON_NUMBER	 ? len
+						  : vk == PT_JSON_STRING ? len + 2
+									 : 1),
 				       "'%s' is not a number",
 				       k == K_TS    ? "ts"
 				       : k == K_DUR ? "dur"
@@ -590,32 +591,6 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	default:
 		return 1;
 	}
-}
-
-static int cb_null(void *ctx)
-{
-	return on_value(ctx, '-', NULL, 0);
-}
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return on_value(ctx, '-', NULL, 0);
-}
-static int cb_number(void *ctx, const char *s, size_t len)
-{
-	return on_value(ctx, 'n', s, len);
-}
-static int cb_string(void *ctx, const unsigned char *s, size_t len)
-{
-	return on_value(ctx, 's', (const char *)s, len);
-}
-static int cb_start_map(void *ctx)
-{
-	return on_value(ctx, 'o', NULL, 0);
-}
-static int cb_start_array(void *ctx)
-{
-	return on_value(ctx, 'a', NULL, 0);
 }
 
 /* Which key s is in context c: a switch on the length, then compares of a fixed size
@@ -715,10 +690,7 @@ static int cb_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
-	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
-};
+PT_JSON_CALLBACKS(callbacks, on_value, cb_map_key, cb_end);
 
 /* ---- the call trees ---- */
 
@@ -1302,20 +1274,20 @@ static int traceevents_detect(const unsigned char *head, size_t len)
 		"v8.cpu_profiler",	"TracingStartedInBrowser",
 		"TracingStartedInPage", "disabled-by-default-devtools.timeline",
 	};
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len), k;
+	int first = pt_json_first(head, len);
+	size_t k;
 
-	if (i == len || (head[i] != '[' && head[i] != '{'))
+	if (first != '[' && first != '{')
 		return 0;
-	if (head[i] == '{' && !memmem(s, len, "\"traceEvents\"", 13))
+	if (first == '{' && !PT_JSON_HAS_KEY(head, len, "traceEvents"))
 		return 0;
 	/* the global samples form may hold no events: "traceEvents": [] */
-	if (!memmem(s, len, "\"ph\"", 4) &&
-	    !(head[i] == '{' && memmem(s, len, "\"samples\"", 9) &&
-	      (memmem(s, len, "\"sf\"", 4) || memmem(s, len, "\"stackFrames\"", 13))))
+	if (!PT_JSON_HAS_KEY(head, len, "ph") &&
+	    !(first == '{' && PT_JSON_HAS_KEY(head, len, "samples") &&
+	      (PT_JSON_HAS_KEY(head, len, "sf") || PT_JSON_HAS_KEY(head, len, "stackFrames"))))
 		return 0;
 	for (k = 0; k < sizeof(v8) / sizeof(v8[0]); k++)
-		if (memmem(s, len, v8[k], strlen(v8[k])))
+		if (memmem(head, len, v8[k], strlen(v8[k])))
 			return 40;
 	return 85;
 }

@@ -82,6 +82,13 @@ void pt_json_key_bool(yajl_gen g, const char *key, int b)
 	yajl_gen_bool(g, b);
 }
 
+const char *pt_json_kind_name(enum pt_json_kind kind)
+{
+	static const char *const n[] = {"an object", "an array",  "a number",
+					"a string",  "a boolean", "null"};
+	return n[kind];
+}
+
 size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len)
 {
 	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
