@@ -772,11 +772,7 @@ static int on_value(struct parse *ps, enum pt_json_kind vk, const char *s, size_
 	return 1;
 }
 
-static const struct {
-	enum ctx ctx;
-	const char *name;
-	enum key key;
-} keys[] = {
+static const struct pt_json_key keys[] = {
 	{C_DOC, "meta", K_META},
 	{C_DOC, "threads", K_THREADS},
 	{C_DOC, "processes", K_PROCESSES},
@@ -804,20 +800,16 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	struct parse *ps = ctx;
 	struct level *l = top(ps);
 	const char *s = (const char *)key;
-	size_t i;
 
 	if (ps->mute)
 		return 1;
 	ps->key = K_NONE;
 	if (ps->skip || !l)
 		return 1;
-	ps->key = K_OTHER;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].ctx == (enum ctx)l->ctx && strlen(keys[i].name) == len &&
-		    !memcmp(keys[i].name, s, len)) {
-			ps->key = keys[i].key;
-			return 1;
-		}
+	ps->key = pt_json_key_find(keys, sizeof(keys) / sizeof(keys[0]), (int)l->ctx, key, len,
+				   K_OTHER);
+	if (ps->key != K_OTHER)
+		return 1;
 	if (l->ctx == C_THREAD || l->ctx == C_SHARED) {
 		int kind;
 		for (kind = 0; kind < T_NKINDS; kind++)

@@ -575,11 +575,7 @@ enum rkey {
 	RK_FRAME,
 };
 
-static const struct {
-	enum rctx ctx;
-	const char *name;
-	enum rkey key;
-} rkeys[] = {
+static const struct pt_json_key rkeys[] = {
 	{RC_TOP, "shared", RK_SHARED},
 	{RC_TOP, "profiles", RK_PROFILES},
 	{RC_SHARED, "frames", RK_FRAMES},
@@ -740,11 +736,7 @@ static enum pt_json_kind rkey_wants(enum rkey k)
 
 static const char *rkey_name(enum rkey k)
 {
-	size_t i;
-	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
-		if (rkeys[i].key == k)
-			return rkeys[i].name;
-	return "value";
+	return pt_json_key_name(rkeys, sizeof(rkeys) / sizeof(rkeys[0]), k);
 }
 
 static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size_t len)
@@ -903,17 +895,12 @@ static int rd_value(struct rd *r, enum pt_json_kind vk, const char *s, size_t le
 static int rd_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct rd *r = ctx;
-	size_t i;
 
 	r->key = RK_OTHER;
 	if (r->j.skip || !r->depth)
 		return 1;
-	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
-		if (rkeys[i].ctx == r->stack[r->depth - 1] && strlen(rkeys[i].name) == len &&
-		    !memcmp(rkeys[i].name, s, len)) {
-			r->key = rkeys[i].key;
-			break;
-		}
+	r->key = pt_json_key_find(rkeys, sizeof(rkeys) / sizeof(rkeys[0]), r->stack[r->depth - 1],
+				  s, len, RK_OTHER);
 	return 1;
 }
 static int rd_end(void *ctx)

@@ -89,6 +89,27 @@ const char *pt_json_kind_name(enum pt_json_kind kind)
 	return n[kind];
 }
 
+int pt_json_key_find(const struct pt_json_key *t, size_t n, int ctx, const unsigned char *s,
+		     size_t len, int other)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].ctx == ctx && strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
+			return t[i].key;
+	return other;
+}
+
+const char *pt_json_key_name(const struct pt_json_key *t, size_t n, int key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].key == key)
+			return t[i].name;
+	return "value";
+}
+
 size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len)
 {
 	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))

@@ -106,6 +106,19 @@ const char *pt_json_kind_name(enum pt_json_kind kind);
 		name##_map,  key,	  end,	name##_array, end,                                 \
 	}
 
+/* A reader's keys as a table: in its context ctx (the reader's own numbering), the key
+ * named `name` is its `key` (the reader's own numbering too). */
+struct pt_json_key {
+	int ctx;
+	const char *name;
+	int key;
+};
+/* the key of t[0..n) named s[0..len) in context ctx; `other` when there is none */
+int pt_json_key_find(const struct pt_json_key *t, size_t n, int ctx, const unsigned char *s,
+		     size_t len, int other);
+/* the name of key in t[0..n) (its first row), "value" when it has none */
+const char *pt_json_key_name(const struct pt_json_key *t, size_t n, int key);
+
 /* The readers' side: feed all of `in` to the parser h in chunks of at most `chunk`
  * bytes, then complete the parse. Before each chunk *chunk_off is set to its input
  * offset (a callback's position is *chunk_off + yajl_get_bytes_consumed), and to the

@@ -139,6 +139,25 @@ static void test_tokens(void)
 	pt_buf_release(&t.out);
 }
 
+/* pt_json_key_find and pt_json_key_name over a table of two contexts */
+static void test_keys(void)
+{
+	static const struct pt_json_key t[] = {
+		{1, "name", 10}, {1, "names", 11}, {2, "name", 20}, {2, "id", 21}};
+	const size_t n = sizeof(t) / sizeof(t[0]);
+	const unsigned char *s = (const unsigned char *)"names";
+
+	is_int(pt_json_key_find(t, n, 1, s, 4, -1), 10, "keys: a name in its context");
+	is_int(pt_json_key_find(t, n, 2, s, 4, -1), 20, "keys: the same name in another");
+	is_int(pt_json_key_find(t, n, 1, s, 5, -1), 11, "keys: a longer name is another key");
+	is_int(pt_json_key_find(t, n, 2, s, 5, -1), -1, "keys: not in this context: other");
+	is_int(pt_json_key_find(t, n, 1, s, 3, -1), -1, "keys: a prefix is no key");
+	is_int(pt_json_key_find(t, n, 3, (const unsigned char *)"id", 2, 7), 7,
+	       "keys: an unknown context: other");
+	ok(!strcmp(pt_json_key_name(t, n, 21), "id") && !strcmp(pt_json_key_name(t, n, 5), "value"),
+	   "keys: a key by its name, \"value\" for none");
+}
+
 int main(void)
 {
 	struct pt_buf b = PT_BUF_INIT;
@@ -215,5 +234,6 @@ int main(void)
 		ok(pt_json_double("0.1", 3, &v) == 0 && v == 0.1, "double: 0.1");
 	}
 	test_tokens();
+	test_keys();
 	return tap_done();
 }
