@@ -1173,11 +1173,7 @@ static int traceevents_read(struct pt_input *in, struct pt_profile *p, const str
 	p->format = "traceevents";
 	/* one parse: the CPU samples' half reads the event array beside this one */
 	memset(&tee, 0, sizeof(tee));
-	tee.host.cb = &callbacks;
-	tee.host.ctx = &r;
-	tee.host.h = &r.j.h;
-	tee.host.chunk_off = &r.j.chunk_off;
-	tee.host.failed = &r.j.failed;
+	tee.host = (struct pt_trace_half){.cb = &callbacks, .ctx = &r, .j = &r.j};
 	cpu = pt_cpu_mate_new(d, p->keep_timeline, o->lenient);
 	pt_cpu_mate_half(cpu, &tee.mate);
 	if (pt_v8json_parse(&r.j, &pt_tracetee_callbacks, &tee, in, &opts) < 0)
@@ -1220,9 +1216,7 @@ void pt_spans_half(struct pt_spans *s, struct pt_trace_half *h)
 	h->cb = &callbacks;
 	h->ctx = &s->r;
 	h->enter = spans_enter;
-	h->h = &s->r.j.h;
-	h->chunk_off = &s->r.j.chunk_off;
-	h->failed = &s->r.j.failed;
+	h->j = &s->r.j;
 }
 
 int pt_spans_any(const struct pt_spans *s, int64_t *origin)
