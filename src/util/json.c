@@ -94,8 +94,10 @@ int pt_json_key_find(const struct pt_json_key *t, size_t n, int ctx, const unsig
 {
 	size_t i;
 
+	/* the first byte before the length: most rows differ there */
 	for (i = 0; i < n; i++)
-		if (t[i].ctx == ctx && strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
+		if (t[i].ctx == ctx && (!len || t[i].name[0] == (char)s[0]) &&
+		    strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
 			return t[i].key;
 	return other;
 }
