@@ -877,11 +877,7 @@ static int cpuprofile_read(struct pt_input *in, struct pt_profile *p, const stru
 	head = pt_input_peek(in, 4096, &hlen);
 	if (head && pt_tracetee_may_be_trace(head, hlen)) {
 		memset(&tee, 0, sizeof(tee));
-		tee.host.cb = &callbacks;
-		tee.host.ctx = &r;
-		tee.host.h = &r.j.h;
-		tee.host.chunk_off = &r.j.chunk_off;
-		tee.host.failed = &r.j.failed;
+		tee.host = (struct pt_trace_half){.cb = &callbacks, .ctx = &r, .j = &r.j};
 		spans = pt_spans_new(d, p->keep_timeline);
 		pt_spans_half(spans, &tee.mate);
 	}
@@ -936,9 +932,7 @@ void pt_cpu_mate_half(struct pt_cpu_mate *c, struct pt_trace_half *h)
 	h->ctx = &c->r;
 	h->enter = mate_enter;
 	h->reads_key = reads_event_key;
-	h->h = &c->r.j.h;
-	h->chunk_off = &c->r.j.chunk_off;
-	h->failed = &c->r.j.failed;
+	h->j = &c->r.j;
 }
 
 int pt_cpu_mate_any(const struct pt_cpu_mate *c, int64_t *origin)

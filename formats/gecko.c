@@ -316,15 +316,6 @@ static int new_thread(struct parse *ps, uint32_t doc)
 	return push(ps, C_THREAD, (uint32_t)r->nthreads++);
 }
 
-enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_BOOL, V_NULL };
-
-static const char *vkind_name(enum vkind vk)
-{
-	static const char *const n[] = {"an object", "an array",  "a number",
-					"a string",  "a boolean", "null"};
-	return n[vk];
-}
-
 /* a JSON number as a double (yajl checked its grammar) */
 static int parse_num(const char *s, size_t len, double *v)
 {
@@ -334,20 +325,20 @@ static int parse_num(const char *s, size_t len, double *v)
 }
 
 /* the number a table cell holds: numbers, null (NaN) and booleans (0, 1) */
-static int cell_value(struct parse *ps, enum vkind vk, const char *s, size_t len, double *v,
+static int cell_value(struct parse *ps, enum pt_json_kind vk, const char *s, size_t len, double *v,
 		      const char *what)
 {
-	if (vk == V_NULL) {
+	if (vk == PT_JSON_NULL) {
 		*v = NAN;
 		return 1;
 	}
-	if (vk == V_BOOL) {
+	if (vk == PT_JSON_BOOL) {
 		*v = len;
 		return 1;
 	}
-	if (vk != V_NUMBER)
+	if (vk != PT_JSON_NUMBER)
 		return fail_at(ps->r, here(ps), "'%s' holds %s, not a number", what,
-			       vkind_name(vk));
+			       pt_json_kind_name(vk));
 	if (parse_num(s, len, v) < 0)
 		return fail_at(ps->r, here(ps) - len, "'%s' holds a number out of range", what);
 	return 1;
@@ -355,52 +346,53 @@ static int cell_value(struct parse *ps, enum vkind vk, const char *s, size_t len
 
 static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, int nested);
 
-static int on_doc_key(struct parse *ps, struct level *l, enum key k, enum vkind vk, const char *s,
-		      size_t len)
+static int on_doc_key(struct parse *ps, struct level *l, enum key k, enum pt_json_kind vk,
+		      const char *s, size_t len)
 {
 	struct reader *r = ps->r;
 	switch (k) {
 	case K_META:
 		if (r->pass2) /* read in the first pass */
-			return (ps->skip = vk == V_MAP || vk == V_ARRAY, 1);
-		return vk == V_MAP ? push(ps, C_META, l->idx) : (ps->skip = vk == V_ARRAY, 1);
+			return (ps->skip = pt_json_opens(vk), 1);
+		return vk == PT_JSON_MAP ? push(ps, C_META, l->idx)
+					 : (ps->skip = vk == PT_JSON_ARRAY, 1);
 	case K_THREADS:
-		if (vk != V_ARRAY)
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(ps), "'threads' is %s, not an array",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		return push(ps, C_THREADS, l->idx);
 	case K_PROCESSES:
-		if (vk != V_ARRAY)
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(ps), "'processes' is %s, not an array",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		return push(ps, C_PROCS, l->idx);
 	case K_SHARED:
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(ps), "'shared' is %s, not an object",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		return push(ps, C_SHARED, l->idx);
 	case K_PROFILE:
-		if (vk == V_MAP)
+		if (vk == PT_JSON_MAP)
 			return new_doc(ps);
-		if (vk == V_ARRAY)
+		if (vk == PT_JSON_ARRAY)
 			ps->skip = 1;
 		return 1;
 	default:
 		(void)s;
 		(void)len;
-		if (vk == V_MAP || vk == V_ARRAY)
+		if (pt_json_opens(vk))
 			ps->skip = 1;
 		return 1;
 	}
 }
 
-static int on_meta_key(struct parse *ps, struct level *l, enum key k, enum vkind vk, const char *s,
-		       size_t len)
+static int on_meta_key(struct parse *ps, struct level *l, enum key k, enum pt_json_kind vk,
+		       const char *s, size_t len)
 {
 	struct reader *r = ps->r;
 	double v;
 
-	if (vk == V_MAP || vk == V_ARRAY) {
+	if (pt_json_opens(vk)) {
 		ps->skip = 1;
 		return 1;
 	}
@@ -409,7 +401,7 @@ static int on_meta_key(struct parse *ps, struct level *l, enum key k, enum vkind
 	case K_PPVERSION:
 	case K_START:
 	case K_INTERVAL:
-		if (vk == V_NULL)
+		if (vk == PT_JSON_NULL)
 			return 1;
 		if (!cell_value(ps, vk, s, len, &v, k == K_START ? "startTime" : "version"))
 			return 0;
@@ -433,7 +425,7 @@ static int on_meta_key(struct parse *ps, struct level *l, enum key k, enum vkind
 		}
 		return 1;
 	case K_PRODUCT:
-		if (vk == V_STRING && l->idx == 0) {
+		if (vk == PT_JSON_STRING && l->idx == 0) {
 			char *str = pt_xmalloc(len + 1);
 			memcpy(str, s, len);
 			str[len] = '\0';
@@ -446,13 +438,13 @@ static int on_meta_key(struct parse *ps, struct level *l, enum key k, enum vkind
 	}
 }
 
-static int open_table(struct parse *ps, struct table *t, int kind, enum vkind vk)
+static int open_table(struct parse *ps, struct table *t, int kind, enum pt_json_kind vk)
 {
-	if (vk == V_NULL)
+	if (vk == PT_JSON_NULL)
 		return 1;
-	if (vk != V_MAP)
+	if (vk != PT_JSON_MAP)
 		return fail_at(ps->r, here(ps), "'%s' is %s, not an object", table_name[kind],
-			       vkind_name(vk));
+			       pt_json_kind_name(vk));
 	if (t->present)
 		return fail_at(ps->r, here(ps), "a second '%s'", table_name[kind]);
 	table_open(t, here(ps) - 1);
@@ -462,11 +454,11 @@ static int open_table(struct parse *ps, struct table *t, int kind, enum vkind vk
 	return 1;
 }
 
-static int open_strings(struct parse *ps, struct strs *s, enum vkind vk)
+static int open_strings(struct parse *ps, struct strs *s, enum pt_json_kind vk)
 {
-	if (vk != V_ARRAY)
+	if (vk != PT_JSON_ARRAY)
 		return fail_at(ps->r, here(ps), "the string table is %s, not an array",
-			       vkind_name(vk));
+			       pt_json_kind_name(vk));
 	if (s->present)
 		return fail_at(ps->r, here(ps), "a second string table");
 	s->present = 1;
@@ -476,7 +468,7 @@ static int open_strings(struct parse *ps, struct strs *s, enum vkind vk)
 	return 1;
 }
 
-static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vkind vk,
+static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum pt_json_kind vk,
 			 const char *s, size_t len)
 {
 	struct reader *r = ps->r;
@@ -485,7 +477,7 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 
 	if (r->pass2 && (k == K_TABLE || k == K_STRINGS)) {
 		/* read again: the samples table only (it was checked in the first pass) */
-		if (k == K_TABLE && ps->key_kind == T_SAMPLES && vk == V_MAP) {
+		if (k == K_TABLE && ps->key_kind == T_SAMPLES && vk == PT_JSON_MAP) {
 			struct table *smp = &t->t[T_SAMPLES];
 			int w = smp->wtype;
 			table_open(smp, here(ps) - 1);
@@ -497,7 +489,7 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 			top(ps)->t = smp;
 			return 1;
 		}
-		ps->skip = vk == V_MAP || vk == V_ARRAY;
+		ps->skip = pt_json_opens(vk);
 		return 1;
 	}
 	switch (k) {
@@ -507,20 +499,20 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 		return open_strings(ps, &t->strings, vk);
 	case K_NAME:
 	case K_PROCNAME:
-		if (vk == V_STRING) {
+		if (vk == PT_JSON_STRING) {
 			uint32_t id = pt_strn(r->p, s, len);
 			if (k == K_NAME)
 				t->name = id;
 			else
 				t->process_name = id;
-		} else if (vk == V_MAP || vk == V_ARRAY) {
+		} else if (pt_json_opens(vk)) {
 			ps->skip = 1;
 		}
 		return 1;
 	case K_TID:
 	case K_PID:
 		/* numbers, or (processed, version 47 on) numbers written as strings */
-		if (vk == V_STRING) {
+		if (vk == PT_JSON_STRING) {
 			char *end;
 			char buf[32];
 			if (!len || len >= sizeof(buf))
@@ -530,11 +522,11 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 			v = strtod(buf, &end);
 			if (*end || !isfinite(v))
 				return 1;
-		} else if (vk == V_NUMBER) {
+		} else if (vk == PT_JSON_NUMBER) {
 			if (!cell_value(ps, vk, s, len, &v, k == K_TID ? "tid" : "pid"))
 				return 0;
 		} else {
-			if (vk == V_MAP || vk == V_ARRAY)
+			if (pt_json_opens(vk))
 				ps->skip = 1;
 			return 1;
 		}
@@ -549,7 +541,7 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum vki
 		}
 		return 1;
 	default:
-		if (vk == V_MAP || vk == V_ARRAY)
+		if (pt_json_opens(vk))
 			ps->skip = 1;
 		return 1;
 	}
@@ -570,8 +562,8 @@ static void row_places(struct table *t, int kind)
 	}
 }
 
-static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkind vk, const char *s,
-			size_t len)
+static int on_table_key(struct parse *ps, struct level *l, enum key k, enum pt_json_kind vk,
+			const char *s, size_t len)
 {
 	struct reader *r = ps->r;
 	struct table *t = l->t;
@@ -579,9 +571,9 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 
 	switch (k) {
 	case K_SCHEMA:
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(ps), "'%s' schema is %s, not an object",
-				       table_name[kind], vkind_name(vk));
+				       table_name[kind], pt_json_kind_name(vk));
 		if (t->has_schema)
 			return fail_at(r, here(ps), "a second '%s' schema", table_name[kind]);
 		t->has_schema = 1;
@@ -592,16 +584,16 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 	case K_DATA:
 		if (!t->has_schema) {
 			/* the processed marker table's payload column */
-			if (kind == T_MARKERS || vk != V_ARRAY) {
-				ps->skip = vk == V_MAP || vk == V_ARRAY;
+			if (kind == T_MARKERS || vk != PT_JSON_ARRAY) {
+				ps->skip = pt_json_opens(vk);
 				return 1;
 			}
 			return fail_at(r, here(ps), "'%s' has its 'data' before its 'schema'",
 				       table_name[kind]);
 		}
-		if (vk != V_ARRAY)
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(ps), "'%s' data is %s, not an array",
-				       table_name[kind], vkind_name(vk));
+				       table_name[kind], pt_json_kind_name(vk));
 		if (!push(ps, C_ROWS, (uint32_t)kind))
 			return 0;
 		top(ps)->t = t;
@@ -612,11 +604,11 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 		return !ps->fast;
 	case K_WEIGHTTYPE: {
 		int w;
-		if (vk == V_NULL)
+		if (vk == PT_JSON_NULL)
 			return 1;
-		if (vk != V_STRING)
+		if (vk != PT_JSON_STRING)
 			return fail_at(r, here(ps), "'weightType' is %s, not a string",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		for (w = 0; w < W_NTYPES; w++)
 			if (strlen(wtype_name[w]) == len && !memcmp(wtype_name[w], s, len))
 				break;
@@ -627,12 +619,12 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 		return 1;
 	}
 	case K_COL:
-		if (vk == V_NULL) /* "weight": null */
+		if (vk == PT_JSON_NULL) /* "weight": null */
 			return 1;
-		if (vk != V_ARRAY)
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(ps), "'%s' column '%s' is %s, not an array",
 				       table_name[kind], columns[kind][ps->key_col],
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		if (t->c[ps->key_col].n || (t->seen & 1u << ps->key_col))
 			return fail_at(r, here(ps), "a second '%s' column '%s'", table_name[kind],
 				       columns[kind][ps->key_col]);
@@ -643,7 +635,7 @@ static int on_table_key(struct parse *ps, struct level *l, enum key k, enum vkin
 		top(ps)->col = ps->key_col;
 		return 1;
 	default:
-		if (vk == V_MAP || vk == V_ARRAY)
+		if (pt_json_opens(vk))
 			ps->skip = 1;
 		return 1;
 	}
@@ -656,7 +648,7 @@ static int deferred(const struct reader *r, const struct level *l)
 	       (l->ctx == C_ROW ? l->col : (int)l->idx) == T_SAMPLES;
 }
 
-static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
+static int on_value(struct parse *ps, enum pt_json_kind vk, const char *s, size_t len)
 {
 	struct reader *r = ps->r;
 	struct level *l = top(ps);
@@ -667,7 +659,7 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 		return 1;
 	ps->key = K_NONE;
 	if (ps->skip) {
-		if (vk == V_MAP || vk == V_ARRAY)
+		if (pt_json_opens(vk))
 			ps->skip++;
 		if (ps->depth + ps->skip >= MAX_DEPTH)
 			return fail_at(r, here(ps), "JSON nested deeper than %d levels", MAX_DEPTH);
@@ -675,7 +667,7 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	}
 	if (!l) {
 		ps->top_seen = 1;
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(ps),
 				       "not a Gecko profile: the JSON is not an object");
 		return new_doc(ps);
@@ -686,28 +678,29 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	case C_META:
 		return on_meta_key(ps, l, k, vk, s, len);
 	case C_THREADS:
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(ps), "an element of 'threads' is %s, not an object",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		return new_thread(ps, l->idx);
 	case C_PROCS:
-		if (vk == V_MAP)
+		if (vk == PT_JSON_MAP)
 			return new_doc(ps);
-		if (vk == V_STRING) /* older Firefox: each subprocess profile as JSON text */
+		if (vk == PT_JSON_STRING) /* older Firefox: each subprocess profile as JSON text */
 			return read_sub(r, s, len, here(ps) - len - 1, ps->nested + 1);
-		return fail_at(r, here(ps), "an element of 'processes' is %s", vkind_name(vk));
+		return fail_at(r, here(ps), "an element of 'processes' is %s",
+			       pt_json_kind_name(vk));
 	case C_THREAD:
 		return on_thread_key(ps, l, k, vk, s, len);
 	case C_SHARED:
 		if (r->pass2) {
-			ps->skip = vk == V_MAP || vk == V_ARRAY;
+			ps->skip = pt_json_opens(vk);
 			return 1;
 		}
 		if (k == K_TABLE)
 			return open_table(ps, &r->shared[ps->key_kind], ps->key_kind, vk);
 		if (k == K_STRINGS)
 			return open_strings(ps, &r->shared_strings, vk);
-		if (vk == V_MAP || vk == V_ARRAY)
+		if (pt_json_opens(vk))
 			ps->skip = 1;
 		return 1;
 	case C_TABLE:
@@ -721,16 +714,16 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 					       "'%s' schema: '%s' is not a small index",
 					       table_name[l->idx], columns[l->idx][ps->key_col]);
 			l->t->pos[ps->key_col] = (int64_t)v;
-		} else if (vk == V_MAP || vk == V_ARRAY) {
+		} else if (pt_json_opens(vk)) {
 			ps->skip = 1;
 		}
 		return 1;
 	case C_ROWS: {
 		struct table *t = l->t;
 		int c;
-		if (vk != V_ARRAY)
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(ps), "a row of '%s' is %s, not an array",
-				       table_name[l->idx], vkind_name(vk));
+				       table_name[l->idx], pt_json_kind_name(vk));
 		for (c = 0; c < MAXCOL && columns[l->idx][c] && !deferred(r, l); c++)
 			if (t->pos[c] >= 0)
 				col_add(&t->c[c], NAN);
@@ -752,7 +745,7 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 				if (t->pos[c] == (int64_t)at)
 					break;
 		if (c == MAXCOL || !columns[kind][c]) {
-			if (vk == V_MAP || vk == V_ARRAY)
+			if (pt_json_opens(vk))
 				ps->skip = 1;
 			return 1;
 		}
@@ -769,9 +762,9 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 			col_add(&l->t->c[l->col], v);
 		return 1;
 	case C_STRINGS:
-		if (vk != V_STRING)
+		if (vk != PT_JSON_STRING)
 			return fail_at(r, here(ps), "the string table holds %s, not a string",
-				       vkind_name(vk));
+				       pt_json_kind_name(vk));
 		PT_ALLOC_GROW(l->s->id, l->s->n + 1, l->s->alloc);
 		l->s->id[l->s->n++] = pt_strn(r->p, s, len);
 		return 1;
@@ -779,36 +772,7 @@ static int on_value(struct parse *ps, enum vkind vk, const char *s, size_t len)
 	return 1;
 }
 
-static int cb_null(void *ctx)
-{
-	return on_value(ctx, V_NULL, NULL, 0);
-}
-static int cb_boolean(void *ctx, int b)
-{
-	return on_value(ctx, V_BOOL, NULL, b != 0);
-}
-static int cb_number(void *ctx, const char *s, size_t len)
-{
-	return on_value(ctx, V_NUMBER, s, len);
-}
-static int cb_string(void *ctx, const unsigned char *s, size_t len)
-{
-	return on_value(ctx, V_STRING, (const char *)s, len);
-}
-static int cb_start_map(void *ctx)
-{
-	return on_value(ctx, V_MAP, NULL, 0);
-}
-static int cb_start_array(void *ctx)
-{
-	return on_value(ctx, V_ARRAY, NULL, 0);
-}
-
-static const struct {
-	enum ctx ctx;
-	const char *name;
-	enum key key;
-} keys[] = {
+static const struct pt_json_key keys[] = {
 	{C_DOC, "meta", K_META},
 	{C_DOC, "threads", K_THREADS},
 	{C_DOC, "processes", K_PROCESSES},
@@ -836,20 +800,16 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 	struct parse *ps = ctx;
 	struct level *l = top(ps);
 	const char *s = (const char *)key;
-	size_t i;
 
 	if (ps->mute)
 		return 1;
 	ps->key = K_NONE;
 	if (ps->skip || !l)
 		return 1;
-	ps->key = K_OTHER;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].ctx == (enum ctx)l->ctx && strlen(keys[i].name) == len &&
-		    !memcmp(keys[i].name, s, len)) {
-			ps->key = keys[i].key;
-			return 1;
-		}
+	ps->key = pt_json_key_find(keys, sizeof(keys) / sizeof(keys[0]), (int)l->ctx, key, len,
+				   K_OTHER);
+	if (ps->key != K_OTHER)
+		return 1;
 	if (l->ctx == C_THREAD || l->ctx == C_SHARED) {
 		int kind;
 		for (kind = 0; kind < T_NKINDS; kind++)
@@ -902,10 +862,7 @@ static int cb_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
-	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
-};
+PT_JSON_CALLBACKS(callbacks, on_value, cb_map_key, cb_end);
 
 static void parse_init(struct parse *ps, struct reader *r)
 {
@@ -1960,27 +1917,24 @@ out:
  * the DevTools panel's wrapper around one */
 static int gecko_detect(const unsigned char *head, size_t len)
 {
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len);
-
-	if (i == len || head[i] != '{')
+	if (pt_json_first(head, len) != '{')
 		return 0;
 	/* Firefox writes its shared libraries first, each with the symbol server's ids */
-	if (memmem(s, len, "\"libs\"", 6) && memmem(s, len, "\"breakpadId\"", 12) &&
-	    memmem(s, len, "\"debugName\"", 11))
+	if (PT_JSON_HAS_KEY(head, len, "libs") && PT_JSON_HAS_KEY(head, len, "breakpadId") &&
+	    PT_JSON_HAS_KEY(head, len, "debugName"))
 		return 85;
-	if (!memmem(s, len, "\"meta\"", 6)) {
+	if (!PT_JSON_HAS_KEY(head, len, "meta")) {
 		/* {"label":..,"duration":..,"markers":[..],..,"profile":{"libs":..,"meta":..}} */
-		if (memmem(s, len, "\"duration\"", 10) && memmem(s, len, "\"label\"", 7) &&
-		    (memmem(s, len, "\"isOffMainThread\"", 17) ||
-		     memmem(s, len, "\"profile\":{", 11)))
+		if (PT_JSON_HAS_KEY(head, len, "duration") && PT_JSON_HAS_KEY(head, len, "label") &&
+		    (PT_JSON_HAS_KEY(head, len, "isOffMainThread") ||
+		     memmem(head, len, "\"profile\":{", 11)))
 			return 70;
 		return 0;
 	}
-	if (memmem(s, len, "\"preprocessedProfileVersion\"", 28))
+	if (PT_JSON_HAS_KEY(head, len, "preprocessedProfileVersion"))
 		return 95;
-	if (memmem(s, len, "\"version\"", 9) &&
-	    (memmem(s, len, "\"stackwalk\"", 11) || memmem(s, len, "\"processType\"", 13)))
+	if (PT_JSON_HAS_KEY(head, len, "version") &&
+	    (PT_JSON_HAS_KEY(head, len, "stackwalk") || PT_JSON_HAS_KEY(head, len, "processType")))
 		return 90;
 	return 0;
 }

@@ -68,11 +68,7 @@ struct reader {
 	size_t nsamples, samples_alloc;
 };
 
-static const struct {
-	enum ctx ctx;
-	const char *name;
-	enum key key;
-} keys[] = {
+static const struct pt_json_key keys[] = {
 	{C_TOP, "head", K_HEAD},
 	{C_TOP, "samples", K_SAMPLES},
 	{C_NODE, "callFrame", K_CALLFRAME},
@@ -90,11 +86,7 @@ static const struct {
 
 static const char *key_name(enum key k)
 {
-	size_t i;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].key == k)
-			return keys[i].name;
-	return "value";
+	return pt_json_key_name(keys, sizeof(keys) / sizeof(keys[0]), k);
 }
 
 static struct level *top(struct reader *r)
@@ -141,26 +133,22 @@ static int new_sample(struct reader *r)
 	return push(r, C_SAMPLE, (uint32_t)r->nsamples++);
 }
 
-enum vkind { V_MAP, V_ARRAY, V_NUMBER, V_STRING, V_OTHER };
-
-static const char *const want_name[] = {"an object", "an array", "a number", "a string", ""};
-
 /* the type each key's value must have */
-static enum vkind key_wants(enum key k)
+static enum pt_json_kind key_wants(enum key k)
 {
 	switch (k) {
 	case K_HEAD:
 	case K_CALLFRAME:
-		return V_MAP;
+		return PT_JSON_MAP;
 	case K_SAMPLES:
 	case K_CHILDREN:
-		return V_ARRAY;
+		return PT_JSON_ARRAY;
 	case K_FUNCNAME:
 	case K_URL:
 	case K_SCRIPT:
-		return V_STRING;
+		return PT_JSON_STRING;
 	default:
-		return V_NUMBER;
+		return PT_JSON_NUMBER;
 	}
 }
 
@@ -196,33 +184,33 @@ static int set_number(struct reader *r, struct level *l, enum key k, const char 
 	return 1;
 }
 
-static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
+static int on_value(struct reader *r, enum pt_json_kind vk, const char *s, size_t len)
 {
 	struct level *l = top(r);
 	enum key k = r->key;
 
 	r->key = K_NONE;
 	if (r->j.skip)
-		return pt_v8json_skip(&r->j, r->depth, vk == V_MAP || vk == V_ARRAY);
+		return pt_v8json_skip(&r->j, r->depth, pt_json_opens(vk));
 	if (!l) {
 		r->j.top_seen = 1;
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return pt_v8json_fail(&r->j,
 					      "not a V8 heap profile: the JSON is not an object");
 		return push(r, C_TOP, 0);
 	}
 	if (l->ctx == C_CHILDREN || l->ctx == C_SAMPLES) {
-		if (vk != V_MAP)
+		if (vk != PT_JSON_MAP)
 			return pt_v8json_fail(&r->j, "an element of '%s' is not an object",
 					      l->ctx == C_CHILDREN ? "children" : "samples");
 		return l->ctx == C_CHILDREN ? new_node(r, l->idx) : new_sample(r);
 	}
 	if (k == K_NONE || k == K_OTHER) {
-		return pt_v8json_pass(&r->j, vk == V_MAP || vk == V_ARRAY);
+		return pt_v8json_pass(&r->j, pt_json_opens(vk));
 	}
 	if (vk != key_wants(k))
 		return pt_v8json_fail(&r->j, "'%s' is not %s", key_name(k),
-				      want_name[key_wants(k)]);
+				      pt_json_kind_name(key_wants(k)));
 	switch (k) {
 	case K_HEAD:
 		if (r->has_head)
@@ -256,47 +244,16 @@ static int on_value(struct reader *r, enum vkind vk, const char *s, size_t len)
 	}
 }
 
-static int cb_null(void *ctx)
-{
-	return on_value(ctx, V_OTHER, NULL, 0);
-}
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return on_value(ctx, V_OTHER, NULL, 0);
-}
-static int cb_number(void *ctx, const char *s, size_t len)
-{
-	return on_value(ctx, V_NUMBER, s, len);
-}
-static int cb_string(void *ctx, const unsigned char *s, size_t len)
-{
-	return on_value(ctx, V_STRING, (const char *)s, len);
-}
-static int cb_start_map(void *ctx)
-{
-	return on_value(ctx, V_MAP, NULL, 0);
-}
-static int cb_start_array(void *ctx)
-{
-	return on_value(ctx, V_ARRAY, NULL, 0);
-}
 static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct reader *r = ctx;
 	struct level *l = top(r);
-	size_t i;
 
 	r->key = K_NONE;
 	if (r->j.skip || !l)
 		return 1;
-	r->key = K_OTHER;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].ctx == (enum ctx)l->ctx && strlen(keys[i].name) == len &&
-		    !memcmp(keys[i].name, s, len)) {
-			r->key = keys[i].key;
-			break;
-		}
+	r->key = pt_json_key_find(keys, sizeof(keys) / sizeof(keys[0]), (int)l->ctx, s, len,
+				  K_OTHER);
 	return 1;
 }
 static int cb_end(void *ctx)
@@ -307,10 +264,7 @@ static int cb_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
-	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
-};
+PT_JSON_CALLBACKS(callbacks, on_value, cb_map_key, cb_end);
 
 /* ---- the call tree ---- */
 

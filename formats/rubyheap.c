@@ -1428,10 +1428,11 @@ static int rubyheap_load(struct pt_input *in, struct pt_heapgraph *g, struct pt_
 static int rubyheap_detect(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head, *nl;
-	size_t i = pt_json_skip_ws(head, 0, len), n;
+	size_t i, n;
 
-	if (i == len || head[i] != '{')
+	if (pt_json_first(head, len) != '{')
 		return 0;
+	i = pt_json_skip_ws(head, 0, len);
 	nl = memchr(s + i, '\n', len - i);
 	n = nl ? (size_t)(nl - (s + i)) : len - i;
 	if (!memcmp(s + i, "{\"type\":\"ROOT\"", n < 14 ? n : 14) && n >= 14)

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "util/buf.h"
 #include "formats/format.h"
+#include "formats/v8json.h"
 #include "util/intern.h"
 #include "util/json.h"
 #include "util/map.h"
@@ -503,7 +503,6 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 
 /* speedscope nests a stack one level (an array of indices): the document is shallow */
 #define R_MAX_DEPTH 64
-#define R_CHUNK	    65536
 /* fraction digits a weight keeps in a type without a time unit (more are rounded) */
 #define R_MAX_DECIMALS 9
 
@@ -576,11 +575,7 @@ enum rkey {
 	RK_FRAME,
 };
 
-static const struct {
-	enum rctx ctx;
-	const char *name;
-	enum rkey key;
-} rkeys[] = {
+static const struct pt_json_key rkeys[] = {
 	{RC_TOP, "shared", RK_SHARED},
 	{RC_TOP, "profiles", RK_PROFILES},
 	{RC_SHARED, "frames", RK_FRAMES},
@@ -601,13 +596,10 @@ static const struct {
 
 struct rd {
 	struct pt_profile *p;
-	struct pt_diag *d;
-	yajl_handle h;
-	uint64_t chunk_off;
-	int failed, top_seen, has_frames, has_profiles;
+	struct pt_v8json j; /* the parse: yajl, offsets, the error, skipping */
+	int has_frames, has_profiles;
 	enum rctx stack[R_MAX_DEPTH];
 	size_t depth;
-	uint64_t skip;
 	enum rkey key;
 	struct rframe *frames;
 	size_t nframes, frames_alloc;
@@ -622,30 +614,10 @@ struct rd {
 	uint64_t maxref_off;
 };
 
-static uint64_t rd_here(const struct rd *r)
-{
-	return r->chunk_off + yajl_get_bytes_consumed(r->h);
-}
-
-static int rd_fail(struct rd *r, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int rd_fail(struct rd *r, uint64_t off, const char *fmt, ...)
-{
-	char msg[300];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pt_diag_error_at(r->d, off, "%s", msg);
-	r->failed = 1;
-	return 0; /* stops yajl */
-}
-
 static int rd_push(struct rd *r, enum rctx c)
 {
 	if (r->depth >= R_MAX_DEPTH)
-		return rd_fail(r, rd_here(r), "JSON nested deeper than %d levels", R_MAX_DEPTH);
+		return pt_v8json_fail(&r->j, "JSON nested deeper than %d levels", R_MAX_DEPTH);
 	r->stack[r->depth++] = c;
 	return 1;
 }
@@ -672,8 +644,8 @@ static int rd_index(struct rd *r, const char *s, size_t len, uint64_t off, uint3
 
 	if (pt_dec_parse(s, len, &x) < 0 || pt_dec_scale(&x, 0, &v) < 0 || x.k > 0 || v < 0 ||
 	    v >= (int64_t)UINT32_MAX - 2)
-		return rd_fail(r, off, "frame index %.*s is out of range",
-			       (int)(len > 40 ? 40 : len), s);
+		return pt_v8json_fail_at(&r->j, off, "frame index %.*s is out of range",
+					 (int)(len > 40 ? 40 : len), s);
 	if (v > r->maxref) {
 		r->maxref = v;
 		r->maxref_off = off;
@@ -690,7 +662,7 @@ static void note_k(struct rprof *pr, const struct pt_dec *x)
 
 static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size_t len)
 {
-	uint64_t off = rd_here(r) - len;
+	uint64_t off = pt_v8json_here(&r->j) - len;
 	struct rprof *pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
 	struct pt_dec x;
 
@@ -702,11 +674,11 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 		return 1;
 	}
 	if (pt_dec_parse(s, len, &x) < 0)
-		return rd_fail(r, off, "number %.*s is out of range", (int)(len > 40 ? 40 : len),
-			       s);
+		return pt_v8json_fail_at(&r->j, off, "number %.*s is out of range",
+					 (int)(len > 40 ? 40 : len), s);
 	if (c == RC_WEIGHTS) {
 		if (x.m < 0)
-			return rd_fail(r, off, "negative weight");
+			return pt_v8json_fail_at(&r->j, off, "negative weight");
 		note_k(pr, &x);
 		PT_ALLOC_GROW(pr->weights, pr->nweights + 1, pr->weights_alloc);
 		pr->weights[pr->nweights++] = x;
@@ -716,8 +688,8 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 		struct rframe *fr = &r->frames[r->nframes - 1];
 		int64_t v;
 		if (pt_dec_scale(&x, 0, &v) < 0)
-			return rd_fail(r, off, "'%s' is out of range",
-				       k == RK_LINE ? "line" : "col");
+			return pt_v8json_fail_at(&r->j, off, "'%s' is out of range",
+						 k == RK_LINE ? "line" : "col");
 		if (k == RK_LINE)
 			fr->line = v > 0 ? v : 0;
 		else
@@ -740,35 +712,31 @@ static int rd_number(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	return 1;
 }
 
-/* the type each key's value must have: 'o'bject, 'a'rray, 'n'umber, 's'tring */
-static char rkey_wants(enum rkey k)
+/* the kind each key's value must have */
+static enum pt_json_kind rkey_wants(enum rkey k)
 {
 	switch (k) {
 	case RK_SHARED:
-		return 'o';
+		return PT_JSON_MAP;
 	case RK_PROFILES:
 	case RK_FRAMES:
 	case RK_SAMPLES:
 	case RK_WEIGHTS:
 	case RK_EVENTS:
-		return 'a';
+		return PT_JSON_ARRAY;
 	case RK_LINE:
 	case RK_COL:
 	case RK_AT:
 	case RK_FRAME:
-		return 'n';
+		return PT_JSON_NUMBER;
 	default:
-		return 's';
+		return PT_JSON_STRING;
 	}
 }
 
 static const char *rkey_name(enum rkey k)
 {
-	size_t i;
-	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
-		if (rkeys[i].key == k)
-			return rkeys[i].name;
-	return "value";
+	return pt_json_key_name(rkeys, sizeof(rkeys) / sizeof(rkeys[0]), k);
 }
 
 static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size_t len)
@@ -788,9 +756,9 @@ static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	if (c == RC_EVENT) {
 		struct revent *ev = &pr->events[pr->nevents - 1];
 		if (len != 1 || (s[0] != 'O' && s[0] != 'C'))
-			return rd_fail(r, rd_here(r) - len - 1,
-				       "event type '%.*s' is neither O nor C",
-				       (int)(len > 40 ? 40 : len), s);
+			return pt_v8json_fail_at(&r->j, pt_v8json_here(&r->j) - len - 1,
+						 "event type '%.*s' is neither O nor C",
+						 (int)(len > 40 ? 40 : len), s);
 		ev->type = (uint8_t)s[0];
 		return 1;
 	}
@@ -804,99 +772,99 @@ static int rd_string(struct rd *r, enum rctx c, enum rkey k, const char *s, size
 	} else if (len == 7 && !memcmp(s, "evented", 7)) {
 		pr->kind = RK_EVENTED;
 	} else {
-		return rd_fail(r, rd_here(r) - len - 1,
-			       "profile type '%.*s' is neither sampled nor evented",
-			       (int)(len > 40 ? 40 : len), s);
+		return pt_v8json_fail_at(&r->j, pt_v8json_here(&r->j) - len - 1,
+					 "profile type '%.*s' is neither sampled nor evented",
+					 (int)(len > 40 ? 40 : len), s);
 	}
 	return 1;
 }
 
-/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
-static int rd_value(struct rd *r, char vk, const char *s, size_t len)
+static int rd_value(struct rd *r, enum pt_json_kind vk, const char *s, size_t len)
 {
 	enum rkey k = r->key;
 	enum rctx c;
 	struct rprof *pr;
 
 	r->key = RK_OTHER;
-	if (r->skip) {
-		if (vk == 'o' || vk == 'a')
-			r->skip++;
+	if (r->j.skip) {
+		if (pt_json_opens(vk))
+			r->j.skip++;
 		return 1;
 	}
 	if (!r->depth) {
-		r->top_seen = 1;
-		if (vk != 'o')
-			return rd_fail(r, rd_here(r),
-				       "not a speedscope file: the JSON is not an object");
+		r->j.top_seen = 1;
+		if (vk != PT_JSON_MAP)
+			return pt_v8json_fail(&r->j,
+					      "not a speedscope file: the JSON is not an object");
 		return rd_push(r, RC_TOP);
 	}
 	c = r->stack[r->depth - 1];
 	pr = r->nprofs ? &r->profs[r->nprofs - 1] : NULL;
 	switch (c) {
 	case RC_FRAMES:
-		if (vk != 'o')
-			return rd_fail(r, rd_here(r), "an element of 'frames' is not an object");
+		if (vk != PT_JSON_MAP)
+			return pt_v8json_fail(&r->j, "an element of 'frames' is not an object");
 		if (r->nframes >= UINT32_MAX - 2)
-			return rd_fail(r, rd_here(r), "too many frames");
+			return pt_v8json_fail(&r->j, "too many frames");
 		PT_ALLOC_GROW(r->frames, r->nframes + 1, r->frames_alloc);
 		memset(&r->frames[r->nframes], 0, sizeof(r->frames[0]));
-		r->frames[r->nframes++].off = rd_here(r) - 1;
+		r->frames[r->nframes++].off = pt_v8json_here(&r->j) - 1;
 		return rd_push(r, RC_FRAME);
 	case RC_PROFILES:
-		if (vk != 'o')
-			return rd_fail(r, rd_here(r), "an element of 'profiles' is not an object");
+		if (vk != PT_JSON_MAP)
+			return pt_v8json_fail(&r->j, "an element of 'profiles' is not an object");
 		PT_ALLOC_GROW(r->profs, r->nprofs + 1, r->profs_alloc);
 		memset(&r->profs[r->nprofs], 0, sizeof(r->profs[0]));
-		r->profs[r->nprofs++].off = rd_here(r) - 1;
+		r->profs[r->nprofs++].off = pt_v8json_here(&r->j) - 1;
 		return rd_push(r, RC_PROFILE);
 	case RC_SAMPLES:
-		if (vk != 'a')
-			return rd_fail(r, rd_here(r), "a sample is not an array of frame indices");
+		if (vk != PT_JSON_ARRAY)
+			return pt_v8json_fail(&r->j, "a sample is not an array of frame indices");
 		if (pr->nsamples >= UINT32_MAX - 2)
-			return rd_fail(r, rd_here(r), "too many samples");
+			return pt_v8json_fail(&r->j, "too many samples");
 		r->cur = 0;
 		return rd_push(r, RC_STACK);
 	case RC_STACK:
-		if (vk != 'n')
-			return rd_fail(r, rd_here(r), "a sample's element is not a frame index");
+		if (vk != PT_JSON_NUMBER)
+			return pt_v8json_fail(&r->j, "a sample's element is not a frame index");
 		return rd_number(r, c, k, s, len);
 	case RC_WEIGHTS:
-		if (vk != 'n')
-			return rd_fail(r, rd_here(r), "a weight is not a number");
+		if (vk != PT_JSON_NUMBER)
+			return pt_v8json_fail(&r->j, "a weight is not a number");
 		return rd_number(r, c, k, s, len);
 	case RC_EVENTS:
-		if (vk != 'o')
-			return rd_fail(r, rd_here(r), "an event is not an object");
+		if (vk != PT_JSON_MAP)
+			return pt_v8json_fail(&r->j, "an event is not an object");
 		PT_ALLOC_GROW(pr->events, pr->nevents + 1, pr->events_alloc);
 		memset(&pr->events[pr->nevents], 0, sizeof(pr->events[0]));
-		pr->events[pr->nevents++].off = rd_here(r) - 1;
+		pr->events[pr->nevents++].off = pt_v8json_here(&r->j) - 1;
 		return rd_push(r, RC_EVENT);
 	default:
 		break;
 	}
 	if (k == RK_OTHER) {
-		if (vk == 'o' || vk == 'a')
-			r->skip = 1;
+		if (pt_json_opens(vk))
+			r->j.skip = 1;
 		return 1;
 	}
 	if (vk != rkey_wants(k)) {
-		static const char *const what[] = {"an object", "an array", "a number", "a string"};
-		const char *w = what[strchr("oans", rkey_wants(k)) - "oans"];
-		return rd_fail(r, rd_here(r) - (vk == 'n' || vk == 's' ? len : 1), "'%s' is not %s",
-			       rkey_name(k), w);
+		return pt_v8json_fail_at(
+			&r->j,
+			pt_v8json_here(&r->j) -
+				(vk == PT_JSON_NUMBER || vk == PT_JSON_STRING ? len : 1),
+			"'%s' is not %s", rkey_name(k), pt_json_kind_name(rkey_wants(k)));
 	}
 	switch (k) {
 	case RK_SHARED:
 		return rd_push(r, RC_SHARED);
 	case RK_FRAMES:
 		if (r->has_frames)
-			return rd_fail(r, rd_here(r), "a second 'frames'");
+			return pt_v8json_fail(&r->j, "a second 'frames'");
 		r->has_frames = 1;
 		return rd_push(r, RC_FRAMES);
 	case RK_PROFILES:
 		if (r->has_profiles)
-			return rd_fail(r, rd_here(r), "a second 'profiles'");
+			return pt_v8json_fail(&r->j, "a second 'profiles'");
 		r->has_profiles = 1;
 		return rd_push(r, RC_PROFILES);
 	case RK_SAMPLES:
@@ -906,10 +874,10 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 			   : k == RK_WEIGHTS ? &pr->has_weights
 					     : &pr->has_events;
 		if (*has)
-			return rd_fail(r, rd_here(r), "a second '%s'", rkey_name(k));
+			return pt_v8json_fail(&r->j, "a second '%s'", rkey_name(k));
 		*has = 1;
 		if (k == RK_WEIGHTS)
-			pr->weights_off = rd_here(r) - 1;
+			pr->weights_off = pt_v8json_here(&r->j) - 1;
 		return rd_push(r, k == RK_SAMPLES   ? RC_SAMPLES
 				  : k == RK_WEIGHTS ? RC_WEIGHTS
 						    : RC_EVENTS);
@@ -924,53 +892,23 @@ static int rd_value(struct rd *r, char vk, const char *s, size_t len)
 	}
 }
 
-static int rd_null(void *ctx)
-{
-	return rd_value(ctx, '-', NULL, 0);
-}
-static int rd_boolean(void *ctx, int b)
-{
-	(void)b;
-	return rd_value(ctx, '-', NULL, 0);
-}
-static int rd_num(void *ctx, const char *s, size_t len)
-{
-	return rd_value(ctx, 'n', s, len);
-}
-static int rd_str(void *ctx, const unsigned char *s, size_t len)
-{
-	return rd_value(ctx, 's', (const char *)s, len);
-}
-static int rd_start_map(void *ctx)
-{
-	return rd_value(ctx, 'o', NULL, 0);
-}
-static int rd_start_array(void *ctx)
-{
-	return rd_value(ctx, 'a', NULL, 0);
-}
 static int rd_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct rd *r = ctx;
-	size_t i;
 
 	r->key = RK_OTHER;
-	if (r->skip || !r->depth)
+	if (r->j.skip || !r->depth)
 		return 1;
-	for (i = 0; i < sizeof(rkeys) / sizeof(rkeys[0]); i++)
-		if (rkeys[i].ctx == r->stack[r->depth - 1] && strlen(rkeys[i].name) == len &&
-		    !memcmp(rkeys[i].name, s, len)) {
-			r->key = rkeys[i].key;
-			break;
-		}
+	r->key = pt_json_key_find(rkeys, sizeof(rkeys) / sizeof(rkeys[0]), r->stack[r->depth - 1],
+				  s, len, RK_OTHER);
 	return 1;
 }
 static int rd_end(void *ctx)
 {
 	struct rd *r = ctx;
 
-	if (r->skip) {
-		r->skip--;
+	if (r->j.skip) {
+		r->j.skip--;
 		return 1;
 	}
 	if (r->depth && r->stack[r->depth - 1] == RC_STACK) {
@@ -983,10 +921,7 @@ static int rd_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks rd_callbacks = {
-	rd_null,      rd_boolean, NULL,	  NULL,		  rd_num, rd_str,
-	rd_start_map, rd_map_key, rd_end, rd_start_array, rd_end,
-};
+PT_JSON_CALLBACKS(rd_callbacks, rd_value, rd_map_key, rd_end);
 
 /* ---- from what was read to the model ---- */
 
@@ -1043,16 +978,16 @@ static int build_sampled(struct build *b, const struct rprof *pr, uint32_t t, in
 	size_t i;
 
 	if (!pr->has_samples || !pr->has_weights)
-		return pt_diag_error_at(r->d, pr->off, "sampled profile without '%s'",
+		return pt_diag_error_at(r->j.d, pr->off, "sampled profile without '%s'",
 					pr->has_samples ? "weights" : "samples");
 	if (pr->nsamples != pr->nweights)
-		return pt_diag_error_at(r->d, pr->weights_off, "%zu weights for %zu samples",
+		return pt_diag_error_at(r->j.d, pr->weights_off, "%zu weights for %zu samples",
 					pr->nweights, pr->nsamples);
 	for (i = 0; i < pr->nsamples; i++) {
 		int64_t v;
 		if (pt_dec_scale(&pr->weights[i], scale, &v) < 0)
-			return pt_diag_error_at(r->d, pr->weights_off, "weight %zu is out of range",
-						i);
+			return pt_diag_error_at(r->j.d, pr->weights_off,
+						"weight %zu is out of range", i);
 		if (!v)
 			continue;
 		pt_profile_add_sample(p, b->tnode[pr->snodes[i]], labels,
@@ -1071,22 +1006,22 @@ static int build_evented(struct build *b, const struct rprof *pr, uint32_t t, in
 	size_t i;
 
 	if (!pr->has_events)
-		return pt_diag_error_at(r->d, pr->off, "evented profile without 'events'");
+		return pt_diag_error_at(r->j.d, pr->off, "evented profile without 'events'");
 	b->nopen = 0;
 	for (i = 0; i < pr->nevents; i++) {
 		const struct revent *ev = &pr->events[i];
 		int64_t v;
 		if (!ev->type || !ev->has_at || !ev->has_frame)
-			return pt_diag_error_at(r->d, ev->off, "event without '%s'",
+			return pt_diag_error_at(r->j.d, ev->off, "event without '%s'",
 						!ev->type     ? "type"
 						: !ev->has_at ? "at"
 							      : "frame");
 		if (pt_dec_scale(&ev->at, scale, &v) < 0)
-			return pt_diag_error_at(r->d, ev->off, "'at' is out of range");
+			return pt_diag_error_at(r->j.d, ev->off, "'at' is out of range");
 		if (!i)
 			first = last = v;
 		if (v < last)
-			return pt_diag_error_at(r->d, ev->off,
+			return pt_diag_error_at(r->j.d, ev->off,
 						"time goes backwards: 'at' is less than the "
 						"event before's");
 		if (b->nopen && v > last)
@@ -1107,11 +1042,11 @@ static int build_evented(struct build *b, const struct rprof *pr, uint32_t t, in
 			b->pframes[b->nopen] = ev->frame;
 			b->poffs[b->nopen++] = ev->off;
 		} else if (!b->nopen) {
-			return pt_diag_error_at(r->d, ev->off,
+			return pt_diag_error_at(r->j.d, ev->off,
 						"close of frame %" PRIu32 " with no frame open",
 						ev->frame);
 		} else if (b->pframes[b->nopen - 1] != ev->frame) {
-			return pt_diag_error_at(r->d, ev->off,
+			return pt_diag_error_at(r->j.d, ev->off,
 						"close of frame %" PRIu32 " while frame %" PRIu32
 						" is open",
 						ev->frame, b->pframes[b->nopen - 1]);
@@ -1120,7 +1055,7 @@ static int build_evented(struct build *b, const struct rprof *pr, uint32_t t, in
 		}
 	}
 	if (b->nopen)
-		return pt_diag_error_at(r->d, b->poffs[b->nopen - 1],
+		return pt_diag_error_at(r->j.d, b->poffs[b->nopen - 1],
 					"frame %" PRIu32 " opened here is never closed",
 					b->pframes[b->nopen - 1]);
 	return 0;
@@ -1138,11 +1073,12 @@ static int rd_build(struct rd *r, uint64_t end_off)
 	memset(&b, 0, sizeof(b));
 	b.r = r;
 	if (!r->has_frames)
-		return pt_diag_error_at(r->d, end_off, "not a speedscope file: no 'shared.frames'");
+		return pt_diag_error_at(r->j.d, end_off,
+					"not a speedscope file: no 'shared.frames'");
 	if (!r->has_profiles)
-		return pt_diag_error_at(r->d, end_off, "not a speedscope file: no 'profiles'");
+		return pt_diag_error_at(r->j.d, end_off, "not a speedscope file: no 'profiles'");
 	if (r->maxref >= 0 && (uint64_t)r->maxref >= r->nframes)
-		return pt_diag_error_at(r->d, r->maxref_off,
+		return pt_diag_error_at(r->j.d, r->maxref_off,
 					"frame index %" PRId64 " is out of range (%zu frames)",
 					r->maxref, r->nframes);
 	/* a type per unit, in the order the profiles name them */
@@ -1154,10 +1090,10 @@ static int rd_build(struct rd *r, uint64_t end_off)
 		const struct rprof *pr = &r->profs[i];
 		const struct runit *ru = unit_of(p, pr);
 		if (!ru)
-			return pt_diag_error_at(r->d, pr->off, "unknown unit '%s'",
+			return pt_diag_error_at(r->j.d, pr->off, "unknown unit '%s'",
 						pt_s(p, pr->unit));
 		if (pr->kind == RK_NONE)
-			return pt_diag_error_at(r->d, pr->off, "profile without 'type'");
+			return pt_diag_error_at(r->j.d, pr->off, "profile without 'type'");
 		u = (size_t)(ru - runits);
 		if (ru->exp < 0 && pr->maxk > tdec[u])
 			tdec[u] = pr->maxk > R_MAX_DECIMALS ? R_MAX_DECIMALS : pr->maxk;
@@ -1176,14 +1112,14 @@ static int rd_build(struct rd *r, uint64_t end_off)
 		}
 	}
 	if (!r->nprofs)
-		return pt_diag_error_at(r->d, end_off, "no profiles in the file");
+		return pt_diag_error_at(r->j.d, end_off, "no profiles in the file");
 
 	b.fid = pt_xmalloc((r->nframes + 1) * sizeof(uint32_t));
 	for (i = 0; i < r->nframes; i++) {
 		const struct rframe *fr = &r->frames[i];
 		struct pt_frame f;
 		if (!fr->has_name) {
-			pt_diag_error_at(r->d, fr->off, "frame %zu without 'name'", i);
+			pt_diag_error_at(r->j.d, fr->off, "frame %zu without 'name'", i);
 			goto out;
 		}
 		memset(&f, 0, sizeof(f));
@@ -1240,36 +1176,26 @@ out:
 static int speedscope_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			   struct pt_diag *d)
 {
+	static const struct pt_v8json_opts opts = {.bytes = 1};
 	struct rd r;
-	int st, cut, ret = -1;
-	uint64_t end_off;
+	int ret = -1;
 	size_t i;
 
 	(void)o;
 	memset(&r, 0, sizeof(r));
 	r.p = p;
-	r.d = d;
+	r.j.d = d;
 	r.maxref = -1;
 	p->format = "speedscope";
 	pt_map_init(&r.children);
 	PT_ALLOC_GROW(r.trie, 1, r.trie_alloc);
 	r.trie[0].parent = r.trie[0].frame = 0;
 	r.ntrie = 1;
-	r.h = yajl_alloc(&rd_callbacks, NULL, &r);
-	yajl_config(r.h, yajl_dont_validate_strings, 1);
-	st = pt_json_feed(r.h, in, R_CHUNK, &r.chunk_off, &cut);
-	if (st < 0)
+	if (pt_v8json_parse(&r.j, &rd_callbacks, &r, in, &opts) < 0)
 		goto out;
-	end_off = pt_input_tell(in);
-	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, rd_here(&r)) < 0)
-		goto out;
-	if (!r.top_seen) {
-		pt_diag_error_at(d, 0, "empty input");
-		goto out;
-	}
-	ret = rd_build(&r, end_off);
+	ret = rd_build(&r, r.j.end_off);
 out:
-	yajl_free(r.h);
+	pt_v8json_release(&r.j);
 	for (i = 0; i < r.nprofs; i++) {
 		free(r.profs[i].snodes);
 		free(r.profs[i].weights);

@@ -14,6 +14,7 @@
 
 #include "formats/format.h"
 #include "formats/tracetee.h"
+#include "formats/v8json.h"
 #include "util/arena.h"
 #include "util/intern.h"
 #include "util/json.h"
@@ -21,7 +22,6 @@
 
 /* events nest args objects a few levels; deeper values are skipped, not stacked */
 #define MAX_DEPTH 8
-#define CHUNK	  65536
 /* how far among the end events of one timestamp a close looks for the one that matches
  * the innermost open frame (speedscope looks at all of them; this bounds a crafted run
  * of thousands of ends at one time to linear cost) */
@@ -114,14 +114,11 @@ struct cur {
 
 struct reader {
 	struct pt_profile *p;
-	struct pt_diag *d;
-	yajl_handle h;
-	uint64_t chunk_off;
-	int failed, top_seen, has_events, array_form;
+	struct pt_v8json j; /* the parse: yajl, offsets, the error, skipping */
+	int has_events, array_form;
 	int hashing; /* inside the args of the event: every token goes into c.args */
 	enum ctx stack[MAX_DEPTH];
 	size_t depth;
-	uint64_t skip;
 	enum key key;
 	struct cur c;
 	struct tev *ev;
@@ -151,13 +148,13 @@ struct reader {
 	uint32_t s_profile, s_chunk, s_cpuprofile, s_thread_name, s_process_name;
 	uint32_t last_thread; /* the thread thread_of found last */
 	int mate;	      /* the spans' half of a trace read by cpuprofile.c (tracetee.h) */
-	char vk;	      /* the kind of the value being read */
+	enum pt_json_kind vk; /* the kind of the value being read */
 	char err[300];	      /* a mate: its fault in the event being read (c.err_off) */
 };
 
 static uint64_t here(const struct reader *r)
 {
-	return r->chunk_off + yajl_get_bytes_consumed(r->h);
+	return pt_v8json_here(&r->j);
 }
 
 static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
@@ -177,12 +174,10 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 			r->c.err_off = off + 1;
 			memcpy(r->err, msg, sizeof(msg));
 		}
-		r->skip = r->vk == 'o' || r->vk == 'a';
+		r->j.skip = pt_json_opens(r->vk);
 		return 1;
 	}
-	pt_diag_error_at(r->d, off, "%s", msg);
-	r->failed = 1;
-	return 0; /* stops yajl */
+	return pt_v8json_fail_at(&r->j, off, "%s", msg);
 }
 
 static int push(struct reader *r, enum ctx c)
@@ -321,9 +316,7 @@ static int commit(struct reader *r)
 		    (c->name && (c->name == r->s_profile || c->name == r->s_chunk ||
 				 c->name == r->s_cpuprofile)))
 			return 1;
-		pt_diag_error_at(r->d, c->err_off - 1, "%s", r->err);
-		r->failed = 1;
-		return 0;
+		return pt_v8json_fail_at(&r->j, c->err_off - 1, "%s", r->err);
 	}
 	if (c->ph == 'M') {
 		if (!c->arg_name || !c->has_pid)
@@ -405,7 +398,6 @@ static int int_value(struct reader *r, enum key k, const char *s, size_t len, in
 	return 1;
 }
 
-/* vk: 'o' object, 'a' array, 'n' number, 's' string, '-' null or boolean */
 /* a hash of a token of the args (its kind, then its bytes): FNV-1a's step over 8-byte
  * words, then the last bytes one by one */
 static void mix(struct reader *r, char kind, const char *s, size_t len)
@@ -426,64 +418,65 @@ static void mix(struct reader *r, char kind, const char *s, size_t len)
 
 /* on_item: a value at the top, or an element of the events, samples or frames list
  * (context cx, or depth 0 for the top) */
-static int on_item(struct reader *r, enum ctx cx, char vk, size_t len)
+static int on_item(struct reader *r, enum ctx cx, enum pt_json_kind vk, size_t len)
 {
 	struct cur *c = &r->c;
 	uint32_t fid = c->fid;
 
 	if (!r->depth) {
-		r->top_seen = 1;
-		if (vk == 'a') {
+		r->j.top_seen = 1;
+		if (vk == PT_JSON_ARRAY) {
 			r->has_events = r->array_form = 1;
 			return push(r, C_EVENTS);
 		}
-		if (vk != 'o')
+		if (vk != PT_JSON_MAP)
 			return fail_at(r, here(r),
 				       "not a trace: the JSON is neither an array nor an "
 				       "object");
 		return push(r, C_TOP);
 	}
-	if (vk != 'o' && r->mate) { /* junk between events: the host tolerates it */
-		r->skip = vk == 'a';
+	if (vk != PT_JSON_MAP && r->mate) { /* junk between events: the host tolerates it */
+		r->j.skip = vk == PT_JSON_ARRAY;
 		return 1;
 	}
-	if (vk != 'o')
-		return fail_at(r, here(r) - (vk == 'n' || vk == 's' ? len : 1), "%s",
-			       cx == C_EVENTS	 ? "a trace event is not an object"
-			       : cx == C_SAMPLES ? "a sample is not an object"
-						 : "a stack frame is not an object");
+	if (vk != PT_JSON_MAP)
+		return fail_at(
+			r, here(r) - (vk == PT_JSON_NUMBER || vk == PT_JSON_STRING ? len : 1), "%s",
+			cx == C_EVENTS	  ? "a trace event is not an object"
+			: cx == C_SAMPLES ? "a sample is not an object"
+					  : "a stack frame is not an object");
 	memset(c, 0, sizeof(*c));
 	c->fid = fid;
 	c->off = here(r) - 1;
 	return push(r, cx == C_EVENTS ? C_EVENT : cx == C_SAMPLES ? C_SAMPLE : C_FRAME);
 }
 
-static int on_value(struct reader *r, char vk, const char *s, size_t len)
+static int on_value(struct reader *r, enum pt_json_kind vk, const char *s, size_t len)
 {
 	enum key k = r->key;
 	struct cur *c = &r->c;
 	enum ctx cx;
 
-	if (r->hashing)
-		mix(r, vk, s, len);
+	if (r->hashing) /* each kind as a letter; booleans as null, as ever */
+		mix(r, "oans--"[vk], s, vk == PT_JSON_BOOL ? 0 : len);
 	r->key = K_OTHER;
 	r->vk = vk;
-	if (r->skip) {
-		if (vk == 'o' || vk == 'a')
-			r->skip++;
+	if (r->j.skip) {
+		if (pt_json_opens(vk))
+			r->j.skip++;
 		return 1;
 	}
 	cx = r->depth ? r->stack[r->depth - 1] : C_TOP;
 	if (!r->depth || cx == C_EVENTS || cx == C_SAMPLES || cx == C_FRAMES)
 		return on_item(r, cx, vk, len);
 	if (k == K_OTHER) {
-		if (vk == 'o' || vk == 'a')
-			r->skip = 1;
+		if (pt_json_opens(vk))
+			r->j.skip = 1;
 		return 1;
 	}
 	switch (k) {
 	case K_EVENTS:
-		if (vk != 'a')
+		if (vk != PT_JSON_ARRAY)
 			return fail_at(r, here(r), "'traceEvents' is not an array");
 		if (r->has_events)
 			return fail_at(r, here(r), "a second 'traceEvents'");
@@ -493,8 +486,8 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_FRAMES:
 		/* the global samples form; other shapes under these names are left alone,
 		 * as every key this reader does not read */
-		if (vk != (k == K_SAMPLES ? 'a' : 'o')) {
-			r->skip = vk == 'o' || vk == 'a';
+		if (vk != (k == K_SAMPLES ? PT_JSON_ARRAY : PT_JSON_MAP)) {
+			r->j.skip = pt_json_opens(vk);
 			return 1;
 		}
 		if (k == K_SAMPLES)
@@ -505,7 +498,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_SF:
 	case K_PARENT:
 		/* a frame's key as a number or a string: "1" and 1 name one frame */
-		if (vk != 'n' && vk != 's')
+		if (vk != PT_JSON_NUMBER && vk != PT_JSON_STRING)
 			return fail_at(r, here(r) - 1, "'%s' is neither a number nor a string",
 				       k == K_SF ? "sf" : "parent");
 		if (k == K_SF)
@@ -514,31 +507,32 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 			c->parent = stack_key(r, s, len);
 		return 1;
 	case K_WEIGHT:
-		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &c->weight) < 0)
+		if ((vk != PT_JSON_NUMBER && vk != PT_JSON_STRING) ||
+		    pt_dec_parse(s, len, &c->weight) < 0)
 			return fail_at(r,
-				       here(r) - (vk == 's'   ? len + 2
-						  : vk == 'n' ? len
-							      : 1),
+				       here(r) - (vk == PT_JSON_STRING	 ? len + 2
+						  : vk == PT_JSON_NUMBER ? len
+									 : 1),
 				       "'weight' is not a number");
 		c->has_weight = 1;
 		return 1;
 	case K_ARGS:
-		if (vk != 'o') {
-			if (vk == 'a')
-				r->skip = 1;
+		if (vk != PT_JSON_MAP) {
+			if (vk == PT_JSON_ARRAY)
+				r->j.skip = 1;
 			return 1;
 		}
 		r->hashing = 1;
 		c->args = 0xcbf29ce484222325u;
 		return push(r, C_ARGS);
 	case K_PH:
-		if (vk != 's')
+		if (vk != PT_JSON_STRING)
 			return fail_at(r, here(r), "'ph' is not a string");
 		c->ph = len == 1 ? s[0] : '?';
 		return 1;
 	case K_NAME:
 	case K_DETAIL:
-		if (vk != 's')
+		if (vk != PT_JSON_STRING)
 			return 1; /* a name that is no string is no name */
 		if (cx == C_ARGS) {
 			if (k == K_NAME)
@@ -552,7 +546,7 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 		return 1;
 	case K_PID:
 	case K_TID:
-		if (vk != 'n' && vk != 's')
+		if (vk != PT_JSON_NUMBER && vk != PT_JSON_STRING)
 			return fail_at(r, here(r), "'%s' is not an integer",
 				       k == K_PID ? "pid" : "tid");
 		if (k == K_PID) {
@@ -566,11 +560,11 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	case K_TDUR: {
 		struct pt_dec x;
 		/* a number, or a string holding one (some writers quote them) */
-		if ((vk != 'n' && vk != 's') || pt_dec_parse(s, len, &x) < 0)
+		if ((vk != PT_JSON_NUMBER && vk != PT_JSON_STRING) || pt_dec_parse(s, len, &x) < 0)
 			return fail_at(r,
-				       here(r) - (vk == 'n'   ? len
-						  : vk == 's' ? len + 2
-							      : 1),
+				       here(r) - (vk == PT_JSON_NUMBER	 ? len
+						  : vk == PT_JSON_STRING ? len + 2
+									 : 1),
 				       "'%s' is not a number",
 				       k == K_TS    ? "ts"
 				       : k == K_DUR ? "dur"
@@ -590,32 +584,6 @@ static int on_value(struct reader *r, char vk, const char *s, size_t len)
 	default:
 		return 1;
 	}
-}
-
-static int cb_null(void *ctx)
-{
-	return on_value(ctx, '-', NULL, 0);
-}
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return on_value(ctx, '-', NULL, 0);
-}
-static int cb_number(void *ctx, const char *s, size_t len)
-{
-	return on_value(ctx, 'n', s, len);
-}
-static int cb_string(void *ctx, const unsigned char *s, size_t len)
-{
-	return on_value(ctx, 's', (const char *)s, len);
-}
-static int cb_start_map(void *ctx)
-{
-	return on_value(ctx, 'o', NULL, 0);
-}
-static int cb_start_array(void *ctx)
-{
-	return on_value(ctx, 'a', NULL, 0);
 }
 
 /* Which key s is in context c: a switch on the length, then compares of a fixed size
@@ -682,7 +650,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t len)
 	if (r->hashing)
 		mix(r, 'k', (const char *)s, len);
 	r->key = K_OTHER;
-	if (r->skip || !r->depth)
+	if (r->j.skip || !r->depth)
 		return 1;
 	if (r->stack[r->depth - 1] == C_FRAMES) {
 		r->c.fid = stack_key(r, (const char *)s, len);
@@ -698,8 +666,8 @@ static int cb_end(void *ctx)
 
 	if (r->hashing)
 		mix(r, 'e', NULL, 0);
-	if (r->skip) {
-		r->skip--;
+	if (r->j.skip) {
+		r->j.skip--;
 		return 1;
 	}
 	if (!r->depth)
@@ -715,10 +683,7 @@ static int cb_end(void *ctx)
 	return 1;
 }
 
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_boolean, NULL,	  NULL,		  cb_number, cb_string,
-	cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end,
-};
+PT_JSON_CALLBACKS(callbacks, on_value, cb_map_key, cb_end);
 
 /* ---- the call trees ---- */
 
@@ -963,16 +928,16 @@ static int frame_node(struct reader *r, uint32_t id, uint64_t off, uint32_t **ch
 	while (x && fr[x].node == NONE) {
 		if (!fr[x].off) {
 			if (from)
-				return pt_diag_error_at(r->d, fr[from].off - 1,
+				return pt_diag_error_at(r->j.d, fr[from].off - 1,
 							"stack frame '%s' names parent '%s', "
 							"which is not in 'stackFrames'",
 							skey_text(r, from, a, sizeof(a)),
 							skey_text(r, x, b, sizeof(b)));
-			return pt_diag_error_at(r->d, off, "'sf' '%s' is not in 'stackFrames'",
+			return pt_diag_error_at(r->j.d, off, "'sf' '%s' is not in 'stackFrames'",
 						skey_text(r, x, a, sizeof(a)));
 		}
 		if (fr[x].mark)
-			return pt_diag_error_at(r->d, fr[x].off - 1,
+			return pt_diag_error_at(r->j.d, fr[x].off - 1,
 						"stack frame '%s' is its own ancestor (a cycle of "
 						"parents)",
 						skey_text(r, x, a, sizeof(a)));
@@ -1009,7 +974,7 @@ static int build_samples(struct reader *r)
 	int ret = 0;
 
 	if (r->nev)
-		pt_diag_warn_at(r->d, r->ev[0].off,
+		pt_diag_warn_at(r->j.d, r->ev[0].off,
 				"the trace holds samples: its %zu B, E and X event%s left out",
 				r->nev, r->nev == 1 ? " is" : "s are");
 	memset(k, 0, r->nsamples * sizeof(*k));
@@ -1063,7 +1028,7 @@ static int build(struct reader *r, int64_t origin, int mixed)
 	memset(&w, 0, sizeof(w));
 	w.type = pt_profile_add_type(p, mixed ? "duration" : "wall", "nanoseconds");
 	if (w.type == UINT32_MAX)
-		return pt_diag_error_at(r->d, r->ev[0].off, "too many sample types");
+		return pt_diag_error_at(r->j.d, r->ev[0].off, "too many sample types");
 	w.r = r;
 	w.origin = origin;
 	for (t = 0; t < r->nthreads; t++) {
@@ -1075,13 +1040,13 @@ static int build(struct reader *r, int64_t origin, int mixed)
 			    r->ek ? r->ek + ef[t] : NULL, ef[t + 1] - ef[t], r->threads[t].tmax);
 	}
 	if (w.unclosed)
-		pt_diag_warn_at(r->d, w.unclosed_off,
+		pt_diag_warn_at(r->j.d, w.unclosed_off,
 				"%" PRIu64 " begin event%s (the first here): %s at their thread's "
 				"last timestamp",
 				w.unclosed, w.unclosed == 1 ? " never ends" : "s never end",
 				w.unclosed == 1 ? "it ends" : "they end");
 	if (w.ignored)
-		pt_diag_warn_at(r->d, w.ignored_off,
+		pt_diag_warn_at(r->j.d, w.ignored_off,
 				"%" PRIu64 " end event%s no open begin event (the first here): "
 				"left out",
 				w.ignored, w.ignored == 1 ? " matches" : "s match");
@@ -1112,12 +1077,12 @@ static int build_all(struct reader *r, struct pt_cpu_mate *cpu, uint64_t end_off
 	int64_t origin;
 
 	if (!r->has_events)
-		return pt_diag_error_at(r->d, end_off, "not a trace: no 'traceEvents'");
+		return pt_diag_error_at(r->j.d, end_off, "not a trace: no 'traceEvents'");
 	if (r->nsamples)
 		return build_samples(r);
 	if (!pt_cpu_mate_any(cpu, &origin)) {
 		if (!r->nev)
-			return pt_diag_error_at(r->d, end_off,
+			return pt_diag_error_at(r->j.d, end_off,
 						"no B, E, X or Profile events in the trace");
 		return build(r, r->origin, 0);
 	}
@@ -1135,7 +1100,7 @@ static void reader_init(struct reader *r, struct pt_profile *p, struct pt_diag *
 {
 	memset(r, 0, sizeof(*r));
 	r->p = p;
-	r->d = d;
+	r->j.d = d;
 	r->origin = INT64_MAX;
 	pt_arena_init(&r->karena);
 	pt_intern_init(&r->tkeys, &r->karena);
@@ -1152,7 +1117,7 @@ static void reader_init(struct reader *r, struct pt_profile *p, struct pt_diag *
 static void reader_release(struct reader *r)
 {
 	if (!r->mate) /* a mate's handle is its host's */
-		yajl_free(r->h);
+		pt_v8json_release(&r->j);
 	free(r->ev);
 	free(r->bk);
 	free(r->ek);
@@ -1185,44 +1150,35 @@ static void reserve(struct reader *r, uint64_t size)
 	PT_ALLOC_GROW(r->ek, n, r->ek_alloc);
 }
 
+/* the cut_ok of the parse through the tee: the format lets the array's closing ']' go
+ * (a trace cut when its writer died): what ends between two events is whole */
+static int tee_cut_ok(void *ctx)
+{
+	const struct reader *r = ((struct pt_tracetee *)ctx)->host.ctx;
+
+	return r->array_form && r->depth == 1 && !r->j.skip;
+}
+
 static int traceevents_read(struct pt_input *in, struct pt_profile *p, const struct pt_read_opts *o,
 			    struct pt_diag *d)
 {
+	static const struct pt_v8json_opts opts = {.bytes = 1, .cut_ok = tee_cut_ok};
 	struct reader r;
 	struct pt_tracetee tee;
 	struct pt_cpu_mate *cpu;
-	int st, cut, ret = -1;
-	uint64_t end_off;
+	int ret = -1;
 
 	reader_init(&r, p, d);
 	reserve(&r, in->size);
 	p->format = "traceevents";
 	/* one parse: the CPU samples' half reads the event array beside this one */
 	memset(&tee, 0, sizeof(tee));
-	tee.host.cb = &callbacks;
-	tee.host.ctx = &r;
-	tee.host.h = &r.h;
-	tee.host.chunk_off = &r.chunk_off;
-	tee.host.failed = &r.failed;
+	tee.host = (struct pt_trace_half){.cb = &callbacks, .ctx = &r, .j = &r.j};
 	cpu = pt_cpu_mate_new(d, p->keep_timeline, o->lenient);
 	pt_cpu_mate_half(cpu, &tee.mate);
-	r.h = yajl_alloc(&pt_tracetee_callbacks, NULL, &tee);
-	yajl_config(r.h, yajl_dont_validate_strings, 1);
-	st = pt_json_feed(r.h, in, CHUNK, &r.chunk_off, &cut);
-	if (st < 0)
+	if (pt_v8json_parse(&r.j, &pt_tracetee_callbacks, &tee, in, &opts) < 0)
 		goto out;
-	end_off = pt_input_tell(in);
-	/* the format lets the array's closing ']' go (a trace cut when its writer died):
-	 * what ends between two events is whole */
-	if (st != yajl_status_ok && cut && !r.failed && r.array_form && r.depth == 1 && !r.skip)
-		st = yajl_status_ok;
-	if (pt_json_result(r.h, d, st, cut, r.failed, end_off, here(&r)) < 0)
-		goto out;
-	if (!r.top_seen) {
-		pt_diag_error_at(d, 0, "empty input");
-		goto out;
-	}
-	ret = build_all(&r, cpu, end_off);
+	ret = build_all(&r, cpu, r.j.end_off);
 out:
 	pt_cpu_mate_free(cpu);
 	reader_release(&r);
@@ -1240,7 +1196,7 @@ static void spans_enter(void *ctx)
 {
 	struct reader *r = ctx;
 
-	r->top_seen = r->has_events = 1;
+	r->j.top_seen = r->has_events = 1;
 	push(r, C_EVENTS);
 }
 
@@ -1260,9 +1216,7 @@ void pt_spans_half(struct pt_spans *s, struct pt_trace_half *h)
 	h->cb = &callbacks;
 	h->ctx = &s->r;
 	h->enter = spans_enter;
-	h->h = &s->r.h;
-	h->chunk_off = &s->r.chunk_off;
-	h->failed = &s->r.failed;
+	h->j = &s->r.j;
 }
 
 int pt_spans_any(const struct pt_spans *s, int64_t *origin)
@@ -1302,20 +1256,20 @@ static int traceevents_detect(const unsigned char *head, size_t len)
 		"v8.cpu_profiler",	"TracingStartedInBrowser",
 		"TracingStartedInPage", "disabled-by-default-devtools.timeline",
 	};
-	const char *s = (const char *)head;
-	size_t i = pt_json_skip_ws(head, 0, len), k;
+	int first = pt_json_first(head, len);
+	size_t k;
 
-	if (i == len || (head[i] != '[' && head[i] != '{'))
+	if (first != '[' && first != '{')
 		return 0;
-	if (head[i] == '{' && !memmem(s, len, "\"traceEvents\"", 13))
+	if (first == '{' && !PT_JSON_HAS_KEY(head, len, "traceEvents"))
 		return 0;
 	/* the global samples form may hold no events: "traceEvents": [] */
-	if (!memmem(s, len, "\"ph\"", 4) &&
-	    !(head[i] == '{' && memmem(s, len, "\"samples\"", 9) &&
-	      (memmem(s, len, "\"sf\"", 4) || memmem(s, len, "\"stackFrames\"", 13))))
+	if (!PT_JSON_HAS_KEY(head, len, "ph") &&
+	    !(first == '{' && PT_JSON_HAS_KEY(head, len, "samples") &&
+	      (PT_JSON_HAS_KEY(head, len, "sf") || PT_JSON_HAS_KEY(head, len, "stackFrames"))))
 		return 0;
 	for (k = 0; k < sizeof(v8) / sizeof(v8[0]); k++)
-		if (memmem(s, len, v8[k], strlen(v8[k])))
+		if (memmem(head, len, v8[k], strlen(v8[k])))
 			return 40;
 	return 85;
 }

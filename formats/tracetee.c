@@ -11,13 +11,14 @@
 static int mate_ok(struct pt_tracetee *t, int rc)
 {
 	if (!rc)
-		*t->host.failed = 1;
+		t->host.j->failed = 1;
 	return rc;
 }
 
 #define MATE(t, name, ...)                                                                         \
 	((t)->events && !(t)->drop && (t)->mate.cb->name                                           \
-		 ? (*(t)->mate.h = *(t)->host.h, *(t)->mate.chunk_off = *(t)->host.chunk_off,      \
+		 ? ((t)->mate.j->h = (t)->host.j->h,                                               \
+		    (t)->mate.j->chunk_off = (t)->host.j->chunk_off,                               \
 		    mate_ok((t), (t)->mate.cb->name((t)->mate.ctx, ##__VA_ARGS__)))                \
 		 : 1)
 
@@ -93,8 +94,8 @@ static int tee_start_array(void *ctx)
 			t->in_event = 0;
 	} else if (rc && !t->done && (t->depth == 0 || (t->depth == 1 && t->key_events))) {
 		/* the event array opens: the mate starts there */
-		*t->mate.h = *t->host.h;
-		*t->mate.chunk_off = *t->host.chunk_off;
+		t->mate.j->h = t->host.j->h;
+		t->mate.j->chunk_off = t->host.j->chunk_off;
 		t->mate.enter(t->mate.ctx);
 		t->events = 1;
 	}

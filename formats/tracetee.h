@@ -11,17 +11,17 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/profile.h"
+#include "formats/v8json.h"
 #include "util/diag.h"
 
-/* one reader of the parse: its callbacks (ctx: its state) and where it keeps yajl's
- * handle, the chunk's offset (its error offsets come from them) and its failure */
+/* one reader of the parse: its callbacks (ctx: its state) and its parse state j, which
+ * keeps yajl's handle, the chunk's offset (its error offsets come from them) and its
+ * failure */
 struct pt_trace_half {
 	const yajl_callbacks *cb;
 	void *ctx;
 	void (*enter)(void *ctx); /* the mate's: the event array has opened */
-	yajl_handle *h;
-	uint64_t *chunk_off;
-	int *failed;
+	struct pt_v8json *j;
 	/* the mate's, or NULL: whether it reads an event's own member under key s. A
 	 * member under another key whose value is no container is not handed to it: to
 	 * a reader that ignores a key, a member without one is the same. */

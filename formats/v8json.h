@@ -1,6 +1,7 @@
 /* v8json.h: what the readers of V8's JSON outputs (cpuprofile.c with its Chrome trace
- * events, heapprofile.c, heapsnapshot.c) share: the yajl parse of a whole input with
- * its offsets, the one error a callback reports, the nesting limit and integers. */
+ * events, heapprofile.c, heapsnapshot.c) share, and speedscope.c, whose reader parses
+ * the same way: the yajl parse of a whole input with its offsets, the one error a
+ * callback reports, the nesting limit and integers. */
 #ifndef PT_V8JSON_H
 #define PT_V8JSON_H
 

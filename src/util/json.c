@@ -82,6 +82,36 @@ void pt_json_key_bool(yajl_gen g, const char *key, int b)
 	yajl_gen_bool(g, b);
 }
 
+const char *pt_json_kind_name(enum pt_json_kind kind)
+{
+	static const char *const n[] = {"an object", "an array",  "a number",
+					"a string",  "a boolean", "null"};
+	return n[kind];
+}
+
+int pt_json_key_find(const struct pt_json_key *t, size_t n, int ctx, const unsigned char *s,
+		     size_t len, int other)
+{
+	size_t i;
+
+	/* the first byte before the length: most rows differ there */
+	for (i = 0; i < n; i++)
+		if (t[i].ctx == ctx && (!len || t[i].name[0] == (char)s[0]) &&
+		    strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
+			return t[i].key;
+	return other;
+}
+
+const char *pt_json_key_name(const struct pt_json_key *t, size_t n, int key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].key == key)
+			return t[i].name;
+	return "value";
+}
+
 size_t pt_json_skip_ws(const unsigned char *s, size_t i, size_t len)
 {
 	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))

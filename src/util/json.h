@@ -50,6 +50,75 @@ static inline int pt_json_first(const unsigned char *head, size_t len)
 #define PT_JSON_HAS_KEY(head, len, key)                                                            \
 	(memmem((head), (len), "\"" key "\"", sizeof(key) + 1) != NULL)
 
+/* The readers' tokens. A reader that takes every value through one handler,
+ *     int value(void *ctx, enum pt_json_kind kind, const char *s, size_t len)
+ * (s, len: a number's text, a string's bytes; a boolean's value in len; nothing for null
+ * and for the start of an object or an array), each key through
+ *     int key(void *ctx, const unsigned char *s, size_t len)
+ * and the end of each object and array through int end(void *ctx), each returning 1 to
+ * go on and 0 to stop yajl, gets yajl's callbacks from PT_JSON_CALLBACKS. */
+enum pt_json_kind {
+	PT_JSON_MAP, /* the start of an object */
+	PT_JSON_ARRAY,
+	PT_JSON_NUMBER,
+	PT_JSON_STRING,
+	PT_JSON_BOOL,
+	PT_JSON_NULL,
+};
+/* a kind that opens a container, which a reader skipping a value enters */
+static inline int pt_json_opens(enum pt_json_kind kind)
+{
+	return kind == PT_JSON_MAP || kind == PT_JSON_ARRAY;
+}
+/* "an object", "an array", "a number", "a string", "a boolean", "null" */
+const char *pt_json_kind_name(enum pt_json_kind kind);
+/* PT_JSON_CALLBACKS(name, value, key, end) defines `static const yajl_callbacks name`
+ * over the reader's three handlers. A macro, so that each forwarder calls the handler
+ * directly, as the hand-written ones it replaced did (instruction counts unchanged):
+ * one through a pointer would add to every token of readers tuned per token. */
+#define PT_JSON_CALLBACKS(name, value, key, end)                                                   \
+	static int name##_null(void *ctx)                                                          \
+	{                                                                                          \
+		return value(ctx, PT_JSON_NULL, NULL, 0);                                          \
+	}                                                                                          \
+	static int name##_bool(void *ctx, int b)                                                   \
+	{                                                                                          \
+		return value(ctx, PT_JSON_BOOL, NULL, b != 0);                                     \
+	}                                                                                          \
+	static int name##_number(void *ctx, const char *s, size_t len)                             \
+	{                                                                                          \
+		return value(ctx, PT_JSON_NUMBER, s, len);                                         \
+	}                                                                                          \
+	static int name##_string(void *ctx, const unsigned char *s, size_t len)                    \
+	{                                                                                          \
+		return value(ctx, PT_JSON_STRING, (const char *)s, len);                           \
+	}                                                                                          \
+	static int name##_map(void *ctx)                                                           \
+	{                                                                                          \
+		return value(ctx, PT_JSON_MAP, NULL, 0);                                           \
+	}                                                                                          \
+	static int name##_array(void *ctx)                                                         \
+	{                                                                                          \
+		return value(ctx, PT_JSON_ARRAY, NULL, 0);                                         \
+	}                                                                                          \
+	static const yajl_callbacks name = {                                                       \
+		name##_null, name##_bool, NULL, NULL,	      name##_number, name##_string,        \
+		name##_map,  key,	  end,	name##_array, end,                                 \
+	}
+
+/* A reader's keys as a table: in its context ctx (the reader's own numbering), the key
+ * named `name` is its `key` (the reader's own numbering too). */
+struct pt_json_key {
+	int ctx;
+	const char *name;
+	int key;
+};
+/* the key of t[0..n) named s[0..len) in context ctx; `other` when there is none */
+int pt_json_key_find(const struct pt_json_key *t, size_t n, int ctx, const unsigned char *s,
+		     size_t len, int other);
+/* the name of key in t[0..n) (its first row), "value" when it has none */
+const char *pt_json_key_name(const struct pt_json_key *t, size_t n, int key);
+
 /* The readers' side: feed all of `in` to the parser h in chunks of at most `chunk`
  * bytes, then complete the parse. Before each chunk *chunk_off is set to its input
  * offset (a callback's position is *chunk_off + yajl_get_bytes_consumed), and to the

@@ -61,6 +61,103 @@ static int double_like_strtod(unsigned seed, int count, char *bad, size_t badlen
 	return wrong;
 }
 
+/* PT_JSON_CALLBACKS: each token as the reader's handlers get it, written into a
+ * buffer (a kind's letter, then a number's or string's text or a boolean's value) */
+struct tokens {
+	struct pt_buf out;
+	int stop_at; /* the handlers stop yajl at this token (1 the first), 0 never */
+	int n;
+};
+
+static int tok_value(void *ctx, enum pt_json_kind kind, const char *s, size_t len)
+{
+	struct tokens *t = ctx;
+	pt_buf_addf(&t->out, "%c", "oans?-"[kind]);
+	if (kind == PT_JSON_NUMBER || kind == PT_JSON_STRING)
+		pt_buf_add(&t->out, s, len);
+	if (kind == PT_JSON_BOOL)
+		pt_buf_addf(&t->out, "b%zu", len);
+	pt_buf_addch(&t->out, ' ');
+	return ++t->n != t->stop_at;
+}
+
+static int tok_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct tokens *t = ctx;
+	pt_buf_addch(&t->out, 'k');
+	pt_buf_add(&t->out, s, len);
+	pt_buf_addch(&t->out, ' ');
+	return ++t->n != t->stop_at;
+}
+
+static int tok_end(void *ctx)
+{
+	struct tokens *t = ctx;
+	pt_buf_addstr(&t->out, "e ");
+	return ++t->n != t->stop_at;
+}
+
+PT_JSON_CALLBACKS(tok_callbacks, tok_value, tok_key, tok_end);
+
+/* the tokens of doc, with the handlers stopping at token stop_at; the status */
+static int tokens_of(struct tokens *t, const char *doc, int stop_at)
+{
+	yajl_handle h = yajl_alloc(&tok_callbacks, NULL, t);
+	int st;
+
+	pt_buf_reset(&t->out);
+	t->n = 0;
+	t->stop_at = stop_at;
+	st = yajl_parse(h, (const unsigned char *)doc, strlen(doc));
+	if (st == yajl_status_ok)
+		st = yajl_complete_parse(h);
+	yajl_free(h);
+	return st;
+}
+
+static void test_tokens(void)
+{
+	static const char doc[] = "{\"a\":[1,-2.5e3,\"x\",true,false,null],\"b\":{}}";
+	struct tokens t = {PT_BUF_INIT, 0, 0};
+
+	is_int(tokens_of(&t, doc, 0), yajl_status_ok, "tokens: a whole document");
+	ok(same(&t.out, "o ka a n1 n-2.5e3 sx ?b1 ?b0 - e kb o e e "),
+	   "tokens: each value, key and end in order: %s", t.out.buf);
+	is_int(tokens_of(&t, doc, 4), yajl_status_client_canceled,
+	       "tokens: a handler returning 0 stops yajl");
+	ok(same(&t.out, "o ka a n1 "), "tokens: none after the stop: %s", t.out.buf);
+	is_int(tokens_of(&t, doc, 10), yajl_status_client_canceled, "tokens: an end stops it too");
+	ok(same(&t.out, "o ka a n1 n-2.5e3 sx ?b1 ?b0 - e "), "tokens: up to the end: %s",
+	   t.out.buf);
+	ok(!strcmp(pt_json_kind_name(PT_JSON_MAP), "an object") &&
+		   !strcmp(pt_json_kind_name(PT_JSON_BOOL), "a boolean") &&
+		   !strcmp(pt_json_kind_name(PT_JSON_NULL), "null"),
+	   "tokens: the kinds by name");
+	ok(pt_json_opens(PT_JSON_MAP) && pt_json_opens(PT_JSON_ARRAY) &&
+		   !pt_json_opens(PT_JSON_STRING) && !pt_json_opens(PT_JSON_NULL),
+	   "tokens: objects and arrays open");
+	pt_buf_release(&t.out);
+}
+
+/* pt_json_key_find and pt_json_key_name over a table of two contexts */
+static void test_keys(void)
+{
+	static const struct pt_json_key t[] = {
+		{1, "name", 10}, {1, "names", 11}, {2, "name", 20}, {2, "id", 21}};
+	const size_t n = sizeof(t) / sizeof(t[0]);
+	const unsigned char *s = (const unsigned char *)"names";
+
+	is_int(pt_json_key_find(t, n, 1, s, 4, -1), 10, "keys: a name in its context");
+	is_int(pt_json_key_find(t, n, 2, s, 4, -1), 20, "keys: the same name in another");
+	is_int(pt_json_key_find(t, n, 1, s, 5, -1), 11, "keys: a longer name is another key");
+	is_int(pt_json_key_find(t, n, 2, s, 5, -1), -1, "keys: not in this context: other");
+	is_int(pt_json_key_find(t, n, 1, s, 3, -1), -1, "keys: a prefix is no key");
+	is_int(pt_json_key_find(t, n, 3, (const unsigned char *)"id", 2, 7), 7,
+	       "keys: an unknown context: other");
+	ok(!strcmp(pt_json_key_name(t, n, 21), "id") && !strcmp(pt_json_key_name(t, n, 5), "value"),
+	   "keys: a key by its name, \"value\" for none");
+}
+
 int main(void)
 {
 	struct pt_buf b = PT_BUF_INIT;
@@ -136,5 +233,7 @@ int main(void)
 		ok(pt_json_double("231.013", 7, &v) == 0 && v == 231.013, "double: 231.013");
 		ok(pt_json_double("0.1", 3, &v) == 0 && v == 0.1, "double: 0.1");
 	}
+	test_tokens();
+	test_keys();
 	return tap_done();
 }
