@@ -191,7 +191,6 @@ static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const c
 	if (id >= r->fok_alloc || !r->frame_of_key[id]) {
 		size_t old = r->fok_alloc;
 		struct pt_frame f;
-		uint32_t fid;
 		PT_ALLOC_GROW(r->frame_of_key, (size_t)id + 1, r->fok_alloc);
 		memset(r->frame_of_key + old, 0, (r->fok_alloc - old) * sizeof(uint32_t));
 		/* a NUL is looked for only in what becomes a string, once per distinct frame
@@ -201,10 +200,8 @@ static uint32_t frame_for(struct reader *r, const char *name, size_t nn, const c
 		if (!r->nul_line && fl && memchr(file, '\0', fl))
 			r->nul_line = r->cur_line;
 		memset(&f, 0, sizeof(f));
-		/* the file's string first, then the name's: one order of ids, not the
-		 * compiler's order of arguments (gcc's builds always gave this one) */
-		fid = fl ? pt_strn(r->p, file, fl) : 0;
-		f.func = pt_profile_func(r->p, pt_strn(r->p, name, nn), 0, fid, 0);
+		f.func = pt_profile_func_text(r->p, pt_strref_of(name, nn), pt_strref_of(NULL, 0),
+					      pt_strref_of(file, fl), 0, 0);
 		f.line = line;
 		f.flags = flags;
 		r->frame_of_key[id] = pt_profile_frame(r->p, &f);

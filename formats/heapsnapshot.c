@@ -774,7 +774,6 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		const uint32_t *fi = g.tfuncs + i * nf;
 		struct pt_frame f;
 		uint32_t name = fi[f_name], script = f_script == PT_HEAP_NONE ? 0 : fi[f_script];
-		uint32_t script_str;
 		const char *ns;
 		if (name >= g.nstrings || (f_script != PT_HEAP_NONE && script >= g.nstrings)) {
 			int bad_name = name >= g.nstrings;
@@ -789,11 +788,10 @@ static int heapsnapshot_read(struct pt_input *in, struct pt_profile *p,
 		ns = pt_heap_str(&g, name);
 		memset(&f, 0, sizeof(f));
 		/* V8 writes line and column 1-based, 0 when unknown */
-		/* the script's string first, then the name's: one order of ids, not the
-		 * compiler's order of arguments (gcc's builds always gave this one) */
-		script_str = f_script == PT_HEAP_NONE ? 0 : pt_str(p, pt_heap_str(&g, script));
-		f.func = pt_profile_func(p, pt_str(p, *ns ? ns : "(anonymous)"), 0, script_str,
-					 f_line == PT_HEAP_NONE ? 0 : fi[f_line]);
+		f.func = pt_profile_func_text(
+			p, pt_strref_cstr(*ns ? ns : "(anonymous)"), pt_strref_of(NULL, 0),
+			pt_strref_cstr(f_script == PT_HEAP_NONE ? NULL : pt_heap_str(&g, script)),
+			f_line == PT_HEAP_NONE ? 0 : fi[f_line], 0);
 		f.column = f_col == PT_HEAP_NONE ? 0 : fi[f_col];
 		if (!strcmp(ns, "(root)"))
 			frames[i] = 0;

@@ -113,13 +113,10 @@ static uint32_t copy_frame(struct pt_profile *p, const struct pt_profile *q, uin
 	const struct pt_frame *qf = &q->frames[f];
 	const struct pt_func *fn = &q->funcs[qf->func];
 	struct pt_frame fr = *qf;
-	uint32_t file, sys;
 
-	/* file, system name, name: one order of string ids, not the compiler's order of
-	 * arguments (gcc's builds always gave this one) */
-	file = pt_str(p, pt_s(q, fn->file));
-	sys = pt_str(p, pt_s(q, fn->system_name));
-	fr.func = pt_profile_func(p, pt_str(p, pt_s(q, fn->name)), sys, file, fn->start_line);
+	fr.func = pt_profile_func_text(p, pt_strref_cstr(pt_s(q, fn->name)),
+				       pt_strref_cstr(pt_s(q, fn->system_name)),
+				       pt_strref_cstr(pt_s(q, fn->file)), fn->start_line, 0);
 	fr.mapping = 0;
 	return pt_profile_frame(p, &fr);
 }

@@ -409,6 +409,18 @@ uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t sys
 	return id;
 }
 
+uint32_t pt_profile_func_text(struct pt_profile *p, struct pt_strref name,
+			      struct pt_strref system_name, struct pt_strref file,
+			      int64_t start_line, uint64_t ident)
+{
+	/* one declaration each, so sequenced: the order profile.h documents */
+	uint32_t f = file.n ? pt_strn(p, file.s, file.n) : 0;
+	uint32_t sys = system_name.n ? pt_strn(p, system_name.s, system_name.n) : 0;
+	uint32_t n = name.n ? pt_strn(p, name.s, name.n) : 0;
+
+	return pt_profile_func_ident(p, n, sys, f, start_line, ident);
+}
+
 uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m)
 {
 	unsigned char key[36], *q = key;

@@ -327,11 +327,41 @@ void pt_profile_scale_type(struct pt_profile *p, uint32_t t, int64_t factor);
  * nearest and saturating (a normalization; the timeline is left as it is) */
 void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f);
 
+/* A function from string ids already interned: a reader with more than one of its
+ * strings still to intern calls pt_profile_func_text instead (C leaves the order in
+ * which a call's arguments are evaluated open: interning them inside the call would
+ * give the strings ids, and so the output bytes, that depend on the compiler). */
 uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_name, uint32_t file,
 			 int64_t start_line);
 /* the same, with an identity that keeps otherwise equal functions apart (ident != 0) */
 uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
 			       uint32_t file, int64_t start_line, uint64_t ident);
+
+/* A string given by its bytes: n bytes at s; s may be NULL when n is 0 (the empty
+ * string, id 0, which interning never adds) */
+struct pt_strref {
+	const char *s;
+	size_t n;
+};
+static inline struct pt_strref pt_strref_of(const char *s, size_t n)
+{
+	struct pt_strref r = {s, n};
+	return r;
+}
+/* a NUL-terminated string (NULL for none) */
+static inline struct pt_strref pt_strref_cstr(const char *s)
+{
+	return pt_strref_of(s, s ? strlen(s) : 0);
+}
+/* A function from the bytes of its strings, as pt_profile_func_ident. The strings are
+ * interned in one fixed order, the order of string ids every reader's functions get:
+ * the file first, then the system name, then the name (the order gcc's builds gave
+ * when the readers interned them among the arguments of pt_profile_func, so the
+ * bytes written stayed the same). A string already in the table keeps its id. */
+uint32_t pt_profile_func_text(struct pt_profile *p, struct pt_strref name,
+			      struct pt_strref system_name, struct pt_strref file,
+			      int64_t start_line, uint64_t ident);
+
 uint32_t pt_profile_mapping(struct pt_profile *p, const struct pt_mapping *m);
 /* the main binary's mapping, as pprof's massageMappings guesses it: the first mapping
  * the tree's frames use that is neither a shared library nor a "[...]" pseudo file, else

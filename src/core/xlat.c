@@ -46,19 +46,21 @@ uint32_t pt_xlat_str(struct pt_xlat *x, uint32_t id)
 	return x->str[id];
 }
 
+/* the bytes of string id of the source */
+static struct pt_strref src_str(const struct pt_xlat *x, uint32_t id)
+{
+	return pt_strref_of(pt_s(x->src, id), pt_intern_len(&x->src->strings, id));
+}
+
 uint32_t pt_xlat_func(struct pt_xlat *x, uint32_t id)
 {
 	if (!id)
 		return 0;
 	if (x->func[id] == NONE) {
 		const struct pt_func *f = &x->src->funcs[id];
-		/* new strings take their ids in one order, not in the compiler's order of
-		 * arguments: file, system name, name, as gcc's builds always made them (a
-		 * merge's canonical string table is the same from clang's then) */
-		uint32_t file = pt_xlat_str(x, f->file), sys = pt_xlat_str(x, f->system_name),
-			 name = pt_xlat_str(x, f->name);
-		x->func[id] = pt_profile_func_ident(x->dst, name, sys, file, f->start_line,
-						    x->keep_ident ? f->ident : 0);
+		x->func[id] = pt_profile_func_text(x->dst, src_str(x, f->name),
+						   src_str(x, f->system_name), src_str(x, f->file),
+						   f->start_line, x->keep_ident ? f->ident : 0);
 	}
 	return x->func[id];
 }

@@ -460,8 +460,57 @@ static void test_check(void)
 	pt_profile_release(&p);
 }
 
+/* a function from the bytes of its strings: they take their ids in the order profile.h
+ * documents (file, system name, name), whatever order the compiler evaluates in */
+static void test_func_text(void)
+{
+	struct pt_profile p;
+	uint32_t base, id, again, other;
+	const struct pt_func *f;
+
+	pt_profile_init(&p);
+	base = p.strings.n;
+	id = pt_profile_func_text(&p, pt_strref_cstr("run"), pt_strref_cstr("_run"),
+				  pt_strref_cstr("run.go"), 12, 0);
+	f = &p.funcs[id];
+	is_int(f->file, base, "func text: the file takes the first new id");
+	is_int(f->system_name, base + 1, "func text: the system name the second");
+	is_int(f->name, base + 2, "func text: the name the third");
+	is_int(p.strings.n, base + 3, "func text: three strings added");
+	ok(!strcmp(pt_s(&p, f->file), "run.go") && !strcmp(pt_s(&p, f->system_name), "_run") &&
+		   !strcmp(pt_s(&p, f->name), "run"),
+	   "func text: each id holds its own string");
+	is_int(f->start_line, 12, "func text: the start line kept");
+
+	again = pt_profile_func_text(&p, pt_strref_of("run", 3), pt_strref_of("_run", 4),
+				     pt_strref_of("run.go", 6), 12, 0);
+	is_int(again, id, "func text: the same bytes give the same function");
+	is_int(p.strings.n, base + 3, "func text: and no new string");
+
+	/* a known file keeps its id; the new name with a NUL comes next, whole */
+	other = pt_profile_func_text(&p, pt_strref_of("a\0b", 3), pt_strref_of(NULL, 0),
+				     pt_strref_cstr("run.go"), 0, 7);
+	f = &p.funcs[other];
+	ok(other != id, "func text: another function");
+	is_int(f->file, base, "func text: a string already there keeps its id");
+	is_int(f->system_name, 0, "func text: no system name is id 0");
+	is_int(f->name, base + 3, "func text: the new name takes the next id");
+	is_int(pt_intern_len(&p.strings, f->name), 3, "func text: the name is its 3 bytes");
+	is_int(f->ident, 7, "func text: the identity kept");
+
+	/* two new strings, name and file, the system name empty: the file first */
+	id = pt_profile_func_text(&p, pt_strref_cstr("b"), pt_strref_cstr(""),
+				  pt_strref_cstr("b.go"), 0, 0);
+	f = &p.funcs[id];
+	is_int(f->file, base + 4, "func text: a new file before a new name");
+	is_int(f->name, base + 5, "func text: the name after it");
+	is_int(f->system_name, 0, "func text: the empty system name is id 0");
+	pt_profile_release(&p);
+}
+
 int main(void)
 {
+	test_func_text();
 	test_check();
 	test_child_index();
 	test_views();

@@ -19,7 +19,8 @@ static uint32_t frame(struct pt_profile *p, const char *name, uint32_t mapping, 
 {
 	struct pt_frame f;
 	memset(&f, 0, sizeof(f));
-	f.func = pt_profile_func(p, pt_str(p, name), pt_str(p, name), pt_str(p, "x.c"), 0);
+	f.func = pt_profile_func_text(p, pt_strref_cstr(name), pt_strref_cstr(name),
+				      pt_strref_cstr("x.c"), 0, 0);
 	f.mapping = mapping;
 	f.addr = addr;
 	f.line = line;
