@@ -299,13 +299,5 @@ uint32_t pt_chrometrace_labels(struct reader *r, const struct unit *u)
 
 void pt_chrometrace_which(struct reader *r, const struct unit *u)
 {
-	struct pt_diag *d = r->j.d;
-	char msg[sizeof(d->msg)];
-	enum pt_diag_where w = d->where;
-	uint64_t pos = d->pos;
-
-	snprintf(msg, sizeof(msg), "%s", d->msg);
-	pt_diag_error(d, "profile pid %" PRId64 " id '%s': %s", u->pid, pt_s(r->p, u->id), msg);
-	d->where = w; /* keep the offset the error had */
-	d->pos = pos;
+	pt_diag_prefix(r->j.d, "profile pid %" PRId64 " id '%s': ", u->pid, pt_s(r->p, u->id));
 }

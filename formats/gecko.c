@@ -202,15 +202,13 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 
 	if (r->failed)
 		return 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pt_diag_verror_at(r->d, off, fmt, ap);
 	va_end(ap);
-	pt_diag_error_at(r->d, off, "%s", msg);
 	r->failed = 1;
 	return 0; /* stops yajl */
 }
@@ -1152,12 +1150,12 @@ static int tb_error(struct tb *b, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int tb_error(struct tb *b, uint64_t off, const char *fmt, ...)
 {
-	char msg[300];
 	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pt_diag_verror_at(b->r->d, off, fmt, ap);
 	va_end(ap);
-	return pt_diag_error_at(b->r->d, off, "thread '%.80s': %s", b->tname, msg);
+	return pt_diag_prefix(b->r->d, "thread '%.80s': ", b->tname);
 }
 
 /* string id of string-table index cell v; 0 for null; -1 if out of range */

@@ -111,8 +111,8 @@ static struct pt_agg *frames_agg(struct builder *b, uint32_t nt, const int64_t *
 	return a;
 }
 
-/* a run's values for the sink: its count as samples, its time from its deltas (from
- * index s) in wall mode, else from the interval */
+/* a run's values, for the sink or the tree: its count as samples, its time from its
+ * deltas (from index s) in wall mode, else from the interval */
 static void run_values(const struct builder *b, int64_t c, uint32_t nt, const int *kind,
 		       const int64_t *mult, int wall, uint64_t s, int64_t *vals)
 {
@@ -395,16 +395,7 @@ static void tree_run(struct builder *b, uint32_t n, int64_t c, uint32_t nt, cons
 		}
 		return;
 	}
-	for (i = 0; i < nt; i++) {
-		if (kind[i] == T_TIME && wall && b->ndeltas) {
-			int64_t sum = 0;
-			for (j = 0; j < c; j++)
-				sum = pt_add(sum, b->deltas[s + (uint64_t)j]);
-			vals[i] = sum;
-		} else {
-			vals[i] = kind[i] == T_SAMPLES ? c : smul(c, mult[i]);
-		}
-	}
+	run_values(b, c, nt, kind, mult, wall, s, vals);
 	pt_profile_add_sample(p, n, 0, vals, 0);
 	p->nrecords += (uint64_t)c - 1;
 }

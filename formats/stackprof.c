@@ -63,13 +63,12 @@ static const char *vname(const struct val *v)
 static int berr(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int berr(struct builder *b, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pt_diag_verror_at(b->d, b->off, fmt, ap);
 	va_end(ap);
-	return pt_diag_error_at(b->d, b->off, "%s", msg);
+	return -1;
 }
 
 static struct ctx *push(struct builder *b, enum ctx_kind k, int is_map, int in_key)

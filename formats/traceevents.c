@@ -161,23 +161,23 @@ static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
 {
-	char msg[300];
 	va_list ap;
+	int rc = 1;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (r->mate && r->depth >= 2 && r->stack[1] == C_EVENT) {
 		/* the CPU samples' reader tolerates what is wrong in events that are no
 		 * spans: whether this one is, its end tells (commit) */
 		if (!r->c.err_off) {
 			r->c.err_off = off + 1;
-			memcpy(r->err, msg, sizeof(msg));
+			vsnprintf(r->err, sizeof(r->err), fmt, ap);
 		}
 		r->j.skip = pt_json_opens(r->vk);
-		return 1;
+	} else {
+		rc = pt_v8json_vfail_at(&r->j, off, fmt, ap);
 	}
-	return pt_v8json_fail_at(&r->j, off, "%s", msg);
+	va_end(ap);
+	return rc;
 }
 
 static int push(struct reader *r, enum ctx c)

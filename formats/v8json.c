@@ -11,14 +11,9 @@
 #include "formats/v8json.h"
 #include "util/json.h"
 
-static int vfail(struct pt_v8json *j, uint64_t off, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-static int vfail(struct pt_v8json *j, uint64_t off, const char *fmt, va_list ap)
+int pt_v8json_vfail_at(struct pt_v8json *j, uint64_t off, const char *fmt, va_list ap)
 {
-	char msg[400];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	pt_diag_error_at(j->d, off, "%s", msg);
+	pt_diag_verror_at(j->d, off, fmt, ap);
 	j->failed = 1;
 	return 0;
 }
@@ -28,7 +23,7 @@ int pt_v8json_fail(struct pt_v8json *j, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(j, pt_v8json_here(j), fmt, ap);
+	pt_v8json_vfail_at(j, pt_v8json_here(j), fmt, ap);
 	va_end(ap);
 	return 0;
 }
@@ -38,7 +33,7 @@ int pt_v8json_fail_at(struct pt_v8json *j, uint64_t off, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(j, off, fmt, ap);
+	pt_v8json_vfail_at(j, off, fmt, ap);
 	va_end(ap);
 	return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef PT_V8JSON_H
 #define PT_V8JSON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <yajl/yajl_parse.h>
@@ -41,6 +42,9 @@ static inline uint64_t pt_v8json_here(const struct pt_v8json *j)
 int pt_v8json_fail(struct pt_v8json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pt_v8json_fail_at(struct pt_v8json *j, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* the same with a va_list, for a reader whose own error function decides first */
+int pt_v8json_vfail_at(struct pt_v8json *j, uint64_t off, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* 1 while a reader nested `depth` levels deep (and j->skip more) stays under
  * PT_V8JSON_MAX_DEPTH, else the error and 0 (stop) */

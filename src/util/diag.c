@@ -58,6 +58,27 @@ int pt_diag_error_at(struct pt_diag *d, uint64_t offset, const char *fmt, ...)
 	return -1;
 }
 
+int pt_diag_verror_at(struct pt_diag *d, uint64_t offset, const char *fmt, va_list ap)
+{
+	return verror(d, PT_DIAG_OFFSET, offset, fmt, ap);
+}
+
+int pt_diag_prefix(struct pt_diag *d, const char *fmt, ...)
+{
+	char msg[sizeof(d->msg)];
+	va_list ap;
+	int n;
+
+	memcpy(msg, d->msg, sizeof(msg));
+	va_start(ap, fmt);
+	n = vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(d->msg))
+		snprintf(d->msg + n, sizeof(d->msg) - (size_t)n, "%s", msg);
+	one_line(d->msg);
+	return -1;
+}
+
 void pt_diag_skip(struct pt_diag *d, uint64_t line)
 {
 	if (!d->skipped++)

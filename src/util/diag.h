@@ -7,6 +7,7 @@
 #ifndef PT_DIAG_H
 #define PT_DIAG_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -49,6 +50,13 @@ int pt_diag_error_line(struct pt_diag *d, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int pt_diag_error_at(struct pt_diag *d, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* pt_diag_error_at with its arguments as a va_list, for a reader's own error function
+ * (one that also stops its parser, or says where in the input it is); ap is used up */
+int pt_diag_verror_at(struct pt_diag *d, uint64_t offset, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+/* put the context (a thread, a profile) before the message an error already holds,
+ * keeping its position: "CONTEXT" + message, cut at the buffer's length */
+int pt_diag_prefix(struct pt_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* record one skipped line (lenient mode) */
 void pt_diag_skip(struct pt_diag *d, uint64_t line);
 /* the input ends inside the record that starts at line `record` (cut short at line
