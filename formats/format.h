@@ -191,6 +191,10 @@ struct pt_format {
 	/* the writer makes pages: a heap graph (a V8 snapshot without stacks, a Ruby dump)
 	 * given to convert becomes the heap report's page (report/heap.c), not an error */
 	int heap_page;
+	/* a fetched profile of this format that PROFTOOL_SAVE_DIR keeps is named as go tool
+	 * pprof names its own, NAME.[BINARY.]TYPE1.TYPE2.NNN, from the profile's main binary
+	 * and sample types (the others are proftool.NAME.NNN) */
+	int save_types;
 };
 
 enum pt_addresses { PT_ADDRESSES_ALL = 1, PT_ADDRESSES_SOME = 2 };

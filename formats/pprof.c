@@ -1998,4 +1998,5 @@ const struct pt_format pt_format_pprof = {
 	.write = pprof_write,
 	.write_opts = PT_WOPTS_GZIP,
 	.binary = 1,
+	.save_types = 1,
 };

@@ -255,6 +255,7 @@ static void header_meta(struct builder *b, const char *mode)
 	struct pt_buf t = PT_BUF_INIT;
 	size_t k;
 
+	p->totals_in_meta = 1;
 	if (b->have_version) {
 		pt_buf_addf(&t, "%g", b->version);
 		pt_profile_add_meta(p, "version", t.buf);

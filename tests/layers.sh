@@ -7,8 +7,10 @@
 #   analysis -> core, util
 #   core -> util
 # A layer may include its own headers. Each file must also open with its purpose line,
-# a comment that names the file itself: "/* load.c: the load front ...". Exit 1 when any
-# include is forbidden or a purpose line is missing or names another file.
+# a comment that names the file itself: "/* load.c: the load front ...". And no file under
+# src/ compares a string with a format's name (a name on a row, `.name = "..."`, in
+# formats/): what differs by format is data on its row. Exit 1 when any include is
+# forbidden, a purpose line is missing or names another file, or src/ names a format.
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 2
 status=0
@@ -72,4 +74,11 @@ for f in src/*/*.[ch] formats/*.[ch]; do
 		exit $bad
 		} || status=1
 done
+# the formats' names, from their rows; then every strcmp or strncmp in src/ against one
+names=$(sed -n 's/^[[:space:]]*\.name[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' formats/*.c 2>/dev/null |
+	sort -u)
+for n in $names; do
+	grep -n "str[n]*cmp([^;]*\"$n\"" src/*/*.[ch] 2>/dev/null |
+		sed "s/^\([^:]*:[0-9]*\):.*/\1: compares with the format name \"$n\" (make it data on its row)/"
+done | sort | grep . && status=1
 exit $status

@@ -68,4 +68,17 @@ test_expect_success 'an include without its layer folder and a file outside the 
 		"src/misc/y.c: not in a layer folder (util, core, analysis, report, cli)" >expect &&
 	test_cmp expect out'
 
+test_expect_success 'src comparing a string with a format name is reported' '
+	plant formats/toy.c core/profile.h &&
+	printf "\t.name = \"toy\",\n\t.read = toy_read,\n" >>formats/toy.c &&
+	plant src/cli/x.c cli/cli.h &&
+	printf "\tif (!strcmp(format, \"toy\"))\n\tif (!strncmp(name, \"toy\", 3))\n" >>src/cli/x.c &&
+	plant src/report/y.c core/profile.h &&
+	printf "\tif (!strcmp(style, \"toys\"))\n" >>src/report/y.c &&
+	! sh "$SRCDIR/tests/layers.sh" . >out &&
+	printf "%s\n" "src/cli/x.c:3: compares with the format name \"toy\" (make it data on its row)" \
+		"src/cli/x.c:4: compares with the format name \"toy\" (make it data on its row)" >expect &&
+	test_cmp expect out &&
+	rm -r src formats'
+
 test_done

@@ -208,6 +208,7 @@ void pt_diff_stacks(struct pt_profile *both, struct pt_profile *bp, uint32_t bt,
 
 	pt_profile_init(both);
 	both->format = np->format;
+	both->totals_in_meta = np->totals_in_meta;
 	pt_profile_add_type(both, "base", pt_s(np, np->types[nt].unit));
 	pt_profile_add_type(both, "new", pt_s(np, np->types[nt].unit));
 	both->types[0].decimals = both->types[1].decimals = df->decimals;

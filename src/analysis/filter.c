@@ -32,6 +32,7 @@ static void copy_header(struct pt_xlat *x)
 	size_t i;
 
 	d->format = s->format;
+	d->totals_in_meta = s->totals_in_meta;
 	d->keep_timeline = s->keep_timeline;
 	for (t = 0; t < s->ntypes; t++) {
 		pt_profile_add_type(d, pt_s(s, s->types[t].name), pt_s(s, s->types[t].unit));

@@ -508,6 +508,7 @@ void pt_profile_canonical(struct pt_profile *p)
 
 	pt_profile_init(&np);
 	np.format = p->format;
+	np.totals_in_meta = p->totals_in_meta;
 	for (t = 0; t < p->ntypes; t++) {
 		pt_profile_add_type(&np, pt_s(p, p->types[t].name), pt_s(p, p->types[t].unit));
 		np.types[t].decimals = p->types[t].decimals;

@@ -77,21 +77,22 @@ static void fetch_start(void *ctx, const char *url, long seconds)
 		fprintf(stderr, "Fetching profile over HTTP from %s\n", url);
 }
 
-/* pprof's name for a fetched profile, without its number: pprof.[BINARY.]TYPE1.TYPE2.
- * (proftool.FORMAT. for the other formats) */
-static void save_prefix(struct pt_buf *b, const char *format, const struct pt_profile *p)
+/* the name of a fetched profile, without its number: proftool.FORMAT., or where the
+ * format's row asks for it (pprof's) FORMAT.[BINARY.]TYPE1.TYPE2., as pprof names it */
+static void save_prefix(struct pt_buf *b, const char *format, const struct pt_format *f,
+			const struct pt_profile *p)
 {
 	uint32_t t;
 
-	if (!p || !format || strcmp(format, "pprof")) {
+	if (!p || !f || !f->save_types) {
 		pt_buf_addf(b, "proftool.%s.", format ? format : "heap");
 		return;
 	}
-	pt_buf_addstr(b, "pprof.");
+	pt_buf_addf(b, "%s.", f->name);
 	if (p->nmappings > 1 && p->mappings[1].file) {
-		const char *f = pt_s(p, p->mappings[1].file), *slash = strrchr(f, '/');
-		if (*(slash ? slash + 1 : f))
-			pt_buf_addf(b, "%s.", slash ? slash + 1 : f);
+		const char *m = pt_s(p, p->mappings[1].file), *slash = strrchr(m, '/');
+		if (*(slash ? slash + 1 : m))
+			pt_buf_addf(b, "%s.", slash ? slash + 1 : m);
 	}
 	for (t = 0; t < p->ntypes; t++)
 		pt_buf_addf(b, "%s.", pt_s(p, p->types[t].name));
@@ -102,15 +103,14 @@ static int save_name(struct pt_buf *b, const char *dir, const char *format,
 		     const struct pt_profile *p, struct pt_diag *d)
 {
 	const struct pt_format *f = format ? pt_format_find(format) : NULL;
-	const char *suffix = format && !strcmp(format, "pprof") ? ".pb.gz"
-			     : f && f->suffixes && f->suffixes[0] && !strchr(f->suffixes[0], '*')
+	const char *suffix = f && f->suffixes && f->suffixes[0] && !strchr(f->suffixes[0], '*')
 				     ? f->suffixes[0]
 				     : "";
 	size_t base;
 	int i, fd;
 
 	pt_buf_addf(b, "%s/", dir);
-	save_prefix(b, format, p);
+	save_prefix(b, format, f, p);
 	base = b->len;
 	for (i = 1; i < 10000; i++) {
 		pt_buf_setlen(b, base);

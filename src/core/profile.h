@@ -172,6 +172,10 @@ struct pt_profile {
 	struct pt_arena arena;
 	struct pt_intern strings;
 	const char *format; /* name of the reader that filled it (static string) */
+	/* its metadata holds its producer's own totals (a stackprof dump's mode, interval,
+	 * samples, gc_samples and missed_samples), which stackprof's report prints; kept
+	 * wherever format is */
+	int totals_in_meta;
 	/* the key the tables' keys derive from (pt_hash_key_derive numbers 0 to 7); a
 	 * reader derives its own tables' keys from it too, from number 8 up */
 	struct pt_hash_key key;

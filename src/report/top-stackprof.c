@@ -67,7 +67,7 @@ int pt_report_top_stackprof(const struct pt_profile *p, const struct pt_agg *a,
 			    const struct pt_top_opts *o, FILE *out, struct pt_diag *d)
 {
 	struct pt_buf b = PT_BUF_INIT;
-	int stackprof = p->format && !strncmp(p->format, "stackprof", 9);
+	int stackprof = p->totals_in_meta;
 	const char *mode, *interval;
 	int64_t samples, missed, gc = 0, total;
 	uint32_t n, i, shown, w = a->ntypes, *idx;
