@@ -229,8 +229,15 @@ static int parse_from_anchor(const char *s, size_t n, size_t a, size_t room, str
 
 static void header_clear(struct header *h)
 {
-	memset(h, 0, sizeof(*h));
-	h->comm.s = h->pid.s = h->tid.s = h->cpu.s = h->event.s = h->frame.s = "";
+	/* field by field: gcc makes a memset of the whole (or a copy of a constant
+	 * header) a rep stos, which was 9% of perf_read's own samples */
+	const struct span none = {"", 0};
+
+	h->comm = h->pid = h->tid = h->cpu = h->event = h->frame = none;
+	h->ids.s = NULL;
+	h->ids.n = 0;
+	h->has_time = h->has_period = h->sideband = 0;
+	h->time = h->period = 0;
 }
 
 /* Parse a sample header line (not starting with a tab; trailing blanks removed).
