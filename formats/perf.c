@@ -1391,9 +1391,8 @@ typedef void scan_masks(const unsigned char *s, uint64_t *m, uint64_t *t);
 
 /* block_scan's steps while 64 bytes remain: its answer, or -1 and in *at where the
  * steps stopped. Inlined into each processor's version with its own masks. */
-static inline __attribute__((always_inline)) int scan_steps(const unsigned char *s, size_t n,
-							    size_t *at, size_t *len,
-							    scan_masks *masks)
+static inline __attribute__((always_inline)) int
+scan_steps(const unsigned char *s, size_t n, size_t *at, size_t *len, scan_masks *masks)
 {
 	uint64_t carry = 0, m, t;
 	size_t i;
@@ -1413,8 +1412,8 @@ static inline uint64_t bytes_are(__m128i d, __m128i c)
 	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(d, c));
 }
 
-static inline __attribute__((always_inline)) void masks_sse2(const unsigned char *s,
-							     uint64_t *m, uint64_t *t)
+static inline __attribute__((always_inline)) void masks_sse2(const unsigned char *s, uint64_t *m,
+							     uint64_t *t)
 {
 	const __m128i nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t');
 	const __m128i *q = (const __m128i *)(const void *)s;
@@ -1449,8 +1448,8 @@ masks_avx2(const unsigned char *s, uint64_t *m, uint64_t *t)
 	     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(d1, tab)) << 32;
 }
 
-__attribute__((target("avx2"))) static int scan_avx2(const unsigned char *s, size_t n,
-						      size_t *at, size_t *len)
+__attribute__((target("avx2"))) static int scan_avx2(const unsigned char *s, size_t n, size_t *at,
+						     size_t *len)
 {
 	return scan_steps(s, n, at, len, masks_avx2);
 }
@@ -1465,7 +1464,7 @@ masks_avx512(const unsigned char *s, uint64_t *m, uint64_t *t)
 }
 
 __attribute__((target("avx512bw"))) static int scan_avx512(const unsigned char *s, size_t n,
-							    size_t *at, size_t *len)
+							   size_t *at, size_t *len)
 {
 	return scan_steps(s, n, at, len, masks_avx512);
 }
