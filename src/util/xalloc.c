@@ -20,7 +20,13 @@
  * (/sys/kernel/mm/transparent_hugepage/enabled = madvise, as on our machines), every
  * fresh 4 KiB page costs a fault of about 2 us, far more than the zeroing it does: a
  * tree of millions of nodes spent a fifth of its time faulting, a 4 MB .cpuprofile a
- * sixth. A 2 MiB page is one fault. So the heap and the big blocks ask for them. */
+ * sixth. A 2 MiB page is one fault. So a big heap and the big blocks ask for them. A
+ * small one does not: a 2 MiB page is all resident once touched, and most runs (a
+ * perf script of a few hundred stacks, a merge's small files) use a megabyte or two,
+ * whose faults cost a millisecond at most. The heap's first stretch, TOP_PAD and what
+ * the first allocation asked, is left to 4 KiB pages; once malloc extends the heap
+ * again, the whole heap is advised, and what it has not touched yet comes in 2 MiB
+ * pages. */
 
 /* malloc grows its heap TOP_PAD at a time and maps blocks of HUGE_MIN or more by
  * themselves; pt_xalloc_init sets both. A bigger pad would keep more of the heap's
@@ -31,7 +37,10 @@
 #define TOP_PAD	 ((size_t)8 << 20)
 #define HUGE_MIN ((size_t)4 << 20)
 
-static uintptr_t heap_seen; /* the break up to which the heap is advised; 0: none */
+/* The heap's start, 0 when the heap is not watched (no sbrk, or pt_xalloc_init not
+ * called); the break at the end of its first stretch, 0 until there is one; the break
+ * up to which it is advised, 0 while it is not. */
+static uintptr_t heap_base, heap_first, heap_seen;
 
 static uintptr_t page_size(void)
 {
@@ -56,19 +65,23 @@ static void advise(uintptr_t from, uintptr_t to)
 #endif
 }
 
-/* Called after every allocation here: a new stretch of heap (sbrk(0) only reads
- * malloc's record of the break) is advised; so is a block with a mapping of its own,
- * over all its pages, since advice on part of a mapping splits it and mremap, which
- * realloc grows such blocks with, moves one mapping only. A block is advised when it
- * is new or has grown (`fresh`), never again for a realloc that changed nothing: one
- * system call per growth, not per call. */
+/* Called after every allocation here: a new stretch of heap past the first (sbrk(0)
+ * only reads malloc's record of the break) is advised, from the heap's start the
+ * first time; so is a block with a mapping of its own, over all its pages, since
+ * advice on part of a mapping splits it and mremap, which realloc grows such blocks
+ * with, moves one mapping only. A block is advised when it is new or has grown
+ * (`fresh`), never again for a realloc that changed nothing: one system call per
+ * growth, not per call. */
 static void *huge(void *p, size_t n, int fresh)
 {
 #ifdef HAVE_SBRK
-	if (heap_seen) {
+	if (heap_base) {
 		uintptr_t b = (uintptr_t)sbrk(0);
-		if (b > heap_seen) {
-			advise(heap_seen, b);
+		if (!heap_first) {
+			if (b > heap_base)
+				heap_first = b;
+		} else if (b > heap_first && b > heap_seen) {
+			advise(heap_seen ? heap_seen : heap_base, b);
 			heap_seen = b;
 		}
 	}
@@ -88,7 +101,7 @@ void pt_xalloc_init(void)
 	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
 	mallopt(M_TOP_PAD, (int)TOP_PAD);
 	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD)); /* no giving back to grow again */
-	heap_seen = (uintptr_t)b;
+	heap_base = (uintptr_t)b;
 #endif
 }
 
