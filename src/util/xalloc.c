@@ -23,24 +23,24 @@
  * sixth. A 2 MiB page is one fault. So a big heap and the big blocks ask for them. A
  * small one does not: a 2 MiB page is all resident once touched, and most runs (a
  * perf script of a few hundred stacks, a merge's small files) use a megabyte or two,
- * whose faults cost a millisecond at most. The heap's first stretch, TOP_PAD and what
- * the first allocation asked, is left to 4 KiB pages; once malloc extends the heap
- * again, the whole heap is advised, and what it has not touched yet comes in 2 MiB
+ * whose faults cost a millisecond at most. Until the heap reaches SMALL_HEAP it stays
+ * on 4 KiB pages and malloc grows it by its default pad; from there on the whole heap
+ * is advised and grows TOP_PAD at a time, so what it touches next comes in 2 MiB
  * pages. */
 
-/* malloc grows its heap TOP_PAD at a time and maps blocks of HUGE_MIN or more by
- * themselves; pt_xalloc_init sets both. A bigger pad would keep more of the heap's
- * first touches on advised memory, but malloc serves blocks from the pad that it
- * would otherwise map by themselves, and their holes add to the peak: with 32 MiB,
+/* malloc maps blocks of HUGE_MIN or more by themselves (pt_xalloc_init sets it), and
+ * grows a heap past SMALL_HEAP TOP_PAD at a time. A bigger pad would keep more of the
+ * heap's first touches on advised memory, but malloc serves blocks from the pad that
+ * it would otherwise map by themselves, and their holes add to the peak: with 32 MiB,
  * a 100 MB stackprof dump peaked at 164 MiB instead of 149 (measured before the
  * stackprof reader's table shrank: it now peaks at 67). */
-#define TOP_PAD	 ((size_t)8 << 20)
-#define HUGE_MIN ((size_t)4 << 20)
+#define SMALL_HEAP ((size_t)4 << 20)
+#define TOP_PAD	   ((size_t)8 << 20)
+#define HUGE_MIN   ((size_t)4 << 20)
 
 /* The heap's start, 0 when the heap is not watched (no sbrk, or pt_xalloc_init not
- * called); the break at the end of its first stretch, 0 until there is one; the break
- * up to which it is advised, 0 while it is not. */
-static uintptr_t heap_base, heap_first, heap_seen;
+ * called); the break up to which it is advised, 0 while it is small. */
+static uintptr_t heap_base, heap_seen;
 
 static uintptr_t page_size(void)
 {
@@ -65,22 +65,21 @@ static void advise(uintptr_t from, uintptr_t to)
 #endif
 }
 
-/* Called after every allocation here: a new stretch of heap past the first (sbrk(0)
- * only reads malloc's record of the break) is advised, from the heap's start the
- * first time; so is a block with a mapping of its own, over all its pages, since
- * advice on part of a mapping splits it and mremap, which realloc grows such blocks
- * with, moves one mapping only. A block is advised when it is new or has grown
- * (`fresh`), never again for a realloc that changed nothing: one system call per
- * growth, not per call. */
+/* Called after every allocation here: once the heap has reached SMALL_HEAP (sbrk(0)
+ * only reads malloc's record of the break), each new stretch of it is advised, from
+ * the heap's start the first time; so is a block with a mapping of its own, over all
+ * its pages, since advice on part of a mapping splits it and mremap, which realloc
+ * grows such blocks with, moves one mapping only. A block is advised when it is new or
+ * has grown (`fresh`), never again for a realloc that changed nothing: one system call
+ * per growth, not per call. */
 static void *huge(void *p, size_t n, int fresh)
 {
-#ifdef HAVE_SBRK
+#if defined(HAVE_SBRK) && defined(HAVE_MALLOC_H) && defined(M_TOP_PAD)
 	if (heap_base) {
 		uintptr_t b = (uintptr_t)sbrk(0);
-		if (!heap_first) {
-			if (b > heap_base)
-				heap_first = b;
-		} else if (b > heap_first && b > heap_seen) {
+		if (b > heap_seen && b - heap_base >= SMALL_HEAP) {
+			if (!heap_seen)
+				mallopt(M_TOP_PAD, (int)TOP_PAD);
 			advise(heap_seen ? heap_seen : heap_base, b);
 			heap_seen = b;
 		}
@@ -99,7 +98,6 @@ void pt_xalloc_init(void)
 	if (b == (void *)-1)
 		return;
 	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
-	mallopt(M_TOP_PAD, (int)TOP_PAD);
 	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD)); /* no giving back to grow again */
 	heap_base = (uintptr_t)b;
 #endif
