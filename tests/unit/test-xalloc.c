@@ -50,6 +50,7 @@ static void test_small_heap_is_not_advised(void)
 	enum { SMALL = 256, BIG = 1024 }; /* blocks of 4 KiB, then of 64 KiB */
 	char *small[SMALL], *big[BIG];
 	long before = advised;
+	uintptr_t brk0 = (uintptr_t)sbrk(0);
 	int i;
 
 	for (i = 0; i < SMALL; i++) {
@@ -61,7 +62,11 @@ static void test_small_heap_is_not_advised(void)
 		big[i] = pt_xmalloc(65536);
 		big[i][0] = 1;
 	}
-	ok(advised - before >= 1, "64 MiB of heap: advised (%ld calls)", advised - before);
+	/* valgrind's and ASan's malloc keep no heap at the break: nothing to advise */
+	if ((uintptr_t)sbrk(0) - brk0 < ((size_t)4 << 20))
+		ok(1, "64 MiB of heap # SKIP this malloc keeps no heap at the break");
+	else
+		ok(advised - before >= 1, "64 MiB of heap: advised (%ld calls)", advised - before);
 	for (i = 0; i < SMALL; i++)
 		free(small[i]);
 	for (i = 0; i < BIG; i++)
