@@ -329,8 +329,7 @@ static int load_api(struct pt_input *in, struct pt_decoder *dec)
 		dec->xzf.end = (void (*)(lzma_stream *))fns[2];
 		return 0;
 	}
-	dec->lib = pt_dynlib_open(PT_ZSTD_SONAME, "libzstd1", zstd_names, fns, 6, err,
-				  sizeof(err));
+	dec->lib = pt_dynlib_open(PT_ZSTD_SONAME, "libzstd1", zstd_names, fns, 6, err, sizeof(err));
 	if (!dec->lib)
 		return pt_diag_error(in->diag, "%s", err);
 	dec->zf.create = (ZSTD_DStream * (*)(void)) fns[0];
@@ -360,14 +359,13 @@ static int decoder_init(struct pt_input *in, int kind)
 			return pt_diag_error(in->diag, "cannot initialize zlib");
 		break;
 	case DEC_XZ:
-		if (dec->xzf.stream_decoder(&dec->xz, PT_DECODER_MEM, LZMA_CONCATENATED) !=
-		    LZMA_OK)
+		if (dec->xzf.stream_decoder(&dec->xz, PT_DECODER_MEM, LZMA_CONCATENATED) != LZMA_OK)
 			return pt_diag_error(in->diag, "cannot initialize liblzma");
 		break;
 	default:
 		dec->zd = dec->zf.create();
-		if (!dec->zd || dec->zf.is_error(dec->zf.set_parameter(
-					dec->zd, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG)))
+		if (!dec->zd || dec->zf.is_error(dec->zf.set_parameter(dec->zd, ZSTD_d_windowLogMax,
+								       ZSTD_WINDOW_LOG)))
 			return pt_diag_error(in->diag, "cannot initialize libzstd");
 		break;
 	}
