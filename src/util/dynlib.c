@@ -6,8 +6,8 @@
 
 #include "util/dynlib.h"
 
-void *pt_dynlib_open(const char *soname, const char *package, const char *const *names,
-		     void **fns, size_t n, char *err, size_t errlen)
+void *pt_dynlib_open(const char *soname, const char *package, const char *const *names, void **fns,
+		     size_t n, char *err, size_t errlen)
 {
 	/* RTLD_NODELETE: a library stays mapped once opened, so a merge of a thousand xz
 	 * files maps and relocates it once, not once a file */

@@ -14,8 +14,8 @@
  * (install the Debian package PACKAGE)" or "cannot load SONAME: no function NAME".
  * A caller casts each fns[i] to the function's own type before calling it (POSIX lets
  * dlsym's object pointer stand for a function). */
-void *pt_dynlib_open(const char *soname, const char *package, const char *const *names,
-		     void **fns, size_t n, char *err, size_t errlen);
+void *pt_dynlib_open(const char *soname, const char *package, const char *const *names, void **fns,
+		     size_t n, char *err, size_t errlen);
 void pt_dynlib_close(void *lib);
 
 #endif

@@ -73,8 +73,8 @@ static pcre2_code *compile_wrapped(const struct pcre2_api *f, const char *src, s
 				   pcre2_compile_context *cctx, int *errcode)
 {
 	static const char head[] = "(?s:.*?)\\K(?:", *const tails[] = {"\\E)", "\\E\n)"};
-	const uint32_t opts = PCRE2_ANCHORED | PCRE2_NO_AUTO_POSSESS | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_UTF |
-			      PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C;
+	const uint32_t opts = PCRE2_ANCHORED | PCRE2_NO_AUTO_POSSESS | PCRE2_DOLLAR_ENDONLY |
+			      PCRE2_NEVER_UTF | PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C;
 	pcre2_code *code = NULL;
 	char *w = pt_xmalloc(sizeof(head) + len + 8);
 	PCRE2_SIZE off;
@@ -190,8 +190,9 @@ struct pt_pattern *pt_pattern_compile(const char *src, char *err, size_t errlen)
 	pat->srclen = len;
 	pat->code = code;
 	pat->groups = groups;
-	pat->steps_per_byte = PT_PATTERN_STEPS_BYTE +
-			      (len < PT_PATTERN_STEPS_LEN_CAP ? (uint32_t)len : PT_PATTERN_STEPS_LEN_CAP);
+	pat->steps_per_byte =
+		PT_PATTERN_STEPS_BYTE +
+		(len < PT_PATTERN_STEPS_LEN_CAP ? (uint32_t)len : PT_PATTERN_STEPS_LEN_CAP);
 	pat->md = f->match_data_create_from_pattern(code, NULL);
 	pat->mctx = f->match_context_create(NULL);
 	if (!pat->md || !pat->mctx)
@@ -231,8 +232,8 @@ static int has_unit(const char *s, size_t n, int u)
 	return u < 0 || (n && (memchr(s, u, n) || (other != u && memchr(s, other, n))));
 }
 
-int pt_pattern_match_group(struct pt_pattern *pat, const char *s, size_t n, unsigned g,
-			   size_t *so, size_t *eo, struct pt_diag *d)
+int pt_pattern_match_group(struct pt_pattern *pat, const char *s, size_t n, unsigned g, size_t *so,
+			   size_t *eo, struct pt_diag *d)
 {
 	uint64_t want = PT_PATTERN_STEPS_BASE + ((uint64_t)n + 1) * pat->steps_per_byte;
 	uint32_t steps = want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;

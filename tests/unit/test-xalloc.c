@@ -1,6 +1,7 @@
 /* test-xalloc.c: the huge-page advice costs one system call per block growth, never
- * one per call, and none while the heap is small. madvise is counted by defining it here: the test program's own
- * definition is the one xalloc.c's calls reach, and it forwards to the kernel. */
+ * one per call, and none while the heap is small. madvise is counted by defining it
+ * here: the test program's own definition is the one xalloc.c's calls reach, and it
+ * forwards to the kernel. */
 #include "config.h"
 
 #include <stdint.h>
