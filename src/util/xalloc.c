@@ -23,18 +23,23 @@
  * sixth. A 2 MiB page is one fault. So a big heap and the big blocks ask for them. A
  * small one does not: a 2 MiB page is all resident once touched, and most runs (a
  * perf script of a few hundred stacks, a merge's small files) use a megabyte or two,
- * whose faults cost a millisecond at most. Until the heap reaches SMALL_HEAP it stays
- * on 4 KiB pages and malloc grows it by its default pad; from there on the whole heap
- * is advised and grows TOP_PAD at a time, so what it touches next comes in 2 MiB
- * pages. */
+ * whose faults cost a millisecond at most. The heap is advised once a block handed
+ * out from it ends SMALL_HEAP or more past its start: what it touches from there on
+ * comes in 2 MiB pages. The heap's first SMALL_HEAP stays on 4 KiB pages, which a
+ * big heap pays for (a 200,000-stack pprof file: 1,500 more faults than with advice
+ * from the start, 1% of its CPU), so it sits little above what small runs take: 2 MiB
+ * for the perf script mixes of bench/gen-perf-mix.sh (601 distinct stacks). */
 
-/* malloc maps blocks of HUGE_MIN or more by themselves (pt_xalloc_init sets it), and
- * grows a heap past SMALL_HEAP TOP_PAD at a time. A bigger pad would keep more of the
- * heap's first touches on advised memory, but malloc serves blocks from the pad that
- * it would otherwise map by themselves, and their holes add to the peak: with 32 MiB,
- * a 100 MB stackprof dump peaked at 164 MiB instead of 149 (measured before the
- * stackprof reader's table shrank: it now peaks at 67). */
-#define SMALL_HEAP ((size_t)4 << 20)
+/* malloc grows its heap TOP_PAD at a time and maps blocks of HUGE_MIN or more by
+ * themselves; pt_xalloc_init sets both. The pad also lets realloc grow the block at
+ * the heap's top in place: with malloc's own pad of 128 KiB, a 200,000-stack pprof
+ * file's arrays were copied as they grew, 3% more CPU and 4 MiB more peak. A bigger
+ * pad would keep more of the heap's first touches on advised memory, but malloc
+ * serves blocks from the pad that it would otherwise map by themselves, and their
+ * holes add to the peak: with 32 MiB, a 100 MB stackprof dump peaked at 164 MiB
+ * instead of 149 (measured before the stackprof reader's table shrank: it now peaks
+ * at 67). */
+#define SMALL_HEAP ((size_t)3 << 20)
 #define TOP_PAD	   ((size_t)8 << 20)
 #define HUGE_MIN   ((size_t)4 << 20)
 
@@ -65,22 +70,25 @@ static void advise(uintptr_t from, uintptr_t to)
 #endif
 }
 
-/* Called after every allocation here: once the heap has reached SMALL_HEAP (sbrk(0)
- * only reads malloc's record of the break), each new stretch of it is advised, from
- * the heap's start the first time; so is a block with a mapping of its own, over all
- * its pages, since advice on part of a mapping splits it and mremap, which realloc
- * grows such blocks with, moves one mapping only. A block is advised when it is new or
- * has grown (`fresh`), never again for a realloc that changed nothing: one system call
- * per growth, not per call. */
+/* Called after every allocation here: once a block of the heap ends SMALL_HEAP past
+ * its start, the heap is advised up to the break (sbrk(0) only reads malloc's record
+ * of it), and each new stretch of it after that; so is a block with a mapping of its
+ * own, over all its pages, since advice on part of a mapping splits it and mremap,
+ * which realloc grows such blocks with, moves one mapping only. A block is advised
+ * when it is new or has grown (`fresh`), never again for a realloc that changed
+ * nothing: one system call per growth, not per call. */
 static void *huge(void *p, size_t n, int fresh)
 {
-#if defined(HAVE_SBRK) && defined(HAVE_MALLOC_H) && defined(M_TOP_PAD)
+#ifdef HAVE_SBRK
 	if (heap_base) {
-		uintptr_t b = (uintptr_t)sbrk(0);
-		if (b > heap_seen && b - heap_base >= SMALL_HEAP) {
-			if (!heap_seen)
-				mallopt(M_TOP_PAD, (int)TOP_PAD);
-			advise(heap_seen ? heap_seen : heap_base, b);
+		uintptr_t b = (uintptr_t)sbrk(0), end = (uintptr_t)p + n;
+		if (heap_seen) {
+			if (b > heap_seen) {
+				advise(heap_seen, b);
+				heap_seen = b;
+			}
+		} else if ((uintptr_t)p >= heap_base && end <= b && end - heap_base >= SMALL_HEAP) {
+			advise(heap_base, b);
 			heap_seen = b;
 		}
 	}
@@ -98,6 +106,7 @@ void pt_xalloc_init(void)
 	if (b == (void *)-1)
 		return;
 	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
+	mallopt(M_TOP_PAD, (int)TOP_PAD);
 	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD)); /* no giving back to grow again */
 	heap_base = (uintptr_t)b;
 #endif
