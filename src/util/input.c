@@ -1,4 +1,6 @@
-/* input.c: buffered, size-bounded input that undoes gzip, xz and zstd. */
+/* input.c: buffered, size-bounded input that undoes gzip, xz and zstd. liblzma and
+ * libzstd are opened when an input first needs them (util/dynlib.h); zlib, which the
+ * pprof writer uses too, is linked. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "util/dynlib.h"
 #include "util/input.h"
 #include "util/xalloc.h"
 
@@ -111,12 +114,36 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 
 enum { DEC_GZIP, DEC_XZ, DEC_ZSTD };
 
+/* the liblzma and libzstd calls we make, from the library dlopen found; the names
+ * follow the members' order */
+struct xz_api {
+	lzma_ret (*stream_decoder)(lzma_stream *strm, uint64_t memlimit, uint32_t flags);
+	lzma_ret (*code)(lzma_stream *strm, lzma_action action);
+	void (*end)(lzma_stream *strm);
+};
+static const char *const xz_names[] = {"lzma_stream_decoder", "lzma_code", "lzma_end"};
+
+struct zstd_api {
+	ZSTD_DStream *(*create)(void);
+	size_t (*set_parameter)(ZSTD_DCtx *dctx, ZSTD_dParameter param, int value);
+	size_t (*decompress)(ZSTD_DStream *zds, ZSTD_outBuffer *out, ZSTD_inBuffer *in);
+	unsigned (*is_error)(size_t code);
+	ZSTD_ErrorCode (*error_code)(size_t code);
+	size_t (*free)(ZSTD_DStream *zds);
+};
+static const char *const zstd_names[] = {"ZSTD_createDStream",	  "ZSTD_DCtx_setParameter",
+					 "ZSTD_decompressStream", "ZSTD_isError",
+					 "ZSTD_getErrorCode",	  "ZSTD_freeDStream"};
+
 struct pt_decoder {
 	int kind;
 	const char *name; /* for messages: "gzip", "xz", "zstd" */
+	void *lib;	  /* liblzma or libzstd once opened, NULL for gzip */
 	z_stream zs;
 	lzma_stream xz;
+	struct xz_api xzf;
 	ZSTD_DStream *zd;
+	struct zstd_api zf;
 	size_t zd_hint; /* ZSTD_decompressStream's last return: 0 at the end of a frame */
 };
 
@@ -183,7 +210,7 @@ static int xz_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t *
 	xz->next_out = dst;
 	xz->avail_out = cap;
 	/* LZMA_CONCATENATED: the end is known only once told there is no more input */
-	rc = lzma_code(xz, in->raw_eof && !xz->avail_in ? LZMA_FINISH : LZMA_RUN);
+	rc = in->dec->xzf.code(xz, in->raw_eof && !xz->avail_in ? LZMA_FINISH : LZMA_RUN);
 	consumed(in, in->raw_len - in->raw_pos - xz->avail_in);
 	*out += cap - xz->avail_out;
 	switch (rc) {
@@ -216,14 +243,14 @@ static int zstd_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t
 	/* frames follow each other until the input ends, which must be at a frame's end */
 	if (!zin.size && in->raw_eof && !dec->zd_hint)
 		return 1;
-	rc = ZSTD_decompressStream(dec->zd, &zout, &zin);
+	rc = dec->zf.decompress(dec->zd, &zout, &zin);
 	consumed(in, zin.pos);
 	*out += zout.pos;
-	if (!ZSTD_isError(rc)) {
+	if (!dec->zf.is_error(rc)) {
 		dec->zd_hint = rc;
 		return 0;
 	}
-	switch (ZSTD_getErrorCode(rc)) {
+	switch (dec->zf.error_code(rc)) {
 	case ZSTD_error_frameParameter_windowTooLarge:
 		return pt_diag_error_at(in->diag, in->raw_consumed,
 					"zstd: decoding needs more than %llu MiB of memory",
@@ -286,6 +313,34 @@ static int sniff(const unsigned char *b, size_t n)
 	return -1;
 }
 
+/* open liblzma or libzstd and fill the decoder's table of its calls */
+static int load_api(struct pt_input *in, struct pt_decoder *dec)
+{
+	void *fns[6];
+	char err[256];
+
+	if (dec->kind == DEC_XZ) {
+		dec->lib = pt_dynlib_open(PT_LZMA_SONAME, "liblzma5", xz_names, fns, 3, err,
+					  sizeof(err));
+		if (!dec->lib)
+			return pt_diag_error(in->diag, "%s", err);
+		dec->xzf.stream_decoder = (lzma_ret(*)(lzma_stream *, uint64_t, uint32_t))fns[0];
+		dec->xzf.code = (lzma_ret(*)(lzma_stream *, lzma_action))fns[1];
+		dec->xzf.end = (void (*)(lzma_stream *))fns[2];
+		return 0;
+	}
+	dec->lib = pt_dynlib_open(PT_ZSTD_SONAME, "libzstd1", zstd_names, fns, 6, err, sizeof(err));
+	if (!dec->lib)
+		return pt_diag_error(in->diag, "%s", err);
+	dec->zf.create = (ZSTD_DStream * (*)(void)) fns[0];
+	dec->zf.set_parameter = (size_t(*)(ZSTD_DCtx *, ZSTD_dParameter, int))fns[1];
+	dec->zf.decompress = (size_t(*)(ZSTD_DStream *, ZSTD_outBuffer *, ZSTD_inBuffer *))fns[2];
+	dec->zf.is_error = (unsigned (*)(size_t))fns[3];
+	dec->zf.error_code = (ZSTD_ErrorCode(*)(size_t))fns[4];
+	dec->zf.free = (size_t(*)(ZSTD_DStream *))fns[5];
+	return 0;
+}
+
 static int decoder_init(struct pt_input *in, int kind)
 {
 	static const char *const names[] = {"gzip", "xz", "zstd"};
@@ -296,19 +351,21 @@ static int decoder_init(struct pt_input *in, int kind)
 	dec->kind = kind;
 	dec->name = names[kind];
 	dec->xz = xz_init;
+	if (kind != DEC_GZIP && load_api(in, dec) < 0)
+		return -1;
 	switch (kind) {
 	case DEC_GZIP:
 		if (inflateInit2(&dec->zs, 15 + 16) != Z_OK)
 			return pt_diag_error(in->diag, "cannot initialize zlib");
 		break;
 	case DEC_XZ:
-		if (lzma_stream_decoder(&dec->xz, PT_DECODER_MEM, LZMA_CONCATENATED) != LZMA_OK)
+		if (dec->xzf.stream_decoder(&dec->xz, PT_DECODER_MEM, LZMA_CONCATENATED) != LZMA_OK)
 			return pt_diag_error(in->diag, "cannot initialize liblzma");
 		break;
 	default:
-		dec->zd = ZSTD_createDStream();
-		if (!dec->zd || ZSTD_isError(ZSTD_DCtx_setParameter(dec->zd, ZSTD_d_windowLogMax,
-								    ZSTD_WINDOW_LOG)))
+		dec->zd = dec->zf.create();
+		if (!dec->zd || dec->zf.is_error(dec->zf.set_parameter(dec->zd, ZSTD_d_windowLogMax,
+								       ZSTD_WINDOW_LOG)))
 			return pt_diag_error(in->diag, "cannot initialize libzstd");
 		break;
 	}
@@ -323,10 +380,11 @@ static void decoder_free(struct pt_input *in)
 		return;
 	if (dec->kind == DEC_GZIP)
 		inflateEnd(&dec->zs);
-	else if (dec->kind == DEC_XZ)
-		lzma_end(&dec->xz);
-	else
-		ZSTD_freeDStream(dec->zd);
+	else if (dec->kind == DEC_XZ && dec->lib)
+		dec->xzf.end(&dec->xz);
+	else if (dec->lib)
+		dec->zf.free(dec->zd);
+	pt_dynlib_close(dec->lib);
 	free(dec);
 	in->dec = NULL;
 }

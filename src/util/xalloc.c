@@ -20,18 +20,32 @@
  * (/sys/kernel/mm/transparent_hugepage/enabled = madvise, as on our machines), every
  * fresh 4 KiB page costs a fault of about 2 us, far more than the zeroing it does: a
  * tree of millions of nodes spent a fifth of its time faulting, a 4 MB .cpuprofile a
- * sixth. A 2 MiB page is one fault. So the heap and the big blocks ask for them. */
+ * sixth. A 2 MiB page is one fault. So a big heap and the big blocks ask for them. A
+ * small one does not: a 2 MiB page is all resident once touched, and most runs (a
+ * perf script of a few hundred stacks, a merge's small files) use a megabyte or two,
+ * whose faults cost a millisecond at most. The heap is advised once a block handed
+ * out from it ends SMALL_HEAP or more past its start: what it touches from there on
+ * comes in 2 MiB pages. The heap's first SMALL_HEAP stays on 4 KiB pages, which a
+ * big heap pays for (a 200,000-stack pprof file: 1,500 more faults than with advice
+ * from the start, 1% of its CPU), so it sits little above what small runs take: 2 MiB
+ * for the perf script mixes of bench/gen-perf-mix.sh (601 distinct stacks). */
 
 /* malloc grows its heap TOP_PAD at a time and maps blocks of HUGE_MIN or more by
- * themselves; pt_xalloc_init sets both. A bigger pad would keep more of the heap's
- * first touches on advised memory, but malloc serves blocks from the pad that it
- * would otherwise map by themselves, and their holes add to the peak: with 32 MiB,
- * a 100 MB stackprof dump peaked at 164 MiB instead of 149 (measured before the
- * stackprof reader's table shrank: it now peaks at 67). */
-#define TOP_PAD	 ((size_t)8 << 20)
-#define HUGE_MIN ((size_t)4 << 20)
+ * themselves; pt_xalloc_init sets both. The pad also lets realloc grow the block at
+ * the heap's top in place: with malloc's own pad of 128 KiB, a 200,000-stack pprof
+ * file's arrays were copied as they grew, 3% more CPU and 4 MiB more peak. A bigger
+ * pad would keep more of the heap's first touches on advised memory, but malloc
+ * serves blocks from the pad that it would otherwise map by themselves, and their
+ * holes add to the peak: with 32 MiB, a 100 MB stackprof dump peaked at 164 MiB
+ * instead of 149 (measured before the stackprof reader's table shrank: it now peaks
+ * at 67). */
+#define SMALL_HEAP ((size_t)3 << 20)
+#define TOP_PAD	   ((size_t)8 << 20)
+#define HUGE_MIN   ((size_t)4 << 20)
 
-static uintptr_t heap_seen; /* the break up to which the heap is advised; 0: none */
+/* The heap's start, 0 when the heap is not watched (no sbrk, or pt_xalloc_init not
+ * called); the break up to which it is advised, 0 while it is small. */
+static uintptr_t heap_base, heap_seen;
 
 static uintptr_t page_size(void)
 {
@@ -56,19 +70,25 @@ static void advise(uintptr_t from, uintptr_t to)
 #endif
 }
 
-/* Called after every allocation here: a new stretch of heap (sbrk(0) only reads
- * malloc's record of the break) is advised; so is a block with a mapping of its own,
- * over all its pages, since advice on part of a mapping splits it and mremap, which
- * realloc grows such blocks with, moves one mapping only. A block is advised when it
- * is new or has grown (`fresh`), never again for a realloc that changed nothing: one
- * system call per growth, not per call. */
+/* Called after every allocation here: once a block of the heap ends SMALL_HEAP past
+ * its start, the heap is advised up to the break (sbrk(0) only reads malloc's record
+ * of it), and each new stretch of it after that; so is a block with a mapping of its
+ * own, over all its pages, since advice on part of a mapping splits it and mremap,
+ * which realloc grows such blocks with, moves one mapping only. A block is advised
+ * when it is new or has grown (`fresh`), never again for a realloc that changed
+ * nothing: one system call per growth, not per call. */
 static void *huge(void *p, size_t n, int fresh)
 {
 #ifdef HAVE_SBRK
-	if (heap_seen) {
-		uintptr_t b = (uintptr_t)sbrk(0);
-		if (b > heap_seen) {
-			advise(heap_seen, b);
+	if (heap_base) {
+		uintptr_t b = (uintptr_t)sbrk(0), end = (uintptr_t)p + n;
+		if (heap_seen) {
+			if (b > heap_seen) {
+				advise(heap_seen, b);
+				heap_seen = b;
+			}
+		} else if ((uintptr_t)p >= heap_base && end <= b && end - heap_base >= SMALL_HEAP) {
+			advise(heap_base, b);
 			heap_seen = b;
 		}
 	}
@@ -88,7 +108,7 @@ void pt_xalloc_init(void)
 	mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
 	mallopt(M_TOP_PAD, (int)TOP_PAD);
 	mallopt(M_TRIM_THRESHOLD, (int)(2 * TOP_PAD)); /* no giving back to grow again */
-	heap_seen = (uintptr_t)b;
+	heap_base = (uintptr_t)b;
 #endif
 }
 

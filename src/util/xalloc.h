@@ -6,8 +6,9 @@
 #include <stddef.h>
 
 /* The one fatal path (tmux's fatalx): print "proftool: MESSAGE" and exit 1. Only for
- * out-of-memory and internal limits no input can be blamed for; bad input is a
- * struct pt_diag returned up to the command. */
+ * out-of-memory, internal limits and a library that cannot be loaded (util/dynlib.h):
+ * what no input can be blamed for; bad input is a struct pt_diag returned up to the
+ * command. */
 void pt_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Once, first thing in main: sets up malloc for transparent huge pages (xalloc.c). */

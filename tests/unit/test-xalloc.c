@@ -1,6 +1,7 @@
 /* test-xalloc.c: the huge-page advice costs one system call per block growth, never
- * one per call. madvise is counted by defining it here: the test program's own
- * definition is the one xalloc.c's calls reach, and it forwards to the kernel. */
+ * one per call, and none while the heap is small. madvise is counted by defining it
+ * here: the test program's own definition is the one xalloc.c's calls reach, and it
+ * forwards to the kernel. */
 #include "config.h"
 
 #include <stdint.h>
@@ -41,6 +42,36 @@ static void test_growth_advises_once_per_growth(void)
 	   advised - before, growths);
 	ok(a[12345] == 12345, "the values are kept");
 	free(a);
+}
+
+/* a perf script of a few hundred stacks: a megabyte of heap in small blocks, each
+ * touched, stays on 4 KiB pages; a heap that outgrows its first stretch is advised */
+static void test_small_heap_is_not_advised(void)
+{
+	enum { SMALL = 256, BIG = 1024 }; /* blocks of 4 KiB, then of 64 KiB */
+	char *small[SMALL], *big[BIG];
+	long before = advised;
+	uintptr_t brk0 = (uintptr_t)sbrk(0);
+	int i;
+
+	for (i = 0; i < SMALL; i++) {
+		small[i] = pt_xmalloc(4096);
+		memset(small[i], 1, 4096);
+	}
+	is_int(advised - before, 0, "1 MiB of small blocks: no madvise");
+	for (i = 0; i < BIG; i++) {
+		big[i] = pt_xmalloc(65536);
+		big[i][0] = 1;
+	}
+	/* valgrind's and ASan's malloc keep no heap at the break: nothing to advise */
+	if ((uintptr_t)sbrk(0) - brk0 < ((size_t)4 << 20))
+		ok(1, "64 MiB of heap # SKIP this malloc keeps no heap at the break");
+	else
+		ok(advised - before >= 1, "64 MiB of heap: advised (%ld calls)", advised - before);
+	for (i = 0; i < SMALL; i++)
+		free(small[i]);
+	for (i = 0; i < BIG; i++)
+		free(big[i]);
 }
 
 static void test_same_size_realloc_advises_nothing(void)
@@ -113,6 +144,7 @@ int main(void)
 {
 	test_one_fatal_path();
 	pt_xalloc_init();
+	test_small_heap_is_not_advised();
 	test_same_size_realloc_advises_nothing();
 	test_growth_advises_once_per_growth();
 	return tap_done();
