@@ -5,12 +5,12 @@
 #include "config.h"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/dynlib.h"
 #include "util/fetch.h"
 #include "util/xalloc.h"
 
@@ -38,42 +38,37 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return n;
 }
 
-/* the libcurl calls we make, from the library dlopen found */
+/* The libcurl calls we make, each as a member named for it: X(member, function), the
+ * member of the function's own type. */
+#define CURL_CALLS(X)                                                                              \
+	X(global_init, curl_global_init)                                                           \
+	X(global_cleanup, curl_global_cleanup)                                                     \
+	X(easy_init, curl_easy_init)                                                               \
+	X(easy_setopt, curl_easy_setopt)                                                           \
+	X(easy_perform, curl_easy_perform)                                                         \
+	X(easy_getinfo, curl_easy_getinfo)                                                         \
+	X(easy_cleanup, curl_easy_cleanup)                                                         \
+	X(easy_strerror, curl_easy_strerror)
+
 struct curl_api {
-	CURLcode (*global_init)(long flags);
-	void (*global_cleanup)(void);
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *c, CURLoption opt, ...);
-	CURLcode (*easy_perform)(CURL *c);
-	CURLcode (*easy_getinfo)(CURL *c, CURLINFO info, ...);
-	void (*easy_cleanup)(CURL *c);
-	const char *(*easy_strerror)(CURLcode rc);
+	CURL_CALLS(PT_DYNLIB_MEMBER)
 };
 
+static const char *const curl_names[] = {CURL_CALLS(PT_DYNLIB_NAME)};
+
+/* open libcurl and fill api with its calls (util/dynlib.h) */
 static int load_curl(struct curl_api *api, void **lib, struct pt_diag *d)
 {
+	void *fns[sizeof(curl_names) / sizeof(curl_names[0])];
+	char err[256];
+	size_t i = 0;
+
 	memset(api, 0, sizeof(*api));
-	/* the soname of Debian's libcurl4 packages, then the development link */
-	*lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	*lib = pt_dynlib_open(PT_CURL_SONAME, "libcurl4", curl_names, fns,
+			      sizeof(fns) / sizeof(fns[0]), err, sizeof(err));
 	if (!*lib)
-		*lib = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
-	if (!*lib)
-		return pt_diag_error(d,
-				     "cannot load libcurl (install the Debian package libcurl4)");
-	/* POSIX lets dlsym's object pointer stand for a function */
-	api->global_init = (CURLcode(*)(long))dlsym(*lib, "curl_global_init");
-	api->global_cleanup = (void (*)(void))dlsym(*lib, "curl_global_cleanup");
-	api->easy_init = (CURL * (*)(void)) dlsym(*lib, "curl_easy_init");
-	api->easy_setopt = (CURLcode(*)(CURL *, CURLoption, ...))dlsym(*lib, "curl_easy_setopt");
-	api->easy_perform = (CURLcode(*)(CURL *))dlsym(*lib, "curl_easy_perform");
-	api->easy_getinfo = (CURLcode(*)(CURL *, CURLINFO, ...))dlsym(*lib, "curl_easy_getinfo");
-	api->easy_cleanup = (void (*)(CURL *))dlsym(*lib, "curl_easy_cleanup");
-	api->easy_strerror = (const char *(*)(CURLcode))dlsym(*lib, "curl_easy_strerror");
-	if (!api->global_init || !api->global_cleanup || !api->easy_init || !api->easy_setopt ||
-	    !api->easy_perform || !api->easy_getinfo || !api->easy_cleanup || !api->easy_strerror) {
-		dlclose(*lib);
-		return pt_diag_error(d, "cannot load libcurl: a function is missing");
-	}
+		return pt_diag_error(d, "%s", err);
+	CURL_CALLS(PT_DYNLIB_SET)
 	return 0;
 }
 
@@ -119,13 +114,13 @@ int pt_fetch_watched(const char *url, uint64_t max_size, long timeout, unsigned 
 	if (load_curl(&api, &lib, d) < 0)
 		return -1;
 	if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		dlclose(lib);
+		pt_dynlib_close(lib);
 		return pt_diag_error(d, "cannot start libcurl");
 	}
 	c = api.easy_init();
 	if (!c) {
 		api.global_cleanup();
-		dlclose(lib);
+		pt_dynlib_close(lib);
 		return pt_diag_error(d, "cannot start libcurl");
 	}
 	memset(&body, 0, sizeof(body));
@@ -161,7 +156,7 @@ int pt_fetch_watched(const char *url, uint64_t max_size, long timeout, unsigned 
 		ret = 0;
 	api.easy_cleanup(c);
 	api.global_cleanup();
-	dlclose(lib);
+	pt_dynlib_close(lib);
 	if (ret < 0) {
 		pt_buf_release(&body.b);
 		return -1;

@@ -114,26 +114,28 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 
 enum { DEC_GZIP, DEC_XZ, DEC_ZSTD };
 
-/* the liblzma and libzstd calls we make, from the library dlopen found; the names
- * follow the members' order */
+/* the liblzma and libzstd calls we make, as X(member, function) (util/dynlib.h) */
+#define XZ_CALLS(X)                                                                                \
+	X(stream_decoder, lzma_stream_decoder)                                                     \
+	X(code, lzma_code)                                                                         \
+	X(end, lzma_end)
+#define ZSTD_CALLS(X)                                                                              \
+	X(create, ZSTD_createDStream)                                                              \
+	X(set_parameter, ZSTD_DCtx_setParameter)                                                   \
+	X(decompress, ZSTD_decompressStream)                                                       \
+	X(is_error, ZSTD_isError)                                                                  \
+	X(error_code, ZSTD_getErrorCode)                                                           \
+	X(free, ZSTD_freeDStream)
+
 struct xz_api {
-	lzma_ret (*stream_decoder)(lzma_stream *strm, uint64_t memlimit, uint32_t flags);
-	lzma_ret (*code)(lzma_stream *strm, lzma_action action);
-	void (*end)(lzma_stream *strm);
+	XZ_CALLS(PT_DYNLIB_MEMBER)
 };
-static const char *const xz_names[] = {"lzma_stream_decoder", "lzma_code", "lzma_end"};
+static const char *const xz_names[] = {XZ_CALLS(PT_DYNLIB_NAME)};
 
 struct zstd_api {
-	ZSTD_DStream *(*create)(void);
-	size_t (*set_parameter)(ZSTD_DCtx *dctx, ZSTD_dParameter param, int value);
-	size_t (*decompress)(ZSTD_DStream *zds, ZSTD_outBuffer *out, ZSTD_inBuffer *in);
-	unsigned (*is_error)(size_t code);
-	ZSTD_ErrorCode (*error_code)(size_t code);
-	size_t (*free)(ZSTD_DStream *zds);
+	ZSTD_CALLS(PT_DYNLIB_MEMBER)
 };
-static const char *const zstd_names[] = {"ZSTD_createDStream",	  "ZSTD_DCtx_setParameter",
-					 "ZSTD_decompressStream", "ZSTD_isError",
-					 "ZSTD_getErrorCode",	  "ZSTD_freeDStream"};
+static const char *const zstd_names[] = {ZSTD_CALLS(PT_DYNLIB_NAME)};
 
 struct pt_decoder {
 	int kind;
@@ -313,31 +315,30 @@ static int sniff(const unsigned char *b, size_t n)
 	return -1;
 }
 
+#define NCALLS(names) (sizeof(names) / sizeof(names[0]))
+
 /* open liblzma or libzstd and fill the decoder's table of its calls */
 static int load_api(struct pt_input *in, struct pt_decoder *dec)
 {
-	void *fns[6];
+	void *fns[NCALLS(xz_names) > NCALLS(zstd_names) ? NCALLS(xz_names) : NCALLS(zstd_names)];
 	char err[256];
+	size_t i = 0;
 
 	if (dec->kind == DEC_XZ) {
-		dec->lib = pt_dynlib_open(PT_LZMA_SONAME, "liblzma5", xz_names, fns, 3, err,
-					  sizeof(err));
+		struct xz_api *api = &dec->xzf;
+		dec->lib = pt_dynlib_open(PT_LZMA_SONAME, "liblzma5", xz_names, fns,
+					  NCALLS(xz_names), err, sizeof(err));
 		if (!dec->lib)
 			return pt_diag_error(in->diag, "%s", err);
-		dec->xzf.stream_decoder = (lzma_ret(*)(lzma_stream *, uint64_t, uint32_t))fns[0];
-		dec->xzf.code = (lzma_ret(*)(lzma_stream *, lzma_action))fns[1];
-		dec->xzf.end = (void (*)(lzma_stream *))fns[2];
-		return 0;
+		XZ_CALLS(PT_DYNLIB_SET)
+	} else {
+		struct zstd_api *api = &dec->zf;
+		dec->lib = pt_dynlib_open(PT_ZSTD_SONAME, "libzstd1", zstd_names, fns,
+					  NCALLS(zstd_names), err, sizeof(err));
+		if (!dec->lib)
+			return pt_diag_error(in->diag, "%s", err);
+		ZSTD_CALLS(PT_DYNLIB_SET)
 	}
-	dec->lib = pt_dynlib_open(PT_ZSTD_SONAME, "libzstd1", zstd_names, fns, 6, err, sizeof(err));
-	if (!dec->lib)
-		return pt_diag_error(in->diag, "%s", err);
-	dec->zf.create = (ZSTD_DStream * (*)(void)) fns[0];
-	dec->zf.set_parameter = (size_t(*)(ZSTD_DCtx *, ZSTD_dParameter, int))fns[1];
-	dec->zf.decompress = (size_t(*)(ZSTD_DStream *, ZSTD_outBuffer *, ZSTD_inBuffer *))fns[2];
-	dec->zf.is_error = (unsigned (*)(size_t))fns[3];
-	dec->zf.error_code = (ZSTD_ErrorCode(*)(size_t))fns[4];
-	dec->zf.free = (size_t(*)(ZSTD_DStream *))fns[5];
 	return 0;
 }
 

@@ -35,16 +35,11 @@
 	X(match_context_free, pcre2_match_context_free)                                            \
 	X(match_data_free, pcre2_match_data_free)
 
-#define CALL_MEMBER(m, fn) __typeof__(fn) *m;
-#define CALL_NAME_(fn)	   #fn
-#define CALL_NAME(m, fn)   CALL_NAME_(fn),
-#define CALL_COUNT(m, fn)  +1
-
 struct pcre2_api {
-	PCRE2_CALLS(CALL_MEMBER)
+	PCRE2_CALLS(PT_DYNLIB_MEMBER)
 };
 
-static const char *const pcre2_names[] = {PCRE2_CALLS(CALL_NAME)};
+static const char *const pcre2_names[] = {PCRE2_CALLS(PT_DYNLIB_NAME)};
 
 struct pt_pattern {
 	void *lib; /* libpcre2-8, opened for this pattern */
@@ -128,7 +123,8 @@ static pcre2_code *check_plain(const struct pcre2_api *f, const char *src, size_
  * works, whichever option gave it: a library that cannot be loaded ends the run. */
 static void load_api(struct pt_pattern *pat)
 {
-	void *fns[PCRE2_CALLS(CALL_COUNT)];
+	struct pcre2_api *api = &pat->f;
+	void *fns[sizeof(pcre2_names) / sizeof(pcre2_names[0])];
 	char err[256];
 	size_t i = 0;
 
@@ -136,9 +132,7 @@ static void load_api(struct pt_pattern *pat)
 				  sizeof(fns) / sizeof(fns[0]), err, sizeof(err));
 	if (!pat->lib)
 		pt_die("%s", err);
-#define CALL_SET(m, fn) pat->f.m = (__typeof__(pat->f.m))fns[i++];
-	PCRE2_CALLS(CALL_SET)
-#undef CALL_SET
+	PCRE2_CALLS(PT_DYNLIB_SET)
 }
 
 struct pt_pattern *pt_pattern_compile(const char *src, char *err, size_t errlen)

@@ -4,7 +4,6 @@
  * once into our own array (dwfl_module_addrsym scans every symbol per call). */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -15,51 +14,52 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/dynlib.h"
 #include "util/sort.h"
 #include "util/symfile.h"
 #include "util/xalloc.h"
 
-/* the libdw and libelf calls we make, from the library dlopen found */
+/* The libdw and libelf calls we make, each as a member named for it: X(member,
+ * function), the member of the function's own type. libelf's come through libdw's
+ * handle, which dlsym searches with its dependencies. */
+#define DW_CALLS(X)                                                                                \
+	X(begin, dwfl_begin)                                                                       \
+	X(end, dwfl_end)                                                                           \
+	X(report_begin, dwfl_report_begin)                                                         \
+	X(report_elf, dwfl_report_elf)                                                             \
+	X(report_end, dwfl_report_end)                                                             \
+	X(build_id, dwfl_module_build_id)                                                          \
+	X(getelf, dwfl_module_getelf)                                                              \
+	X(getdwarf, dwfl_module_getdwarf)                                                          \
+	X(addrdie, dwfl_module_addrdie)                                                            \
+	X(getsrc, dwfl_module_getsrc)                                                              \
+	X(lineinfo, dwfl_lineinfo)                                                                 \
+	X(getsymtab, dwfl_module_getsymtab)                                                        \
+	X(getsym_info, dwfl_module_getsym_info)                                                    \
+	X(getscopes, dwarf_getscopes)                                                              \
+	X(getscopes_die, dwarf_getscopes_die)                                                      \
+	X(child, dwarf_child)                                                                      \
+	X(siblingof, dwarf_siblingof)                                                              \
+	X(haspc, dwarf_haspc)                                                                      \
+	X(tag, dwarf_tag)                                                                          \
+	X(attr_integrate, dwarf_attr_integrate)                                                    \
+	X(formstring, dwarf_formstring)                                                            \
+	X(formudata, dwarf_formudata)                                                              \
+	X(getsrcfiles, dwarf_getsrcfiles)                                                          \
+	X(filesrc, dwarf_filesrc)                                                                  \
+	X(getehdr, gelf_getehdr)                                                                   \
+	X(getphdrnum, elf_getphdrnum)                                                              \
+	X(getphdr, gelf_getphdr)                                                                   \
+	X(nextscn, elf_nextscn)                                                                    \
+	X(getshdr, gelf_getshdr)                                                                   \
+	X(shdrstrndx, elf_getshdrstrndx)                                                           \
+	X(strptr, elf_strptr)
+
 struct dw_api {
-	Dwfl *(*begin)(const Dwfl_Callbacks *cb);
-	void (*end)(Dwfl *dwfl);
-	void (*report_begin)(Dwfl *dwfl);
-	Dwfl_Module *(*report_elf)(Dwfl *dwfl, const char *name, const char *file, int fd,
-				   GElf_Addr base, bool add_p_vaddr);
-	int (*report_end)(Dwfl *dwfl,
-			  int (*removed)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *),
-			  void *arg);
-	int (*build_id)(Dwfl_Module *mod, const unsigned char **bits, GElf_Addr *vaddr);
-	Elf *(*getelf)(Dwfl_Module *mod, GElf_Addr *bias);
-	Dwarf *(*getdwarf)(Dwfl_Module *mod, Dwarf_Addr *bias);
-	Dwarf_Die *(*addrdie)(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias);
-	Dwfl_Line *(*getsrc)(Dwfl_Module *mod, Dwarf_Addr addr);
-	const char *(*lineinfo)(Dwfl_Line *line, Dwarf_Addr *addr, int *linep, int *colp,
-				Dwarf_Word *mtime, Dwarf_Word *length);
-	int (*getsymtab)(Dwfl_Module *mod);
-	const char *(*getsym_info)(Dwfl_Module *mod, int ndx, GElf_Sym *sym, GElf_Addr *addr,
-				   GElf_Word *shndxp, Elf **elfp, Dwarf_Addr *bias);
-	int (*getscopes)(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes);
-	int (*getscopes_die)(Dwarf_Die *die, Dwarf_Die **scopes);
-	int (*child)(Dwarf_Die *die, Dwarf_Die *result);
-	int (*siblingof)(Dwarf_Die *die, Dwarf_Die *result);
-	int (*haspc)(Dwarf_Die *die, Dwarf_Addr pc);
-	int (*tag)(Dwarf_Die *die);
-	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *die, unsigned int name,
-					   Dwarf_Attribute *result);
-	const char *(*formstring)(Dwarf_Attribute *attr);
-	int (*formudata)(Dwarf_Attribute *attr, Dwarf_Word *val);
-	int (*getsrcfiles)(Dwarf_Die *cudie, Dwarf_Files **files, size_t *nfiles);
-	const char *(*filesrc)(Dwarf_Files *file, size_t idx, Dwarf_Word *mtime,
-			       Dwarf_Word *length);
-	GElf_Ehdr *(*getehdr)(Elf *elf, GElf_Ehdr *dst);
-	int (*getphdrnum)(Elf *elf, size_t *dst);
-	GElf_Phdr *(*getphdr)(Elf *elf, int ndx, GElf_Phdr *dst);
-	Elf_Scn *(*nextscn)(Elf *elf, Elf_Scn *scn);
-	GElf_Shdr *(*getshdr)(Elf_Scn *scn, GElf_Shdr *dst);
-	int (*shdrstrndx)(Elf *elf, size_t *dst);
-	const char *(*strptr)(Elf *elf, size_t section, size_t offset);
+	DW_CALLS(PT_DYNLIB_MEMBER)
 };
+
+static const char *const dw_names[] = {DW_CALLS(PT_DYNLIB_NAME)};
 
 struct sym {
 	uint64_t addr, size;
@@ -93,48 +93,19 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, 
 	return -1;
 }
 
-#define LOAD(field, name) (*(void **)&api->field = dlsym(lib, name))
-
-static int load_api(struct dw_api *api, void *lib)
+/* open libdw and fill api with its calls: the library's handle, or NULL with err
+ * filled (util/dynlib.h) */
+static void *load_api(struct dw_api *api, char *err, size_t errlen)
 {
-	void **v = (void **)api;
-	size_t i;
+	void *fns[sizeof(dw_names) / sizeof(dw_names[0])];
+	void *lib = pt_dynlib_open(PT_DW_SONAME, "libdw1", dw_names, fns,
+				   sizeof(fns) / sizeof(fns[0]), err, errlen);
+	size_t i = 0;
 
-	LOAD(begin, "dwfl_begin");
-	LOAD(end, "dwfl_end");
-	LOAD(report_begin, "dwfl_report_begin");
-	LOAD(report_elf, "dwfl_report_elf");
-	LOAD(report_end, "dwfl_report_end");
-	LOAD(build_id, "dwfl_module_build_id");
-	LOAD(getelf, "dwfl_module_getelf");
-	LOAD(getdwarf, "dwfl_module_getdwarf");
-	LOAD(addrdie, "dwfl_module_addrdie");
-	LOAD(getsrc, "dwfl_module_getsrc");
-	LOAD(lineinfo, "dwfl_lineinfo");
-	LOAD(getsymtab, "dwfl_module_getsymtab");
-	LOAD(getsym_info, "dwfl_module_getsym_info");
-	LOAD(getscopes, "dwarf_getscopes");
-	LOAD(getscopes_die, "dwarf_getscopes_die");
-	LOAD(child, "dwarf_child");
-	LOAD(siblingof, "dwarf_siblingof");
-	LOAD(haspc, "dwarf_haspc");
-	LOAD(tag, "dwarf_tag");
-	LOAD(attr_integrate, "dwarf_attr_integrate");
-	LOAD(formstring, "dwarf_formstring");
-	LOAD(formudata, "dwarf_formudata");
-	LOAD(getsrcfiles, "dwarf_getsrcfiles");
-	LOAD(filesrc, "dwarf_filesrc");
-	LOAD(getehdr, "gelf_getehdr");
-	LOAD(getphdrnum, "elf_getphdrnum");
-	LOAD(getphdr, "gelf_getphdr");
-	LOAD(nextscn, "elf_nextscn");
-	LOAD(getshdr, "gelf_getshdr");
-	LOAD(shdrstrndx, "elf_getshdrstrndx");
-	LOAD(strptr, "elf_strptr");
-	for (i = 0; i < sizeof(*api) / sizeof(void *); i++)
-		if (!v[i])
-			return -1;
-	return 0;
+	if (!lib)
+		return NULL;
+	DW_CALLS(PT_DYNLIB_SET)
+	return lib;
 }
 
 /* which sections the file has: a full symbol table, debug sections */
@@ -177,6 +148,7 @@ int pt_symfile_open(const char *path, struct pt_symfile **out, int *missing, str
 {
 	struct pt_symfile *f;
 	GElf_Addr bias;
+	char err[256];
 	int fd;
 
 	*out = NULL;
@@ -189,14 +161,11 @@ int pt_symfile_open(const char *path, struct pt_symfile **out, int *missing, str
 		return pt_diag_error(d, "cannot open '%s': %s", path, strerror(errno));
 	}
 	f = pt_xcalloc(1, sizeof(*f));
-	/* the soname of Debian's libdw1, then the development link */
-	f->lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!f->lib)
-		f->lib = dlopen("libdw.so", RTLD_NOW | RTLD_LOCAL);
-	if (!f->lib || load_api(&f->api, f->lib) < 0) {
+	f->lib = load_api(&f->api, err, sizeof(err));
+	if (!f->lib) {
 		close(fd);
 		pt_symfile_close(f);
-		return pt_diag_error(d, "cannot load libdw (install the Debian package libdw1)");
+		return pt_diag_error(d, "%s", err);
 	}
 	f->cb.find_debuginfo = no_debuginfo;
 	f->dwfl = f->api.begin(&f->cb);
@@ -228,8 +197,7 @@ void pt_symfile_close(struct pt_symfile *f)
 		return;
 	if (f->dwfl)
 		f->api.end(f->dwfl);
-	if (f->lib)
-		dlclose(f->lib);
+	pt_dynlib_close(f->lib);
 	free(f->syms);
 	free(f);
 }
