@@ -34,13 +34,12 @@ void pt_profile_init_key(struct pt_profile *p, const struct pt_hash_key *key)
 	for (i = 0; i < 8; i++)
 		pt_hash_key_derive(key, i, &k[i]);
 	pt_intern_init_key(&p->strings, &p->arena, &k[0]);
-	pt_intern_init_key(&p->func_keys, &p->arena, &k[1]);
+	pt_index_init_key(&p->func_index, &k[1], 1);
 	pt_intern_init_key(&p->mapping_keys, &p->arena, &k[2]);
-	pt_intern_init_key(&p->frame_keys, &p->arena, &k[3]);
+	pt_index_init_key(&p->frame_index, &k[3], 1);
 	pt_intern_init_key(&p->labelset_keys, &p->arena, &k[4]);
 	pt_map_init_key(&p->children, &k[5]);
 	pt_map_init_key(&p->sample_index, &k[6]);
-	pt_map_init_key(&p->renamed, &k[7]);
 
 	/* id 0 of each table is a placeholder, matching key id 0 ("") */
 	PT_ALLOC_GROW(p->funcs, 1, p->funcs_alloc);
@@ -89,13 +88,13 @@ void pt_profile_release(struct pt_profile *p)
 	free(p->comments);
 	free(p->meta);
 	pt_map_release(&p->children);
-	pt_map_release(&p->renamed);
+	free(p->renamed);
 	free(p->indexed);
 	pt_map_release(&p->sample_index);
 	pt_intern_release(&p->strings);
-	pt_intern_release(&p->func_keys);
+	pt_index_release(&p->func_index);
 	pt_intern_release(&p->mapping_keys);
-	pt_intern_release(&p->frame_keys);
+	pt_index_release(&p->frame_index);
 	pt_intern_release(&p->labelset_keys);
 	pt_arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));
@@ -104,9 +103,7 @@ void pt_profile_release(struct pt_profile *p)
 void pt_profile_moved(struct pt_profile *p)
 {
 	p->strings.arena = &p->arena;
-	p->func_keys.arena = &p->arena;
 	p->mapping_keys.arena = &p->arena;
-	p->frame_keys.arena = &p->arena;
 	p->labelset_keys.arena = &p->arena;
 }
 
@@ -336,17 +333,18 @@ uint32_t pt_profile_func(struct pt_profile *p, uint32_t name, uint32_t system_na
 }
 
 /* name's new name under p->name_mode (a string id), and whether name is mangled: each
- * distinct name is looked at once, then kept in p->renamed as id << 1 | mangled */
+ * distinct name is looked at once, then kept in p->renamed (profile.h). A table by
+ * string id: 4 bytes a string, where a hash map took 16 to 32 a name. */
 static uint32_t rename_of(struct pt_profile *p, uint32_t name, int *mangled)
 {
-	uint32_t v = pt_map_get(&p->renamed, name), to = name;
+	uint32_t v = name < p->renamed_alloc ? p->renamed[name] : 0, to = name;
 	const char *s;
 	size_t n;
 	struct pt_buf b = PT_BUF_INIT;
 
-	if (v != UINT32_MAX) {
-		*mangled = (int)(v & 1);
-		return v >> 1;
+	if (v) {
+		*mangled = (int)((v - 1) & 1);
+		return (v - 1) >> 1;
 	}
 	s = pt_s(p, name);
 	n = strlen(s);
@@ -357,8 +355,14 @@ static uint32_t rename_of(struct pt_profile *p, uint32_t name, int *mangled)
 	else if ((p->name_mode & PT_NAMES_SIMPLIFY) && pt_simplify_demangled(&b, s, n))
 		to = pt_strn(p, b.buf, b.len);
 	pt_buf_release(&b);
-	if (to < (UINT32_C(1) << 31) - 1)
-		*pt_map_put(&p->renamed, name) = to << 1 | (uint32_t)*mangled;
+	if (to < (UINT32_C(1) << 31) - 1) {
+		if (name >= p->renamed_alloc) {
+			size_t old = p->renamed_alloc;
+			PT_ALLOC_GROW(p->renamed, (size_t)name + 1, p->renamed_alloc);
+			memset(p->renamed + old, 0, (p->renamed_alloc - old) * sizeof(*p->renamed));
+		}
+		p->renamed[name] = (to << 1 | (uint32_t)*mangled) + 1;
+	}
 	return to;
 }
 
@@ -382,26 +386,60 @@ static void rename_func(struct pt_profile *p, uint32_t *name, uint32_t *system_n
 		*key_sys = 0;
 }
 
-uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
-			       uint32_t file, int64_t start_line, uint64_t ident)
+/* A function's identity, as bytes to hash and compare: name, key system name, file,
+ * start line and ident. */
+#define FUNC_KEY 28
+static void func_key(unsigned char *key, uint32_t name, uint32_t key_sys, uint32_t file,
+		     int64_t start_line, uint64_t ident)
 {
-	unsigned char key[28], *q = key;
-	uint32_t id, key_sys = system_name;
-
-	if (p->name_mode)
-		rename_func(p, &name, &system_name, &key_sys);
+	unsigned char *q = key;
 
 	put32(&q, name);
 	put32(&q, key_sys);
 	put32(&q, file);
 	put64(&q, (uint64_t)start_line);
 	put64(&q, ident);
-	id = pt_intern(&p->func_keys, key, sizeof(key));
+}
+
+static int func_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pt_func *f = &((const struct pt_profile *)ctx)->funcs[id];
+	unsigned char k[FUNC_KEY];
+
+	func_key(k, f->name, f->key_sys, f->file, f->start_line, f->ident);
+	return !memcmp(k, key, FUNC_KEY);
+}
+
+static uint64_t func_hash(const void *ctx, uint32_t id)
+{
+	const struct pt_profile *p = ctx;
+	const struct pt_func *f = &p->funcs[id];
+	unsigned char k[FUNC_KEY];
+
+	func_key(k, f->name, f->key_sys, f->file, f->start_line, f->ident);
+	return pt_index_hash(&p->func_index, k, FUNC_KEY);
+}
+
+static const struct pt_index_ops func_ops = {func_eq, func_hash};
+
+uint32_t pt_profile_func_ident(struct pt_profile *p, uint32_t name, uint32_t system_name,
+			       uint32_t file, int64_t start_line, uint64_t ident)
+{
+	unsigned char key[FUNC_KEY];
+	uint32_t id, key_sys = system_name;
+
+	if (p->name_mode)
+		rename_func(p, &name, &system_name, &key_sys);
+
+	func_key(key, name, key_sys, file, start_line, ident);
+	id = pt_index_put(&p->func_index, pt_index_hash(&p->func_index, key, sizeof(key)), key,
+			  &func_ops, p);
 	if (id == p->nfuncs) {
 		PT_ALLOC_GROW(p->funcs, (size_t)id + 1, p->funcs_alloc);
 		p->funcs[id].name = name;
 		p->funcs[id].system_name = system_name;
 		p->funcs[id].file = file;
+		p->funcs[id].key_sys = key_sys;
 		p->funcs[id].start_line = start_line;
 		p->funcs[id].ident = ident;
 		p->nfuncs++;
@@ -486,13 +524,28 @@ uint32_t pt_profile_main_mapping_of(const struct pt_profile *p, const uint32_t *
 	return main_of_used(p, used);
 }
 
+/* a frame's identity is all of its record, pad zeroed */
+static int frame_eq(const void *ctx, uint32_t id, const void *key)
+{
+	return !memcmp(&((const struct pt_profile *)ctx)->frames[id], key, sizeof(struct pt_frame));
+}
+
+static uint64_t frame_hash(const void *ctx, uint32_t id)
+{
+	const struct pt_profile *p = ctx;
+	return pt_index_hash(&p->frame_index, &p->frames[id], sizeof(struct pt_frame));
+}
+
+static const struct pt_index_ops frame_ops = {frame_eq, frame_hash};
+
 uint32_t pt_profile_frame(struct pt_profile *p, const struct pt_frame *f)
 {
 	struct pt_frame k = *f;
 	uint32_t id;
 
 	k.pad = 0;
-	id = pt_intern(&p->frame_keys, &k, sizeof(k));
+	id = pt_index_put(&p->frame_index, pt_index_hash(&p->frame_index, &k, sizeof(k)), &k,
+			  &frame_ops, p);
 	if (id == p->nframes) {
 		PT_ALLOC_GROW(p->frames, (size_t)id + 1, p->frames_alloc);
 		p->frames[id] = k;

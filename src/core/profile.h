@@ -27,6 +27,7 @@
 
 #include "util/arena.h"
 #include "util/diag.h"
+#include "util/index.h"
 #include "util/input.h"
 #include "util/intern.h"
 #include "util/map.h"
@@ -83,7 +84,10 @@ struct pt_func {
 	uint32_t name;	      /* string id */
 	uint32_t system_name; /* string id (mangled name), 0 if none */
 	uint32_t file;	      /* string id, 0 if unknown */
-	int64_t start_line;   /* 0 if unknown */
+	/* the system name the function's identity holds (string id): system_name, or 0
+	 * where names are simplified (PT_NAMES_SIMPLIFY); for the model's own lookup */
+	uint32_t key_sys;
+	int64_t start_line; /* 0 if unknown */
 	/* Part of the dedup key: 0 normally; a reader whose input keeps functions apart by
 	 * its own id although they share name, file and line (stackprof's two "<main>"
 	 * frames) sets a distinct value per such function. */
@@ -180,8 +184,11 @@ struct pt_profile {
 	 * reader derives its own tables' keys from it too, from number 8 up */
 	struct pt_hash_key key;
 
-	/* functions, mappings and frames; id 0 of each is a placeholder */
-	struct pt_intern func_keys, mapping_keys, frame_keys, labelset_keys;
+	/* functions, mappings and frames; id 0 of each is a placeholder. Functions and
+	 * frames are found by their records in funcs and frames (util/index.h: no second
+	 * copy of each key), mappings and label sets by keys of their own. */
+	struct pt_index func_index, frame_index;
+	struct pt_intern mapping_keys, labelset_keys;
 	struct pt_func *funcs;
 	uint32_t nfuncs;
 	size_t funcs_alloc;
@@ -271,10 +278,12 @@ struct pt_profile {
 	size_t nmeta, meta_alloc;
 
 	/* What becomes of function names as functions are made (PT_NAMES_*, set by the
-	 * loader before the read; 0 leaves them as given): renamed maps a name's string
-	 * id to its new name's, so each distinct name is demangled once. */
+	 * loader before the read; 0 leaves them as given): renamed[name's string id] is
+	 * its new name's id << 1 | mangled, plus 1 (0: not looked at yet), so each
+	 * distinct name is demangled once. */
 	uint32_t name_mode;
-	struct pt_map renamed;
+	uint32_t *renamed;
+	size_t renamed_alloc;
 };
 
 enum pt_names {

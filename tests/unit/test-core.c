@@ -1,4 +1,4 @@
-/* test-core.c: arena, intern, buf, map, the block hash, sort, input (lines, gzip, limits),
+/* test-core.c: arena, intern, index, buf, map, the block hash, sort, input (lines, gzip, limits),
  * units. */
 #include "config.h"
 
@@ -13,11 +13,13 @@
 #include "util/buf.h"
 #include "util/fetch.h"
 #include "util/hash.h"
+#include "util/index.h"
 #include "util/input.h"
 #include "util/intern.h"
 #include "util/map.h"
 #include "core/profile.h"
 #include "util/sort.h"
+#include "util/xalloc.h"
 #include "tap.h"
 #include "core/units.h"
 
@@ -44,6 +46,75 @@ static void test_intern(void)
 	is_int(pt_intern_find(&t, "nope", 4), UINT32_MAX, "absent string not found");
 	pt_intern_release(&t);
 	pt_arena_release(&a);
+}
+
+/* pt_index over an array the test keeps: records of 12 bytes, two of them fixed */
+struct rec {
+	uint32_t a, b, c;
+};
+struct recs {
+	struct rec *v;
+	size_t n, alloc;
+	const struct pt_index *x;
+	unsigned hashed; /* rehash calls */
+};
+
+static int rec_eq(const void *ctx, uint32_t id, const void *key)
+{
+	return !memcmp(&((const struct recs *)ctx)->v[id], key, sizeof(struct rec));
+}
+
+static uint64_t rec_hash(const void *ctx, uint32_t id)
+{
+	struct recs *r = (struct recs *)ctx;
+	r->hashed++;
+	return pt_index_hash(r->x, &r->v[id], sizeof(struct rec));
+}
+
+static const struct pt_index_ops rec_ops = {rec_eq, rec_hash};
+
+static uint32_t rec_put(struct pt_index *x, struct recs *r, uint32_t a, uint32_t b)
+{
+	struct rec k = {a, b, a ^ b};
+	uint32_t id = pt_index_put(x, pt_index_hash(x, &k, sizeof(k)), &k, &rec_ops, r);
+
+	if (id == r->n) {
+		PT_ALLOC_GROW(r->v, r->n + 1, r->alloc);
+		r->v[r->n++] = k;
+	}
+	return id;
+}
+
+static void test_index(void)
+{
+	struct pt_hash_key key;
+	struct pt_index x;
+	struct recs r = {0};
+	uint32_t i, first, wrong = 0;
+
+	pt_hash_key_init(&key);
+	pt_index_init_key(&x, &key, 2);
+	r.x = &x;
+	/* ids 0 and 1 are the caller's placeholders: all-zero records, never found */
+	PT_ALLOC_GROW(r.v, 2, r.alloc);
+	memset(r.v, 0, 2 * sizeof(*r.v));
+	r.n = 2;
+	first = rec_put(&x, &r, 0, 0);
+	is_int(first, 2, "the first record takes the first id after the placeholders");
+	is_int(rec_put(&x, &r, 0, 0), 2, "an equal record finds it");
+	for (i = 0; i < 100000; i++)
+		if (rec_put(&x, &r, i + 1, i * 7) != i + 3)
+			wrong++;
+	is_int(wrong, 0, "100,000 distinct records take dense ids in order");
+	ok(r.hashed > 0, "the table grew and asked for the records' hashes (%u)", r.hashed);
+	for (i = 0, wrong = 0; i < 100000; i++)
+		if (rec_put(&x, &r, i + 1, i * 7) != i + 3)
+			wrong++;
+	is_int(wrong, 0, "each is found again after the table grew");
+	is_int(x.n, 100003, "no id was given twice");
+	is_int(rec_put(&x, &r, 1, 1), 100003, "a record differing in one field is new");
+	pt_index_release(&x);
+	free(r.v);
 }
 
 static void test_buf(void)
@@ -399,6 +470,7 @@ static void test_input(void)
 int main(void)
 {
 	test_intern();
+	test_index();
 	test_buf();
 	test_buf_ints();
 	test_buf_fixed();
