@@ -23,6 +23,7 @@
 #include "formats/format.h"
 #include "formats/perf.h"
 #include "util/hash.h"
+#include "util/index.h"
 #include "util/intern.h"
 #include "util/symfile.h"
 #include "util/text.h"
@@ -392,21 +393,13 @@ static int parse_frame(const char *s, size_t n, struct chainline *c)
 
 /* ---- the reader ---- */
 
-#define FLINE_N 4096 /* slots of the frame lines' cache, a power of 2 */
-
-/* The cache slot of a frame line from its first (address) bytes and its key's length.
- * No key is needed: a slot's entry is taken only when its whole text is equal, so a
- * probe collision, crafted or not, costs one miss and a lookup in the keyed table. */
-static inline uint32_t fline_slot(const char *s, size_t n, size_t keylen)
-{
-	uint64_t a = 0, b = 0, h;
-
-	memcpy(&a, s, n < 8 ? n : 8);
-	if (n > 8)
-		memcpy(&b, s + 8, n < 16 ? n - 8 : 8);
-	h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL) ^ keylen;
-	return (uint32_t)(h ^ h >> 29) & (FLINE_N - 1);
-}
+/* A frame line met before, by its key (the text after the address, the flag byte
+ * first): the key's length and keyed hash (util/hash.h pt_uhash), which stand for its
+ * text as a known block's do (struct chain); its id in fidx indexes fkey and fval. */
+struct fkey {
+	uint64_t h[2];
+	uint32_t len;
+};
 
 /* A block of callchain lines met before, and what reading it gave: one allocation
  * from the reader's chain_arena, this header, then its nframes frame ids, leaf first
@@ -467,10 +460,9 @@ struct reader {
 	size_t nframes, frames_alloc;
 
 	/* frame cache: key (flags, sym, dso[, addr]) -> run in `pool` (count, ids...) */
-	struct pt_intern fkeys;
-	/* in front of it, by a hash of the line's address only: the key met last at that
-	 * slot (id + 1), taken when its text is the line's (a miss costs one compare) */
-	uint32_t fline[FLINE_N];
+	struct pt_index fidx;
+	struct fkey *fkey;
+	size_t fkey_alloc;
 	uint32_t *fval;
 	size_t fval_alloc;
 	uint32_t *pool;
@@ -1080,14 +1072,42 @@ static int keyed_by_address(struct reader *r, const char *rest, size_t n)
 	return r->kba_is = !dso_is_jit(rest + 2, n - 3) && dso_worth(r, rest + 2, n - 3);
 }
 
+/* the key of the reader's text hashes (frame lines, callchain blocks), made when first
+ * needed */
+static const struct pt_uhash_key *uhash_key(struct reader *r)
+{
+	if (!r->chain_key) {
+		struct pt_hash_key k;
+		r->chain_key = pt_xmalloc(sizeof(*r->chain_key));
+		pt_hash_key_derive(&r->tables_key, 0, &k);
+		pt_uhash_key_init(r->chain_key, &k);
+	}
+	return r->chain_key;
+}
+
+static int fkey_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct fkey *a = &((const struct reader *)ctx)->fkey[id], *b = key;
+	return a->len == b->len && a->h[0] == b->h[0] && a->h[1] == b->h[1];
+}
+
+static uint64_t fkey_hash(const void *ctx, uint32_t id)
+{
+	return ((const struct reader *)ctx)->fkey[id].h[0];
+}
+
+static const struct pt_index_ops fkey_ops = {fkey_eq, fkey_hash};
+
 /* A callchain frame "addr rest" (leading blanks skipped; s is the input line, which we
  * may modify). The frames are cached by the text after the address, which decides
  * them (offsets included: there are few distinct ones) together with the process being
  * java (tidy) and, for unknown symbols under --addrs, the address; the flag byte is
- * written over the blank before the text, so a cache hit copies nothing. */
+ * written over the blank before the text, so the key is hashed where it lies. Only
+ * the key's hash and length are kept (struct fkey): 24 bytes a distinct line, where
+ * its text took 60 to 100. */
 static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 {
-	uint32_t *fl = NULL;
+	struct fkey fk;
 	struct chainline c;
 	size_t i = 0, j;
 	uint32_t id, old, *run, k;
@@ -1121,19 +1141,14 @@ static int frame_line(struct reader *r, char *s, size_t n, uint64_t lineno)
 		key = r->key.buf;
 		keylen = r->key.len;
 	}
-	old = r->fkeys.n;
-	if (key == s + j - 1) {
-		/* a run of a program's samples meets the same few addresses over and over */
-		fl = &r->fline[fline_slot(s, i, keylen)];
-		id = *fl - 1;
-		if (*fl && pt_intern_len(&r->fkeys, id) == keylen &&
-		    !memcmp(pt_intern_str(&r->fkeys, id), key, keylen))
-			goto known;
+	pt_uhash(uhash_key(r), key, keylen, fk.h);
+	fk.len = (uint32_t)keylen;
+	old = r->fidx.n;
+	id = pt_index_put(&r->fidx, fk.h[0], &fk, &fkey_ops, r);
+	if (id == old) {
+		PT_ALLOC_GROW(r->fkey, (size_t)id + 1, r->fkey_alloc);
+		r->fkey[id] = fk;
 	}
-	id = pt_intern(&r->fkeys, key, keylen);
-	if (fl)
-		*fl = id + 1;
-known:
 	if (j > i)
 		s[j - 1] = ' ';
 	if (id >= old) {
@@ -1543,13 +1558,7 @@ static void known_chain(struct reader *r, struct pt_input *in)
 
 	if (!block_scan(s, n, &len))
 		return;
-	if (!r->chain_key) {
-		struct pt_hash_key k;
-		r->chain_key = pt_xmalloc(sizeof(*r->chain_key));
-		pt_hash_key_derive(&r->tables_key, 0, &k);
-		pt_uhash_key_init(r->chain_key, &k);
-	}
-	pt_uhash(r->chain_key, s, len, h);
+	pt_uhash(uhash_key(r), s, len, h);
 	mix = chain_mix(h);
 	c = chain_find(r, h, mix, len);
 	if (c && !c->has_frames && c->node == NONE)
@@ -1627,7 +1636,7 @@ static int perf_read(struct pt_input *in, struct pt_profile *p, const struct pt_
 		struct pt_hash_key k;
 		pt_hash_key_init(&r.tables_key);
 		pt_hash_key_derive(&r.tables_key, 1, &k);
-		pt_intern_init_key(&r.fkeys, &r.arena, &k);
+		pt_index_init_key(&r.fidx, &k, 0); /* hashed by uhash_key: k is not used */
 		pt_hash_key_derive(&r.tables_key, 2, &k);
 		pt_intern_init_key(&r.hkeys, &r.arena, &k);
 		pt_hash_key_derive(&r.tables_key, 3, &k);
@@ -1705,7 +1714,8 @@ out:
 	free(r.hval);
 	free(r.etype_of);
 	free(r.vals);
-	pt_intern_release(&r.fkeys);
+	pt_index_release(&r.fidx);
+	free(r.fkey);
 	pt_intern_release(&r.hkeys);
 	pt_intern_release(&r.events);
 	pt_arena_release(&r.arena);
