@@ -69,8 +69,10 @@ size_t pt_fmt_u64(char *dst, uint64_t v);
 void pt_buf_setlen(struct pt_buf *b, size_t len);
 /* Writers fill one buffer and hand it to stdio in blocks: write b's bytes to fp and
  * empty b once it holds at least `min` bytes (0: whatever it holds). stdio keeps the
- * error, which the caller checks with ferror. */
-#define PT_BUF_BLOCK 65536
+ * error, which the caller checks with ferror. A block of 30 KiB keeps the buffer at
+ * 32 KiB, which memory the reader gave back can hold; a 60 KiB block's 64 KiB came
+ * from fresh pages, 60 KiB more at the peak of a perf script -> collapsed run. */
+#define PT_BUF_BLOCK 30720
 void pt_buf_write_out(struct pt_buf *b, FILE *fp, size_t min);
 static inline void pt_buf_reset(struct pt_buf *b)
 {

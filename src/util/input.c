@@ -19,7 +19,9 @@
 #include "util/input.h"
 #include "util/xalloc.h"
 
-#define CHUNK (1u << 17)
+/* the buffer's first size and the most read at once: 64 KiB, which PT_INPUT_AHEAD keeps
+ * enough for perf's look past a header (128 KiB cost every reader 64 KiB more peak) */
+#define CHUNK (1u << 16)
 
 static ssize_t read_fd(struct pt_input *in, void *dst, size_t n)
 {
@@ -565,6 +567,11 @@ const unsigned char *pt_input_peek(struct pt_input *in, size_t want, size_t *len
 
 int pt_input_getline(struct pt_input *in, char **line, size_t *len)
 {
+	/* PT_INPUT_AHEAD (input.h), refilled once half the buffer is behind: the move
+	 * is of less than PT_INPUT_AHEAD bytes, the read of at least CHUNK minus that */
+	if (!in->eof && in->end - in->pos < PT_INPUT_AHEAD && in->pos >= in->alloc / 2 &&
+	    fill(in) < 0)
+		return -1;
 	for (;;) {
 		size_t from = in->scan > in->pos ? in->scan : in->pos;
 		unsigned char *nl = memchr(in->buf + from, '\n', in->end - from);

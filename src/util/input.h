@@ -95,7 +95,11 @@ static inline uint64_t pt_input_tell(const struct pt_input *in)
 	return in->offset + in->pos;
 }
 /* The bytes already read ahead of the current position (*len of them), reading no
- * more: a line reader may look at the lines to come without taking them. */
+ * more: a line reader may look at the lines to come without taking them. The line
+ * pt_input_getline gave last and the bytes after it hold at least PT_INPUT_AHEAD
+ * together unless the input ends first, so what follows a short line (perf's
+ * callchain block after its header) is seen whole, not cut at the buffer's end. */
+#define PT_INPUT_AHEAD ((size_t)16 << 10)
 static inline const unsigned char *pt_input_ahead(const struct pt_input *in, size_t *len)
 {
 	*len = in->end - in->pos;

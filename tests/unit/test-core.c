@@ -444,6 +444,37 @@ static void test_input(void)
 	unlink(path);
 	free(path);
 
+	/* a line and what is read ahead after it hold PT_INPUT_AHEAD bytes, save at the end */
+	{
+		struct pt_input in;
+		struct pt_diag d;
+		char *line;
+		size_t len, ahead, least = SIZE_MAX;
+		int lines = 0, rc;
+
+		for (i = 0; i < (int)n; i++)
+			big[i] = i % 61 == 60 ? '\n' : 'a' + i % 26;
+		path = write_tmp(big, n, 0);
+		pt_diag_init(&d, path);
+		pt_input_open(&in, path, 0, &d);
+		while ((rc = pt_input_getline(&in, &line, &len)) > 0) {
+			lines++;
+			pt_input_ahead(&in, &ahead);
+			ahead += len + 1; /* the line and what follows it */
+			if (n - pt_input_tell(&in) + len + 1 >= PT_INPUT_AHEAD && ahead < least)
+				least = ahead;
+		}
+		pt_input_close(&in);
+		ok(rc == 0 && lines == (int)((n + 60) / 61), "%d lines of 61 bytes read", lines);
+		ok(least >= PT_INPUT_AHEAD && least != SIZE_MAX,
+		   "at least %zu bytes from each line on are read, before the last ones (least %zu)",
+		   PT_INPUT_AHEAD, least);
+		unlink(path);
+		free(path);
+		for (i = 0; i < (int)n; i++)
+			big[i] = 'x';
+	}
+
 	/* decompressed size is bounded */
 	path = write_tmp(big, n, 1);
 	count_lines(path, 1024 * 1024, last, sizeof(last), &err);
