@@ -52,8 +52,8 @@ void pt_index_release(struct pt_index *x)
 	memset(x, 0, sizeof(*x));
 }
 
-uint32_t pt_index_put(struct pt_index *x, uint64_t h, const void *key, const struct pt_index_ops *ops,
-		      const void *ctx)
+uint32_t pt_index_put(struct pt_index *x, uint64_t h, const void *key,
+		      const struct pt_index_ops *ops, const void *ctx)
 {
 	uint64_t tag = h & 0xffffffff00000000u;
 	uint32_t s;

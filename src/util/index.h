@@ -40,7 +40,7 @@ static inline uint64_t pt_index_hash(const struct pt_index *x, const void *s, si
 /* The id of the record equal to key, whose hash is h (pt_index_hash). When there is
  * none, the key takes id x->n (returned, and x->n grows by one): the caller stores the
  * record under that id before it calls again, since a later call may rehash. */
-uint32_t pt_index_put(struct pt_index *x, uint64_t h, const void *key, const struct pt_index_ops *ops,
-		      const void *ctx);
+uint32_t pt_index_put(struct pt_index *x, uint64_t h, const void *key,
+		      const struct pt_index_ops *ops, const void *ctx);
 
 #endif
