@@ -571,7 +571,7 @@ struct legacy {
 	uint32_t labels;
 	struct pt_label lab[16];
 	uint32_t nlab;
-	int done; /* past the samples: the MemStats comments */
+	int done;	   /* past the samples: the MemStats comments */
 	struct pt_libm lm; /* exp, opened when values are unsampled (util/libm.h) */
 };
 

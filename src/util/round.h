@@ -83,8 +83,9 @@ static inline int64_t pt_llround(double x)
 		return 0; /* |x| < 0.5 */
 	if (e == -1)
 		return neg ? -1 : 1; /* 0.5 <= |x| < 1 */
+	/* -2^63 itself, or out of range */
 	if (e >= 63)
-		return INT64_MIN; /* -2^63 itself, or out of range */
+		return INT64_MIN;
 	m = (u & PT_ROUND_FRAC) | (PT_ROUND_FRAC + 1); /* the significand, 53 bits */
 	if (e >= 52)
 		m <<= e - 52;

@@ -110,17 +110,29 @@ static void report(const char *what, struct tally t[3])
 
 static void test_edges(void)
 {
-	static const double edges[] = {
-		0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 0.49999999999999994, 1e-310,
-		4.9e-324, 2.2250738585072014e-308, 0x1p51, 0x1p51 + 0.5, 0x1p52, 0x1p52 + 1,
-		0x1p52 - 0.5, 0x1p53, 0x1p53 - 1, 0x1p62, 0x1p63, 0x1p63 - 1024, 0x1p64, 9.2e18,
-		9e15, 1e300, 1.7976931348623157e308, 123456.5, 4503599627370495.5};
+	/* zeros, quarters and halves; subnormals and the smallest normal; around 2^51,
+	 * 2^52 and 2^53 (from where every double is whole), 2^62, 2^63 and 2^64; far out */
+	static const double small[] = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 123456.5};
+	static const double tiny[] = {0.49999999999999994, 4.9e-324, 2.2250738585072014e-308};
+	static const double mid[] = {0x1p51, 2251799813685248.5, 0x1p52, 4503599627370495.5};
+	static const double big[] = {0x1p53, 9007199254740991.0, 0x1p62, 0x1p63, 0x1p64};
+	static const double far[] = {9223372036854774784.0, 9.2e18, 9e15, 1e300, 0x1.fp1023};
+	static const struct {
+		const double *v;
+		size_t n;
+	} lists[] = {{small, sizeof(small) / sizeof(small[0])},
+		     {tiny, sizeof(tiny) / sizeof(tiny[0])},
+		     {mid, sizeof(mid) / sizeof(mid[0])},
+		     {big, sizeof(big) / sizeof(big[0])},
+		     {far, sizeof(far) / sizeof(far[0])}};
 	struct tally t[3];
-	size_t i;
+	size_t i, j;
 
 	memset(t, 0, sizeof(t));
-	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		check_around(edges[i], t);
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (j = 0; j < lists[i].n; j++)
+			check_around(lists[i].v[j], t);
+	check_around(1.7976931348623157e308, t); /* the largest double */
 	check_one(INFINITY, t);
 	check_one(-INFINITY, t);
 	check_one(NAN, t);
