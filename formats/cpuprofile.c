@@ -356,7 +356,7 @@ static int profile_value(struct reader *r, const struct level *l, enum key k, en
 				return pt_v8json_fail(&r->j, "'%s' out of range",
 						      pt_cpuprofile_key_name(k));
 			/* keep microseconds * 1, or seconds * 1e6 later: store raw x1000 */
-			x = (int64_t)llround(dv * 1000.0);
+			x = pt_llround(dv * 1000.0);
 		}
 		if (k == K_START)
 			u->start = x;

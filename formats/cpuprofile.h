@@ -13,6 +13,7 @@
 #include "formats/format.h"
 #include "formats/v8json.h"
 #include "util/map.h"
+#include "util/round.h"
 
 #define NO_VALUE INT64_MIN
 
@@ -179,7 +180,7 @@ static inline int64_t d2i(double x)
 		return x != x ? 0 : INT64_MIN;
 	if (!(x < 9.2e18))
 		return INT64_MAX;
-	return (int64_t)llround(x);
+	return pt_llround(x);
 }
 
 static inline int64_t sat_mul1000(int64_t v)

@@ -16,6 +16,8 @@
 #include "analysis/graph.h"
 #include "util/buf.h"
 #include "formats/format.h"
+#include "util/libm.h"
+#include "util/round.h"
 #include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
@@ -27,6 +29,7 @@ struct dot {
 	int64_t total;
 	unsigned char *kept;   /* per entry */
 	struct pt_graph graph; /* vertices: the entries */
+	struct pt_libm lm;     /* pow and sqrt (util/libm.h) */
 };
 
 /* printf's "%02x", by hand: there is a colour or two per edge */
@@ -42,7 +45,7 @@ static void add_hex2(struct pt_buf *b, unsigned v)
 }
 
 /* pprof's palette idea: grey for little, towards red for much (blue for negative) */
-static void dot_color(struct pt_buf *b, double score, int background)
+static void dot_color(const struct pt_libm *lm, struct pt_buf *b, double score, int background)
 {
 	double sat = background ? 0.1 : 1.0, val = background ? 0.93 : 0.7, r, gr, bl;
 	if (score > 1)
@@ -51,7 +54,7 @@ static void dot_color(struct pt_buf *b, double score, int background)
 		score = -1;
 	if (fabs(score) < 0.2)
 		sat *= fabs(score) / 0.2;
-	score = score < 0 ? -pow(-score, 0.3) : pow(score, 0.3);
+	score = score < 0 ? -lm->pow(-score, 0.3) : lm->pow(score, 0.3);
 	if (score < 0) {
 		gr = val;
 		r = val * (1 + sat * score);
@@ -111,7 +114,7 @@ static void edge_attrs(struct pt_buf *b, const struct dot *g, int64_t v)
 	pt_buf_addstr(b, " penwidth=");
 	pt_buf_add_fixed(b, 1 + 5 * frac, 2);
 	pt_buf_addstr(b, " color=\"");
-	dot_color(b, g->total ? (double)v / (double)i64abs(g->total) : 0, 0);
+	dot_color(&g->lm, b, g->total ? (double)v / (double)i64abs(g->total) : 0, 0);
 	pt_buf_addch(b, '"');
 }
 
@@ -235,7 +238,8 @@ static void dot_node(const struct dot *g, const struct dot_shown *s, uint32_t e,
 	int64_t flat = g->a->flat[(size_t)e * g->w + g->t],
 		cum = g->a->cum[(size_t)e * g->w + g->t];
 	/* 8 to 24: the font size is a whole number once rounded up */
-	double fs = 8 + 16 * (s->maxflat ? sqrt((double)i64abs(flat) / (double)s->maxflat) : 0);
+	double fs =
+		8 + 16 * (s->maxflat ? g->lm.sqrt((double)i64abs(flat) / (double)s->maxflat) : 0);
 
 	pt_buf_reset(name);
 	dot_text(name, pt_s(p, en->name), pt_intern_len(&p->strings, en->name));
@@ -252,7 +256,7 @@ static void dot_node(const struct dot *g, const struct dot_shown *s, uint32_t e,
 		dot_value(b, g, cum);
 	}
 	pt_buf_addstr(b, "\" fontsize=");
-	pt_buf_add_i64(b, (int64_t)ceil(fs));
+	pt_buf_add_i64(b, (int64_t)pt_ceil(fs));
 	pt_buf_addstr(b, " shape=box tooltip=\"");
 	pt_buf_add(b, name->buf, name->len);
 	if (en->file) {
@@ -265,9 +269,9 @@ static void dot_node(const struct dot *g, const struct dot_shown *s, uint32_t e,
 		pt_buf_addch(b, ')');
 	}
 	pt_buf_addstr(b, "\" color=\"");
-	dot_color(b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 0);
+	dot_color(&g->lm, b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 0);
 	pt_buf_addstr(b, "\" fillcolor=\"");
-	dot_color(b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 1);
+	dot_color(&g->lm, b, g->total ? (double)cum / (double)i64abs(g->total) : 0, 1);
 	pt_buf_addstr(b, "\"]\n");
 }
 
@@ -312,12 +316,16 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	if (o->type < 0 || (uint32_t)o->type >= p->ntypes)
 		return pt_diag_error(d, "a dot graph shows one sample type: "
 					"choose one with --sample-index");
+	memset(&g, 0, sizeof(g));
+	if (pt_libm_open(&g.lm, d) < 0)
+		return -1;
 	/* the graph is functions and calls: no per-line view, and the edges come from the
 	 * graph, joined across dropped nodes (a table without stacks comes whole, its
 	 * edges with it) */
-	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, 0, &a, d) < 0)
+	if (pt_aggregate_views(p, PT_GRAN_FUNCTIONS, 0, &a, d) < 0) {
+		pt_libm_close(&g.lm);
 		return -1;
-	memset(&g, 0, sizeof(g));
+	}
 	g.p = p;
 	g.a = &a;
 	g.t = (uint32_t)o->type;
@@ -349,6 +357,7 @@ static int dot_write(const struct pt_profile *p, const struct pt_write_opts *o, 
 	free(s.order);
 	pt_graph_release(&g.graph);
 	pt_agg_release(&a);
+	pt_libm_close(&g.lm);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "formats/format.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/round.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
 
@@ -528,7 +529,7 @@ static int on_thread_key(struct parse *ps, struct level *l, enum key k, enum pt_
 				ps->skip = 1;
 			return 1;
 		}
-		if (v != floor(v) || fabs(v) > 9e15)
+		if (v != pt_floor(v) || fabs(v) > 9e15)
 			return 1;
 		if (k == K_TID) {
 			t->has_tid = 1;
@@ -707,7 +708,7 @@ static int on_value(struct parse *ps, enum pt_json_kind vk, const char *s, size_
 		if (k == K_COL) {
 			if (!cell_value(ps, vk, s, len, &v, "schema"))
 				return 0;
-			if (v != floor(v) || v < 0 || v > 1000)
+			if (v != pt_floor(v) || v < 0 || v > 1000)
 				return fail_at(r, here(ps),
 					       "'%s' schema: '%s' is not a small index",
 					       table_name[l->idx], columns[l->idx][ps->key_col]);
@@ -1111,7 +1112,7 @@ static int as_index(double v, size_t n, uint32_t *out)
 {
 	if (isnan(v))
 		return -1;
-	if (v != floor(v) || v < 0 || v >= (double)n)
+	if (v != pt_floor(v) || v < 0 || v >= (double)n)
 		return -2;
 	*out = (uint32_t)v;
 	return 0;
@@ -1684,7 +1685,7 @@ static int run_sample(struct run *u, double sv, double tm, double dt, double wt)
 		w = wt;
 	if (smp->wtype == W_TRACING_MS)
 		w *= 1e6;
-	if (w != floor(w) || fabs(w) > 9e18)
+	if (w != pt_floor(w) || fabs(w) > 9e18)
 		return tb_error(b, smp->off, "sample %zu: weight %.17g is not a whole number%s", i,
 				wt, smp->wtype == W_TRACING_MS ? " of nanoseconds" : "");
 	if (tb_node(b, s, &node) < 0)
@@ -1692,7 +1693,7 @@ static int run_sample(struct run *u, double sv, double tm, double dt, double wt)
 	labels = run_labels(u, u->time);
 	if (!isnan(u->time)) {
 		double x = (u->time + u->origin) * 1e6;
-		ns = fabs(x) < 9e18 ? (int64_t)llround(x) : 0;
+		ns = fabs(x) < 9e18 ? pt_llround(x) : 0;
 	}
 	memset(u->vals, 0, PT_MAX_TYPES * sizeof(int64_t));
 	u->vals[u->type] = (int64_t)w;
@@ -1864,7 +1865,7 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 		if (r.docs[i].has_start) {
 			double ns = r.docs[i].start * 1e6;
 			if (ns > 0 && ns < 9e18)
-				p->time_nanos = (int64_t)llround(ns);
+				p->time_nanos = pt_llround(ns);
 			break;
 		}
 	if (r.defer) {

@@ -12,6 +12,7 @@
 #include "core/sink.h"
 #include "formats/format.h"
 #include "util/intern.h"
+#include "util/libm.h"
 #include "util/xalloc.h"
 
 #define CREATED_BY "created by "
@@ -570,7 +571,8 @@ struct legacy {
 	uint32_t labels;
 	struct pt_label lab[16];
 	uint32_t nlab;
-	int done; /* past the samples: the MemStats comments */
+	int done;	   /* past the samples: the MemStats comments */
+	struct pt_libm lm; /* exp, opened when values are unsampled (util/libm.h) */
 };
 
 static int legacy_detect(const unsigned char *head, size_t len)
@@ -607,7 +609,7 @@ static int64_t mul_trunc(int64_t x, double f)
 }
 
 /* pprof's unsampling of a heap sample: count and size / (1 - e^(-avg/rate)) */
-static void heap_scale(int64_t *count, int64_t *size, int64_t rate)
+static void heap_scale(const struct pt_libm *lm, int64_t *count, int64_t *size, int64_t rate)
 {
 	double avg, scale;
 
@@ -618,7 +620,7 @@ static void heap_scale(int64_t *count, int64_t *size, int64_t rate)
 	if (rate <= 1)
 		return;
 	avg = (double)*size / (double)*count;
-	scale = 1 / (1 - exp(-avg / (double)rate));
+	scale = 1 / (1 - lm->exp(-avg / (double)rate));
 	*count = mul_trunc(*count, scale);
 	*size = mul_trunc(*size, scale);
 }
@@ -734,8 +736,8 @@ static int legacy_sample(struct legacy *l, const char *s, size_t n, uint64_t lin
 	}
 	case L_HEAP:
 		if (l->heap_v2) {
-			heap_scale(&v[0], &v[1], l->rate);
-			heap_scale(&v[2], &v[3], l->rate);
+			heap_scale(&l->lm, &v[0], &v[1], l->rate);
+			heap_scale(&l->lm, &v[2], &v[3], l->rate);
 		}
 		if (l->has_alloc) {
 			l->vals[0] = v[2];
@@ -801,6 +803,8 @@ static int legacy_heap_header(struct legacy *l, const char *s, size_t n, uint64_
 	p->period_type.name = pt_str(p, "space");
 	p->period_type.unit = pt_str(p, "bytes");
 	p->period = l->rate > 0 ? l->rate : 1;
+	if (l->heap_v2 && l->rate > 1 && pt_libm_open(&l->lm, l->r.d) < 0)
+		return -1;
 	return 0;
 }
 
@@ -928,6 +932,7 @@ static int legacy_read(struct pt_input *in, struct pt_profile *p, const struct p
 	legacy_emit(&l);
 out:
 	reader_release(&l.r);
+	pt_libm_close(&l.lm);
 	return ret;
 }
 

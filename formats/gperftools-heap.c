@@ -12,6 +12,7 @@
 
 #include "formats/format.h"
 #include "formats/gperftools.h"
+#include "util/libm.h"
 #include "util/text.h"
 #include "util/xalloc.h"
 
@@ -22,6 +23,7 @@ struct reader {
 	int v2;	       /* heap_v2: values unsampled by the rate */
 	int has_alloc; /* four types, alloc before inuse */
 	int64_t rate;
+	struct pt_libm lm; /* exp, opened when values are unsampled (util/libm.h) */
 };
 
 static int starts(const char *s, size_t n, const char *pre)
@@ -148,6 +150,8 @@ static int header(struct reader *r, const char *s, size_t n, uint64_t lineno)
 					  (int)(kn > 32 ? 32 : kn), kind);
 	}
 	r->rate = p->period;
+	if (r->v2 && r->rate > 1 && pt_libm_open(&r->lm, r->d) < 0)
+		return -1;
 	/* pprof compares the digits: alloc totals that differ from inuse and are not 0 */
 	r->has_alloc = (!same(ds[2], dn[2], ds[0], dn[0]) && !same(ds[2], dn[2], "0", 1)) ||
 		       (!same(ds[3], dn[3], ds[1], dn[1]) && !same(ds[3], dn[3], "0", 1));
@@ -166,7 +170,7 @@ static int header(struct reader *r, const char *s, size_t n, uint64_t lineno)
 
 /* pprof's unsampling of a heap_v2 sample: count and size / (1 - e^(-avg/rate)),
  * truncated toward zero as Go's int64() does */
-static void unsample(int64_t *count, int64_t *size, int64_t rate)
+static void unsample(const struct pt_libm *lm, int64_t *count, int64_t *size, int64_t rate)
 {
 	double scale, c, z;
 
@@ -176,7 +180,7 @@ static void unsample(int64_t *count, int64_t *size, int64_t rate)
 	}
 	if (rate <= 1)
 		return;
-	scale = 1 / (1 - exp(-((double)*size / (double)*count) / (double)rate));
+	scale = 1 / (1 - lm->exp(-((double)*size / (double)*count) / (double)rate));
 	c = (double)*count * scale;
 	z = (double)*size * scale;
 	*count = c >= 9.2e18 ? INT64_MAX : c <= -9.2e18 ? INT64_MIN : (int64_t)c;
@@ -193,7 +197,7 @@ static int add_values(struct reader *r, struct pt_gperf_sample *s, int at, int64
 	if (count != 0) {
 		s->bytes = size / count;
 		if (r->v2)
-			unsample(&count, &size, r->rate);
+			unsample(&r->lm, &count, &size, r->rate);
 	}
 	s->v[at] = count;
 	s->v[at + 1] = size;
@@ -323,6 +327,7 @@ static int gperf_heap_read(struct pt_input *in, struct pt_profile *p, const stru
 	ret = 0;
 out:
 	pt_gperf_release(&r.g);
+	pt_libm_close(&r.lm);
 	return ret;
 }
 

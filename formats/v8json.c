@@ -10,6 +10,7 @@
 
 #include "formats/v8json.h"
 #include "util/json.h"
+#include "util/round.h"
 
 int pt_v8json_vfail_at(struct pt_v8json *j, uint64_t off, const char *fmt, va_list ap)
 {
@@ -88,7 +89,7 @@ int pt_v8json_num(const char *s, size_t n, int64_t *v, int allow_frac)
 	x = strtod(buf, NULL);
 	if (!(x > -9.2e18 && x < 9.2e18))
 		return -1;
-	*v = (int64_t)llround(x);
+	*v = pt_llround(x);
 	return 0;
 }
 

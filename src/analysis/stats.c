@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "util/libm.h"
+#include "util/round.h"
 #include "util/xalloc.h"
 
 static int cmp_double(const void *x, const void *y)
@@ -58,21 +60,21 @@ static void u_distribution(size_t m, size_t n, double *dist)
 }
 
 /* P(Z > z) of the standard normal */
-static double normal_sf(double z)
+static double normal_sf(const struct pt_libm *lm, double z)
 {
-	return 0.5 * erfc(z / sqrt(2.0));
+	return 0.5 * lm->erfc(z / lm->sqrt(2.0));
 }
 
 /* z with normal_sf(z) = p, for 0 < p < 1, by bisection (to double precision, a few
  * dozen steps) */
-static double normal_isf(double p)
+static double normal_isf(const struct pt_libm *lm, double p)
 {
 	double lo = -40, hi = 40;
 	int k;
 
 	for (k = 0; k < 200 && hi - lo > 1e-12; k++) {
 		double mid = (lo + hi) / 2;
-		if (normal_sf(mid) > p)
+		if (normal_sf(lm, mid) > p)
 			lo = mid;
 		else
 			hi = mid;
@@ -140,11 +142,16 @@ int pt_stats_mwu(const double *a, size_t na, const double *b, size_t nb, struct 
 		out->p = 2 * sf;
 		out->exact = 1;
 	} else {
+		/* libm is opened where a run first needs it (util/libm.h); opening it again
+		 * is a lookup, a fraction of a microsecond */
+		struct pt_libm lm;
+		pt_libm_open(&lm, NULL);
 		mu = (double)na * (double)nb / 2;
-		s = sqrt((double)na * (double)nb / 12 * ((n + 1) - tie_term / (n * (n - 1))));
+		s = lm.sqrt((double)na * (double)nb / 12 * ((n + 1) - tie_term / (n * (n - 1))));
 		/* every value the same: no evidence either way */
-		out->p = s > 0 ? 2 * normal_sf((u - mu - 0.5) / s) : 1;
+		out->p = s > 0 ? 2 * normal_sf(&lm, (u - mu - 0.5) / s) : 1;
 		out->exact = 0;
+		pt_libm_close(&lm);
 	}
 	if (out->p > 1)
 		out->p = 1;
@@ -177,9 +184,13 @@ int pt_stats_shift(const double *a, size_t na, const double *b, size_t nb, doubl
 		}
 		free(dist);
 	} else {
-		double z = normal_isf(alpha / 2);
-		double c = (double)mn / 2 - z * sqrt((double)mn * (double)(na + nb + 1) / 12);
-		k = c >= 1 ? (size_t)floor(c) : 0;
+		struct pt_libm lm;
+		double z, c;
+		pt_libm_open(&lm, NULL);
+		z = normal_isf(&lm, alpha / 2);
+		c = (double)mn / 2 - z * lm.sqrt((double)mn * (double)(na + nb + 1) / 12);
+		k = c >= 1 ? (size_t)pt_floor(c) : 0;
+		pt_libm_close(&lm);
 	}
 	if (k >= 1 && k <= mn - k + 1) {
 		*lo = d[k - 1];

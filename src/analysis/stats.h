@@ -3,7 +3,8 @@
  * tie and continuity corrections, as scipy.stats.mannwhitneyu's "auto" method), the
  * Hodges-Lehmann shift with its confidence interval, and Benjamini-Hochberg adjusted
  * p-values. Pure functions over arrays of doubles; nothing here allocates without
- * freeing before it returns. */
+ * freeing before it returns. The normal approximation opens libm (util/libm.h), and
+ * ends the run through pt_die if it cannot. */
 #ifndef PT_STATS_H
 #define PT_STATS_H
 

@@ -12,6 +12,7 @@
 #include "core/profile.h"
 #include "util/buf.h"
 #include "util/demangle.h"
+#include "util/round.h"
 #include "util/xalloc.h"
 
 void pt_profile_init(struct pt_profile *p)
@@ -313,7 +314,7 @@ int64_t pt_mul_round(int64_t v, double f)
 		return INT64_MAX;
 	if (x <= -9.2e18)
 		return INT64_MIN;
-	return (int64_t)llround(x);
+	return pt_llround(x);
 }
 
 void pt_profile_mul_type(struct pt_profile *p, uint32_t t, double f)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "util/round.h"
 
 void pt_buf_add_raw(struct pt_buf *b, int64_t v, uint32_t decimals)
 {
@@ -62,7 +63,7 @@ void pt_buf_add_fixed(struct pt_buf *b, double x, int decimals)
 		return;
 	}
 	y = x * (double)scale;
-	fl = floor(y);
+	fl = pt_floor(y);
 	f = y - fl;
 	if (fabs(f - 0.5) < 1e-6) {
 		pt_buf_addf(b, "%.*f", decimals, x);
