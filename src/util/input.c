@@ -150,9 +150,9 @@ static const char *const zstd_names[] = {ZSTD_CALLS(PT_DYNLIB_NAME)};
 struct pt_decoder {
 	int kind;
 	const char *name; /* for messages: "gzip", "xz", "zstd" */
-	void *lib;	  /* zlib, liblzma or libzstd once opened */
+	void *lib;	  /* liblzma or libzstd once opened */
 	z_stream zs;
-	struct gzip_api gzf;
+	const struct gzip_api *gzf; /* zlib's calls, once opened */
 	lzma_stream xz;
 	struct xz_api xzf;
 	ZSTD_DStream *zd;
@@ -193,7 +193,7 @@ static int gzip_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t
 	zs->avail_in = (uInt)(in->raw_len - in->raw_pos);
 	zs->next_out = dst;
 	zs->avail_out = avail_out;
-	rc = in->dec->gzf.inflate(zs, Z_NO_FLUSH);
+	rc = in->dec->gzf->inflate(zs, Z_NO_FLUSH);
 	consumed(in, in->raw_len - in->raw_pos - zs->avail_in);
 	*out += avail_out - zs->avail_out;
 	if (rc == Z_STREAM_END) {
@@ -202,7 +202,7 @@ static int gzip_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t
 			return -1;
 		if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
 		    in->raw[in->raw_pos + 1] == 0x8b) {
-			in->dec->gzf.reset(zs);
+			in->dec->gzf->reset(zs);
 			return 0;
 		}
 		return 1; /* trailing bytes ignored, as gzip(1) does */
@@ -328,6 +328,30 @@ static int sniff(const unsigned char *b, size_t n)
 
 #define NCALLS(names) (sizeof(names) / sizeof(names[0]))
 
+/* zlib's calls, filled once for the run: a merge of a thousand gzipped files (a fleet's
+ * pprof profiles) would otherwise open it a thousand times, about 5,000 instructions
+ * each (dlopen of the open library, then dlsym of each call). Written by load_zlib only. */
+static struct gzip_api gzip_table;
+static int gzip_loaded;
+
+static int load_zlib(struct pt_input *in, struct pt_decoder *dec)
+{
+	void *fns[NCALLS(gzip_names)];
+	struct gzip_api *api = &gzip_table;
+	char err[256];
+	size_t i = 0;
+
+	if (!gzip_loaded) {
+		if (!pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", gzip_names, fns, NCALLS(gzip_names),
+				    err, sizeof(err)))
+			return pt_diag_error(in->diag, "%s", err);
+		GZIP_CALLS(PT_DYNLIB_SET)
+		gzip_loaded = 1;
+	}
+	dec->gzf = &gzip_table;
+	return 0;
+}
+
 /* open zlib, liblzma or libzstd and fill the decoder's table of its calls */
 static int load_api(struct pt_input *in, struct pt_decoder *dec)
 {
@@ -335,15 +359,9 @@ static int load_api(struct pt_input *in, struct pt_decoder *dec)
 	char err[256];
 	size_t i = 0;
 
-	_Static_assert(NCALLS(gzip_names) <= NCALLS(zstd_names), "fns holds zlib's calls");
-	if (dec->kind == DEC_GZIP) {
-		struct gzip_api *api = &dec->gzf;
-		dec->lib = pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", gzip_names, fns,
-					  NCALLS(gzip_names), err, sizeof(err));
-		if (!dec->lib)
-			return pt_diag_error(in->diag, "%s", err);
-		GZIP_CALLS(PT_DYNLIB_SET)
-	} else if (dec->kind == DEC_XZ) {
+	if (dec->kind == DEC_GZIP)
+		return load_zlib(in, dec);
+	if (dec->kind == DEC_XZ) {
 		struct xz_api *api = &dec->xzf;
 		dec->lib = pt_dynlib_open(PT_LZMA_SONAME, "liblzma5", xz_names, fns,
 					  NCALLS(xz_names), err, sizeof(err));
@@ -375,7 +393,7 @@ static int decoder_init(struct pt_input *in, int kind)
 		return -1;
 	switch (kind) {
 	case DEC_GZIP:
-		if (dec->gzf.init2(&dec->zs, 15 + 16, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
+		if (dec->gzf->init2(&dec->zs, 15 + 16, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
 			return pt_diag_error(in->diag, "cannot initialize zlib");
 		break;
 	case DEC_XZ:
@@ -398,8 +416,8 @@ static void decoder_free(struct pt_input *in)
 
 	if (!dec)
 		return;
-	if (dec->kind == DEC_GZIP && dec->lib)
-		dec->gzf.end(&dec->zs);
+	if (dec->kind == DEC_GZIP && dec->gzf)
+		dec->gzf->end(&dec->zs);
 	else if (dec->kind == DEC_XZ && dec->lib)
 		dec->xzf.end(&dec->xz);
 	else if (dec->lib)
