@@ -1509,8 +1509,9 @@ static int sink_load_zlib(struct sink *s, struct pt_diag *d)
 	char err[256];
 	size_t i = 0;
 
-	s->zlib = pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", deflate_names, fns,
-				 sizeof(deflate_names) / sizeof(deflate_names[0]), err, sizeof(err));
+	s->zlib =
+		pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", deflate_names, fns,
+			       sizeof(deflate_names) / sizeof(deflate_names[0]), err, sizeof(err));
 	if (!s->zlib)
 		return pt_diag_error(d, "%s", err);
 	DEFLATE_CALLS(PT_DYNLIB_SET)
@@ -1901,8 +1902,8 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 	s->out = out;
 	/* level 1, as Go's runtime/pprof writes (gzip.BestSpeed): the default level took
 	 * several times longer than building the profile, for about 10% smaller files */
-	if (s->gzip && s->zf.init2(&s->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-				   Z_DEFAULT_STRATEGY, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK) {
+	if (s->gzip && s->zf.init2(&s->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+				   ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK) {
 		s->gzip = 0;
 		ret = pt_diag_error(d, "cannot start gzip compression");
 		goto out;
