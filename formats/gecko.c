@@ -196,7 +196,7 @@ static uint64_t here(const struct parse *ps)
 {
 	if (ps->nested)
 		return ps->base;
-	return ps->chunk_off + yajl_get_bytes_consumed(ps->h);
+	return ps->chunk_off + pt_yajl()->get_bytes_consumed(ps->h);
 }
 
 static int fail_at(struct reader *r, uint64_t off, const char *fmt, ...)
@@ -867,7 +867,7 @@ static void parse_init(struct parse *ps, struct reader *r)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->r = r;
-	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	ps->h = pt_yajl()->alloc(&callbacks, NULL, ps);
 	ps->limit = UINT64_MAX;
 }
 
@@ -1038,10 +1038,10 @@ static int reprime(struct parse *ps, int state, uint64_t off)
 		pt_buf_addstr(&b, array ? "[" : "{\"\":");
 	}
 	pt_buf_addstr(&b, state == AT_COMMA ? "[]," : state == AT_VALUE ? "[]" : "");
-	yajl_free(ps->h);
-	ps->h = yajl_alloc(&callbacks, NULL, ps);
+	pt_yajl()->free(ps->h);
+	ps->h = pt_yajl()->alloc(&callbacks, NULL, ps);
 	ps->mute = 1;
-	ok = yajl_parse(ps->h, (const unsigned char *)b.buf, b.len) == yajl_status_ok;
+	ok = pt_yajl()->parse(ps->h, (const unsigned char *)b.buf, b.len) == yajl_status_ok;
 	ps->mute = 0;
 	pt_buf_release(&b);
 	return ok ? 0 : pt_diag_error_at(ps->r->d, off, "internal: cannot resume the JSON parser");
@@ -1057,7 +1057,7 @@ static int rows_resume(void *ctx, struct pt_input *in)
 	if (!ps->fast)
 		return 0;
 	ps->fast = 0;
-	pt_input_consume(in, yajl_get_bytes_consumed(ps->h));
+	pt_input_consume(in, pt_yajl()->get_bytes_consumed(ps->h));
 	if (rows_scan(ps, in, &state) < 0)
 		return -1;
 	return reprime(ps, state, pt_input_tell(in)) < 0 ? -1 : 1;
@@ -1065,7 +1065,7 @@ static int rows_resume(void *ctx, struct pt_input *in)
 
 static void parse_release(struct parse *ps)
 {
-	yajl_free(ps->h);
+	pt_yajl()->free(ps->h);
 	free(ps->stack);
 }
 
@@ -1083,18 +1083,18 @@ static int read_sub(struct reader *r, const char *s, size_t len, uint64_t off, i
 	parse_init(&ps, r);
 	ps.base = off;
 	ps.nested = nested;
-	st = yajl_parse(ps.h, (const unsigned char *)s, len);
+	st = pt_yajl()->parse(ps.h, (const unsigned char *)s, len);
 	cut = st == yajl_status_ok;
 	if (st == yajl_status_ok)
-		st = yajl_complete_parse(ps.h);
+		st = pt_yajl()->complete_parse(ps.h);
 	if (st != yajl_status_ok && !r->failed) {
 		if (!cut) {
-			unsigned char *msg = yajl_get_error(ps.h, 0, NULL, 0);
+			unsigned char *msg = pt_yajl()->get_error(ps.h, 0, NULL, 0);
 			char *m = (char *)msg, *e = m + strlen(m);
 			while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
 				*--e = '\0';
 			fail_at(r, off, "subprocess profile (a JSON string): invalid JSON: %s", m);
-			yajl_free_error(ps.h, msg);
+			pt_yajl()->free_error(ps.h, msg);
 		} else {
 			fail_at(r, off,
 				"subprocess profile (a JSON string): truncated JSON: unexpected "
@@ -1833,6 +1833,8 @@ static int gecko_read(struct pt_input *in, struct pt_profile *p, const struct pt
 	uint64_t end_off;
 	size_t i, k;
 
+	if (pt_json_load(d) < 0)
+		return -1;
 	memset(&r, 0, sizeof(r));
 	memset(&run, 0, sizeof(run));
 	r.p = p;

@@ -570,10 +570,10 @@ static int resume(struct reader *r, struct pt_input *in)
 		r->j.skip = 1; /* yajl goes on inside it */
 	else if (t != T_SKIPPED && state == AT_CLOSE)
 		r->depth--;
-	yajl_free(r->j.h);
-	r->j.h = yajl_alloc(&callbacks, NULL, r);
+	pt_yajl()->free(r->j.h);
+	r->j.h = pt_yajl()->alloc(&callbacks, NULL, r);
 	r->mute = 1;
-	if (yajl_parse(r->j.h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
+	if (pt_yajl()->parse(r->j.h, (const unsigned char *)prefix[state], strlen(prefix[state])) !=
 	    yajl_status_ok)
 		return pt_diag_error_at(r->j.d, pt_input_tell(in), "internal: cannot resume yajl");
 	r->mute = 0;
@@ -693,7 +693,7 @@ static int resume_hook(void *ctx, struct pt_input *in)
 
 	if (r->raw == T_NONE)
 		return 0;
-	pt_input_consume(in, yajl_get_bytes_consumed(r->j.h));
+	pt_input_consume(in, pt_yajl()->get_bytes_consumed(r->j.h));
 	return resume(r, in) < 0 ? -1 : 1;
 }
 

@@ -178,9 +178,9 @@ static int describe_json(const unsigned char *head, size_t len, struct pt_buf *b
 	int ok;
 
 	pt_buf_init(&s.keys);
-	h = yajl_alloc(&shape_callbacks, NULL, &s);
-	ok = yajl_parse(h, head, len) != yajl_status_error || s.closed;
-	yajl_free(h);
+	h = pt_yajl()->alloc(&shape_callbacks, NULL, &s);
+	ok = pt_yajl()->parse(h, head, len) != yajl_status_error || s.closed;
+	pt_yajl()->free(h);
 	if (ok && s.is_array && s.first != '{') {
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 			if (s.first == kinds[i][0][0])

@@ -14,6 +14,7 @@
 
 #include "util/pattern.h"
 #include "util/buf.h"
+#include "util/dynlib.h"
 #include "core/sink.h"
 #include "formats/format.h"
 #include "util/intern.h"
@@ -1477,6 +1478,17 @@ static unsigned char *put_fields(unsigned char *o, const uint64_t *v, unsigned n
 	return o;
 }
 
+/* zlib, opened when a profile is written gzipped (util/dynlib.h): its calls, as
+ * X(member, function); deflateInit2 is a macro for deflateInit2_ */
+#define DEFLATE_CALLS(X)                                                                           \
+	X(init2, deflateInit2_)                                                                    \
+	X(deflate, deflate)                                                                        \
+	X(end, deflateEnd)
+struct deflate_api {
+	DEFLATE_CALLS(PT_DYNLIB_MEMBER)
+};
+static const char *const deflate_names[] = {DEFLATE_CALLS(PT_DYNLIB_NAME)};
+
 /* Where the bytes go: b fills up and is handed on a block at a time, to stdio or
  * through deflate, whose output goes to stdio in its own blocks. stdio keeps a write
  * error for the caller; a deflate error is kept in zfailed. */
@@ -1485,7 +1497,26 @@ struct sink {
 	FILE *out;
 	int gzip, zfailed;
 	z_stream zs;
+	void *zlib; /* once opened, for gzip */
+	struct deflate_api zf;
 };
+
+/* open zlib into s's table; 0, or -1 with the error in d */
+static int sink_load_zlib(struct sink *s, struct pt_diag *d)
+{
+	void *fns[sizeof(deflate_names) / sizeof(deflate_names[0])];
+	struct deflate_api *api = &s->zf;
+	char err[256];
+	size_t i = 0;
+
+	s->zlib =
+		pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", deflate_names, fns,
+			       sizeof(deflate_names) / sizeof(deflate_names[0]), err, sizeof(err));
+	if (!s->zlib)
+		return pt_diag_error(d, "%s", err);
+	DEFLATE_CALLS(PT_DYNLIB_SET)
+	return 0;
+}
 
 /* room for n more bytes at the end of the buffer; sink_done(s, end) then says where
  * the bytes written there end */
@@ -1522,7 +1553,7 @@ static void sink_flush(struct sink *s, int finish)
 		do {
 			s->zs.next_out = chunk;
 			s->zs.avail_out = sizeof(chunk);
-			zr = deflate(&s->zs, finish && !len ? Z_FINISH : Z_NO_FLUSH);
+			zr = s->zf.deflate(&s->zs, finish && !len ? Z_FINISH : Z_NO_FLUSH);
 			if (zr == Z_STREAM_ERROR)
 				s->zfailed = 1;
 			fwrite(chunk, 1, sizeof(chunk) - s->zs.avail_out, s->out);
@@ -1857,6 +1888,9 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 	if (pt_profile_need_stacks(p, "write pprof", d) < 0)
 		return -1;
 	memset(&w, 0, sizeof(w));
+	s->gzip = !(o->flags & PT_WRITE_NO_GZIP);
+	if (s->gzip && sink_load_zlib(s, d) < 0)
+		return -1;
 	w.p = p;
 	pt_arena_init(&w.arena);
 	pt_intern_init(&w.loc_keys, &w.arena);
@@ -1866,11 +1900,10 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 	w.loc_of_frame = pt_xcalloc(p->nframes, sizeof(uint32_t));
 	pt_buf_init(&s->b);
 	s->out = out;
-	s->gzip = !(o->flags & PT_WRITE_NO_GZIP);
 	/* level 1, as Go's runtime/pprof writes (gzip.BestSpeed): the default level took
 	 * several times longer than building the profile, for about 10% smaller files */
-	if (s->gzip && deflateInit2(&s->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-				    Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (s->gzip && s->zf.init2(&s->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+				   ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK) {
 		s->gzip = 0;
 		ret = pt_diag_error(d, "cannot start gzip compression");
 		goto out;
@@ -1973,7 +2006,8 @@ static int pprof_write(const struct pt_profile *p, const struct pt_write_opts *o
 
 out:
 	if (s->gzip)
-		deflateEnd(&s->zs);
+		s->zf.end(&s->zs);
+	pt_dynlib_close(s->zlib);
 	pt_buf_release(&s->b);
 	free(frames);
 	free(enc);

@@ -73,7 +73,7 @@ struct ss {
 /* a JSON string of n bytes: invalid UTF-8 as U+FFFD, then yajl's escaping */
 static void ss_strn(struct ss *s, const char *str, size_t n)
 {
-	yajl_gen_reset(s->str, NULL);
+	pt_yajl()->gen_reset(s->str, NULL);
 	pt_json_strn(s->str, str, n);
 }
 
@@ -481,7 +481,7 @@ static int speedscope_write(const struct pt_profile *p, const struct pt_write_op
 	pt_buf_addstr(&s.out, "]}\n");
 	pt_buf_write_out(&s.out, out, 0);
 
-	yajl_gen_free(s.str);
+	pt_yajl()->gen_free(s.str);
 	free(s.sframe);
 	free(s.group_of_ls);
 	free(s.row_depth);

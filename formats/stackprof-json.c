@@ -17,7 +17,7 @@ static struct builder *j_at(void *ctx)
 {
 	struct builder *b = ctx;
 	if (b->jh)
-		b->off = b->jbase + yajl_get_bytes_consumed(b->jh);
+		b->off = b->jbase + pt_yajl()->get_bytes_consumed(b->jh);
 	return b;
 }
 
@@ -133,7 +133,7 @@ static int stackprof_json_detect(const unsigned char *head, size_t len)
 /* yajl's message, first line only, without its "parse error: " prefix */
 static int json_error(struct pt_diag *d, yajl_handle h, uint64_t at)
 {
-	unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+	unsigned char *msg = pt_yajl()->get_error(h, 0, NULL, 0);
 	const char *m = (const char *)msg;
 	size_t n;
 
@@ -143,7 +143,7 @@ static int json_error(struct pt_diag *d, yajl_handle h, uint64_t at)
 	while (n && (m[n - 1] == ' ' || m[n - 1] == '\t' || m[n - 1] == '\r'))
 		n--;
 	pt_diag_error_at(d, at, "invalid JSON: %.*s", (int)n, m);
-	yajl_free_error(h, msg);
+	pt_yajl()->free_error(h, msg);
 	return -1;
 }
 
@@ -157,15 +157,17 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 	int ret = -1, r;
 
 	(void)o;
+	if (pt_json_load(d) < 0)
+		return -1;
 	p->format = "stackprof-json";
 	pt_stackprof_init(&b, p, d);
 	b.sink = o->sink;
-	h = yajl_alloc(&j_callbacks, NULL, &b);
+	h = pt_yajl()->alloc(&j_callbacks, NULL, &b);
 	if (!h) {
 		pt_stackprof_release(&b);
 		return pt_diag_error(d, "out of memory");
 	}
-	yajl_config(h, yajl_dont_validate_strings, 1);
+	pt_yajl()->config(h, yajl_dont_validate_strings, 1);
 	for (;;) {
 		uint64_t base = pt_input_tell(in);
 		size_t avail;
@@ -177,9 +179,9 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 			break;
 		b.off = b.jbase = base;
 		b.jh = h;
-		st = yajl_parse(h, q, avail);
+		st = pt_yajl()->parse(h, q, avail);
 		if (st != yajl_status_ok) {
-			uint64_t at = base + yajl_get_bytes_consumed(h);
+			uint64_t at = base + pt_yajl()->get_bytes_consumed(h);
 			if (st == yajl_status_client_canceled)
 				b.d->pos = at;
 			else
@@ -188,7 +190,7 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 		}
 		pt_input_consume(in, avail);
 	}
-	st = yajl_complete_parse(h);
+	st = pt_yajl()->complete_parse(h);
 	if (st != yajl_status_ok) {
 		if (st != yajl_status_client_canceled)
 			json_error(d, h, pt_input_tell(in));
@@ -196,7 +198,7 @@ static int stackprof_json_read(struct pt_input *in, struct pt_profile *p,
 	}
 	ret = pt_stackprof_finish(&b);
 out:
-	yajl_free(h);
+	pt_yajl()->free(h);
 	pt_stackprof_release(&b);
 	return ret;
 }

@@ -98,9 +98,11 @@ int pt_v8json_parse(struct pt_v8json *j, const yajl_callbacks *cb, void *ctx, st
 {
 	int st, cut;
 
-	j->h = yajl_alloc(cb, NULL, ctx);
+	if (pt_json_load(j->d) < 0)
+		return -1;
+	j->h = pt_yajl()->alloc(cb, NULL, ctx);
 	if (o->bytes)
-		yajl_config(j->h, yajl_dont_validate_strings, 1);
+		pt_yajl()->config(j->h, yajl_dont_validate_strings, 1);
 	st = pt_json_feed_resume(&j->h, in, PT_V8JSON_CHUNK, &j->chunk_off, &cut, o->resume, ctx);
 	if (st < 0)
 		return -1;
@@ -117,6 +119,6 @@ int pt_v8json_parse(struct pt_v8json *j, const yajl_callbacks *cb, void *ctx, st
 void pt_v8json_release(struct pt_v8json *j)
 {
 	if (j->h)
-		yajl_free(j->h);
+		pt_yajl()->free(j->h);
 	j->h = NULL;
 }

@@ -12,6 +12,7 @@
 
 #include "util/diag.h"
 #include "util/input.h"
+#include "util/json.h"
 
 /* bytes handed to yajl at a time */
 #define PT_V8JSON_CHUNK 65536
@@ -34,7 +35,7 @@ struct pt_v8json {
 /* The input offset just past the token a callback is handed. */
 static inline uint64_t pt_v8json_here(const struct pt_v8json *j)
 {
-	return j->chunk_off + yajl_get_bytes_consumed(j->h);
+	return j->chunk_off + pt_yajl()->get_bytes_consumed(j->h);
 }
 
 /* A callback's error, at the token (pt_v8json_here) or at offset off: fills d, marks

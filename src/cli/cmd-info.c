@@ -153,13 +153,13 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 	size_t i, nkeys;
 
 	count_facts(p, &f);
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_key_str(g, "file", path);
 	pt_json_key_str(g, "format", p->format);
 	pt_json_cstr(g, "sample_types");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (t = 0; t < p->ntypes; t++) {
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_cstr(g, "name");
 		pt_json_str(g, p, p->types[t].name);
 		pt_json_cstr(g, "unit");
@@ -167,9 +167,9 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 		pt_json_key_int(g, "total", pt_profile_total(p, t));
 		pt_json_key_int(g, "decimals", p->types[t].decimals);
 		pt_json_key_bool(g, "default", t == p->default_type);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
+	pt_yajl()->gen_array_close(g);
 	pt_json_key_int(g, "samples", (int64_t)p->nrecords);
 	pt_json_key_bool(g, "has_stacks", pt_profile_has_stacks(p));
 	pt_json_key_int(g, "unique_stacks", (int64_t)f.stacks);
@@ -177,43 +177,43 @@ static void info_json(const struct pt_profile *p, const char *path, const struct
 	pt_json_key_int(g, "duration_nanos", p->duration_nanos);
 	pt_json_key_int(g, "time_nanos", p->time_nanos);
 	pt_json_cstr(g, "metadata");
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	for (i = 0; i < p->nmeta; i++) {
 		pt_json_str(g, p, p->meta[i].key);
 		pt_json_str(g, p, p->meta[i].value);
 	}
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_map_close(g);
 	keys = label_keys(p, &nkeys);
 	if (nkeys) {
 		pt_json_cstr(g, "label_keys");
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 		for (i = 0; i < nkeys; i++)
 			pt_json_str(g, p, keys[i]);
-		yajl_gen_array_close(g);
+		pt_yajl()->gen_array_close(g);
 	}
 	free(keys);
 	if (log->n) {
 		/* only when filters ran, so the unfiltered document stays as it was */
 		pt_json_cstr(g, "filters");
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 		for (i = 0; i < log->n; i++) {
-			yajl_gen_map_open(g);
+			pt_yajl()->gen_map_open(g);
 			pt_json_key_str(g, "filter", log->v[i].what);
 			pt_json_cstr(g, "before");
-			yajl_gen_array_open(g);
+			pt_yajl()->gen_array_open(g);
 			for (t = 0; t < log->ntypes; t++)
 				pt_json_int(g, log->v[i].before[t]);
-			yajl_gen_array_close(g);
+			pt_yajl()->gen_array_close(g);
 			pt_json_cstr(g, "removed");
-			yajl_gen_array_open(g);
+			pt_yajl()->gen_array_open(g);
 			for (t = 0; t < log->ntypes; t++)
 				pt_json_int(g, log->v[i].removed[t]);
-			yajl_gen_array_close(g);
-			yajl_gen_map_close(g);
+			pt_yajl()->gen_array_close(g);
+			pt_yajl()->gen_map_close(g);
 		}
-		yajl_gen_array_close(g);
+		pt_yajl()->gen_array_close(g);
 	}
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_map_close(g);
 	pt_json_done(g, stdout);
 }
 
@@ -257,7 +257,7 @@ static void info_heap(const struct pt_heapgraph *g, const char *path, int json)
 	count_heap(g, &h);
 	if (json) {
 		yajl_gen jg = pt_json_gen(stdout);
-		yajl_gen_map_open(jg);
+		pt_yajl()->gen_map_open(jg);
 		pt_json_key_str(jg, "file", path);
 		pt_json_key_str(jg, "format", h.format);
 		pt_json_key_bool(jg, "heap_graph", 1);
@@ -269,7 +269,7 @@ static void info_heap(const struct pt_heapgraph *g, const char *path, int json)
 		if (g->rb_addr) {
 			pt_json_key_int(jg, "pinned_objects", (int64_t)h.pinned);
 		}
-		yajl_gen_map_close(jg);
+		pt_yajl()->gen_map_close(jg);
 		pt_json_done(jg, stdout);
 		return;
 	}

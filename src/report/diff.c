@@ -2,12 +2,12 @@
  * function by function (analysis/diff.h): flat and cum in both and the change. */
 #include "config.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/csv.h"
 #include "util/buf.h"
 #include "report/report.h"
 #include "util/text.h"
@@ -108,17 +108,18 @@ static void diff_text(const struct pt_diff *df, const struct pt_profile *p, uint
 
 static void diff_csv(const struct pt_diff *df, const uint32_t *idx, uint32_t n, FILE *out)
 {
+	const struct pt_csv *csv = pt_csv();
 	struct pt_buf v = PT_BUF_INIT;
 	uint32_t i;
 
 	fputs("name,file,line,base_flat,new_flat,base_cum,new_cum\n", out);
 	for (i = 0; i < n; i++) {
 		const struct pt_diff_row *r = &df->rows[idx[i]];
-		csv_fwrite(out, pt_intern_str(&df->strings, r->name),
-			   pt_intern_len(&df->strings, r->name));
+		csv->fwrite_field(out, pt_intern_str(&df->strings, r->name),
+				  pt_intern_len(&df->strings, r->name));
 		fputc(',', out);
-		csv_fwrite(out, pt_intern_str(&df->strings, r->file),
-			   pt_intern_len(&df->strings, r->file));
+		csv->fwrite_field(out, pt_intern_str(&df->strings, r->file),
+				  pt_intern_len(&df->strings, r->file));
 		pt_buf_reset(&v);
 		pt_buf_addf(&v, ",%" PRId64 ",", r->line > 0 ? r->line : 0);
 		pt_buf_add_raw(&v, r->base_flat, df->decimals);
@@ -145,7 +146,7 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	yajl_gen g = pt_json_gen(out);
 	uint32_t i;
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_type(g, p, t);
 	pt_json_cstr(g, "base_total");
 	pt_json_raw(g, df->base_total, df->decimals);
@@ -153,10 +154,10 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 	pt_json_raw(g, df->new_total, df->decimals);
 	pt_json_key_bool(g, "normalized", df->normalized);
 	pt_json_cstr(g, "rows");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (i = 0; i < n; i++) {
 		const struct pt_diff_row *r = &df->rows[idx[i]];
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_cstr(g, "name");
 		json_dstr(g, df, r->name);
 		pt_json_cstr(g, "file");
@@ -170,10 +171,10 @@ static void diff_json(const struct pt_diff *df, const struct pt_profile *p, uint
 		pt_json_raw(g, r->base_cum, df->decimals);
 		pt_json_cstr(g, "new_cum");
 		pt_json_raw(g, r->new_cum, df->decimals);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_array_close(g);
+	pt_yajl()->gen_map_close(g);
 	pt_json_done(g, out);
 }
 

@@ -1,13 +1,13 @@
 /* export.c: a profile as rows of the stacks, samples and profiles tables (export.h). */
 #include "config.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/export.h"
+#include "util/csv.h"
 #include "util/buf.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
@@ -85,7 +85,7 @@ static void field(const struct pt_export *x, struct pt_buf *line, const char *s,
 	} else {
 		/* libcsv's quoting: the field in double quotes, embedded ones doubled */
 		char *q = pt_xmalloc(n * 2 + 3);
-		size_t k = csv_write(q, n * 2 + 3, s, n);
+		size_t k = pt_csv()->write_field(q, n * 2 + 3, s, n);
 		pt_buf_add(line, q, k);
 		free(q);
 	}

@@ -5,13 +5,13 @@
  * the trace's GC summary, as go tool trace's goroutine pages show them. */
 #include "config.h"
 
-#include <csv.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/gosplit.h"
 #include "core/units.h"
 #include "report/report.h"
+#include "util/csv.h"
 #include "util/sort.h"
 #include "util/xalloc.h"
 
@@ -185,30 +185,30 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 {
 	uint32_t k, n;
 
-	yajl_gen_map_open(j);
+	pt_yajl()->gen_map_open(j);
 	pt_json_key_int(j, "count", g->count);
 	pt_json_cstr(j, "states");
-	yajl_gen_array_open(j);
+	pt_yajl()->gen_array_open(j);
 	for (k = 0; k < g->nstates; k++)
 		pt_json_str(j, p, g->states[k]);
-	yajl_gen_array_close(j);
+	pt_yajl()->gen_array_close(j);
 	pt_json_key_int(j, "wait_minutes_min", g->wait_min);
 	pt_json_key_int(j, "wait_minutes_max", g->wait_max);
 	pt_json_key_int(j, "locked_to_thread", g->locked);
 	pt_json_cstr(j, "ids");
-	yajl_gen_array_open(j);
+	pt_yajl()->gen_array_open(j);
 	for (k = 0; k < g->nids; k++)
 		pt_json_int(j, g->ids[k]);
-	yajl_gen_array_close(j);
+	pt_yajl()->gen_array_close(j);
 	if (g->crashed) {
 		pt_json_key_bool(j, "crashed", 1);
 	}
 	pt_json_cstr(j, "frames");
-	yajl_gen_array_open(j);
+	pt_yajl()->gen_array_open(j);
 	for (n = g->node; n; n = p->nodes[n].parent) {
 		const struct pt_frame *f = pt_frame_of(p, n);
 		const struct pt_func *fn = &p->funcs[f->func];
-		yajl_gen_map_open(j);
+		pt_yajl()->gen_map_open(j);
 		pt_json_cstr(j, "function");
 		pt_json_str(j, p, fn->name);
 		pt_json_cstr(j, "file");
@@ -217,10 +217,10 @@ static void json_group(const struct pt_profile *p, const struct group *g, yajl_g
 		if (f->flags & PT_FRAME_CREATOR) {
 			pt_json_key_bool(j, "creator", 1);
 		}
-		yajl_gen_map_close(j);
+		pt_yajl()->gen_map_close(j);
 	}
-	yajl_gen_array_close(j);
-	yajl_gen_map_close(j);
+	pt_yajl()->gen_array_close(j);
+	pt_yajl()->gen_map_close(j);
 }
 
 /* ---- an execution trace's goroutines (core/gosplit.h): grouped by start function ---- */
@@ -315,21 +315,21 @@ static void trace_json(const struct pt_profile *p, const struct tgroup *groups, 
 	yajl_gen j = pt_json_gen(out);
 	uint32_t i, k;
 
-	yajl_gen_map_open(j);
+	pt_yajl()->gen_map_open(j);
 	pt_json_key_int(j, "goroutines", ngs);
 	pt_json_cstr(j, "gc");
-	yajl_gen_map_open(j);
+	pt_yajl()->gen_map_open(j);
 	for (k = 0; k < sizeof(gc) / sizeof(gc[0]); k++) {
 		pt_json_cstr(j, gc[k][0]);
 		pt_json_int(j, meta_int(p, gc[k][1]));
 	}
-	yajl_gen_map_close(j);
+	pt_yajl()->gen_map_close(j);
 	pt_json_cstr(j, "groups");
-	yajl_gen_array_open(j);
+	pt_yajl()->gen_array_open(j);
 	for (i = 0; i < n; i++) {
 		const struct tgroup *g = &groups[i];
 		const struct pt_frame *f = pt_frame_of(p, g->node);
-		yajl_gen_map_open(j);
+		pt_yajl()->gen_map_open(j);
 		pt_json_cstr(j, "function");
 		pt_json_str(j, p, p->funcs[f->func].name);
 		pt_json_cstr(j, "file");
@@ -341,14 +341,14 @@ static void trace_json(const struct pt_profile *p, const struct tgroup *groups, 
 			pt_json_int(j, g->v[k]);
 		}
 		pt_json_cstr(j, "ids");
-		yajl_gen_array_open(j);
+		pt_yajl()->gen_array_open(j);
 		for (k = 0; k < g->nids; k++)
 			pt_json_int(j, g->ids[k]);
-		yajl_gen_array_close(j);
-		yajl_gen_map_close(j);
+		pt_yajl()->gen_array_close(j);
+		pt_yajl()->gen_map_close(j);
 	}
-	yajl_gen_array_close(j);
-	yajl_gen_map_close(j);
+	pt_yajl()->gen_array_close(j);
+	pt_yajl()->gen_map_close(j);
 	pt_json_done(j, out);
 }
 
@@ -356,6 +356,7 @@ static void trace_csv(const struct pt_profile *p, const struct tgroup *groups, u
 		      FILE *out)
 {
 	static const char *const names[PT_GOSPLIT_N] = PT_GOSPLIT_NAMES;
+	const struct pt_csv *csv = pt_csv();
 	uint32_t i, k;
 
 	fputs("function,file,line,count", out);
@@ -367,9 +368,9 @@ static void trace_csv(const struct pt_profile *p, const struct tgroup *groups, u
 		const struct pt_frame *f = pt_frame_of(p, g->node);
 		const char *name = pt_s(p, p->funcs[f->func].name);
 		const char *file = pt_s(p, p->funcs[f->func].file);
-		csv_fwrite(out, name, strlen(name));
+		csv->fwrite_field(out, name, strlen(name));
 		fputc(',', out);
-		csv_fwrite(out, file, strlen(file));
+		csv->fwrite_field(out, file, strlen(file));
 		fprintf(out, ",%lld,%lld", (long long)(f->line > 0 ? f->line : 0),
 			(long long)g->count);
 		for (k = 0; k < PT_GOSPLIT_N; k++)
@@ -467,7 +468,7 @@ static void dump_json(const struct pt_profile *p, const struct gctx *c, const st
 	yajl_gen j = pt_json_gen(out);
 	uint32_t i;
 
-	yajl_gen_map_open(j);
+	pt_yajl()->gen_map_open(j);
 	pt_json_key_int(j, "total", total);
 	if (c->crash) {
 		struct pt_buf b = PT_BUF_INIT;
@@ -475,16 +476,16 @@ static void dump_json(const struct pt_profile *p, const struct gctx *c, const st
 		if (b.len)
 			b.buf[--b.len] = '\0';
 		pt_json_cstr(j, "reason");
-		yajl_gen_string(j, (const unsigned char *)b.buf, b.len);
+		pt_yajl()->gen_string(j, (const unsigned char *)b.buf, b.len);
 		pt_json_key_int(j, "crashing_goroutine", c->crashed_id);
 		pt_buf_release(&b);
 	}
 	pt_json_cstr(j, "groups");
-	yajl_gen_array_open(j);
+	pt_yajl()->gen_array_open(j);
 	for (i = 0; i < n; i++)
 		json_group(p, &groups[i], j);
-	yajl_gen_array_close(j);
-	yajl_gen_map_close(j);
+	pt_yajl()->gen_array_close(j);
+	pt_yajl()->gen_map_close(j);
 	pt_json_done(j, out);
 }
 

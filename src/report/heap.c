@@ -2,7 +2,6 @@
  * the retaining paths of the largest objects, the comparison of two snapshots. */
 #include "config.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "core/units.h"
 #include "report/heap.h"
 #include "report/report.h"
+#include "util/csv.h"
 #include "util/buf.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -291,7 +291,7 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_key_str(g, "file", path);
 		pt_json_key_str(g, "rows_are", s->what);
 		if (s->leaks) {
@@ -302,26 +302,28 @@ int pt_report_heap(const struct pt_heap_summary *s, const char *path, long limit
 		pt_json_key_int(g, "total_retained", (int64_t)s->total_retained);
 		pt_json_key_int(g, "classes", (int64_t)s->n);
 		pt_json_cstr(g, "rows");
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 		for (i = 0; i < n; i++) {
 			const struct pt_heap_row *r = &s->rows[i];
-			yajl_gen_map_open(g);
+			pt_yajl()->gen_map_open(g);
 			pt_json_key_str(g, "name", r->name);
 			pt_json_key_int(g, "count", (int64_t)r->count);
 			pt_json_key_int(g, "shallow", (int64_t)r->shallow);
 			pt_json_key_int(g, "retained", (int64_t)r->retained);
-			yajl_gen_map_close(g);
+			pt_yajl()->gen_map_close(g);
 		}
-		yajl_gen_array_close(g);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_array_close(g);
+		pt_yajl()->gen_map_close(g);
 		pt_json_done(g, out);
 		return 0;
 	}
 	if (format == PT_FMT_CSV) {
+		const struct pt_csv *csv = pt_csv();
+
 		fputs("name,count,shallow,retained\n", out);
 		for (i = 0; i < n; i++) {
 			const struct pt_heap_row *r = &s->rows[i];
-			csv_fwrite(out, r->name, strlen(r->name));
+			csv->fwrite_field(out, r->name, strlen(r->name));
 			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->count, r->shallow,
 				r->retained);
 		}
@@ -474,7 +476,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 	pt_heap_reach(g, via, from);
 	if (format == PT_FMT_JSON) {
 		jg = pt_json_gen(out);
-		yajl_gen_array_open(jg);
+		pt_yajl()->gen_array_open(jg);
 	}
 	for (i = 0; i < nc; i++) {
 		uint32_t npath = 0, w = c[i].node, k;
@@ -486,7 +488,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 		pt_buf_reset(&b);
 		add_node(&b, g, s, c[i].node);
 		if (jg) {
-			yajl_gen_map_open(jg);
+			pt_yajl()->gen_map_open(jg);
 			pt_json_cstr(jg, "object");
 			pt_json_strn(jg, b.buf, b.len);
 			pt_json_key_int(jg, "id", pt_heap_id(g, c[i].node));
@@ -494,7 +496,7 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 			pt_json_key_int(jg, "shallow", pt_heap_self(g, c[i].node));
 			pt_json_key_bool(jg, "reachable", w == 0);
 			pt_json_cstr(jg, "path");
-			yajl_gen_array_open(jg);
+			pt_yajl()->gen_array_open(jg);
 		} else {
 			struct pt_buf z1 = PT_BUF_INIT, z2 = PT_BUF_INIT;
 			fprintf(out, "%s  retained %s, shallow %s\n", b.buf,
@@ -520,14 +522,14 @@ int pt_report_heap_retainers(const struct pt_heapgraph *g, const struct pt_heap_
 				fprintf(out, "  %s\n", b.buf);
 		}
 		if (jg) {
-			yajl_gen_array_close(jg);
-			yajl_gen_map_close(jg);
+			pt_yajl()->gen_array_close(jg);
+			pt_yajl()->gen_map_close(jg);
 		} else if (i + 1 < nc) {
 			fputc('\n', out);
 		}
 	}
 	if (jg) {
-		yajl_gen_array_close(jg);
+		pt_yajl()->gen_array_close(jg);
 		pt_json_done(jg, out);
 	}
 	pt_buf_release(&b);
@@ -659,13 +661,13 @@ static void diff_json(const struct pt_heap_diff *df, size_t shown, FILE *out)
 	yajl_gen g = pt_json_gen(out);
 	size_t k;
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_key_int(g, "size_delta", df->total_delta);
 	pt_json_cstr(g, "rows");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (k = 0; k < shown; k++) {
 		const struct pt_heap_diff_row *r = &df->rows[k];
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_key_str(g, "name", r->name);
 		pt_json_key_int(g, "added", (int64_t)r->added);
 		pt_json_key_int(g, "deleted", (int64_t)r->deleted);
@@ -673,10 +675,10 @@ static void diff_json(const struct pt_heap_diff *df, size_t shown, FILE *out)
 		pt_json_key_int(g, "added_size", (int64_t)r->added_size);
 		pt_json_key_int(g, "deleted_size", (int64_t)r->deleted_size);
 		pt_json_key_int(g, "size_delta", r->size_delta);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_array_close(g);
+	pt_yajl()->gen_map_close(g);
 	pt_json_done(g, out);
 }
 
@@ -688,10 +690,12 @@ int pt_report_heap_diff_rows(const struct pt_heap_diff *df, long limit,
 	if (format == PT_FMT_JSON) {
 		diff_json(df, shown, out);
 	} else if (format == PT_FMT_CSV) {
+		const struct pt_csv *csv = pt_csv();
+
 		fputs("name,added,deleted,count_delta,added_size,deleted_size,size_delta\n", out);
 		for (k = 0; k < shown; k++) {
 			const struct pt_heap_diff_row *r = &df->rows[k];
-			csv_fwrite(out, r->name, strlen(r->name));
+			csv->fwrite_field(out, r->name, strlen(r->name));
 			fprintf(out,
 				",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64
 				",%" PRId64 "\n",

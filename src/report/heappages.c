@@ -27,7 +27,7 @@ int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long l
 		pinned += p->v[i].pinned;
 	if (format == PT_FMT_JSON) {
 		yajl_gen g = pt_json_gen(out);
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_key_str(g, "file", path);
 		pt_json_key_int(g, "page_size", (int64_t)p->page_size);
 		pt_json_key_int(g, "slot_size", (int64_t)p->slot_size);
@@ -37,18 +37,18 @@ int pt_report_heap_pages(const struct pt_heap_pages *p, const char *path, long l
 		pt_json_key_int(g, "pinned", (int64_t)pinned);
 		pt_json_key_int(g, "pages_under_25pct", (int64_t)p->under25);
 		pt_json_cstr(g, "rows");
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 		for (i = 0; i < n; i++) {
 			char a[24];
 			snprintf(a, sizeof(a), "0x%" PRIx64, p->v[i].base);
-			yajl_gen_map_open(g);
+			pt_yajl()->gen_map_open(g);
 			pt_json_key_str(g, "address", a);
 			pt_json_key_int(g, "live", p->v[i].live);
 			pt_json_key_int(g, "pinned", p->v[i].pinned);
-			yajl_gen_map_close(g);
+			pt_yajl()->gen_map_close(g);
 		}
-		yajl_gen_array_close(g);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_array_close(g);
+		pt_yajl()->gen_map_close(g);
 		pt_json_done(g, out);
 		return 0;
 	}

@@ -364,7 +364,7 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	size_t n, k, nlines;
 	int pass, per_occ;
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_entry(g, p, &a->entries[ei]);
 	pt_json_cstr(g, "self");
 	pt_json_raw(g, a->flat[(size_t)ei * w + t], dec);
@@ -376,31 +376,31 @@ static void method_json(yajl_gen g, const struct pt_profile *p, const struct pt_
 	for (pass = 0; pass < 2; pass++) {
 		v = relatives(a, &mc->a, ei, t, pass == 0, &n);
 		pt_json_cstr(g, pass == 0 ? "callers" : "callees");
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 		for (k = 0; k < n; k++) {
-			yajl_gen_map_open(g);
+			pt_yajl()->gen_map_open(g);
 			pt_json_entry(g, p, &a->entries[v[k].entry]);
 			pt_json_cstr(g, "value");
 			pt_json_raw(g, v[k].value, dec);
-			yajl_gen_map_close(g);
+			pt_yajl()->gen_map_close(g);
 		}
-		yajl_gen_array_close(g);
+		pt_yajl()->gen_array_close(g);
 		free(v);
 	}
 	pt_json_cstr(g, "lines");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (k = 0; k < nlines; k++) {
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_key_int(g, "line", rows[k].line);
 		pt_json_cstr(g, "self");
 		pt_json_raw(g, rows[k].self, dec);
 		pt_json_cstr(g, "total");
 		pt_json_raw(g, rows[k].total, dec);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
+	pt_yajl()->gen_array_close(g);
 	free(rows);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_map_close(g);
 }
 
 int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
@@ -432,7 +432,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 	agg_index_init(&mc.a, a);
 	if (o->format == PT_FMT_JSON) {
 		g = pt_json_gen(out);
-		yajl_gen_array_open(g);
+		pt_yajl()->gen_array_open(g);
 	}
 	for (i = 0; i < n; i++) {
 		if (!hit[i])
@@ -443,7 +443,7 @@ int pt_report_method(const struct pt_profile *p, const struct pt_agg *a,
 			method_text(p, a, &mc, o, idx[i], out);
 	}
 	if (g) {
-		yajl_gen_array_close(g);
+		pt_yajl()->gen_array_close(g);
 		pt_json_done(g, out);
 	}
 	agg_index_release(&mc.a);

@@ -175,7 +175,7 @@ void pt_json_raw(yajl_gen g, int64_t v, uint32_t decimals)
 		return;
 	}
 	pt_buf_add_raw(&b, v, decimals);
-	yajl_gen_number(g, b.buf, b.len);
+	pt_yajl()->gen_number(g, b.buf, b.len);
 	pt_buf_release(&b);
 }
 

@@ -2,13 +2,13 @@
  * median shares a side, the change with its interval, p and q; text, CSV and JSON. */
 #include "config.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+#include "util/csv.h"
 #include "util/text.h"
 
 /* "+1.23" or "-inf" */
@@ -85,6 +85,7 @@ static void runs_text(const struct pt_runs *r, const struct pt_runs_opts *o, con
 
 static void runs_csv(const struct pt_runs *r, const uint32_t *idx, uint32_t n, FILE *out)
 {
+	const struct pt_csv *csv = pt_csv();
 	uint32_t i;
 
 	fputs("name,file,line,base_flat_share,new_flat_share,base_cum_share,new_cum_share,change,"
@@ -93,11 +94,11 @@ static void runs_csv(const struct pt_runs *r, const uint32_t *idx, uint32_t n, F
 	for (i = 0; i < n; i++) {
 		const struct pt_diff_row *row = &r->table.rows[idx[i]];
 		const struct pt_runs_stat *s = &r->stats[idx[i]];
-		csv_fwrite(out, pt_intern_str(&r->table.strings, row->name),
-			   pt_intern_len(&r->table.strings, row->name));
+		csv->fwrite_field(out, pt_intern_str(&r->table.strings, row->name),
+				  pt_intern_len(&r->table.strings, row->name));
 		fputc(',', out);
-		csv_fwrite(out, pt_intern_str(&r->table.strings, row->file),
-			   pt_intern_len(&r->table.strings, row->file));
+		csv->fwrite_field(out, pt_intern_str(&r->table.strings, row->file),
+				  pt_intern_len(&r->table.strings, row->file));
 		fprintf(out, ",%" PRId64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%g,%g,%.6g,%.6g,%d\n",
 			row->line > 0 ? row->line : 0, s->base_flat, s->new_flat, s->base_cum,
 			s->new_cum, s->change, s->lo, s->hi, s->p, s->q, s->tested);
@@ -108,9 +109,9 @@ static void runs_csv(const struct pt_runs *r, const uint32_t *idx, uint32_t n, F
 static void json_double(yajl_gen g, double v)
 {
 	if (isfinite(v))
-		yajl_gen_double(g, v);
+		pt_yajl()->gen_double(g, v);
 	else
-		yajl_gen_null(g);
+		pt_yajl()->gen_null(g);
 }
 
 static void json_member(yajl_gen g, const char *key, double v)
@@ -125,7 +126,7 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 	yajl_gen g = pt_json_gen(out);
 	uint32_t i;
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_key_str(g, "sample_type", o->type_name);
 	pt_json_key_int(g, "base_runs", (int64_t)r->nbase);
 	pt_json_key_int(g, "new_runs", (int64_t)r->nnew);
@@ -137,11 +138,11 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 	json_member(g, "min_share", o->min_share);
 	json_member(g, "spread", o->spread);
 	pt_json_cstr(g, "rows");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (i = 0; i < n; i++) {
 		const struct pt_diff_row *row = &r->table.rows[idx[i]];
 		const struct pt_runs_stat *s = &r->stats[idx[i]];
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_cstr(g, "name");
 		pt_json_strn(g, pt_intern_str(&r->table.strings, row->name),
 			     pt_intern_len(&r->table.strings, row->name));
@@ -159,10 +160,10 @@ static void runs_json(const struct pt_runs *r, const struct pt_runs_opts *o, con
 		json_member(g, "p", s->p);
 		json_member(g, "q", s->q);
 		pt_json_key_bool(g, "tested", s->tested);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_array_close(g);
+	pt_yajl()->gen_map_close(g);
 	pt_json_done(g, out);
 }
 

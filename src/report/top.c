@@ -1,21 +1,15 @@
 /* top.c: the flat/cumulative table (pprof -top, stackprof --text). */
 #include "config.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "util/csv.h"
 #include "util/buf.h"
 #include "report/report.h"
 #include "util/text.h"
 #include "core/units.h"
 #include "util/xalloc.h"
-
-static void csv_field(FILE *out, const char *s, size_t n)
-{
-	/* libcsv quotes the field and doubles embedded quotes */
-	csv_fwrite(out, s, n);
-}
 
 static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 		     const struct pt_top_opts *o, const uint32_t *idx, uint32_t n, uint32_t dropped,
@@ -72,6 +66,7 @@ static void top_text(const struct pt_profile *p, const struct pt_agg *a,
 static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const struct pt_top_opts *o,
 		    const uint32_t *idx, uint32_t n, FILE *out)
 {
+	const struct pt_csv *csv = pt_csv();
 	int64_t total = a->total[o->type];
 	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
 	struct pt_buf v = PT_BUF_INIT;
@@ -82,9 +77,10 @@ static void top_csv(const struct pt_profile *p, const struct pt_agg *a, const st
 		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];
 		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
 
-		csv_field(out, pt_s(p, e->name), pt_intern_len(&p->strings, e->name));
+		/* libcsv quotes each field and doubles embedded quotes */
+		csv->fwrite_field(out, pt_s(p, e->name), pt_intern_len(&p->strings, e->name));
 		fputc(',', out);
-		csv_field(out, pt_s(p, e->file), pt_intern_len(&p->strings, e->file));
+		csv->fwrite_field(out, pt_s(p, e->file), pt_intern_len(&p->strings, e->file));
 		pt_buf_reset(&v);
 		pt_buf_addf(&v, ",%" PRId64 ",", e->line > 0 ? e->line : 0);
 		pt_buf_add_raw(&v, flat, dec);
@@ -100,7 +96,7 @@ static void json_pct(yajl_gen g, double x)
 {
 	char tmp[64];
 	int n = snprintf(tmp, sizeof(tmp), "%.4f", x);
-	yajl_gen_number(g, tmp, (size_t)n);
+	pt_yajl()->gen_number(g, tmp, (size_t)n);
 }
 
 static void top_json(const struct pt_profile *p, const struct pt_agg *a,
@@ -110,18 +106,18 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 	int64_t total = a->total[o->type];
 	uint32_t i, w = a->ntypes, dec = p->types[o->type].decimals;
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_type(g, p, o->type);
 	pt_json_cstr(g, "total");
 	pt_json_raw(g, total, dec);
 	pt_json_cstr(g, "rows");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (i = 0; i < n; i++) {
 		const struct pt_agg_entry *e = &a->entries[idx[i]];
 		int64_t flat = a->flat[(size_t)idx[i] * w + o->type];
 		int64_t cum = a->cum[(size_t)idx[i] * w + o->type];
 
-		yajl_gen_map_open(g);
+		pt_yajl()->gen_map_open(g);
 		pt_json_entry(g, p, e);
 		pt_json_cstr(g, "flat");
 		pt_json_raw(g, flat, dec);
@@ -131,10 +127,10 @@ static void top_json(const struct pt_profile *p, const struct pt_agg *a,
 		pt_json_raw(g, cum, dec);
 		pt_json_cstr(g, "cum_pct");
 		json_pct(g, pt_pct(cum, total));
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_array_close(g);
+	pt_yajl()->gen_map_close(g);
 	pt_json_done(g, out);
 }
 

@@ -77,7 +77,7 @@ static void edge_line(struct pt_buf *line, const struct pt_profile *p, const str
 /* an entry's object opened, with its name, file and line */
 static void json_entry_open(yajl_gen g, const struct pt_profile *p, const struct pt_agg_entry *en)
 {
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_cstr(g, "name");
 	pt_json_str(g, p, en->name);
 	pt_json_cstr(g, "file");
@@ -89,7 +89,7 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 		       const struct pt_graph *gr, const struct adj *l, int callers)
 {
 	uint32_t i;
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	for (i = 0; i < l->n; i++) {
 		const struct pt_graph_edge *e = &gr->edges[l->v[i]];
 		json_entry_open(g, p, &a->entries[callers ? e->from : e->to]);
@@ -98,9 +98,9 @@ static void json_edges(yajl_gen g, const struct pt_profile *p, const struct pt_a
 		if (!e->not_inline) {
 			pt_json_key_bool(g, "inline", 1);
 		}
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_map_close(g);
 	}
-	yajl_gen_array_close(g);
+	pt_yajl()->gen_array_close(g);
 }
 
 /* the call graph of the table's entries for type t, and each entry's callers (in) and
@@ -192,7 +192,7 @@ static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *
 {
 	yajl_gen g = pt_json_gen(out);
 
-	yajl_gen_map_open(g);
+	pt_yajl()->gen_map_open(g);
 	pt_json_cstr(g, "sample_type");
 	pt_json_str(g, p, p->types[t].name);
 	pt_json_cstr(g, "unit");
@@ -201,7 +201,7 @@ static yajl_gen tree_json_head(const struct pt_profile *p, const struct pt_agg *
 	pt_json_raw(g, a->total[t], p->types[t].decimals);
 	pt_json_key_bool(g, "edges_per_occurrence", a->edges_per_occurrence);
 	pt_json_cstr(g, "nodes");
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	return g;
 }
 
@@ -246,7 +246,7 @@ static void tree_json_entry(yajl_gen g, const struct pt_profile *p, const struct
 	json_edges(g, p, a, t, te->g, &te->in[e], 1);
 	pt_json_cstr(g, "callees");
 	json_edges(g, p, a, t, te->g, &te->outs[e], 0);
-	yajl_gen_map_close(g);
+	pt_yajl()->gen_map_close(g);
 }
 
 /* entry e's block: its callers, its own line (sum: the flat shown so far), its callees */
@@ -314,8 +314,8 @@ int pt_report_tree(const struct pt_profile *p, const struct pt_agg *a, const str
 			tree_text_entry(p, a, t, &te, e, sum, out);
 	}
 	if (g) {
-		yajl_gen_array_close(g);
-		yajl_gen_map_close(g);
+		pt_yajl()->gen_array_close(g);
+		pt_yajl()->gen_map_close(g);
 		pt_json_done(g, out);
 	}
 	tree_edges_release(&te, a->nentries);

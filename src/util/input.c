@@ -1,6 +1,5 @@
-/* input.c: buffered, size-bounded input that undoes gzip, xz and zstd. liblzma and
- * libzstd are opened when an input first needs them (util/dynlib.h); zlib, which the
- * pprof writer uses too, is linked. */
+/* input.c: buffered, size-bounded input that undoes gzip, xz and zstd. zlib, liblzma
+ * and libzstd are opened when an input first needs them (util/dynlib.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -116,7 +115,13 @@ int pt_input_open_mem(struct pt_input *in, const char *name, const void *data, s
 
 enum { DEC_GZIP, DEC_XZ, DEC_ZSTD };
 
-/* the liblzma and libzstd calls we make, as X(member, function) (util/dynlib.h) */
+/* the zlib, liblzma and libzstd calls we make, as X(member, function) (util/dynlib.h);
+ * inflateInit2 is a macro for inflateInit2_ with zlib's version and z_stream's size */
+#define GZIP_CALLS(X)                                                                              \
+	X(init2, inflateInit2_)                                                                    \
+	X(inflate, inflate)                                                                        \
+	X(reset, inflateReset)                                                                     \
+	X(end, inflateEnd)
 #define XZ_CALLS(X)                                                                                \
 	X(stream_decoder, lzma_stream_decoder)                                                     \
 	X(code, lzma_code)                                                                         \
@@ -128,6 +133,11 @@ enum { DEC_GZIP, DEC_XZ, DEC_ZSTD };
 	X(is_error, ZSTD_isError)                                                                  \
 	X(error_code, ZSTD_getErrorCode)                                                           \
 	X(free, ZSTD_freeDStream)
+
+struct gzip_api {
+	GZIP_CALLS(PT_DYNLIB_MEMBER)
+};
+static const char *const gzip_names[] = {GZIP_CALLS(PT_DYNLIB_NAME)};
 
 struct xz_api {
 	XZ_CALLS(PT_DYNLIB_MEMBER)
@@ -142,8 +152,9 @@ static const char *const zstd_names[] = {ZSTD_CALLS(PT_DYNLIB_NAME)};
 struct pt_decoder {
 	int kind;
 	const char *name; /* for messages: "gzip", "xz", "zstd" */
-	void *lib;	  /* liblzma or libzstd once opened, NULL for gzip */
+	void *lib;	  /* liblzma or libzstd once opened */
 	z_stream zs;
+	const struct gzip_api *gzf; /* zlib's calls, once opened */
 	lzma_stream xz;
 	struct xz_api xzf;
 	ZSTD_DStream *zd;
@@ -184,7 +195,7 @@ static int gzip_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t
 	zs->avail_in = (uInt)(in->raw_len - in->raw_pos);
 	zs->next_out = dst;
 	zs->avail_out = avail_out;
-	rc = inflate(zs, Z_NO_FLUSH);
+	rc = in->dec->gzf->inflate(zs, Z_NO_FLUSH);
 	consumed(in, in->raw_len - in->raw_pos - zs->avail_in);
 	*out += avail_out - zs->avail_out;
 	if (rc == Z_STREAM_END) {
@@ -193,7 +204,7 @@ static int gzip_step(struct pt_input *in, unsigned char *dst, size_t cap, size_t
 			return -1;
 		if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
 		    in->raw[in->raw_pos + 1] == 0x8b) {
-			inflateReset(zs);
+			in->dec->gzf->reset(zs);
 			return 0;
 		}
 		return 1; /* trailing bytes ignored, as gzip(1) does */
@@ -319,13 +330,39 @@ static int sniff(const unsigned char *b, size_t n)
 
 #define NCALLS(names) (sizeof(names) / sizeof(names[0]))
 
-/* open liblzma or libzstd and fill the decoder's table of its calls */
+/* zlib's calls, filled once for the run: a merge of a thousand gzipped files (a fleet's
+ * pprof profiles) would otherwise open it a thousand times, about 5,000 instructions
+ * each (dlopen of the open library, then dlsym of each call). Written by load_zlib only. */
+static struct gzip_api gzip_table;
+static int gzip_loaded;
+
+static int load_zlib(struct pt_input *in, struct pt_decoder *dec)
+{
+	void *fns[NCALLS(gzip_names)];
+	struct gzip_api *api = &gzip_table;
+	char err[256];
+	size_t i = 0;
+
+	if (!gzip_loaded) {
+		if (!pt_dynlib_open(PT_ZLIB_SONAME, "zlib1g", gzip_names, fns, NCALLS(gzip_names),
+				    err, sizeof(err)))
+			return pt_diag_error(in->diag, "%s", err);
+		GZIP_CALLS(PT_DYNLIB_SET)
+		gzip_loaded = 1;
+	}
+	dec->gzf = &gzip_table;
+	return 0;
+}
+
+/* open zlib, liblzma or libzstd and fill the decoder's table of its calls */
 static int load_api(struct pt_input *in, struct pt_decoder *dec)
 {
 	void *fns[NCALLS(xz_names) > NCALLS(zstd_names) ? NCALLS(xz_names) : NCALLS(zstd_names)];
 	char err[256];
 	size_t i = 0;
 
+	if (dec->kind == DEC_GZIP)
+		return load_zlib(in, dec);
 	if (dec->kind == DEC_XZ) {
 		struct xz_api *api = &dec->xzf;
 		dec->lib = pt_dynlib_open(PT_LZMA_SONAME, "liblzma5", xz_names, fns,
@@ -354,11 +391,11 @@ static int decoder_init(struct pt_input *in, int kind)
 	dec->kind = kind;
 	dec->name = names[kind];
 	dec->xz = xz_init;
-	if (kind != DEC_GZIP && load_api(in, dec) < 0)
+	if (load_api(in, dec) < 0)
 		return -1;
 	switch (kind) {
 	case DEC_GZIP:
-		if (inflateInit2(&dec->zs, 15 + 16) != Z_OK)
+		if (dec->gzf->init2(&dec->zs, 15 + 16, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
 			return pt_diag_error(in->diag, "cannot initialize zlib");
 		break;
 	case DEC_XZ:
@@ -381,8 +418,8 @@ static void decoder_free(struct pt_input *in)
 
 	if (!dec)
 		return;
-	if (dec->kind == DEC_GZIP)
-		inflateEnd(&dec->zs);
+	if (dec->kind == DEC_GZIP && dec->gzf)
+		dec->gzf->end(&dec->zs);
 	else if (dec->kind == DEC_XZ && dec->lib)
 		dec->xzf.end(&dec->xz);
 	else if (dec->lib)

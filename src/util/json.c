@@ -1,4 +1,5 @@
-/* json.c: yajl generators and JSON strings, and the readers' chunked parse (json.h). */
+/* json.c: yajl generators and JSON strings, and the readers' chunked parse (json.h);
+ * yajl itself, opened on first use. */
 #include "config.h"
 
 #include <math.h>
@@ -8,6 +9,45 @@
 #include "util/json.h"
 #include "util/text.h"
 #include "util/xalloc.h"
+
+static const char *const yajl_names[] = {PT_YAJL_CALLS(PT_DYNLIB_NAME)};
+/* the run's one table of yajl's calls, filled once: written by load_yajl only */
+static struct pt_yajl yajl_table;
+static int yajl_loaded;
+
+static int load_yajl(char *err, size_t errlen)
+{
+	void *fns[sizeof(yajl_names) / sizeof(yajl_names[0])];
+	struct pt_yajl *api = &yajl_table;
+	size_t i = 0;
+
+	if (yajl_loaded)
+		return 0;
+	if (!pt_dynlib_open(PT_YAJL_SONAME, "libyajl2", yajl_names, fns,
+			    sizeof(yajl_names) / sizeof(yajl_names[0]), err, errlen))
+		return -1;
+	PT_YAJL_CALLS(PT_DYNLIB_SET)
+	yajl_loaded = 1;
+	return 0;
+}
+
+const struct pt_yajl *pt_yajl(void)
+{
+	char err[256];
+
+	if (!yajl_loaded && load_yajl(err, sizeof(err)) < 0)
+		pt_die("%s", err);
+	return &yajl_table;
+}
+
+int pt_json_load(struct pt_diag *d)
+{
+	char err[256];
+
+	if (load_yajl(err, sizeof(err)) < 0)
+		return pt_diag_error(d, "%s", err);
+	return 0;
+}
 
 static void to_file(void *ctx, const char *s, size_t n)
 {
@@ -21,11 +61,11 @@ static void to_buf(void *ctx, const char *s, size_t n)
 
 static yajl_gen gen(void (*print)(void *, const char *, size_t), void *ctx)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
+	yajl_gen g = pt_yajl()->gen_alloc(NULL);
 
 	if (!g) /* yajl's allocation failed */
 		pt_die("out of memory");
-	yajl_gen_config(g, yajl_gen_print_callback, print, ctx);
+	pt_yajl()->gen_config(g, yajl_gen_print_callback, print, ctx);
 	return g;
 }
 
@@ -44,13 +84,13 @@ void pt_json_strn(yajl_gen g, const char *s, size_t n)
 	struct pt_buf b = PT_BUF_INIT;
 
 	pt_buf_add_utf8(&b, s, n);
-	yajl_gen_string(g, (const unsigned char *)b.buf, b.len);
+	pt_yajl()->gen_string(g, (const unsigned char *)b.buf, b.len);
 	pt_buf_release(&b);
 }
 
 void pt_json_done(yajl_gen g, FILE *fp)
 {
-	yajl_gen_free(g);
+	pt_yajl()->gen_free(g);
 	fputc('\n', fp);
 }
 
@@ -61,13 +101,13 @@ void pt_json_cstr(yajl_gen g, const char *s)
 
 void pt_json_int(yajl_gen g, int64_t v)
 {
-	yajl_gen_integer(g, (long long)v);
+	pt_yajl()->gen_integer(g, (long long)v);
 }
 
 void pt_json_key_int(yajl_gen g, const char *key, int64_t v)
 {
 	pt_json_cstr(g, key);
-	yajl_gen_integer(g, (long long)v);
+	pt_yajl()->gen_integer(g, (long long)v);
 }
 
 void pt_json_key_str(yajl_gen g, const char *key, const char *s)
@@ -79,7 +119,7 @@ void pt_json_key_str(yajl_gen g, const char *key, const char *s)
 void pt_json_key_bool(yajl_gen g, const char *key, int b)
 {
 	pt_json_cstr(g, key);
-	yajl_gen_bool(g, b);
+	pt_yajl()->gen_bool(g, b);
 }
 
 const char *pt_json_kind_name(enum pt_json_kind kind)
@@ -192,7 +232,7 @@ static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chu
 		if (!len)
 			break;
 		*chunk_off = pt_input_tell(in);
-		st = yajl_parse(*h, buf, len);
+		st = pt_yajl()->parse(*h, buf, len);
 		if (st == yajl_status_client_canceled && resume) {
 			int r = resume(ctx, in);
 			if (r < 0)
@@ -209,7 +249,7 @@ static int feed(yajl_handle *h, struct pt_input *in, size_t chunk, uint64_t *chu
 			break;
 	}
 	*chunk_off = pt_input_tell(in);
-	st = yajl_complete_parse(*h);
+	st = pt_yajl()->complete_parse(*h);
 	*cut = st != yajl_status_ok;
 	return (int)st;
 }
@@ -226,14 +266,14 @@ int pt_json_result(yajl_handle h, struct pt_diag *d, int st, int cut, int failed
 		return -1;
 	if (cut)
 		return pt_diag_error_at(d, end_off, "truncated JSON: unexpected end of input");
-	msg = yajl_get_error(h, 0, NULL, 0);
+	msg = pt_yajl()->get_error(h, 0, NULL, 0);
 	m = (char *)msg;
 	e = m + strlen(m);
 	/* yajl: "lexical error: invalid char in json text.\n" */
 	while (e > m && (e[-1] == '\n' || e[-1] == '.' || e[-1] == ' '))
 		*--e = '\0';
 	pt_diag_error_at(d, at, "invalid JSON: %s", m);
-	yajl_free_error(h, msg);
+	pt_yajl()->free_error(h, msg);
 	return -1;
 }
 

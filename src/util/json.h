@@ -15,9 +15,46 @@
 
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/dynlib.h"
 #include "util/input.h"
 
-/* a yajl generator that writes to fp, or appends to b; free with yajl_gen_free */
+/* yajl is opened on first use (util/dynlib.h): a run that reads and writes no JSON
+ * does not map it. Every call goes through the table pt_yajl() returns, which opens the
+ * library the first time and ends the run with "cannot load SONAME (install the Debian
+ * package libyajl2)" when it cannot (pt_die); readers call pt_json_load first, which
+ * puts the same line in their diag instead, with their input's name before it. The
+ * calls, as X(member, function): each member has yajl's own type. */
+#define PT_YAJL_CALLS(X)                                                                           \
+	X(alloc, yajl_alloc)                                                                       \
+	X(config, yajl_config)                                                                     \
+	X(free, yajl_free)                                                                         \
+	X(parse, yajl_parse)                                                                       \
+	X(complete_parse, yajl_complete_parse)                                                     \
+	X(get_error, yajl_get_error)                                                               \
+	X(free_error, yajl_free_error)                                                             \
+	X(get_bytes_consumed, yajl_get_bytes_consumed)                                             \
+	X(gen_alloc, yajl_gen_alloc)                                                               \
+	X(gen_config, yajl_gen_config)                                                             \
+	X(gen_free, yajl_gen_free)                                                                 \
+	X(gen_reset, yajl_gen_reset)                                                               \
+	X(gen_integer, yajl_gen_integer)                                                           \
+	X(gen_double, yajl_gen_double)                                                             \
+	X(gen_number, yajl_gen_number)                                                             \
+	X(gen_string, yajl_gen_string)                                                             \
+	X(gen_null, yajl_gen_null)                                                                 \
+	X(gen_bool, yajl_gen_bool)                                                                 \
+	X(gen_map_open, yajl_gen_map_open)                                                         \
+	X(gen_map_close, yajl_gen_map_close)                                                       \
+	X(gen_array_open, yajl_gen_array_open)                                                     \
+	X(gen_array_close, yajl_gen_array_close)
+struct pt_yajl {
+	PT_YAJL_CALLS(PT_DYNLIB_MEMBER)
+};
+const struct pt_yajl *pt_yajl(void);
+/* 0 once yajl is open, else -1 with "cannot load ..." in d */
+int pt_json_load(struct pt_diag *d);
+
+/* a yajl generator that writes to fp, or appends to b; free with pt_yajl()->gen_free */
 yajl_gen pt_json_gen(FILE *fp);
 yajl_gen pt_json_gen_buf(struct pt_buf *b);
 /* the end of a document pt_json_gen wrote to fp: g freed, and a newline */

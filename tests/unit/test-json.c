@@ -17,7 +17,7 @@ static void gen_str(struct pt_buf *out, const char *s, size_t n)
 	yajl_gen g = pt_json_gen_buf(out);
 	pt_buf_reset(out);
 	pt_json_strn(g, s, n);
-	yajl_gen_free(g);
+	pt_yajl()->gen_free(g);
 }
 
 static int same(const struct pt_buf *b, const char *want)
@@ -102,16 +102,16 @@ PT_JSON_CALLBACKS(tok_callbacks, tok_value, tok_key, tok_end);
 /* the tokens of doc, with the handlers stopping at token stop_at; the status */
 static int tokens_of(struct tokens *t, const char *doc, int stop_at)
 {
-	yajl_handle h = yajl_alloc(&tok_callbacks, NULL, t);
+	yajl_handle h = pt_yajl()->alloc(&tok_callbacks, NULL, t);
 	int st;
 
 	pt_buf_reset(&t->out);
 	t->n = 0;
 	t->stop_at = stop_at;
-	st = yajl_parse(h, (const unsigned char *)doc, strlen(doc));
+	st = pt_yajl()->parse(h, (const unsigned char *)doc, strlen(doc));
 	if (st == yajl_status_ok)
-		st = yajl_complete_parse(h);
-	yajl_free(h);
+		st = pt_yajl()->complete_parse(h);
+	pt_yajl()->free(h);
 	return st;
 }
 
@@ -188,12 +188,12 @@ int main(void)
 
 	pt_buf_reset(&b);
 	g = pt_json_gen_buf(&b);
-	yajl_gen_array_open(g);
+	pt_yajl()->gen_array_open(g);
 	pt_json_int(g, INT64_MAX);
 	pt_json_int(g, INT64_MIN);
 	pt_json_int(g, 0);
-	yajl_gen_array_close(g);
-	yajl_gen_free(g);
+	pt_yajl()->gen_array_close(g);
+	pt_yajl()->gen_free(g);
 	ok(same(&b, "[9223372036854775807,-9223372036854775808,0]"),
 	   "numbers at the int64 edges: %s", b.buf);
 	pt_buf_release(&b);
